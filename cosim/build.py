@@ -1,0 +1,90 @@
+"""Turn a validated Scenario into a ready Simulation: world, network, robots, controllers, streams."""
+
+from __future__ import annotations
+
+from cosim.coordinator import Simulation
+from cosim.node_services import NetHandle, NodeServices
+from cosim.recorder import Recorder
+from cosim.scenario import Scenario, controller_period_ns, import_class
+from cosim.schema import Mapper
+from cosim.seeding import SeedStreams
+from netstack.fast.backend import FastBackend, FastRadioConfig
+from netstack.fast.neighbors import pairs_within
+from physics.robot import Robot
+from physics.sensors import SENSORS
+from physics.world import Arena, Box, RobotSpec
+
+
+def make_world(s: Scenario):
+    arena = Arena(s.world.arena_lower, s.world.arena_upper)
+    boxes = tuple(Box(b.center, tuple(x / 2.0 for x in b.size)) for b in s.world.obstacles)
+    ph = s.physics
+    if ph.backend == "pybullet":
+        from physics.pybullet_world import PybulletWorld
+
+        return PybulletWorld(arena, ph.dt_ns / 1e9, drag=ph.drag, obstacles=boxes, solver_iterations=ph.solver_iterations)
+    from physics.kinematic import KinematicWorld
+
+    return KinematicWorld(arena, max_accel=ph.max_accel, collisions=ph.collisions, pair_finder=pairs_within, obstacles=boxes)
+
+
+def make_network(s: Scenario, streams: SeedStreams):
+    n = s.network
+    if n.backend == "none":
+        return None
+    cfg = FastRadioConfig(
+        tx_power_dbm=n.tx_power_dbm, rx_threshold_dbm=n.rx_threshold_dbm, noise_floor_dbm=n.noise_floor_dbm,
+        bit_rate_bps=n.bit_rate_bps, latency_ns=n.latency_ns, overhead_bytes=n.overhead_bytes,
+        max_payload_bytes=n.max_payload_bytes, loss_probability=n.loss_probability, pathloss=n.pathloss,
+    )
+    return FastBackend(cfg, streams.generator("network"))
+
+
+def build(s: Scenario) -> Simulation:
+    """Instantiate everything the scenario names; the random streams depend only on the seed."""
+    streams = SeedStreams(s.seed)
+    mapper = Mapper(s.source)
+    world = make_world(s)
+    net = make_network(s, streams)
+    layout_rng = streams.generator("layout")
+    controllers = []
+    plans = []  # (controller, node, group) for binding once the Simulation exists
+    node = 0
+    for gi, g in enumerate(s.groups):
+        cls = import_class(g.controller.cls)
+        params = mapper.build(cls.Params, g.controller.params, f"groups[{gi}].controller.params")
+        period = controller_period_ns(g.controller, cls, mapper, f"groups[{gi}].controller")
+        starts = g.layout.positions(g.count, layout_rng)
+        for k in range(g.count):
+            spec = RobotSpec(tuple(float(x) for x in starts[k]), g.robot.heading, g.robot.radius, g.robot.mass, g.robot.max_speed)
+            world.add_robot(spec)
+            if net is not None:
+                net.add_node(node)
+            ctrl = cls(params)
+            controllers.append(ctrl)
+            plans.append((ctrl, node, gi, period))
+            node += 1
+    trace = s.output.trace
+    sim = Simulation(
+        world=world, net=net, controllers=controllers, dt_ns=s.physics.dt_ns, quantum_ns=s.quantum_ns,
+        duration_ns=s.duration_ns, recorder=Recorder(trace.positions_every_ns is not None, trace.network, trace.records),
+        neighbor_timeout_ns=s.network.neighbor_timeout_ns, positions_every_ns=trace.positions_every_ns,
+    )
+    for ctrl, i, gi, period in plans:
+        g = s.groups[gi]
+        sensors = {}
+        for sname, sopts in g.sensors.items():
+            sensor_cls = SENSORS[sname]
+            opts = mapper.build(sensor_cls.Options, sopts, f"groups[{gi}].sensors.{sname}")
+            sensors[sname] = sensor_cls(world, i, opts, streams.generator(f"sensor.{sname}", i))
+        services = NodeServices(sim, i, streams.generator("timers", i))
+        ctrl.bind(i, Robot(world, i, sensors), NetHandle(sim, i), streams.generator("controller", i), services)
+        if period is not None and type(ctrl).step is not _base_step():
+            services.every_ns(period, ctrl.step, g.controller.phase_ns)
+    return sim
+
+
+def _base_step():
+    from controllers.base import Controller
+
+    return Controller.step

@@ -1,0 +1,73 @@
+"""`cosim` command line: run and validate scenarios."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from cosim.errors import ScenarioError
+from cosim.progress import ProgressLine
+from cosim.scenario import load, parse_set_option
+
+
+def _overrides(args: argparse.Namespace) -> dict:
+    out = {}
+    for text in args.set or []:
+        key, value = parse_set_option(text)
+        out[key] = value
+    if getattr(args, "seed", None) is not None:
+        out["seed"] = args.seed
+    if getattr(args, "duration", None) is not None:
+        out["duration"] = args.duration
+    return out
+
+
+def _duration_arg(text: str):
+    try:
+        return float(text)
+    except ValueError:
+        return text  # a string with a unit, checked with the scenario
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="cosim", description="Co-simulate networked robot swarms.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_run = sub.add_parser("run", help="run a scenario and write a run directory")
+    p_run.add_argument("scenario", type=Path)
+    p_run.add_argument("--seed", type=int, help="master seed (overrides the file)")
+    p_run.add_argument("--duration", type=_duration_arg, help="simulated duration, seconds or e.g. '30 s'")
+    p_run.add_argument("--out", type=Path, help="run directory (default: output.dir/<name>-seed<seed>-<time>)")
+    p_run.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a dotted key, e.g. groups.0.count=50")
+    p_run.add_argument("--quiet", action="store_true", help="no progress line")
+    p_val = sub.add_parser("validate", help="check a scenario without running it")
+    p_val.add_argument("scenario", type=Path)
+    p_val.add_argument("--set", action="append", metavar="KEY=VALUE")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        scenario = load(args.scenario, _overrides(args))
+    except (ScenarioError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.command == "validate":
+        print(f"{args.scenario}: ok ({scenario.n_nodes} robots, {scenario.duration_ns / 1e9:g} s simulated)")
+        return 0
+    from cosim.run import run
+
+    progress = None if args.quiet else ProgressLine()
+    result = run(scenario, out_dir=args.out, progress=progress, argv=sys.argv if argv is None else ["cosim", *argv])
+    if progress is not None:
+        progress.finish()
+    print((result.directory / "summary.txt").read_text(), end="")
+    print(f"run directory: {result.directory}")
+    if result.status != "ok":
+        print(f"error: the run failed: {result.error}\n(traceback in {result.directory / 'error.txt'})", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,226 @@
+"""The coordinator: one timeline for physics ticks, position syncs, timers and network deliveries.
+
+Loop: take the earliest queued event time T; advance the network to T, and if it stops early at a
+delivery time t <= T, hand those deliveries to controllers at t (their sends are injected at t) and
+go round again; otherwise run the event at T. Physics ticks step the world every dt, push positions
+to the network every quantum, and latch commands after everything else at that instant.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from controllers.base import Controller, Message
+from cosim.errors import SimulationError
+from cosim.neighbor_table import NeighborTable
+from cosim.recorder import Recorder
+from cosim.timeline import EventQueue, Priority
+from cosim.timeunits import NS_PER_S
+
+log = logging.getLogger(__name__)
+
+ProgressFn = Callable[[int, int, float], None]
+
+
+@dataclass
+class Counters:
+    """Totals kept during a run (network counts are frames/receptions, not bytes)."""
+
+    sent: int = 0
+    delivered: int = 0
+    dropped: int = 0
+    acked: int = 0
+    not_acked: int = 0
+    physics_steps: int = 0
+    events: int = 0
+    neighbor_samples: list[float] = field(default_factory=list)
+    wall_physics_s: float = 0.0
+
+
+class Simulation:
+    """A built scenario ready to run: world, network, controllers on one timeline."""
+
+    def __init__(
+        self,
+        *,
+        world: Any,
+        net: Any | None,
+        controllers: list[Controller],
+        dt_ns: int,
+        quantum_ns: int,
+        duration_ns: int,
+        recorder: Recorder,
+        neighbor_timeout_ns: int,
+        positions_every_ns: int | None,
+    ) -> None:
+        self.world = world
+        self.net = net
+        self.controllers = controllers
+        self.dt_ns = dt_ns
+        self.quantum_ns = quantum_ns
+        self.duration_ns = duration_ns
+        self.recorder = recorder
+        self.neighbor_timeout_ns = neighbor_timeout_ns
+        self.positions_every_ns = positions_every_ns
+        self.queue = EventQueue()
+        self.now_ns = 0
+        self.current_node: int | None = None
+        self.counters = Counters()
+        self.alive: np.ndarray = np.ones(len(controllers), dtype=bool)
+        self.neighbor_table: NeighborTable | None = NeighborTable(len(controllers)) if net is not None else None
+        self._dt_s = dt_ns / NS_PER_S
+        base = Controller.on_message
+        self._listens = np.array([type(c).on_message is not base for c in controllers], dtype=bool)
+        self._step_hooks: list[Callable[[int], None]] = []
+        self.progress: ProgressFn | None = None
+        self.wall_s = 0.0
+
+    # -- services used by node handles ---------------------------------------------------------
+    def send(self, src: int, dst: int, payload: bytes) -> int | None:
+        if self.net is None:
+            raise RuntimeError("this scenario has no network (network.backend: none)")
+        if not self.alive[src]:
+            return None
+        if not isinstance(payload, (bytes, bytearray, memoryview)):
+            raise TypeError(f"payload must be bytes, got {type(payload).__name__}")
+        tx = self.net.send(src, dst, bytes(payload), self.now_ns)
+        self.counters.sent += 1
+        if self.recorder.want_network:
+            self.recorder.send(self.now_ns, src, dst, tx, len(payload))
+        return tx
+
+    def kill(self, node: int) -> None:
+        """A dead robot stops moving, sensing, running timers and transmitting."""
+        self.alive[node] = False
+        self.world.kill(node)
+        if self.net is not None:
+            self.net.set_alive(node, False)
+
+    # -- scheduled actions ---------------------------------------------------------------------
+    def _tick(self) -> None:
+        t = self.now_ns
+        w0 = time.perf_counter()
+        self.world.step(self._dt_s)
+        self.counters.physics_steps += 1
+        if self.net is not None and t % self.quantum_ns == 0:
+            self._sync()
+        self.counters.wall_physics_s += time.perf_counter() - w0
+        q = self.queue
+        q.push(t, Priority.LATCH, self.world.latch)
+        if t + self.dt_ns <= self.duration_ns:
+            q.push(t + self.dt_ns, Priority.PHYSICS_STEP, self._tick)
+
+    def _sync(self) -> None:
+        self.net.set_positions(self.now_ns, self.world.positions(), self.world.velocities())
+
+    def _sample(self) -> None:
+        t = self.now_ns
+        w = self.world
+        if self.recorder.want_positions:
+            self.recorder.positions(t, w.positions(), w.velocities(), w.headings(), self.alive)
+        if self.neighbor_table is not None:
+            self.counters.neighbor_samples.append(self.neighbor_table.mean_count(t - self.neighbor_timeout_ns, self.alive))
+        nxt = t + self._sample_every
+        if nxt <= self.duration_ns:
+            self.queue.push(nxt, Priority.SAMPLE, self._sample)
+
+    def _report_progress(self) -> None:
+        if self.progress is not None:
+            self.progress(self.now_ns, self.duration_ns, time.perf_counter() - self._wall0)
+        nxt = self.now_ns + self._progress_every
+        if nxt < self.duration_ns:
+            self.queue.push(nxt, Priority.SAMPLE, self._report_progress)
+
+    def _deliver(self, ev) -> None:
+        c = self.counters
+        c.delivered += len(ev.dst)
+        c.dropped += len(ev.drop_dst)
+        for st in ev.tx_status:
+            if st.acked:
+                c.acked += 1
+            else:
+                c.not_acked += 1
+        if self.recorder.want_network:
+            self.recorder.net_events(ev)
+        if len(ev.dst) == 0:
+            return
+        self.neighbor_table.update(ev.t_ns, ev.dst, ev.src, ev.rssi_dbm)
+        listening = np.nonzero(self._listens[ev.dst] & self.alive[ev.dst])[0]
+        if len(listening):
+            t_s = ev.t_ns / NS_PER_S
+            ctrls = self.controllers
+            for k in listening.tolist():
+                dst = int(ev.dst[k])
+                self.current_node = dst
+                ctrls[dst].on_message(Message(int(ev.src[k]), ev.payloads[k], t_s, float(ev.rssi_dbm[k]), float(ev.snr_db[k])))
+
+    # -- the loop ------------------------------------------------------------------------------
+    def run(self) -> None:
+        """Run to the scenario's duration; raises SimulationError if user code fails."""
+        end = self.duration_ns
+        self.world.start()
+        if self.net is not None:
+            self._sync()
+        q = self.queue
+        q.push(self.dt_ns, Priority.PHYSICS_STEP, self._tick)
+        q.push(0, Priority.LATCH, self.world.latch)
+        if self.recorder.want_positions or self.neighbor_table is not None:
+            self._sample_every = self.positions_every_ns or NS_PER_S
+            q.push(0, Priority.SAMPLE, self._sample)
+        self._progress_every = max(end // 100, self.dt_ns)
+        q.push(0, Priority.SAMPLE, self._report_progress)
+        self._wall0 = time.perf_counter()
+        try:
+            for i, ctrl in enumerate(self.controllers):
+                self.current_node = i
+                ctrl.setup()
+            self.current_node = None
+            self._loop(end)
+        except Exception as exc:
+            raise SimulationError(
+                f"{type(exc).__name__}: {exc} (node {self.current_node}, t = {self.now_ns / NS_PER_S:.9f} s)",
+                self.now_ns, self.current_node, traceback.format_exc(),
+            ) from exc
+        finally:
+            self.wall_s = time.perf_counter() - self._wall0
+
+    def _loop(self, end: int) -> None:
+        import heapq
+
+        heap = self.queue._heap
+        pop = heapq.heappop
+        advance = self.net.advance if self.net is not None else None
+        events = 0
+        try:
+            while heap:
+                t = heap[0][0]
+                if t > end:
+                    break
+                if advance is not None:
+                    reached, ev = advance(t)
+                    if ev is not None:
+                        self.now_ns = reached
+                        self._deliver(ev)
+                        continue
+                entry = pop(heap)
+                self.now_ns = t
+                self.current_node = None
+                entry[3]()
+                events += 1
+            if advance is not None:
+                while True:
+                    reached, ev = advance(end)
+                    if ev is None:
+                        break
+                    self.now_ns = reached
+                    self._deliver(ev)
+            self.now_ns = end
+        finally:
+            self.counters.events += events

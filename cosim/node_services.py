@@ -1,0 +1,127 @@
+"""Per-node services the coordinator gives a controller: timers, metrics, and the `net` handle."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from controllers.base import Neighbor
+from cosim.timeline import Priority
+from cosim.timeunits import NS_PER_S
+from netstack.backend import BROADCAST
+
+if TYPE_CHECKING:
+    from cosim.coordinator import Simulation
+
+
+def _seconds_to_ns(value: float, what: str) -> int:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number of seconds, got {value!r}")
+    return round(value * NS_PER_S)
+
+
+class Timer:
+    """A one-shot or periodic callback on the coordinator's queue; `cancel()` stops it."""
+
+    __slots__ = ("_fn", "_node", "_period", "_sim", "_t", "cancelled")
+
+    def __init__(self, sim: Simulation, fn: Callable[[], None], first_ns: int, period_ns: int, node: int) -> None:
+        self._sim = sim
+        self._fn = fn
+        self._period = period_ns
+        self._node = node
+        self._t = first_ns
+        self.cancelled = False
+        sim.queue.push(first_ns, Priority.TIMER, self._fire)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def _fire(self) -> None:
+        sim = self._sim
+        if self.cancelled or not sim.alive[self._node]:
+            return
+        if self._period:
+            self._t += self._period
+            sim.queue.push(self._t, Priority.TIMER, self._fire)
+        sim.current_node = self._node
+        self._fn()
+
+
+class NodeServices:
+    """Implements controllers.base.NodeServices for one node."""
+
+    __slots__ = ("_rng", "_sim", "node")
+
+    def __init__(self, sim: Simulation, node: int, rng: np.random.Generator) -> None:
+        self._sim = sim
+        self.node = node
+        self._rng = rng  # timer phases only, so user draws do not shift them
+
+    def now_s(self) -> float:
+        return self._sim.now_ns / NS_PER_S
+
+    def every(self, period_s: float, fn: Callable[[], None], phase_s: float | None = None) -> Timer:
+        period = _seconds_to_ns(period_s, "period")
+        if period <= 0:
+            raise ValueError(f"period must be > 0 seconds, got {period_s!r}")
+        return self.every_ns(period, fn, None if phase_s is None else _seconds_to_ns(phase_s, "phase"))
+
+    def every_ns(self, period: int, fn: Callable[[], None], phase: int | None) -> Timer:
+        if phase is None:
+            phase = int(self._rng.integers(0, period))
+        elif not 0 <= phase:
+            raise ValueError(f"phase must be >= 0, got {phase} ns")
+        return Timer(self._sim, fn, self._sim.now_ns + phase, period, self.node)
+
+    def after(self, delay_s: float, fn: Callable[[], None]) -> Timer:
+        delay = _seconds_to_ns(delay_s, "delay")
+        if delay < 0:
+            raise ValueError(f"delay must be >= 0 seconds, got {delay_s!r}")
+        return Timer(self._sim, fn, self._sim.now_ns + delay, 0, self.node)
+
+    def record(self, name: str, value: float) -> None:
+        self._sim.recorder.record(self._sim.now_ns, self.node, name, value)
+
+
+class NetHandle:
+    """A controller's radio: send, broadcast, and the nodes heard recently."""
+
+    __slots__ = ("_sim", "node")
+
+    def __init__(self, sim: Simulation, node: int) -> None:
+        self._sim = sim
+        self.node = node
+
+    def send(self, dst: int, payload: bytes) -> int | None:
+        """Unicast `payload` to node `dst` now; returns the transmission id (None if this robot is dead)."""
+        if not isinstance(dst, (int, np.integer)) or dst < 0:
+            raise ValueError(f"dst must be a node id >= 0, got {dst!r}")
+        return self._sim.send(self.node, int(dst), payload)
+
+    def broadcast(self, payload: bytes) -> int | None:
+        """Send `payload` to every node in radio range."""
+        return self._sim.send(self.node, BROADCAST, payload)
+
+    def neighbors(self) -> list[Neighbor]:
+        """Nodes heard within the neighbour timeout, with range (m) and bearing (rad, robot frame)."""
+        sim = self._sim
+        table = sim.neighbor_table
+        if table is None:
+            return []
+        heard = table.heard_by(self.node, sim.now_ns - sim.neighbor_timeout_ns)
+        if not heard:
+            return []
+        me = sim.world.position_of(self.node)
+        heading = float(sim.world.active_heading[self.node])
+        out = []
+        for src, t, rssi in heard:
+            d = sim.world.position_of(src) - me
+            rng = float(math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
+            bearing = math.remainder(math.atan2(d[1], d[0]) - heading, 2 * math.pi)
+            out.append(Neighbor(src, rng, bearing, rssi, (sim.now_ns - t) / NS_PER_S))
+        return out
+

@@ -1,0 +1,39 @@
+"""A progress line on stderr for long runs: simulated time, real-time factor, time left."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+
+class ProgressLine:
+    """Call with (now_ns, end_ns, wall_s); redraws at most every `interval_s` of wall time."""
+
+    def __init__(self, stream: TextIO | None = None, interval_s: float = 0.5) -> None:
+        self.stream = stream or sys.stderr
+        self.interval_s = interval_s
+        self._last = -1e9
+        self._tty = self.stream.isatty()
+
+    def __call__(self, now_ns: int, end_ns: int, wall_s: float) -> None:
+        t = time.monotonic()
+        done = now_ns >= end_ns
+        if t - self._last < self.interval_s and not done:
+            return
+        self._last = t
+        frac = now_ns / end_ns if end_ns else 1.0
+        rtf = (now_ns / 1e9) / wall_s if wall_s > 0 else float("inf")
+        left = wall_s * (1 - frac) / frac if frac > 0 else float("nan")
+        bar = "#" * int(frac * 30)
+        text = f"[{bar:<30}] {now_ns / 1e9:8.2f}/{end_ns / 1e9:.2f} s sim  {rtf:6.2f}x real time  ~{left:5.0f} s left"
+        if self._tty:
+            self.stream.write("\r" + text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self._tty:
+            self.stream.write("\n")
+            self.stream.flush()

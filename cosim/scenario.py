@@ -1,0 +1,338 @@
+"""Scenario files: the typed specification of a run, loaded from YAML and validated before anything runs.
+
+Durations are seconds (or strings such as '10 ms', '1/240 s', '250 Hz') in the file and integer
+nanoseconds inside. Unknown keys, wrong types, impossible values and unimportable classes raise
+ScenarioError naming the file, the key path and what was expected.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from cosim.errors import ScenarioError
+from cosim.layouts import LAYOUTS, RandomDiscLayout
+from cosim.schema import Mapper
+from cosim.timeunits import format_ns
+from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
+from physics.sensors import SENSORS
+
+for _name, _cls in PATHLOSS_MODELS.items():
+    _cls._tag = ("model", _name)
+
+
+@dataclass(frozen=True)
+class BoxSpec:
+    """A static box obstacle: centre and size (full extents) in metres."""
+
+    center: tuple[float, float, float]
+    size: tuple[float, float, float]
+
+    def __post_init__(self) -> None:
+        if min(self.size) <= 0:
+            raise ValueError(f"box size must be positive on every axis, got {self.size}")
+
+
+@dataclass(frozen=True)
+class WorldSpec:
+    """The arena (robots are kept inside) and static obstacles."""
+
+    arena_lower: tuple[float, float, float] = (-500.0, -500.0, 0.0)
+    arena_upper: tuple[float, float, float] = (500.0, 500.0, 100.0)
+    obstacles: tuple[BoxSpec, ...] = ()
+
+    def __post_init__(self) -> None:
+        if any(lo >= hi for lo, hi in zip(self.arena_lower, self.arena_upper)):
+            raise ValueError(f"arena_lower {self.arena_lower} must be below arena_upper {self.arena_upper} on every axis")
+
+
+@dataclass(frozen=True)
+class PhysicsSpec:
+    """World backend and its step. `kinematic` options: max_accel, collisions. `pybullet`: drag, solver_iterations."""
+
+    backend: Literal["kinematic", "pybullet"] = "kinematic"
+    dt_ns: int = 10_000_000
+    max_accel: float = float("inf")
+    collisions: bool = True
+    drag: float = 5.0
+    solver_iterations: int = 10
+
+    def __post_init__(self) -> None:
+        if self.dt_ns <= 0:
+            raise ValueError("dt must be a positive duration")
+        if self.max_accel <= 0:
+            raise ValueError(f"max_accel must be > 0 m/s^2, got {self.max_accel}")
+        if self.drag <= 0:
+            raise ValueError(f"drag must be > 0 1/s, got {self.drag}")
+
+
+@dataclass(frozen=True)
+class NetworkSpec:
+    """Network backend (`fast` or `none`) and, for `fast`, the radio model (see netstack.fast.backend)."""
+
+    backend: Literal["fast", "none"] = "fast"
+    tx_power_dbm: float = 0.0
+    rx_threshold_dbm: float = -85.0
+    noise_floor_dbm: float = -100.0
+    bit_rate_bps: float = 250_000.0
+    latency_ns: int = 100_000
+    overhead_bytes: int = 0
+    max_payload_bytes: int = 1500
+    loss_probability: float = 0.0
+    pathloss: Any = field(default_factory=LogDistance, metadata={"registry": PATHLOSS_MODELS, "tag": "model"})
+    neighbor_timeout_ns: int = 2_000_000_000
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.loss_probability <= 1.0:
+            raise ValueError(f"loss_probability must be within [0, 1], got {self.loss_probability}")
+        if self.bit_rate_bps <= 0:
+            raise ValueError(f"bit_rate_bps must be > 0, got {self.bit_rate_bps}")
+        if self.latency_ns < 0:
+            raise ValueError("latency must be >= 0")
+        if self.overhead_bytes < 0 or self.max_payload_bytes <= 0:
+            raise ValueError("overhead_bytes must be >= 0 and max_payload_bytes > 0")
+        if self.neighbor_timeout_ns <= 0:
+            raise ValueError("neighbor_timeout must be > 0")
+
+
+@dataclass(frozen=True)
+class ControllerSpec:
+    """Controller class by import string `package.module:Class`, its step period, phase and params."""
+
+    cls: str
+    params: dict[str, Any] = field(default_factory=dict)
+    period_ns: int | None = None
+    phase_ns: int | None = None
+
+
+@dataclass(frozen=True)
+class RobotModelSpec:
+    """Body of each robot in a group (SI units)."""
+
+    radius: float = 0.1
+    mass: float = 0.05
+    max_speed: float = 5.0
+    heading: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.radius <= 0 or self.mass <= 0:
+            raise ValueError("radius and mass must be > 0")
+        if self.max_speed < 0:
+            raise ValueError("max_speed must be >= 0")
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    """A group of identical robots: how many, where they start, what runs on them."""
+
+    name: str
+    count: int
+    controller: ControllerSpec
+    layout: Any = field(default_factory=RandomDiscLayout, metadata={"registry": LAYOUTS, "tag": "type"})
+    robot: RobotModelSpec = field(default_factory=RobotModelSpec)
+    sensors: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError(f"count must be >= 1, got {self.count}")
+
+
+@dataclass(frozen=True)
+class TraceSpec:
+    """What the run records: positions every `positions_every` (None: never), network events, records."""
+
+    positions_every_ns: int | None = 1_000_000_000
+    network: bool = True
+    records: bool = True
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    dir: str = "runs"
+    trace: TraceSpec = field(default_factory=TraceSpec)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A whole run, resolved and validated."""
+
+    duration_ns: int
+    groups: tuple[GroupSpec, ...]
+    name: str = "scenario"
+    seed: int = 1
+    quantum_ns: int = 10_000_000
+    physics: PhysicsSpec = field(default_factory=PhysicsSpec)
+    network: NetworkSpec = field(default_factory=NetworkSpec)
+    world: WorldSpec = field(default_factory=WorldSpec)
+    output: OutputSpec = field(default_factory=OutputSpec)
+    source: str = field(default="<memory>", compare=False)
+
+    @property
+    def n_nodes(self) -> int:
+        return sum(g.count for g in self.groups)
+
+
+def import_class(spec: str) -> type:
+    """Import `package.module:Class`."""
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise ImportError(f"{spec!r} is not an import string of the form 'package.module:Class'")
+    module = importlib.import_module(module_name)
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise ImportError(f"module {module_name!r} has no attribute {attr!r}") from None
+
+
+def _controller_key_rename(data: Any) -> Any:
+    # YAML says `class:` (a Python keyword); the dataclass field is `cls`.
+    if isinstance(data, dict) and "class" in data:
+        data = dict(data)
+        data["cls"] = data.pop("class")
+    return data
+
+
+def from_dict(data: Any, source: str = "<memory>") -> Scenario:
+    """Validate plain data (as parsed from YAML) into a Scenario; raises ScenarioError."""
+    m = Mapper(source)
+    if not isinstance(data, dict):
+        raise m.error("", f"expected a mapping at the top level, got {type(data).__name__}")
+    data = dict(data)
+    groups = data.get("groups")
+    if isinstance(groups, list):
+        data["groups"] = [
+            {**g, "controller": _controller_key_rename(g.get("controller"))} if isinstance(g, dict) else g for g in groups
+        ]
+    if "seed" in data and (not isinstance(data["seed"], int) or isinstance(data["seed"], bool) or data["seed"] < 0):
+        raise m.error("seed", f"expected a non-negative integer, got {data['seed']!r}")
+    scenario: Scenario = m.build(Scenario, data, "", extra={"source": source})
+    _check(scenario, m)
+    return scenario
+
+
+def _check(s: Scenario, m: Mapper) -> None:
+    if s.duration_ns <= 0:
+        raise m.error("duration", "expected a positive duration")
+    dt, q = s.physics.dt_ns, s.quantum_ns
+    if q <= 0:
+        raise m.error("quantum", "expected a positive duration")
+    if q % dt:
+        raise m.error(
+            "quantum", f"the physics step ({format_ns(dt)}) must divide the quantum ({format_ns(q)}); "
+            f"try a quantum of {format_ns(dt * max(1, round(q / dt)))}"
+        )
+    if not s.groups:
+        raise m.error("groups", "expected at least one group of robots")
+    names = set()
+    for gi, g in enumerate(s.groups):
+        path = f"groups[{gi}]"
+        if g.name in names:
+            raise m.error(f"{path}.name", f"group name {g.name!r} is used twice")
+        names.add(g.name)
+        _check_controller(g, path, dt, m)
+        for sname, sopts in g.sensors.items():
+            if sname not in SENSORS:
+                raise m.error(f"{path}.sensors.{sname}", f"unknown sensor; expected one of: {', '.join(sorted(SENSORS))}")
+            m.build(SENSORS[sname].Options, sopts, f"{path}.sensors.{sname}")
+
+
+def _check_controller(g: GroupSpec, path: str, dt: int, m: Mapper) -> None:
+    from controllers.base import Controller
+
+    cpath = f"{path}.controller"
+    try:
+        cls = import_class(g.controller.cls)
+    except Exception as exc:  # ImportError, or any error raised while importing user code
+        raise m.error(f"{cpath}.class", f"cannot import {g.controller.cls!r}: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Controller)):
+        raise m.error(f"{cpath}.class", f"{g.controller.cls!r} is not a subclass of controllers.Controller")
+    m.build(cls.Params, g.controller.params, f"{cpath}.params")
+    period = controller_period_ns(g.controller, cls, m, cpath)
+    if period is not None and period % dt:
+        raise m.error(
+            f"{cpath}.period",
+            f"the controller period ({format_ns(period)}) must be a multiple of the physics step ({format_ns(dt)})",
+        )
+    if g.controller.phase_ns is not None and period is not None and not 0 <= g.controller.phase_ns < period:
+        raise m.error(f"{cpath}.phase", f"expected a phase in [0, period) = [0, {format_ns(period)})")
+
+
+def controller_period_ns(spec: ControllerSpec, cls: type, m: Mapper, path: str) -> int | None:
+    """The step period: the scenario's, else the class default; None if the class has no step."""
+    if spec.period_ns is not None:
+        if spec.period_ns <= 0:
+            raise m.error(f"{path}.period", "expected a positive duration")
+        return spec.period_ns
+    if cls.period is None:
+        return None
+    return m.duration(cls.period, f"{path}.period (class default of {cls.__name__})")
+
+
+def load(path: str | Path, overrides: dict[str, Any] | None = None) -> Scenario:
+    """Read, override (dotted keys) and validate a scenario file."""
+    path = Path(path)
+    source = str(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ScenarioError(source, "", f"cannot read the file: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ScenarioError(source, "", f"not valid YAML: {exc}") from None
+    if data is None:
+        raise ScenarioError(source, "", "the file is empty; expected a scenario mapping")
+    if isinstance(data, dict):
+        data.setdefault("name", path.stem)
+    for key, value in (overrides or {}).items():
+        data = apply_override(data, key, value, source)
+    return from_dict(data, source)
+
+
+def apply_override(data: Any, dotted: str, value: Any, source: str) -> Any:
+    """Set `a.b.0.c = value` in nested mappings/lists; list indices must exist."""
+    if not isinstance(data, dict):
+        raise ScenarioError(source, dotted, "cannot override: the scenario is not a mapping")
+    parts = dotted.split(".")
+    node: Any = data
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        here = ".".join(parts[: i + 1])
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                raise ScenarioError(source, here, f"override: expected a list index below {len(node)}")
+            if last:
+                node[int(part)] = value
+            else:
+                node = node[int(part)]
+        elif isinstance(node, dict):
+            if last:
+                node[part] = value
+            else:
+                if part not in node or node[part] is None:
+                    node[part] = {}
+                node = node[part]
+        else:
+            raise ScenarioError(source, here, f"override: {'.'.join(parts[:i])} is not a mapping or list")
+    return data
+
+
+def parse_set_option(text: str) -> tuple[str, Any]:
+    """Read `dotted.key=value` (value parsed as YAML) from the command line."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"--set expects dotted.key=value, got {text!r}")
+    try:
+        value = yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"--set {key}: cannot read value {raw!r}: {exc}") from None
+    return key, value
+
+
+def replace(scenario: Scenario, **changes: Any) -> Scenario:
+    return dataclasses.replace(scenario, **changes)

@@ -1,0 +1,105 @@
+"""The interface every network backend implements, and the event records it returns.
+
+Times are integer nanoseconds. A backend never advances past the time the coordinator asks for,
+and stops early at the first time at which it has something Python must see (a delivery or a
+transmit status), so routing and controllers react at the exact receive time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+BROADCAST = -1
+_EMPTY_I64 = np.zeros(0, dtype=np.int64)
+_EMPTY_I8 = np.zeros(0, dtype=np.int8)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One frame received by one node."""
+
+    t_ns: int
+    dst: int
+    src: int
+    payload: bytes
+    rssi_dbm: float
+    snr_db: float
+    tx_id: int
+
+
+@dataclass(frozen=True)
+class TxStatus:
+    """Outcome of a unicast send: acked by the receiver's MAC or dropped."""
+
+    t_ns: int
+    tx_id: int
+    src: int
+    dst: int
+    acked: bool
+
+
+DROP_REASONS = ("loss", "out_of_range", "dead")
+"""Codes used in NetEvents.drop_reason (index into this tuple)."""
+
+
+@dataclass
+class NetEvents:
+    """Everything a backend has for Python at one instant, in columnar form.
+
+    Deliveries are arrays (one row per receiving node) so a broadcast heard by a thousand nodes
+    costs one batch, not a thousand objects. `payloads[i]` is the payload of row i (rows of the
+    same broadcast share one bytes object).
+    """
+
+    t_ns: int
+    dst: np.ndarray  # int64
+    src: np.ndarray  # int64
+    tx_id: np.ndarray  # int64
+    rssi_dbm: np.ndarray  # float64
+    snr_db: np.ndarray  # float64
+    size: np.ndarray  # int64, payload bytes of each row
+    payloads: list[bytes]
+    tx_status: list[TxStatus] = field(default_factory=list)
+    drop_dst: np.ndarray = field(default_factory=lambda: _EMPTY_I64)
+    drop_src: np.ndarray = field(default_factory=lambda: _EMPTY_I64)
+    drop_tx_id: np.ndarray = field(default_factory=lambda: _EMPTY_I64)
+    drop_reason: np.ndarray = field(default_factory=lambda: _EMPTY_I8)
+
+    def __len__(self) -> int:
+        return len(self.dst)
+
+    def deliveries(self) -> Iterator[Delivery]:
+        for i in range(len(self.dst)):
+            yield Delivery(
+                self.t_ns, int(self.dst[i]), int(self.src[i]), self.payloads[i],
+                float(self.rssi_dbm[i]), float(self.snr_db[i]), int(self.tx_id[i]),
+            )
+
+
+class NetworkBackend(Protocol):
+    """What the coordinator needs from a network simulator."""
+
+    def add_node(self, node_id: int) -> None:
+        """Register a node; ids are 0..N-1 in order."""
+
+    def set_positions(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
+        """All node positions and velocities (N,3) at time t_ns, one call per quantum."""
+
+    def send(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
+        """Queue a frame at time at_ns (dst may be BROADCAST); returns a transmission id."""
+
+    def advance(self, until_ns: int) -> tuple[int, NetEvents | None]:
+        """Run up to until_ns; stop early at the first instant with events for Python.
+
+        Returns (reached_ns, events); events is None when nothing happened before until_ns.
+        """
+
+    def set_alive(self, node_id: int, alive: bool) -> None:
+        """A dead node neither sends nor receives."""
+
+    def close(self) -> None:
+        """Release resources (files, simulator state)."""

@@ -1,0 +1,1 @@
+"""The built-in numpy radio model: path loss, threshold, Bernoulli loss, latency + serialization."""

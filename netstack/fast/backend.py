@@ -1,0 +1,225 @@
+"""The `fast` network backend: a numpy radio model for thousands of nodes and for quick tests.
+
+Model: received power = tx power - path loss(distance); a frame is received when that power reaches
+the threshold (or inside the disk, for unit_disk) and an independent Bernoulli draw does not lose it.
+A node's radio sends one frame at a time: a frame starts when the radio is free, lasts
+(payload + overhead) * 8 / bit_rate, and arrives `latency` after it ends. There is no interference
+or collision model; use the ns-3 backend where that matters. Unicast frames report a TxStatus at
+their arrival time: acked if received, dropped otherwise (no MAC retries).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from netstack.backend import BROADCAST, NetEvents, TxStatus
+from netstack.fast.neighbors import CellIndex
+from netstack.fast.pathloss import LogDistance
+
+NS_PER_S = 1_000_000_000
+# Use the cell index only above this many nodes; below, one vectorized pass over all nodes is faster.
+CELL_INDEX_MIN_NODES = 4000
+
+
+@dataclass(frozen=True)
+class FastRadioConfig:
+    """Parameters of the fast radio model (times in ns, powers in dBm, rates in bit/s)."""
+
+    tx_power_dbm: float = 0.0
+    rx_threshold_dbm: float = -85.0
+    noise_floor_dbm: float = -100.0
+    bit_rate_bps: float = 250_000.0
+    latency_ns: int = 100_000
+    overhead_bytes: int = 0
+    max_payload_bytes: int = 1500
+    loss_probability: float = 0.0
+    pathloss: Any = field(default_factory=LogDistance)
+
+    def max_range_m(self) -> float:
+        return float(self.pathloss.max_range_m(self.tx_power_dbm, self.rx_threshold_dbm))
+
+    def airtime_ns(self, payload_len: int) -> int:
+        return math.ceil((payload_len + self.overhead_bytes) * 8 * NS_PER_S / self.bit_rate_bps)
+
+
+@dataclass
+class _InFlight:
+    t_ns: int
+    tx_id: int
+    src: int
+    dst_req: int
+    receivers: np.ndarray
+    rssi: np.ndarray
+    lost: np.ndarray  # receivers in range that the loss draw dropped
+    payload: bytes
+
+
+class FastBackend:
+    """Implements netstack.backend.NetworkBackend with the model described in the module docstring."""
+
+    def __init__(self, config: FastRadioConfig, rng: np.random.Generator) -> None:
+        self.config = config
+        self._rng = rng
+        self._n = 0
+        self._pos = np.zeros((0, 3))
+        self._vel = np.zeros((0, 3))
+        self._sync_ns = 0
+        self._alive = np.zeros(0, dtype=bool)
+        self._busy_until = np.zeros(0, dtype=np.int64)
+        self._pending: list[tuple[int, int, _InFlight]] = []
+        self._seq = itertools.count()
+        self._tx_ids = itertools.count()
+        self._range = config.max_range_m()
+        self._ignores_threshold = bool(getattr(config.pathloss, "ignores_threshold", lambda: False)())
+        self._index: CellIndex | None = None
+        self._index_slack = 0.0
+        self.now_ns = 0
+
+    # -- interface -------------------------------------------------------------------------
+    def add_node(self, node_id: int) -> None:
+        if node_id != self._n:
+            raise ValueError(f"nodes must be added in order 0..N-1; expected {self._n}, got {node_id}")
+        self._n += 1
+        self._pos = np.zeros((self._n, 3))
+        self._vel = np.zeros((self._n, 3))
+        self._alive = np.ones(self._n, dtype=bool)
+        self._busy_until = np.zeros(self._n, dtype=np.int64)
+
+    def set_positions(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
+        self._pos = np.array(xyz, dtype=np.float64, copy=True)
+        self._vel = np.array(vel, dtype=np.float64, copy=True)
+        self._sync_ns = t_ns
+        self._index = None
+
+    def set_alive(self, node_id: int, alive: bool) -> None:
+        self._alive[node_id] = alive
+
+    def send(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
+        cfg = self.config
+        if len(payload) > cfg.max_payload_bytes:
+            raise ValueError(f"payload of {len(payload)} bytes exceeds the radio's limit of {cfg.max_payload_bytes} bytes")
+        if not 0 <= src < self._n:
+            raise ValueError(f"unknown source node {src}")
+        if dst != BROADCAST and not 0 <= dst < self._n:
+            raise ValueError(f"unknown destination node {dst}")
+        tx_id = next(self._tx_ids)
+        start = max(at_ns, int(self._busy_until[src]))
+        end = start + cfg.airtime_ns(len(payload))
+        self._busy_until[src] = end
+        arrive = end + cfg.latency_ns
+        receivers, rssi = self._reachable(src, dst, start)
+        lost = np.zeros(0, dtype=np.int64)
+        if cfg.loss_probability > 0.0 and len(receivers):
+            drop = self._rng.random(len(receivers)) < cfg.loss_probability
+            lost = receivers[drop]
+            receivers, rssi = receivers[~drop], rssi[~drop]
+        flight = _InFlight(arrive, tx_id, src, dst, receivers, rssi, lost, bytes(payload))
+        heapq.heappush(self._pending, (arrive, next(self._seq), flight))
+        return tx_id
+
+    def advance(self, until_ns: int) -> tuple[int, NetEvents | None]:
+        pending = self._pending
+        if not pending or pending[0][0] > until_ns:
+            self.now_ns = until_ns
+            return until_ns, None
+        t = pending[0][0]
+        flights = []
+        while pending and pending[0][0] == t:
+            flights.append(heapq.heappop(pending)[2])
+        self.now_ns = t
+        return t, self._events(t, flights)
+
+    def next_event_ns(self) -> int | None:
+        return self._pending[0][0] if self._pending else None
+
+    def close(self) -> None:
+        self._pending.clear()
+
+    # -- model -----------------------------------------------------------------------------
+    def _positions_at(self, t_ns: int, idx: np.ndarray | slice) -> np.ndarray:
+        dt = (t_ns - self._sync_ns) / NS_PER_S
+        if dt == 0.0:
+            return self._pos[idx]
+        return self._pos[idx] + self._vel[idx] * dt
+
+    def _candidates(self, src: int, t_ns: int) -> np.ndarray | None:
+        """Nodes that may be in range of src, or None meaning 'all of them'."""
+        if self._n < CELL_INDEX_MIN_NODES or not math.isfinite(self._range):
+            return None
+        dt = max(0.0, (t_ns - self._sync_ns) / NS_PER_S)
+        vmax = float(np.sqrt((self._vel ** 2).sum(axis=1).max())) if self._n else 0.0
+        slack = 2.0 * vmax * dt
+        if self._index is None or slack > self._index_slack:
+            self._index_slack = max(slack, 2.0 * vmax * 0.1)
+            self._index = CellIndex(self._pos, self._range + self._index_slack)
+        return self._index.candidates(self._pos[src])
+
+    def _reachable(self, src: int, dst: int, t_ns: int) -> tuple[np.ndarray, np.ndarray]:
+        if not self._alive[src]:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        if dst == BROADCAST:
+            cand = self._candidates(src, t_ns)
+            if cand is None:
+                cand = np.arange(self._n)
+        else:
+            cand = np.array([dst], dtype=np.int64)
+        cand = cand[(cand != src) & self._alive[cand]]
+        p_src = self._positions_at(t_ns, src)
+        diff = self._positions_at(t_ns, cand) - p_src
+        dist = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+        rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
+        ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm
+        return cand[ok].astype(np.int64), rssi[ok]
+
+    def _events(self, t: int, flights: list[_InFlight]) -> NetEvents:
+        noise = self.config.noise_floor_dbm
+        status: list[TxStatus] = []
+        dsts, srcs, txs, rssis, sizes, payloads = [], [], [], [], [], []
+        ddst, dsrc, dtx, dreason = [], [], [], []
+        for f in flights:
+            alive = self._alive[f.receivers]  # a node may have died while the frame was in the air
+            rec = f.receivers[alive]
+            dsts.append(rec)
+            srcs.append(np.full(len(rec), f.src, dtype=np.int64))
+            txs.append(np.full(len(rec), f.tx_id, dtype=np.int64))
+            rssis.append(f.rssi[alive])
+            sizes.append(np.full(len(rec), len(f.payload), dtype=np.int64))
+            payloads.extend([f.payload] * len(rec))
+            if len(f.lost):
+                ddst.append(f.lost)
+                dsrc.append(np.full(len(f.lost), f.src, dtype=np.int64))
+                dtx.append(np.full(len(f.lost), f.tx_id, dtype=np.int64))
+                dreason.append(np.zeros(len(f.lost), dtype=np.int8))
+            if f.dst_req != BROADCAST:
+                acked = len(rec) == 1
+                status.append(TxStatus(t, f.tx_id, f.src, f.dst_req, acked))
+                if not acked and not len(f.lost):
+                    ddst.append(np.array([f.dst_req], dtype=np.int64))
+                    dsrc.append(np.array([f.src], dtype=np.int64))
+                    dtx.append(np.array([f.tx_id], dtype=np.int64))
+                    reason = 2 if not self._alive[f.dst_req] else 1
+                    dreason.append(np.array([reason], dtype=np.int8))
+        rssi = np.concatenate(rssis) if len(rssis) > 1 else rssis[0]
+        ev = NetEvents(
+            t_ns=t,
+            dst=np.concatenate(dsts) if len(dsts) > 1 else dsts[0],
+            src=np.concatenate(srcs) if len(srcs) > 1 else srcs[0],
+            tx_id=np.concatenate(txs) if len(txs) > 1 else txs[0],
+            rssi_dbm=rssi,
+            snr_db=rssi - noise,
+            size=np.concatenate(sizes) if len(sizes) > 1 else sizes[0],
+            payloads=payloads,
+            tx_status=status,
+        )
+        if ddst:
+            ev.drop_dst = np.concatenate(ddst)
+            ev.drop_src = np.concatenate(dsrc)
+            ev.drop_tx_id = np.concatenate(dtx)
+            ev.drop_reason = np.concatenate(dreason)
+        return ev

@@ -1,0 +1,113 @@
+"""Fixed-radius neighbour search: a column cell list (near-linear time) and the brute-force reference."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Brute force below this many points, or when each point has many candidates and N is moderate
+# (measured on the 2-core dev machine with benchmarks/neighbor_search.py).
+BRUTE_FORCE_MAX_N = 64
+DENSE_CANDIDATES = 30.0
+DENSE_BRUTE_MAX_N = 5000
+
+_OFFSETS = np.array([(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)], dtype=np.int64)
+
+
+def pairs_within_brute(pos: np.ndarray, radius: float) -> np.ndarray:
+    """All pairs (i<j) with distance <= radius, by the full distance matrix; shape (P, 2)."""
+    n = len(pos)
+    if n < 2:
+        return np.zeros((0, 2), dtype=np.int64)
+    diff = pos[:, None, :] - pos[None, :, :]
+    d2 = np.einsum("ijk,ijk->ij", diff, diff)
+    i, j = np.nonzero(np.triu(d2 <= radius * radius, k=1))
+    return np.stack([i, j], axis=1).astype(np.int64)
+
+
+def _cell_keys(cells: np.ndarray, lo: np.ndarray, dims: np.ndarray) -> np.ndarray:
+    c = cells - lo
+    return (c[:, 0] * dims[1] + c[:, 1]) * dims[2] + c[:, 2]
+
+
+def pairs_within_columns(pos: np.ndarray, radius: float) -> np.ndarray:
+    """All pairs (i<j, sorted) within radius: cells of width `radius` in x, points sorted by y inside
+    each column, and a sweep over the same and the next column. Near-linear for sparse sets."""
+    n = len(pos)
+    if n < 2 or radius <= 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    x, y = pos[:, 0], pos[:, 1]
+    col = np.floor((x - x.min()) / radius)
+    y0 = y - y.min()
+    span = float(y0.max()) + 2.0 * radius + 1.0
+    key = col * span + y0
+    order = np.argsort(key, kind="stable")
+    k = key[order]
+    out_a, out_b = [], []
+    # same column: j = i + s while the y gap stays within radius (keys of other columns differ by > radius)
+    active = np.arange(n - 1)
+    s = 1
+    while len(active):
+        j = active + s
+        ok = j < n
+        active, j = active[ok], j[ok]
+        ok = k[j] - k[active] <= radius
+        active, j = active[ok], j[ok]
+        out_a.append(active)
+        out_b.append(j)
+        s += 1
+    # next column: from the first key >= k_i + span - radius while key <= k_i + span + radius
+    start = np.searchsorted(k, k + span - radius, side="left")
+    active = np.arange(n)
+    j = start
+    while len(active):
+        ok = j < n
+        active, j = active[ok], j[ok]
+        ok = k[j] <= k[active] + span + radius
+        active, j = active[ok], j[ok]
+        out_a.append(active)
+        out_b.append(j)
+        j = j + 1
+    a = order[np.concatenate(out_a)]
+    b = order[np.concatenate(out_b)]
+    d = pos[a] - pos[b]
+    near = np.einsum("ij,ij->i", d, d) <= radius * radius
+    a, b = a[near], b[near]
+    pairs = np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
+    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
+
+
+def pairs_within(pos: np.ndarray, radius: float) -> np.ndarray:
+    """All pairs (i<j, sorted) within radius; brute force for few points or many candidates per point."""
+    n = len(pos)
+    if n <= BRUTE_FORCE_MAX_N:
+        return pairs_within_brute(pos, radius)
+    extent = np.ptp(pos[:, :2], axis=0)
+    area = max(float(extent[0]), radius) * max(float(extent[1]), radius)
+    candidates_per_point = n * 3.0 * radius * radius / area
+    if candidates_per_point > DENSE_CANDIDATES and n <= DENSE_BRUTE_MAX_N:
+        return pairs_within_brute(pos, radius)
+    return pairs_within_columns(pos, radius)
+
+
+class CellIndex:
+    """A cell list over a snapshot of positions, answering 'who may be within r of this point'."""
+
+    def __init__(self, pos: np.ndarray, cell_size: float) -> None:
+        self.cell_size = float(cell_size)
+        self.pos = pos
+        cells = np.floor(pos / self.cell_size).astype(np.int64)
+        self._lo = cells.min(axis=0) - 1
+        self._dims = cells.max(axis=0) - self._lo + 2
+        keys = _cell_keys(cells, self._lo, self._dims)
+        self._order = np.argsort(keys, kind="stable")
+        self._sorted = keys[self._order]
+
+    def candidates(self, point: np.ndarray) -> np.ndarray:
+        """Indices of points in the 27 cells around `point` (a superset of those within cell_size)."""
+        cell = np.floor(point / self.cell_size).astype(np.int64)
+        nb = cell + _OFFSETS
+        inside = np.all((nb >= self._lo) & (nb < self._lo + self._dims), axis=1)
+        keys = _cell_keys(nb[inside], self._lo, self._dims)
+        start = np.searchsorted(self._sorted, keys, side="left")
+        stop = np.searchsorted(self._sorted, keys, side="right")
+        return np.concatenate([self._order[a:b] for a, b in zip(start, stop) if b > a] or [np.zeros(0, np.int64)])

@@ -1,0 +1,72 @@
+"""Path-loss models for the fast backend: received power from distance, and a cut-off range."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+SPEED_OF_LIGHT = 299_792_458.0
+
+
+def friis_loss_db(distance_m: np.ndarray, frequency_hz: float) -> np.ndarray:
+    """Free-space loss 20 log10(4 pi d / lambda), with d floored at 1 cm."""
+    wavelength = SPEED_OF_LIGHT / frequency_hz
+    d = np.maximum(distance_m, 0.01)
+    return 20.0 * np.log10(4.0 * math.pi * d / wavelength)
+
+
+@dataclass(frozen=True)
+class LogDistance:
+    """L(d) = L0 + 10 n log10(d / d0), with ns-3's LogDistancePropagationLossModel defaults.
+
+    n = 3 and L0 = 46.6777 dB at d0 = 1 m (Friis at 1 m for 5.15 GHz), as in ns-3.
+    """
+
+    exponent: float = 3.0
+    reference_loss_db: float = 46.6777
+    reference_distance_m: float = 1.0
+
+    def loss_db(self, d: np.ndarray) -> np.ndarray:
+        d = np.maximum(d, self.reference_distance_m)
+        return self.reference_loss_db + 10.0 * self.exponent * np.log10(d / self.reference_distance_m)
+
+    def max_range_m(self, tx_power_dbm: float, threshold_dbm: float) -> float:
+        budget = tx_power_dbm - threshold_dbm - self.reference_loss_db
+        return self.reference_distance_m * 10.0 ** (budget / (10.0 * self.exponent))
+
+
+@dataclass(frozen=True)
+class Friis:
+    """Free-space propagation at a carrier frequency (2.4 GHz by default)."""
+
+    frequency_hz: float = 2.4e9
+
+    def loss_db(self, d: np.ndarray) -> np.ndarray:
+        return friis_loss_db(d, self.frequency_hz)
+
+    def max_range_m(self, tx_power_dbm: float, threshold_dbm: float) -> float:
+        wavelength = SPEED_OF_LIGHT / self.frequency_hz
+        return wavelength / (4.0 * math.pi) * 10.0 ** ((tx_power_dbm - threshold_dbm) / 20.0)
+
+
+@dataclass(frozen=True)
+class UnitDisk:
+    """Every node within `range_m` hears the frame, nobody beyond; RSSI is reported from Friis."""
+
+    range_m: float = 30.0
+    frequency_hz: float = 2.4e9
+
+    def loss_db(self, d: np.ndarray) -> np.ndarray:
+        loss = friis_loss_db(d, self.frequency_hz)
+        return np.where(d <= self.range_m, loss, np.inf)
+
+    def max_range_m(self, tx_power_dbm: float, threshold_dbm: float) -> float:
+        return self.range_m
+
+    def ignores_threshold(self) -> bool:
+        return True
+
+
+PATHLOSS_MODELS: dict[str, type] = {"log_distance": LogDistance, "friis": Friis, "unit_disk": UnitDisk}

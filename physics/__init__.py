@@ -1,0 +1,1 @@
+"""World backends (kinematic, pybullet), robot handles and sensors."""

@@ -1,0 +1,153 @@
+"""`pybullet` world: one rigid sphere per robot, velocity commands turned into forces, static boxes.
+
+Each robot is flown like a MAV in still air: the body has linear drag a = -d (1 + |v|) v (pybullet's
+base damping law) and the controller's velocity command v* becomes the constant force
+F = m d (1 + |v*|) v* + m g, which makes v* the steady state with a time constant of about
+1 / (d (1 + 2|v*|)) seconds, without reading the velocity back every step. Collisions, obstacles
+and the ground perturb the motion physically. The heading is kinematic (spheres do not turn).
+Every pybullet call passes physicsClientId, so several worlds can live in one process.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from physics.world import Arena, Box, CommandArrays, RobotSpec
+
+log = logging.getLogger(__name__)
+GRAVITY = 9.81
+
+
+class PybulletWorld(CommandArrays):
+    """A pybullet DIRECT-mode world; see the module docstring."""
+
+    def __init__(
+        self,
+        arena: Arena,
+        dt_s: float,
+        drag: float = 5.0,
+        obstacles: tuple[Box, ...] = (),
+        ground: bool = True,
+        solver_iterations: int = 10,
+    ) -> None:
+        super().__init__()
+        import pybullet
+
+        if drag <= 0:
+            raise ValueError(f"drag must be positive (1/s), got {drag}")
+        self._p = pybullet
+        self.arena = arena
+        self.dt_s = dt_s
+        self.drag = drag
+        self.obstacles = obstacles
+        self._cid = pybullet.connect(pybullet.DIRECT)
+        cid = self._cid
+        pybullet.resetSimulation(physicsClientId=cid)
+        pybullet.setGravity(0, 0, -GRAVITY, physicsClientId=cid)
+        pybullet.setTimeStep(dt_s, physicsClientId=cid)
+        pybullet.setPhysicsEngineParameter(
+            numSolverIterations=solver_iterations, deterministicOverlappingPairs=1, physicsClientId=cid
+        )
+        self._static: list[int] = []
+        if ground:
+            plane = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=cid)
+            self._static.append(pybullet.createMultiBody(0, plane, -1, (0, 0, arena.lower[2]), physicsClientId=cid))
+        for box in obstacles:
+            shape = pybullet.createCollisionShape(pybullet.GEOM_BOX, halfExtents=box.half_extents, physicsClientId=cid)
+            self._static.append(pybullet.createMultiBody(0, shape, -1, box.center, physicsClientId=cid))
+        self._bodies: list[int] = []
+        self._pos = np.zeros((0, 3))
+        self._prev_pos = np.zeros((0, 3))
+        self._vel_est = np.zeros((0, 3))
+        self._all_fresh = False
+        self._one_cache: dict[int, np.ndarray] = {}
+        self._forces: list[tuple[float, float, float]] = []
+        self._forces_dirty = True
+        self._weights = np.zeros(0)
+
+    def add_robot(self, spec: RobotSpec) -> int:
+        i = self._register(spec)
+        p, cid = self._p, self._cid
+        shape = p.createCollisionShape(p.GEOM_SPHERE, radius=spec.radius_m, physicsClientId=cid)
+        body = p.createMultiBody(spec.mass_kg, shape, -1, spec.position, physicsClientId=cid)
+        p.changeDynamics(body, -1, linearDamping=self.drag, angularDamping=0.5, physicsClientId=cid)
+        self._bodies.append(body)
+        return i
+
+    def start(self) -> None:
+        self._allocate()
+        self._weights = np.array([s.mass_kg for s in self.specs], dtype=np.float64)
+        self._pos = np.array([s.position for s in self.specs], dtype=np.float64).reshape(self.n, 3)
+        self._prev_pos = self._pos.copy()
+        self._vel_est = np.zeros((self.n, 3))
+        self._all_fresh = True
+        self.latch()
+
+    def latch(self) -> None:
+        changed = not (np.array_equal(self.active_vel, self.cmd_vel) and np.array_equal(self.active_heading, self.cmd_heading))
+        super().latch()
+        if changed or self._forces_dirty:
+            self._compute_forces()
+
+    def _compute_forces(self) -> None:
+        v = self.world_velocity_targets()
+        speed = np.sqrt(np.einsum("ij,ij->i", v, v))
+        force = v * (self._weights * self.drag * (1.0 + speed))[:, None]
+        force[:, 2] += self._weights * GRAVITY * self.alive
+        self._forces = [tuple(f) for f in force.tolist()]
+        self._forces_dirty = False
+
+    def step(self, dt_s: float) -> None:
+        p, cid = self._p, self._cid
+        apply = p.applyExternalForce
+        origin = (0.0, 0.0, 0.0)
+        frame = p.WORLD_FRAME
+        for body, force in zip(self._bodies, self._forces):
+            apply(body, -1, force, origin, frame, physicsClientId=cid)
+        p.stepSimulation(physicsClientId=cid)
+        self._all_fresh = False
+        self._one_cache.clear()
+
+    def _read_all(self) -> None:
+        if self._all_fresh:
+            return
+        get = self._p.getBasePositionAndOrientation
+        cid = self._cid
+        np.copyto(self._prev_pos, self._pos)
+        self._pos = np.array([get(b, physicsClientId=cid)[0] for b in self._bodies], dtype=np.float64).reshape(self.n, 3)
+        self._all_fresh = True
+
+    def positions(self) -> np.ndarray:
+        self._read_all()
+        return self._pos
+
+    def velocities(self) -> np.ndarray:
+        """Exact base velocities (one pybullet call per robot)."""
+        get = self._p.getBaseVelocity
+        cid = self._cid
+        return np.array([get(b, physicsClientId=cid)[0] for b in self._bodies], dtype=np.float64).reshape(self.n, 3)
+
+    def position_of(self, i: int) -> np.ndarray:
+        if self._all_fresh:
+            return self._pos[i].copy()
+        cached = self._one_cache.get(i)
+        if cached is None:
+            cached = np.array(self._p.getBasePositionAndOrientation(self._bodies[i], physicsClientId=self._cid)[0])
+            self._one_cache[i] = cached
+        return cached.copy()
+
+    def velocity_of(self, i: int) -> np.ndarray:
+        return np.array(self._p.getBaseVelocity(self._bodies[i], physicsClientId=self._cid)[0])
+
+    def kill(self, i: int) -> None:
+        """A dead robot loses thrust and falls."""
+        self.alive[i] = False
+        self._forces_dirty = True
+        self._compute_forces()
+
+    def close(self) -> None:
+        if self._cid is not None:
+            self._p.disconnect(physicsClientId=self._cid)
+            self._cid = None

@@ -1,0 +1,114 @@
+"""The world interface and the command/state arrays every backend shares.
+
+Commands follow SimpleBee's API: a desired velocity in the robot's body frame (x forward, y left,
+z up) and a heading. Commands written by controllers go to the *pending* arrays; `latch()` copies
+them to the *active* arrays that the next `step()` integrates, so a command issued at time t takes
+effect at the first physics tick at or after t and never acts on the interval before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned static box obstacle: centre and half extents in metres."""
+
+    center: tuple[float, float, float]
+    half_extents: tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class Arena:
+    """The region robots must stay in (metres); walls are implicit."""
+
+    lower: tuple[float, float, float] = (-500.0, -500.0, 0.0)
+    upper: tuple[float, float, float] = (500.0, 500.0, 100.0)
+
+
+@dataclass(frozen=True)
+class RobotSpec:
+    """A robot's body and limits (SI units)."""
+
+    position: tuple[float, float, float]
+    heading: float = 0.0
+    radius_m: float = 0.1
+    mass_kg: float = 0.05
+    max_speed: float = 5.0
+
+
+class World(Protocol):
+    """What the coordinator and robot handles need from a world backend."""
+
+    n: int
+    cmd_vel: np.ndarray  # (N,3) pending body-frame velocity commands
+    cmd_heading: np.ndarray  # (N,) pending heading commands, radians
+    alive: np.ndarray  # (N,) bool
+
+    def add_robot(self, spec: RobotSpec) -> int: ...
+    def start(self) -> None: ...
+    def step(self, dt_s: float) -> None: ...
+    def latch(self) -> None: ...
+    def positions(self) -> np.ndarray: ...
+    def velocities(self) -> np.ndarray: ...
+    def headings(self) -> np.ndarray: ...
+    def position_of(self, i: int) -> np.ndarray: ...
+    def velocity_of(self, i: int) -> np.ndarray: ...
+    def kill(self, i: int) -> None: ...
+    def close(self) -> None: ...
+
+
+class CommandArrays:
+    """Pending and active command arrays plus the robot registry shared by all backends."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.specs: list[RobotSpec] = []
+        self.cmd_vel = np.zeros((0, 3))
+        self.cmd_heading = np.zeros(0)
+        self.active_vel = np.zeros((0, 3))
+        self.active_heading = np.zeros(0)
+        self.alive = np.zeros(0, dtype=bool)
+        self.max_speed = np.zeros(0)
+
+    def _register(self, spec: RobotSpec) -> int:
+        if spec.radius_m <= 0 or spec.mass_kg <= 0 or spec.max_speed < 0:
+            raise ValueError(f"robot radius and mass must be positive and max_speed non-negative: {spec}")
+        self.specs.append(spec)
+        self.n += 1
+        return self.n - 1
+
+    def _allocate(self) -> None:
+        n = self.n
+        self.cmd_vel = np.zeros((n, 3))
+        self.cmd_heading = np.array([s.heading for s in self.specs], dtype=np.float64)
+        self.active_vel = np.zeros((n, 3))
+        self.active_heading = self.cmd_heading.copy()
+        self.alive = np.ones(n, dtype=bool)
+        self.max_speed = np.array([s.max_speed for s in self.specs], dtype=np.float64)
+
+    def latch(self) -> None:
+        np.copyto(self.active_vel, self.cmd_vel)
+        np.copyto(self.active_heading, self.cmd_heading)
+
+    def world_velocity_targets(self) -> np.ndarray:
+        """Active body-frame commands rotated into the world frame and capped at max_speed."""
+        c, s = np.cos(self.active_heading), np.sin(self.active_heading)
+        v = self.active_vel
+        out = np.empty_like(v)
+        out[:, 0] = c * v[:, 0] - s * v[:, 1]
+        out[:, 1] = s * v[:, 0] + c * v[:, 1]
+        out[:, 2] = v[:, 2]
+        speed = np.sqrt(np.einsum("ij,ij->i", out, out))
+        over = speed > self.max_speed
+        if over.any():
+            out[over] *= (self.max_speed[over] / speed[over])[:, None]
+        out[~self.alive] = 0.0
+        return out
+
+    def headings(self) -> np.ndarray:
+        return self.active_heading
