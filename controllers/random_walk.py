@@ -31,10 +31,10 @@ class RandomWalk(Controller):
 
     def step(self) -> None:
         p = self.params
-        normal = self.rng.standard_normal
-        self.robot.turn(p.heading_sigma * normal())
-        vx = self._vx + p.velocity_sigma * normal()
-        vy = self._vy + p.velocity_sigma * normal()
+        dh, dx, dy = self.rng.standard_normal(3).tolist()
+        self.robot.turn(p.heading_sigma * dh)
+        vx = self._vx + p.velocity_sigma * dx
+        vy = self._vy + p.velocity_sigma * dy
         speed = math.hypot(vx, vy)
         if speed > p.max_speed:
             scale = p.max_speed / speed

@@ -70,13 +70,16 @@ def build(s: Scenario) -> Simulation:
         duration_ns=s.duration_ns, recorder=Recorder(trace.positions_every_ns is not None, trace.network, trace.records),
         neighbor_timeout_ns=s.network.neighbor_timeout_ns, positions_every_ns=trace.positions_every_ns,
     )
+    sensor_options = [
+        {name: mapper.build(SENSORS[name].Options, opts, f"groups[{gi}].sensors.{name}") for name, opts in g.sensors.items()}
+        for gi, g in enumerate(s.groups)
+    ]
     for ctrl, i, gi, period in plans:
         g = s.groups[gi]
-        sensors = {}
-        for sname, sopts in g.sensors.items():
-            sensor_cls = SENSORS[sname]
-            opts = mapper.build(sensor_cls.Options, sopts, f"groups[{gi}].sensors.{sname}")
-            sensors[sname] = sensor_cls(world, i, opts, streams.generator(f"sensor.{sname}", i))
+        sensors = {
+            name: SENSORS[name](world, i, opts, streams.generator(f"sensor.{name}", i))
+            for name, opts in sensor_options[gi].items()
+        }
         services = NodeServices(sim, i, streams.generator("timers", i))
         ctrl.bind(i, Robot(world, i, sensors), NetHandle(sim, i), streams.generator("controller", i), services)
         if period is not None and type(ctrl).step is not _base_step():

@@ -8,6 +8,7 @@ to the network every quantum, and latch commands after everything else at that i
 
 from __future__ import annotations
 
+import heapq
 import logging
 import time
 import traceback
@@ -74,12 +75,14 @@ class Simulation:
         self.current_node: int | None = None
         self.counters = Counters()
         self.alive: np.ndarray = np.ones(len(controllers), dtype=bool)
+        self.alive_list: list[bool] = [True] * len(controllers)  # the same, cheap to index from Python
         self.neighbor_table: NeighborTable | None = NeighborTable(len(controllers)) if net is not None else None
         self._dt_s = dt_ns / NS_PER_S
         base = Controller.on_message
         self._listens = np.array([type(c).on_message is not base for c in controllers], dtype=bool)
         self._step_hooks: list[Callable[[int], None]] = []
         self.progress: ProgressFn | None = None
+        self._sent = False
         self.wall_s = 0.0
 
     # -- services used by node handles ---------------------------------------------------------
@@ -91,6 +94,7 @@ class Simulation:
         if not isinstance(payload, (bytes, bytearray, memoryview)):
             raise TypeError(f"payload must be bytes, got {type(payload).__name__}")
         tx = self.net.send(src, dst, bytes(payload), self.now_ns)
+        self._sent = True
         self.counters.sent += 1
         if self.recorder.want_network:
             self.recorder.send(self.now_ns, src, dst, tx, len(payload))
@@ -99,6 +103,7 @@ class Simulation:
     def kill(self, node: int) -> None:
         """A dead robot stops moving, sensing, running timers and transmitting."""
         self.alive[node] = False
+        self.alive_list[node] = False
         self.world.kill(node)
         if self.net is not None:
             self.net.set_alive(node, False)
@@ -118,7 +123,8 @@ class Simulation:
             q.push(t + self.dt_ns, Priority.PHYSICS_STEP, self._tick)
 
     def _sync(self) -> None:
-        self.net.set_positions(self.now_ns, self.world.positions(), self.world.velocities())
+        pos, vel = self.world.network_state(self.now_ns / NS_PER_S)
+        self.net.set_positions(self.now_ns, pos, vel)
 
     def _sample(self) -> None:
         t = self.now_ns
@@ -192,31 +198,38 @@ class Simulation:
             self.wall_s = time.perf_counter() - self._wall0
 
     def _loop(self, end: int) -> None:
-        import heapq
-
         heap = self.queue._heap
         pop = heapq.heappop
-        advance = self.net.advance if self.net is not None else None
+        net = self.net
+        never = end + 1
         events = 0
         try:
+            net_next = never if net is None else _or(net.next_event_ns(), never)
+            self._sent = False
             while heap:
                 t = heap[0][0]
                 if t > end:
                     break
-                if advance is not None:
-                    reached, ev = advance(t)
+                if t >= net_next:
+                    reached, ev = net.advance(t)
                     if ev is not None:
                         self.now_ns = reached
                         self._deliver(ev)
+                    net_next = _or(net.next_event_ns(), never)
+                    self._sent = False
+                    if ev is not None:
                         continue
                 entry = pop(heap)
                 self.now_ns = t
                 self.current_node = None
                 entry[3]()
                 events += 1
-            if advance is not None:
+                if self._sent:
+                    self._sent = False
+                    net_next = _or(net.next_event_ns(), never)
+            if net is not None:
                 while True:
-                    reached, ev = advance(end)
+                    reached, ev = net.advance(end)
                     if ev is None:
                         break
                     self.now_ns = reached
@@ -224,3 +237,7 @@ class Simulation:
             self.now_ns = end
         finally:
             self.counters.events += events
+
+
+def _or(value: int | None, default: int) -> int:
+    return default if value is None else value

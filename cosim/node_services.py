@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from heapq import heappush
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,6 +18,9 @@ if TYPE_CHECKING:
     from cosim.coordinator import Simulation
 
 
+_TIMER = int(Priority.TIMER)
+
+
 def _seconds_to_ns(value: float, what: str) -> int:
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
         raise ValueError(f"{what} must be a finite number of seconds, got {value!r}")
@@ -26,7 +30,7 @@ def _seconds_to_ns(value: float, what: str) -> int:
 class Timer:
     """A one-shot or periodic callback on the coordinator's queue; `cancel()` stops it."""
 
-    __slots__ = ("_fn", "_node", "_period", "_sim", "_t", "cancelled")
+    __slots__ = ("_alive", "_fn", "_heap", "_node", "_period", "_seq", "_sim", "_t", "cancelled")
 
     def __init__(self, sim: Simulation, fn: Callable[[], None], first_ns: int, period_ns: int, node: int) -> None:
         self._sim = sim
@@ -34,20 +38,22 @@ class Timer:
         self._period = period_ns
         self._node = node
         self._t = first_ns
+        self._heap = sim.queue._heap
+        self._seq = sim.queue._seq
+        self._alive = sim.alive_list
         self.cancelled = False
-        sim.queue.push(first_ns, Priority.TIMER, self._fire)
+        sim.queue.push(first_ns, _TIMER, self._fire)
 
     def cancel(self) -> None:
         self.cancelled = True
 
     def _fire(self) -> None:
-        sim = self._sim
-        if self.cancelled or not sim.alive[self._node]:
+        if self.cancelled or not self._alive[self._node]:
             return
         if self._period:
             self._t += self._period
-            sim.queue.push(self._t, Priority.TIMER, self._fire)
-        sim.current_node = self._node
+            heappush(self._heap, (self._t, _TIMER, next(self._seq), self._fire))
+        self._sim.current_node = self._node
         self._fn()
 
 

@@ -17,7 +17,7 @@ _UNITS_NS: dict[str, Fraction] = {
     "min": Fraction(60 * NS_PER_S),
     "h": Fraction(3600 * NS_PER_S),
 }
-_DURATION_RE = re.compile(r"^\s*([0-9.eE+\-]+(?:\s*/\s*[0-9.eE+\-]+)?)\s*([a-zµ]*)\s*$")
+_DURATION_RE = re.compile(r"^\s*([0-9.eE+\-]+(?:\s*/\s*[0-9.eE+\-]+)?)\s*([A-Za-zµ]*)\s*$")
 
 
 class DurationError(ValueError):

@@ -98,6 +98,10 @@ class NetworkBackend(Protocol):
         Returns (reached_ns, events); events is None when nothing happened before until_ns.
         """
 
+    def next_event_ns(self) -> int | None:
+        """Time of the backend's next internal event (None: nothing pending). advance() to any time
+        before it returns no events, so the coordinator may skip the call; it asks again after sends."""
+
     def set_alive(self, node_id: int, alive: bool) -> None:
         """A dead node neither sends nor receives."""
 

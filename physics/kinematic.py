@@ -13,7 +13,7 @@ import numpy as np
 
 from physics.world import Arena, Box, CommandArrays, RobotSpec
 
-PairFinder = Callable[[np.ndarray, float], np.ndarray]
+PairFinder = Callable[[np.ndarray, float, bool], np.ndarray]  # (positions, radius, sort) -> (P, 2)
 
 
 class KinematicWorld(CommandArrays):
@@ -70,7 +70,7 @@ class KinematicWorld(CommandArrays):
         np.clip(self._pos, self._lo + self._radius[:, None], self._hi - self._radius[:, None], out=self._pos)
 
     def _separate(self) -> None:
-        pairs = self._pairs(self._pos, 2.0 * self._max_r)
+        pairs = self._pairs(self._pos, 2.0 * self._max_r, False)
         if not len(pairs):
             return
         i, j = pairs[:, 0], pairs[:, 1]
@@ -108,6 +108,10 @@ class KinematicWorld(CommandArrays):
 
     def velocities(self) -> np.ndarray:
         return self._vel
+
+    def network_state(self, t_s: float) -> tuple[np.ndarray, np.ndarray]:
+        """Exact positions and velocities for the network's position sync."""
+        return self._pos, self._vel
 
     def position_of(self, i: int) -> np.ndarray:
         return self._pos[i].copy()

@@ -59,8 +59,8 @@ class PybulletWorld(CommandArrays):
             self._static.append(pybullet.createMultiBody(0, shape, -1, box.center, physicsClientId=cid))
         self._bodies: list[int] = []
         self._pos = np.zeros((0, 3))
-        self._prev_pos = np.zeros((0, 3))
-        self._vel_est = np.zeros((0, 3))
+        self._sync_pos = np.zeros((0, 3))
+        self._sync_t = 0.0
         self._all_fresh = False
         self._one_cache: dict[int, np.ndarray] = {}
         self._forces: list[tuple[float, float, float]] = []
@@ -80,8 +80,8 @@ class PybulletWorld(CommandArrays):
         self._allocate()
         self._weights = np.array([s.mass_kg for s in self.specs], dtype=np.float64)
         self._pos = np.array([s.position for s in self.specs], dtype=np.float64).reshape(self.n, 3)
-        self._prev_pos = self._pos.copy()
-        self._vel_est = np.zeros((self.n, 3))
+        self._sync_pos = self._pos.copy()
+        self._sync_t = 0.0
         self._all_fresh = True
         self.latch()
 
@@ -115,13 +115,21 @@ class PybulletWorld(CommandArrays):
             return
         get = self._p.getBasePositionAndOrientation
         cid = self._cid
-        np.copyto(self._prev_pos, self._pos)
         self._pos = np.array([get(b, physicsClientId=cid)[0] for b in self._bodies], dtype=np.float64).reshape(self.n, 3)
         self._all_fresh = True
 
     def positions(self) -> np.ndarray:
         self._read_all()
         return self._pos
+
+    def network_state(self, t_s: float) -> tuple[np.ndarray, np.ndarray]:
+        """Positions now and the mean velocity since the previous call (finite difference, no extra
+        pybullet calls); the network extrapolates with it until the next sync."""
+        pos = self.positions().copy()
+        dt = t_s - self._sync_t
+        vel = (pos - self._sync_pos) / dt if dt > 0 else np.zeros_like(pos)
+        self._sync_pos, self._sync_t = pos, t_s
+        return pos, vel
 
     def velocities(self) -> np.ndarray:
         """Exact base velocities (one pybullet call per robot)."""

@@ -29,40 +29,38 @@ def _cell_keys(cells: np.ndarray, lo: np.ndarray, dims: np.ndarray) -> np.ndarra
     return (c[:, 0] * dims[1] + c[:, 1]) * dims[2] + c[:, 2]
 
 
-def pairs_within_columns(pos: np.ndarray, radius: float) -> np.ndarray:
-    """All pairs (i<j, sorted) within radius: cells of width `radius` in x, points sorted by y inside
-    each column, and a sweep over the same and the next column. Near-linear for sparse sets."""
+def pairs_within_columns(pos: np.ndarray, radius: float, sort: bool = True) -> np.ndarray:
+    """All pairs (i<j) within radius: cells of width `radius` in x, points sorted by y inside each
+    column, and a sweep over the same and the next column. Near-linear for sparse sets; the pairs
+    are in lexicographic order when `sort` is true."""
     n = len(pos)
     if n < 2 or radius <= 0:
         return np.zeros((0, 2), dtype=np.int64)
     x, y = pos[:, 0], pos[:, 1]
     col = np.floor((x - x.min()) / radius)
     y0 = y - y.min()
-    span = float(y0.max()) + 2.0 * radius + 1.0
+    span = float(y0.max()) + 2.0 * radius + 1.0  # keys of different columns differ by more than radius
     key = col * span + y0
-    order = np.argsort(key, kind="stable")
+    order = np.argsort(key)  # stability is not needed: pairs are sorted at the end
     k = key[order]
     out_a, out_b = [], []
-    # same column: j = i + s while the y gap stays within radius (keys of other columns differ by > radius)
-    active = np.arange(n - 1)
+    # same column: sorted neighbours i, i+s while the y gap stays within radius
+    active = np.nonzero(k[1:] - k[:-1] <= radius)[0]
     s = 1
     while len(active):
-        j = active + s
-        ok = j < n
-        active, j = active[ok], j[ok]
-        ok = k[j] - k[active] <= radius
-        active, j = active[ok], j[ok]
         out_a.append(active)
-        out_b.append(j)
+        out_b.append(active + s)
         s += 1
+        active = active[active + s < n]
+        active = active[k[active + s] - k[active] <= radius]
     # next column: from the first key >= k_i + span - radius while key <= k_i + span + radius
-    start = np.searchsorted(k, k + span - radius, side="left")
+    j = np.searchsorted(k, k + (span - radius), side="left")
+    limit = k + (span + radius)
     active = np.arange(n)
-    j = start
     while len(active):
         ok = j < n
         active, j = active[ok], j[ok]
-        ok = k[j] <= k[active] + span + radius
+        ok = k[j] <= limit[active]
         active, j = active[ok], j[ok]
         out_a.append(active)
         out_b.append(j)
@@ -73,11 +71,12 @@ def pairs_within_columns(pos: np.ndarray, radius: float) -> np.ndarray:
     near = np.einsum("ij,ij->i", d, d) <= radius * radius
     a, b = a[near], b[near]
     pairs = np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
-    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
+    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))] if sort else pairs
 
 
-def pairs_within(pos: np.ndarray, radius: float) -> np.ndarray:
-    """All pairs (i<j, sorted) within radius; brute force for few points or many candidates per point."""
+def pairs_within(pos: np.ndarray, radius: float, sort: bool = True) -> np.ndarray:
+    """All pairs (i<j) within radius; brute force for few points or many candidates per point.
+    Sorted lexicographically unless `sort` is false (the pair set is the same either way)."""
     n = len(pos)
     if n <= BRUTE_FORCE_MAX_N:
         return pairs_within_brute(pos, radius)
@@ -86,7 +85,7 @@ def pairs_within(pos: np.ndarray, radius: float) -> np.ndarray:
     candidates_per_point = n * 3.0 * radius * radius / area
     if candidates_per_point > DENSE_CANDIDATES and n <= DENSE_BRUTE_MAX_N:
         return pairs_within_brute(pos, radius)
-    return pairs_within_columns(pos, radius)
+    return pairs_within_columns(pos, radius, sort)
 
 
 class CellIndex:

@@ -1,0 +1,92 @@
+"""Simbeeotic's scalability workloads (Kate et al., section 5.1), timed on this machine; prints JSON.
+
+typical:   random walk (10 Hz velocity update) + noisy compass at 1 Hz, robots start within 20 m of
+           the origin, 100 simulated seconds. Run on the kinematic and on the pybullet world.
+broadcast: typical + a 4-byte broadcast at 1 Hz over the fast network (unit disk, 30 m, as in the
+           paper's scenario file), kinematic world.
+Simbeeotic reached soft real time at 3,074 robots (typical) and 550 (broadcast).
+
+    python benchmarks/simbeeotic.py                      # the issue's target sizes
+    python benchmarks/simbeeotic.py --workload typical --world kinematic --n 1000 --duration 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import cosim  # noqa: E402
+
+TARGETS = [("typical", "kinematic", 10_000), ("typical", "pybullet", 1_500), ("broadcast", "kinematic", 1_100)]
+
+
+def scenario(workload: str, world: str, n: int, duration: float, seed: int, dt: str, quantum: str) -> cosim.Scenario:
+    broadcast = workload == "broadcast"
+    data = {
+        "name": f"simbeeotic-{workload}-{world}-{n}",
+        "seed": seed,
+        "duration": duration,
+        "quantum": quantum,
+        "physics": {"backend": world, "dt": dt},
+        "network": {
+            "backend": "fast",
+            "pathloss": {"model": "unit_disk", "range_m": 30.0},
+            "bit_rate_bps": 250_000, "overhead_bytes": 17, "latency": "100 us",
+        },
+        "world": {"arena_lower": [-1000, -1000, 0], "arena_upper": [1000, 1000, 100]},
+        "groups": [{
+            "name": "bees",
+            "count": n,
+            "layout": {"type": "random_disc", "center": [0, 0, 1.0], "radius": 20.0},
+            "robot": {"radius": 0.1, "mass": 0.05, "max_speed": 2.0},
+            "sensors": {"compass": {"noise_std": 0.2}},
+            "controller": {
+                "class": "controllers.instrument:InstrumentBee",
+                "period": "100 ms",
+                "params": {"sensor_period": 1.0, "radio_period": 1.0 if broadcast else 0.0},
+            },
+        }],
+        "output": {"trace": {"positions_every": None, "network": False, "records": False}},
+    }
+    return cosim.from_dict(data, source=f"benchmarks/simbeeotic.py:{workload}")
+
+
+def measure(workload: str, world: str, n: int, duration: float, seed: int, dt: str, quantum: str) -> dict:
+    s = scenario(workload, world, n, duration, seed, dt, quantum)
+    with tempfile.TemporaryDirectory() as tmp:
+        result = cosim.run(s, out_dir=Path(tmp) / "run")
+    if result.status != "ok":
+        raise SystemExit(f"benchmark run failed: {result.error}")
+    m = result.metrics
+    return {
+        "workload": workload, "world": world, "N": n, "physics_dt": dt, "quantum": quantum,
+        "simulated_s": m["simulated_s"], "wall_s": round(m["wall_s"], 3),
+        "real_time_factor": round(m["real_time_factor"], 3),
+        "wall_physics_s": round(m["wall_physics_s"], 3),
+        "events": m["events"], "messages_sent": m["messages_sent"], "messages_delivered": m["messages_delivered"],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--workload", choices=["typical", "broadcast"])
+    ap.add_argument("--world", choices=["kinematic", "pybullet"], default="kinematic")
+    ap.add_argument("--n", type=int)
+    ap.add_argument("--duration", type=float, default=100.0, help="simulated seconds (paper: 100)")
+    ap.add_argument("--dt", default="10 ms", help="physics step (Simbeeotic's kinematic update: 100 Hz)")
+    ap.add_argument("--quantum", default="10 ms")
+    ap.add_argument("--seed", type=int, default=111982)
+    args = ap.parse_args()
+    cases = [(args.workload, args.world, args.n)] if args.workload else TARGETS
+    for workload, world, n in cases:
+        print(json.dumps(measure(workload, world, n or 1000, args.duration, args.seed, args.dt, args.quantum)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

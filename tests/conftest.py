@@ -1,0 +1,47 @@
+"""Shared helpers: small scenario dictionaries and a run helper writing into tmp_path."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+import cosim
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def base_scenario(**overrides) -> dict:
+    """A 20-robot random-walk swarm on the kinematic world and the fast network, 2 s long."""
+    data = {
+        "name": "test",
+        "seed": 3,
+        "duration": 2.0,
+        "quantum": "10 ms",
+        "physics": {"backend": "kinematic", "dt": "10 ms"},
+        "network": {"backend": "fast", "pathloss": {"model": "unit_disk", "range_m": 30.0}},
+        "groups": [{
+            "name": "bees",
+            "count": 20,
+            "layout": {"type": "random_disc", "center": [0, 0, 1], "radius": 20},
+            "sensors": {"compass": {"noise_std": 0.2}},
+            "controller": {"class": "controllers.instrument:InstrumentBee", "period": 0.1},
+        }],
+    }
+    data = copy.deepcopy(data)
+    data.update(overrides)
+    return data
+
+
+@pytest.fixture
+def run_dict(tmp_path):
+    """Run a scenario given as a dict; returns the RunResult."""
+    counter = {"k": 0}
+
+    def _run(data: dict) -> cosim.RunResult:
+        counter["k"] += 1
+        scenario = cosim.from_dict(data, source="test.yaml")
+        return cosim.run(scenario, out_dir=tmp_path / f"run{counter['k']}")
+
+    return _run
