@@ -18,6 +18,7 @@ from physics.world import Arena, Box, CommandArrays, RobotSpec
 
 log = logging.getLogger(__name__)
 GRAVITY = 9.81
+DEAD_DRAG = 0.01  # 1/s: a falling body in still air
 
 
 class PybulletWorld(CommandArrays):
@@ -150,8 +151,9 @@ class PybulletWorld(CommandArrays):
         return np.array(self._p.getBaseVelocity(self._bodies[i], physicsClientId=self._cid)[0])
 
     def kill(self, i: int) -> None:
-        """A dead robot loses thrust and falls."""
+        """A dead robot loses thrust and its flight control (the drag term), and falls."""
         self.alive[i] = False
+        self._p.changeDynamics(self._bodies[i], -1, linearDamping=DEAD_DRAG, physicsClientId=self._cid)
         self._forces_dirty = True
         self._compute_forces()
 

@@ -31,4 +31,5 @@ def test_same_seed_gives_identical_trace_across_processes(tmp_path):
     c = run_in_subprocess(tmp_path, "c", 12)
     assert a == b
     assert a != c
-    assert (tmp_path / "a" / "trace" / "positions.parquet").read_bytes() == (tmp_path / "b" / "trace" / "positions.parquet").read_bytes()
+    trace_a = (tmp_path / "a" / "trace" / "positions.parquet").read_bytes()
+    assert trace_a == (tmp_path / "b" / "trace" / "positions.parquet").read_bytes()

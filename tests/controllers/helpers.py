@@ -1,0 +1,43 @@
+"""Small controllers used by the controller API tests (importable by the scenario loader)."""
+
+from dataclasses import dataclass
+
+from controllers.base import Controller, Message
+
+
+class TimerProbe(Controller):
+    """Records when its timers fire and what its rng and neighbours say."""
+
+    period = None
+
+    def setup(self):
+        self.every(0.25, lambda: self.record("every", self.now), phase=0.1)
+        self.after(0.33, lambda: self.record("after", self.now))
+        self.every(1.0, lambda: self.record("random_phase", self.now))
+        self.record("rng", float(self.rng.random()))
+        if self.id == 0:
+            self.every(0.5, lambda: self.net.broadcast(b"hello"), phase=0.05)
+        self.after(1.9, self._look)
+
+    def _look(self):
+        for n in self.net.neighbors():
+            self.record(f"range_to_{n.id}", n.range_m)
+            self.record(f"bearing_to_{n.id}", n.bearing)
+
+
+class Exploder(Controller):
+    """Raises in on_message at the node chosen by params."""
+
+    @dataclass(frozen=True)
+    class Params:
+        victim: int = 1
+
+    period = None
+
+    def setup(self):
+        if self.id == 0:
+            self.after(0.7, lambda: self.net.broadcast(b"boom"))
+
+    def on_message(self, msg: Message):
+        if self.id == self.params.victim:
+            raise ZeroDivisionError("controller bug")

@@ -1,0 +1,64 @@
+"""Controller services: timers, seeded rng, record, neighbours; errors in user code fail the run cleanly.
+
+Topology: n0 at the origin facing +x; n1 at (10, 0) and n2 at (0, 10) hear n0's broadcasts.
+"""
+
+import json
+import math
+
+import pyarrow.parquet as pq
+import pytest
+
+from tests.conftest import base_scenario
+
+
+def three_nodes(cls: str, params=None, heading=0.0) -> dict:
+    data = base_scenario(duration=2.0)
+    data["groups"] = [{
+        "name": "probe", "count": 3,
+        "layout": {"type": "list", "points": [[0, 0, 1], [10, 0, 1], [0, 10, 1]]},
+        "robot": {"heading": heading},
+        "controller": {"class": cls, "params": params or {}},
+    }]
+    return data
+
+
+def records(result, node=None):
+    r = pq.read_table(result.directory / "trace" / "records.parquet").to_pydict()
+    rows = zip(r["t_ns"], r["node"], r["name"], r["value"])
+    return [(t, n, name, v) for t, n, name, v in rows if node is None or n == node]
+
+
+def test_timers_fire_at_their_times_and_random_phases_differ(run_dict):
+    res = run_dict(three_nodes("tests.controllers.helpers:TimerProbe"))
+    assert res.status == "ok", res.error
+    rec = records(res, node=1)
+    assert [t for t, _, name, _ in rec if name == "every"] == [100_000_000, 350_000_000, 600_000_000, 850_000_000,
+                                                              1_100_000_000, 1_350_000_000, 1_600_000_000, 1_850_000_000]
+    assert [t for t, _, name, _ in rec if name == "after"] == [330_000_000]
+    phases = {n: t for t, n, name, _ in records(res) if name == "random_phase" and t < 1_000_000_000}
+    assert len(set(phases.values())) == 3
+    draws = [v for _, _, name, v in records(res) if name == "rng"]
+    assert len(set(draws)) == 3
+
+
+def test_neighbors_give_range_and_bearing_in_the_robot_frame(run_dict):
+    res = run_dict(three_nodes("tests.controllers.helpers:TimerProbe", heading=math.pi / 2))
+    values = {(n, name): v for _, n, name, v in records(res)}
+    assert values[(1, "range_to_0")] == pytest.approx(10.0)
+    # n1 faces +y; n0 lies towards -x, i.e. 90 degrees to its left (counter-clockwise)
+    assert values[(1, "bearing_to_0")] == pytest.approx(math.pi / 2)
+    assert abs(values[(2, "bearing_to_0")]) == pytest.approx(math.pi)  # straight behind: +pi or -pi
+    assert (0, "range_to_1") not in values  # nobody broadcasts to n0
+
+
+def test_controller_exception_fails_the_run_with_node_time_and_traceback(run_dict):
+    res = run_dict(three_nodes("tests.controllers.helpers:Exploder", {"victim": 2}))
+    assert res.status == "failed"
+    assert "ZeroDivisionError: controller bug (node 2, t = 0.70" in res.error
+    status = json.loads((res.directory / "status.json").read_text())
+    assert status["status"] == "failed" and status["t_s"] == pytest.approx(0.7, abs=1e-3)
+    assert "raise ZeroDivisionError" in (res.directory / "error.txt").read_text()
+    # what was computed before the failure is kept
+    assert pq.read_table(res.directory / "trace" / "positions.parquet").num_rows == 3
+    assert "status failed" in (res.directory / "summary.txt").read_text()

@@ -1,0 +1,46 @@
+"""`cosim run` / `cosim validate` from the command line (in process, through cosim.cli.main)."""
+
+import json
+
+import yaml
+
+from cosim.cli import main
+from tests.conftest import ROOT, base_scenario
+
+
+def test_validate_accepts_the_demo(capsys):
+    assert main(["validate", str(ROOT / "configs" / "demo.yaml")]) == 0
+    assert "ok (200 robots, 30 s simulated)" in capsys.readouterr().out
+
+
+def test_validate_rejects_bad_input_without_a_traceback(tmp_path, capsys):
+    path = tmp_path / "bad.yaml"
+    data = base_scenario()
+    data["groups"][0]["count"] = -3
+    path.write_text(yaml.safe_dump(data))
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}: groups[0]: count must be >= 1")
+    assert "Traceback" not in err
+
+
+def test_run_options_override_the_file(tmp_path, capsys):
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(base_scenario()))
+    out = tmp_path / "out"
+    code = main(["run", str(path), "--seed", "5", "--duration", "1.5", "--out", str(out), "--quiet",
+                 "--set", "groups.0.count=12", "--set", "network.loss_probability=0.1"])
+    assert code == 0
+    resolved = yaml.safe_load((out / "scenario.yaml").read_text())
+    assert resolved["seed"] == 5 and resolved["duration"] == 1.5
+    assert resolved["groups"][0]["count"] == 12 and resolved["network"]["loss_probability"] == 0.1
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["nodes"] == 12 and metrics["simulated_s"] == 1.5
+    assert "run directory" in capsys.readouterr().out
+
+
+def test_bad_set_option_is_an_error(tmp_path, capsys):
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(base_scenario()))
+    assert main(["run", str(path), "--set", "groups.0.count"]) == 2
+    assert "--set expects dotted.key=value" in capsys.readouterr().err

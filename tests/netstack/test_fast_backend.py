@@ -1,0 +1,81 @@
+import numpy as np
+import pytest
+
+from netstack.backend import BROADCAST
+from netstack.fast.backend import FastBackend, FastRadioConfig
+from netstack.fast.pathloss import LogDistance, UnitDisk
+
+
+def backend(positions, seed=0, **cfg) -> FastBackend:
+    b = FastBackend(FastRadioConfig(**cfg), np.random.default_rng(seed))
+    for i in range(len(positions)):
+        b.add_node(i)
+    b.set_positions(0, np.array(positions, dtype=float), np.zeros((len(positions), 3)))
+    return b
+
+
+def test_broadcast_reaches_nodes_above_threshold_at_airtime_plus_latency():
+    cfg = {"pathloss": LogDistance(exponent=3.0), "tx_power_dbm": 16.0, "rx_threshold_dbm": -82.0,
+           "bit_rate_bps": 1e6, "latency_ns": 50_000, "overhead_bytes": 10}
+    rng_m = FastRadioConfig(**cfg).max_range_m()
+    b = backend([(0, 0, 0), (rng_m * 0.9, 0, 0), (rng_m * 1.1, 0, 0)], **cfg)
+    b.send(0, BROADCAST, b"x" * 90, at_ns=1_000)
+    assert b.advance(800_000) == (800_000, None)  # (90 + 10) * 8 bits at 1 Mb/s = 800 us, + 50 us
+    t, ev = b.advance(10**9)
+    assert t == 1_000 + 800_000 + 50_000
+    assert ev.dst.tolist() == [1] and ev.src.tolist() == [0] and ev.payloads == [b"x" * 90]
+    expected_rssi = 16.0 - (46.6777 + 30 * np.log10(rng_m * 0.9))
+    assert ev.rssi_dbm[0] == pytest.approx(expected_rssi)
+    assert ev.snr_db[0] == pytest.approx(expected_rssi + 100.0)
+
+
+def test_radio_sends_one_frame_at_a_time_and_advance_stops_at_each_arrival():
+    b = backend([(0, 0, 0), (5, 0, 0)], pathloss=UnitDisk(10.0), bit_rate_bps=1e6, latency_ns=0)
+    b.send(0, 1, b"a" * 125, at_ns=0)  # 1 ms airtime
+    b.send(0, 1, b"b" * 125, at_ns=0)  # waits for the first
+    t1, ev1 = b.advance(10**9)
+    t2, ev2 = b.advance(10**9)
+    assert (t1, t2) == (1_000_000, 2_000_000)
+    assert ev1.payloads == [b"a" * 125] and ev2.payloads == [b"b" * 125]
+    assert [s.acked for s in ev1.tx_status + ev2.tx_status] == [True, True]
+
+
+def test_unicast_out_of_range_is_not_acked_and_recorded_as_drop():
+    b = backend([(0, 0, 0), (50, 0, 0)], pathloss=UnitDisk(10.0))
+    tx = b.send(0, 1, b"hi", at_ns=0)
+    _, ev = b.advance(10**9)
+    assert len(ev) == 0
+    assert [(s.tx_id, s.acked) for s in ev.tx_status] == [(tx, False)]
+    assert ev.drop_dst.tolist() == [1] and ev.drop_reason.tolist() == [1]  # out_of_range
+
+
+def test_bernoulli_loss_rate_and_seeded_repeatability():
+    positions = [(0, 0, 0)] + [(1 + i * 0.01, 0, 0) for i in range(200)]
+
+    def received(seed):
+        b = backend(positions, seed=seed, pathloss=UnitDisk(10.0), loss_probability=0.3)
+        got = []
+        for k in range(20):
+            b.send(0, BROADCAST, b"p", at_ns=k * 10_000_000)
+            got.append(b.advance(10**12)[1].dst)
+        return np.concatenate(got)
+
+    a, b_, c = received(1), received(1), received(2)
+    assert np.array_equal(a, b_) and not np.array_equal(a, c)
+    assert len(a) / (200 * 20) == pytest.approx(0.7, abs=0.03)
+
+
+def test_positions_are_extrapolated_with_velocity_between_syncs():
+    b = backend([(0, 0, 0), (5, 0, 0)], pathloss=UnitDisk(10.0))
+    b.set_positions(0, np.array([[0, 0, 0], [5, 0, 0.0]]), np.array([[0, 0, 0], [2.0, 0, 0]]))
+    b.send(0, BROADCAST, b"p", at_ns=3_000_000_000)  # node 1 is at 11 m by then
+    assert len(b.advance(10**10)[1]) == 0
+
+
+def test_dead_nodes_neither_send_nor_receive_and_oversize_payload_is_refused():
+    b = backend([(0, 0, 0), (1, 0, 0), (2, 0, 0)], pathloss=UnitDisk(10.0), max_payload_bytes=127)
+    b.set_alive(2, False)
+    b.send(0, BROADCAST, b"p", at_ns=0)
+    assert b.advance(10**9)[1].dst.tolist() == [1]
+    with pytest.raises(ValueError, match="payload of 128 bytes exceeds the radio's limit of 127 bytes"):
+        b.send(0, 1, bytes(128), at_ns=0)

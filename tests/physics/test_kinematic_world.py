@@ -1,0 +1,59 @@
+import math
+
+import numpy as np
+import pytest
+
+from netstack.fast.neighbors import pairs_within
+from physics.kinematic import KinematicWorld
+from physics.robot import Robot
+from physics.world import Arena, Box, RobotSpec
+
+
+def world_with(*positions, **kw) -> KinematicWorld:
+    w = KinematicWorld(Arena((-50, -50, 0), (50, 50, 20)), pair_finder=pairs_within, **kw)
+    for p in positions:
+        w.add_robot(RobotSpec(p, max_speed=3.0))
+    w.start()
+    return w
+
+
+def run(w, seconds, dt=0.01):
+    for _ in range(round(seconds / dt)):
+        w.latch()
+        w.step(dt)
+
+
+def test_body_frame_velocity_and_turn_move_the_robot_as_commanded():
+    w = world_with((0, 0, 1))
+    r = Robot(w, 0, {})
+    r.set_velocity(1.0, 0.0, 0.0)
+    run(w, 1.0)
+    assert w.position_of(0) == pytest.approx([1.0, 0.0, 1.0], abs=1e-9)
+    r.turn(math.pi / 2)
+    run(w, 2.0)
+    assert w.position_of(0) == pytest.approx([1.0, 2.0, 1.0], abs=1e-9)
+    assert r.heading == pytest.approx(math.pi / 2)
+
+
+def test_speed_is_capped_and_acceleration_limited():
+    w = world_with((0, 0, 1), max_accel=2.0)
+    Robot(w, 0, {}).set_velocity(10.0)
+    run(w, 0.5)
+    assert np.linalg.norm(w.velocity_of(0)) == pytest.approx(1.0)  # 2 m/s^2 for 0.5 s
+    run(w, 2.0)
+    assert np.linalg.norm(w.velocity_of(0)) == pytest.approx(3.0)  # max_speed
+
+
+def test_overlapping_robots_are_separated_and_arena_holds():
+    w = world_with((0, 0, 1), (0.05, 0, 1), (49.99, 0, 1))
+    run(w, 0.01)
+    d = np.linalg.norm(w.position_of(0) - w.position_of(1))
+    assert d == pytest.approx(0.2)  # two radii
+    assert w.position_of(2)[0] <= 50 - 0.1
+
+
+def test_robot_cannot_enter_a_box():
+    w = world_with((0, 0, 1), obstacles=(Box((3, 0, 1), (1, 1, 1)),))
+    Robot(w, 0, {}).set_velocity(1.0)
+    run(w, 5.0)
+    assert w.position_of(0)[0] == pytest.approx(3 - 1 - 0.1)
