@@ -189,6 +189,8 @@ class Simulation:
                 ctrl.setup()
             self.current_node = None
             self._loop(end)
+            if self.progress is not None:
+                self.progress(self.now_ns, end, time.perf_counter() - self._wall0)
         except Exception as exc:
             raise SimulationError(
                 f"{type(exc).__name__}: {exc} (node {self.current_node}, t = {self.now_ns / NS_PER_S:.9f} s)",

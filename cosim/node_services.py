@@ -30,7 +30,7 @@ def _seconds_to_ns(value: float, what: str) -> int:
 class Timer:
     """A one-shot or periodic callback on the coordinator's queue; `cancel()` stops it."""
 
-    __slots__ = ("_alive", "_fn", "_heap", "_node", "_period", "_seq", "_sim", "_t", "cancelled")
+    __slots__ = ("_alive", "_fire_bound", "_fn", "_heap", "_node", "_period", "_seq", "_sim", "_t", "cancelled")
 
     def __init__(self, sim: Simulation, fn: Callable[[], None], first_ns: int, period_ns: int, node: int) -> None:
         self._sim = sim
@@ -42,7 +42,8 @@ class Timer:
         self._seq = sim.queue._seq
         self._alive = sim.alive_list
         self.cancelled = False
-        sim.queue.push(first_ns, _TIMER, self._fire)
+        self._fire_bound = self._fire  # one bound method, reused for every reschedule
+        sim.queue.push(first_ns, _TIMER, self._fire_bound)
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -52,7 +53,7 @@ class Timer:
             return
         if self._period:
             self._t += self._period
-            heappush(self._heap, (self._t, _TIMER, next(self._seq), self._fire))
+            heappush(self._heap, (self._t, _TIMER, next(self._seq), self._fire_bound))
         self._sim.current_node = self._node
         self._fn()
 

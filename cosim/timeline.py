@@ -11,8 +11,7 @@ from enum import IntEnum
 class Priority(IntEnum):
     """Order of kinds of events that fall on the same nanosecond (lower runs first)."""
 
-    PHYSICS_STEP = 0  # the world reaches this time
-    POSITION_SYNC = 1  # positions pushed to the network
+    PHYSICS_STEP = 0  # the world reaches this time; on quantum boundaries positions then go to the network
     TIMER = 2  # controller timers and applications
     SAMPLE = 3  # trace sampling sees everything that happened at this time
     LATCH = 9  # commands issued at this time become the ones the next step integrates

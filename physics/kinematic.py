@@ -51,6 +51,8 @@ class KinematicWorld(CommandArrays):
         self._vel = np.zeros((self.n, 3))
         self._radius = np.array([s.radius_m for s in self.specs], dtype=np.float64)
         self._max_r = float(self._radius.max()) if self.n else 0.0
+        self._clip_lo = self._lo + self._radius[:, None]
+        self._clip_hi = self._hi - self._radius[:, None]
 
     def step(self, dt_s: float) -> None:
         target = self.world_velocity_targets()
@@ -67,7 +69,7 @@ class KinematicWorld(CommandArrays):
             self._separate()
         for box in self._boxes:
             self._push_out_of(box)
-        np.clip(self._pos, self._lo + self._radius[:, None], self._hi - self._radius[:, None], out=self._pos)
+        np.clip(self._pos, self._clip_lo, self._clip_hi, out=self._pos)
 
     def _separate(self) -> None:
         pairs = self._pairs(self._pos, 2.0 * self._max_r, False)
