@@ -112,8 +112,9 @@ class ControllerSpec:
 
 @dataclass(frozen=True)
 class RobotModelSpec:
-    """Body of each robot in a group (SI units)."""
+    """Body of each robot in a group (SI units). `point` is SimpleBee: velocity, turn, hover."""
 
+    model: Literal["point"] = "point"
     radius: float = 0.1
     mass: float = 0.05
     max_speed: float = 5.0

@@ -27,6 +27,11 @@ class Robot:
         return self._w.position_of(self.id)
 
     @property
+    def pose(self) -> tuple[np.ndarray, float]:
+        """(position in metres, heading in radians)."""
+        return self._w.position_of(self.id), float(self._w.active_heading[self.id])
+
+    @property
     def velocity(self) -> np.ndarray:
         return self._w.velocity_of(self.id)
 

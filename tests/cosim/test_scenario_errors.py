@@ -59,6 +59,8 @@ CASES = [
     ("unknown sensor", with_("groups.0.sensors", {"sonar": {}}),
      "test.yaml: groups[0].sensors.sonar: unknown sensor; expected one of: compass"),
     ("negative seed", with_("seed", -4), "test.yaml: seed: expected a non-negative integer, got -4"),
+    ("unknown robot model", with_("groups.0.robot", {"model": "blimp"}),
+     "test.yaml: groups[0].robot.model: expected one of 'point', got 'blimp'"),
     ("phase outside period", with_("groups.0.controller.phase", 0.5),
      "test.yaml: groups[0].controller.phase: expected a phase in [0, period) = [0, 100 ms)"),
 ]

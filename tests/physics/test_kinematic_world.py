@@ -33,6 +33,8 @@ def test_body_frame_velocity_and_turn_move_the_robot_as_commanded():
     run(w, 2.0)
     assert w.position_of(0) == pytest.approx([1.0, 2.0, 1.0], abs=1e-9)
     assert r.heading == pytest.approx(math.pi / 2)
+    position, heading = r.pose
+    assert position == pytest.approx([1.0, 2.0, 1.0]) and heading == pytest.approx(math.pi / 2)
 
 
 def test_speed_is_capped_and_acceleration_limited():
