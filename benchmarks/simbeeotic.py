@@ -34,11 +34,10 @@ def scenario(workload: str, world: str, n: int, duration: float, seed: int, dt: 
         "duration": duration,
         "quantum": quantum,
         "physics": {"backend": world, "dt": dt},
-        "network": {
-            "backend": "fast",
+        "network": {"backend": "fast", "radio": {
             "pathloss": {"model": "unit_disk", "range_m": 30.0},
             "bit_rate_bps": 250_000, "overhead_bytes": 17, "latency": "100 us",
-        },
+        }},
         "world": {"arena_lower": [-1000, -1000, 0], "arena_upper": [1000, 1000, 100]},
         "groups": [{
             "name": "bees",

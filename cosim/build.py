@@ -8,7 +8,7 @@ from cosim.recorder import Recorder
 from cosim.scenario import Scenario, controller_period_ns, import_class
 from cosim.schema import Mapper
 from cosim.seeding import SeedStreams
-from netstack.fast.backend import FastBackend, FastRadioConfig
+from netstack.fast.backend import FastBackend
 from netstack.fast.neighbors import pairs_within
 from physics.robot import Robot
 from physics.sensors import SENSORS
@@ -29,15 +29,9 @@ def make_world(s: Scenario):
 
 
 def make_network(s: Scenario, streams: SeedStreams):
-    n = s.network
-    if n.backend == "none":
+    if s.network.backend == "none":
         return None
-    cfg = FastRadioConfig(
-        tx_power_dbm=n.tx_power_dbm, rx_threshold_dbm=n.rx_threshold_dbm, noise_floor_dbm=n.noise_floor_dbm,
-        bit_rate_bps=n.bit_rate_bps, latency_ns=n.latency_ns, overhead_bytes=n.overhead_bytes,
-        max_payload_bytes=n.max_payload_bytes, loss_probability=n.loss_probability, pathloss=n.pathloss,
-    )
-    return FastBackend(cfg, streams.generator("network"))
+    return FastBackend(s.network.radio, streams.generator("network"))
 
 
 def build(s: Scenario) -> Simulation:

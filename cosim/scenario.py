@@ -19,7 +19,8 @@ from cosim.errors import ScenarioError
 from cosim.layouts import LAYOUTS, RandomDiscLayout
 from cosim.schema import Mapper
 from cosim.timeunits import format_ns
-from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
+from netstack.fast.backend import FastRadioConfig
+from netstack.fast.pathloss import PATHLOSS_MODELS
 from physics.sensors import SENSORS
 
 for _name, _cls in PATHLOSS_MODELS.items():
@@ -73,29 +74,13 @@ class PhysicsSpec:
 
 @dataclass(frozen=True)
 class NetworkSpec:
-    """Network backend (`fast` or `none`) and, for `fast`, the radio model (see netstack.fast.backend)."""
+    """Network backend (`fast` or `none`), its radio settings, and how long a heard node counts as a neighbour."""
 
     backend: Literal["fast", "none"] = "fast"
-    tx_power_dbm: float = 0.0
-    rx_threshold_dbm: float = -85.0
-    noise_floor_dbm: float = -100.0
-    bit_rate_bps: float = 250_000.0
-    latency_ns: int = 100_000
-    overhead_bytes: int = 0
-    max_payload_bytes: int = 1500
-    loss_probability: float = 0.0
-    pathloss: Any = field(default_factory=LogDistance, metadata={"registry": PATHLOSS_MODELS, "tag": "model"})
+    radio: FastRadioConfig = field(default_factory=FastRadioConfig)
     neighbor_timeout_ns: int = 2_000_000_000
 
     def __post_init__(self) -> None:
-        if not 0.0 <= self.loss_probability <= 1.0:
-            raise ValueError(f"loss_probability must be within [0, 1], got {self.loss_probability}")
-        if self.bit_rate_bps <= 0:
-            raise ValueError(f"bit_rate_bps must be > 0, got {self.bit_rate_bps}")
-        if self.latency_ns < 0:
-            raise ValueError("latency must be >= 0")
-        if self.overhead_bytes < 0 or self.max_payload_bytes <= 0:
-            raise ValueError("overhead_bytes must be >= 0 and max_payload_bytes > 0")
         if self.neighbor_timeout_ns <= 0:
             raise ValueError("neighbor_timeout must be > 0")
 

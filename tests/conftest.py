@@ -20,7 +20,7 @@ def base_scenario(**overrides) -> dict:
         "duration": 2.0,
         "quantum": "10 ms",
         "physics": {"backend": "kinematic", "dt": "10 ms"},
-        "network": {"backend": "fast", "pathloss": {"model": "unit_disk", "range_m": 30.0}},
+        "network": {"backend": "fast", "radio": {"pathloss": {"model": "unit_disk", "range_m": 30.0}}},
         "groups": [{
             "name": "bees",
             "count": 20,

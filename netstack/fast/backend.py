@@ -20,7 +20,7 @@ import numpy as np
 
 from netstack.backend import BROADCAST, NetEvents, TxStatus
 from netstack.fast.neighbors import CellIndex
-from netstack.fast.pathloss import LogDistance
+from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
 
 NS_PER_S = 1_000_000_000
 # Use the cell index only above this many nodes; below, one vectorized pass over all nodes is faster.
@@ -39,7 +39,17 @@ class FastRadioConfig:
     overhead_bytes: int = 0
     max_payload_bytes: int = 1500
     loss_probability: float = 0.0
-    pathloss: Any = field(default_factory=LogDistance)
+    pathloss: Any = field(default_factory=LogDistance, metadata={"registry": PATHLOSS_MODELS, "tag": "model"})
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.loss_probability <= 1.0:
+            raise ValueError(f"loss_probability must be within [0, 1], got {self.loss_probability}")
+        if self.bit_rate_bps <= 0:
+            raise ValueError(f"bit_rate_bps must be > 0, got {self.bit_rate_bps}")
+        if self.latency_ns < 0:
+            raise ValueError("latency must be >= 0")
+        if self.overhead_bytes < 0 or self.max_payload_bytes <= 0:
+            raise ValueError("overhead_bytes must be >= 0 and max_payload_bytes > 0")
 
     def max_range_m(self) -> float:
         return float(self.pathloss.max_range_m(self.tx_power_dbm, self.rx_threshold_dbm))

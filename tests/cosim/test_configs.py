@@ -40,3 +40,10 @@ def test_demo_reports_what_the_issue_asks(tmp_path):
     net = pq.read_table(result.directory / "trace" / "network.parquet").to_pydict()
     assert net["kind"].count("send") == 150
     assert net["kind"].count("deliver") == m["messages_delivered"]
+
+
+def test_resolved_scenario_reloads_to_the_same_scenario(tmp_path):
+    scenario = cosim.load(ROOT / "configs" / "demo.yaml", {"duration": 1.0, "groups.0.count": 5})
+    result = cosim.run(scenario, out_dir=tmp_path / "r")
+    again = cosim.load(result.directory / "scenario.yaml")
+    assert again == scenario  # `source` is excluded from equality

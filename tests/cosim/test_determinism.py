@@ -11,7 +11,7 @@ from tests.conftest import ROOT, base_scenario
 
 def run_in_subprocess(tmp_path, name: str, seed: int) -> str:
     data = base_scenario(seed=seed, duration=3.0)
-    data["network"]["loss_probability"] = 0.2
+    data["network"]["radio"]["loss_probability"] = 0.2
     path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump(data))
     out = tmp_path / name

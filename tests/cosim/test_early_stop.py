@@ -22,8 +22,8 @@ PAYLOAD = 12  # struct "<qI"
 def chain(quantum: str) -> dict:
     data = base_scenario(duration=3.0, quantum=quantum)
     data["physics"] = {"backend": "kinematic", "dt": "1 ms", "collisions": False}
-    data["network"] = {"backend": "fast", "pathloss": {"model": "unit_disk", "range_m": 25.0},
-                       "latency": LATENCY_NS / 1e9, "bit_rate_bps": BIT_RATE}
+    data["network"] = {"backend": "fast", "radio": {"pathloss": {"model": "unit_disk", "range_m": 25.0},
+                                                    "latency": LATENCY_NS / 1e9, "bit_rate_bps": BIT_RATE}}
     data["groups"] = [{
         "name": "chain", "count": 5,
         "layout": {"type": "grid", "origin": [0, 0, 1], "spacing": 20.0, "columns": 5},

@@ -45,10 +45,10 @@ CASES = [
      "test.yaml: groups[0].controller.params.max_sped: unknown key; expected one of:"),
     ("bad controller param value", with_("groups.0.controller.params", {"max_speed": -1.0}),
      "test.yaml: groups[0].controller.params: max_speed, velocity_sigma and heading_sigma must be >= 0"),
-    ("loss probability out of range", with_("network.loss_probability", 1.5),
-     "test.yaml: network: loss_probability must be within [0, 1], got 1.5"),
-    ("unknown path loss model", with_("network.pathloss", {"model": "magic"}),
-     "test.yaml: network.pathloss.model: unknown model 'magic'; expected one of: friis, log_distance, unit_disk"),
+    ("loss probability out of range", with_("network.radio.loss_probability", 1.5),
+     "test.yaml: network.radio: loss_probability must be within [0, 1], got 1.5"),
+    ("unknown path loss model", with_("network.radio.pathloss", {"model": "magic"}),
+     "test.yaml: network.radio.pathloss.model: unknown model 'magic'; expected one of: friis, log_distance, unit_disk"),
     ("unknown layout", with_("groups.0.layout", {"type": "spiral"}),
      "test.yaml: groups[0].layout.type: unknown type 'spiral'; expected one of: grid, list, point, random_box, random_disc"),
     ("bad vector", with_("groups.0.layout", {"type": "random_disc", "center": [0, 0]}),
@@ -89,8 +89,8 @@ def test_file_errors_name_the_file(tmp_path):
 def test_overrides_apply_before_validation(tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text(yaml.safe_dump(base_scenario()))
-    s = cosim.load(path, {"groups.0.count": 7, "seed": 99, "network.loss_probability": 0.25})
-    assert (s.n_nodes, s.seed, s.network.loss_probability) == (7, 99, 0.25)
+    s = cosim.load(path, {"groups.0.count": 7, "seed": 99, "network.radio.loss_probability": 0.25})
+    assert (s.n_nodes, s.seed, s.network.radio.loss_probability) == (7, 99, 0.25)
     with pytest.raises(ScenarioError, match=r"groups.3: override: expected a list index below 1"):
         cosim.load(path, {"groups.3.count": 7})
     with pytest.raises(ScenarioError, match=r"groups\[0\].count: expected an integer"):
