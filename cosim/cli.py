@@ -63,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
         progress.finish()
     print((result.directory / "summary.txt").read_text(), end="")
     print(f"run directory: {result.directory}")
+    if result.status == "interrupted":
+        print(f"interrupted: partial results in {result.directory}", file=sys.stderr)
+        return 130
     if result.status != "ok":
         print(f"error: the run failed: {result.error}\n(traceback in {result.directory / 'error.txt'})", file=sys.stderr)
         return 1

@@ -10,11 +10,12 @@ from typing import TextIO
 class ProgressLine:
     """Call with (now_ns, end_ns, wall_s); redraws at most every `interval_s` of wall time."""
 
-    def __init__(self, stream: TextIO | None = None, interval_s: float = 0.5) -> None:
+    def __init__(self, stream: TextIO | None = None, interval_s: float | None = None) -> None:
         self.stream = stream or sys.stderr
-        self.interval_s = interval_s
-        self._last = -1e9
         self._tty = self.stream.isatty()
+        # redraw in place on a terminal; in a log file, a line every 10 s of wall time
+        self.interval_s = interval_s if interval_s is not None else (0.5 if self._tty else 10.0)
+        self._last = -1e9
 
     def __call__(self, now_ns: int, end_ns: int, wall_s: float) -> None:
         t = time.monotonic()

@@ -48,8 +48,8 @@ def summary_text(scenario: Scenario, m: dict, status: str, error: str | None) ->
         f"scenario   {scenario.name} ({scenario.source}), seed {scenario.seed}, status {status}",
         f"robots     {m.get('nodes')}  simulated {m.get('simulated_s', 0):.3f} s in {m.get('wall_s', 0):.2f} s wall"
         f"  (real-time factor {m.get('real_time_factor', 0):.2f}x)",
-        f"messages   sent {m.get('messages_sent', 0)}, delivered {m.get('messages_delivered', 0)}, "
-        f"dropped {m.get('messages_dropped', 0)}",
+        f"messages   sent {m.get('messages_sent', 0)}, received {m.get('messages_delivered', 0)} times "
+        f"(a broadcast counts once per receiver), dropped {m.get('messages_dropped', 0)}",
         f"neighbours {m.get('mean_neighbors', 0):.2f} on average (heard within the neighbour timeout)",
     ]
     if error:
@@ -76,6 +76,9 @@ def run(
     except SimulationError as exc:
         status, error = "failed", str(exc)
         (directory / "error.txt").write_text(exc.traceback_text)
+    except KeyboardInterrupt:
+        status, error = "interrupted", "interrupted by the user (Ctrl-C)"
+        log.warning("run interrupted at t = %.3f s; writing what was computed", sim.now_ns / NS_PER_S if sim else 0.0)
     except Exception as exc:  # a bug in a backend: still leave a record
         import traceback
 

@@ -64,7 +64,12 @@ def default_dir(root: str | Path, name: str, seed: int) -> Path:
 
 
 def prepare(directory: Path, scenario, argv: list[str] | None = None) -> None:
+    """Create (or reuse) the directory and write what is known before the run; stale outputs of an
+    earlier run in the same directory are removed so nothing mixes."""
     directory.mkdir(parents=True, exist_ok=True)
+    traces = [f"trace/{t}.parquet" for t in ("positions", "network", "records")]
+    for stale in ("error.txt", "metrics.json", "summary.txt", *traces):
+        (directory / stale).unlink(missing_ok=True)
     resolved = dump(scenario)
     resolved.pop("source", None)
     for g in resolved.get("groups", []):

@@ -136,6 +136,10 @@ class TraceSpec:
     network: bool = True
     records: bool = True
 
+    def __post_init__(self) -> None:
+        if self.positions_every_ns is not None and self.positions_every_ns <= 0:
+            raise ValueError("positions_every must be a positive duration, or null for no position trace")
+
 
 @dataclass(frozen=True)
 class OutputSpec:

@@ -41,3 +41,16 @@ class Exploder(Controller):
     def on_message(self, msg: Message):
         if self.id == self.params.victim:
             raise ZeroDivisionError("controller bug")
+
+
+class CtrlC(Controller):
+    """Simulates the user pressing Ctrl-C at t = 1.25 s."""
+
+    period = None
+
+    def setup(self):
+        if self.id == 0:
+            self.after(1.25, self._press)
+
+    def _press(self):
+        raise KeyboardInterrupt

@@ -62,3 +62,13 @@ def test_controller_exception_fails_the_run_with_node_time_and_traceback(run_dic
     # what was computed before the failure is kept
     assert pq.read_table(res.directory / "trace" / "positions.parquet").num_rows == 3
     assert "status failed" in (res.directory / "summary.txt").read_text()
+
+
+def test_ctrl_c_marks_the_run_interrupted_and_keeps_the_partial_trace(run_dict):
+    res = run_dict(three_nodes("tests.controllers.helpers:CtrlC"))
+    assert res.status == "interrupted"
+    status = json.loads((res.directory / "status.json").read_text())
+    assert status["status"] == "interrupted" and status["t_s"] == pytest.approx(1.25)
+    t = pq.read_table(res.directory / "trace" / "positions.parquet").to_pydict()["t_ns"]
+    assert sorted(set(t)) == [0, 1_000_000_000]  # samples up to the interruption
+    assert json.loads((res.directory / "metrics.json").read_text())["simulated_s"] == pytest.approx(1.25)

@@ -22,8 +22,12 @@ def test_config_runs(path, tmp_path):
     assert json.loads((d / "status.json").read_text())["status"] == "ok"
     meta = json.loads((d / "metadata.json").read_text())
     assert meta["seed"] == scenario.seed and meta["versions"]["numpy"]
-    positions = pq.read_table(d / "trace" / "positions.parquet")
-    assert positions.num_rows == scenario.n_nodes * 4  # samples at 0, 1, 2, 3 s
+    positions = pq.read_table(d / "trace" / "positions.parquet").to_pydict()
+    every = scenario.output.trace.positions_every_ns
+    assert len(positions["t_ns"]) == scenario.n_nodes * (3_000_000_000 // every + 1)  # samples at 0, every, ..., 3 s
+    lo, hi = scenario.world.arena_lower, scenario.world.arena_upper
+    for axis, key in enumerate("xy"):
+        assert lo[axis] <= min(positions[key]) and max(positions[key]) <= hi[axis]
 
 
 def test_demo_reports_what_the_issue_asks(tmp_path):
@@ -35,7 +39,7 @@ def test_demo_reports_what_the_issue_asks(tmp_path):
     assert 0 < m["mean_neighbors"] <= 49
     assert m["real_time_factor"] > 0
     summary = (result.directory / "summary.txt").read_text()
-    for fragment in ("sent 150", "delivered", "neighbours", "real-time factor"):
+    for fragment in ("sent 150", f"received {m['messages_delivered']} times", "neighbours", "real-time factor"):
         assert fragment in summary
     net = pq.read_table(result.directory / "trace" / "network.parquet").to_pydict()
     assert net["kind"].count("send") == 150

@@ -4,13 +4,15 @@ import json
 import subprocess
 import sys
 
+import pytest
 import yaml
 
 from tests.conftest import ROOT, base_scenario
 
 
-def run_in_subprocess(tmp_path, name: str, seed: int) -> str:
+def run_in_subprocess(tmp_path, name: str, seed: int, world: str = "kinematic") -> str:
     data = base_scenario(seed=seed, duration=3.0)
+    data["physics"]["backend"] = world
     data["network"]["radio"]["loss_probability"] = 0.2
     path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump(data))
@@ -25,10 +27,11 @@ def run_in_subprocess(tmp_path, name: str, seed: int) -> str:
     return metrics["trace_sha256"]
 
 
-def test_same_seed_gives_identical_trace_across_processes(tmp_path):
-    a = run_in_subprocess(tmp_path, "a", 11)
-    b = run_in_subprocess(tmp_path, "b", 11)
-    c = run_in_subprocess(tmp_path, "c", 12)
+@pytest.mark.parametrize("world", ["kinematic", "pybullet"])
+def test_same_seed_gives_identical_trace_across_processes(tmp_path, world):
+    a = run_in_subprocess(tmp_path, "a", 11, world)
+    b = run_in_subprocess(tmp_path, "b", 11, world)
+    c = run_in_subprocess(tmp_path, "c", 12, world)
     assert a == b
     assert a != c
     trace_a = (tmp_path / "a" / "trace" / "positions.parquet").read_bytes()

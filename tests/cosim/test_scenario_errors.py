@@ -61,6 +61,8 @@ CASES = [
     ("negative seed", with_("seed", -4), "test.yaml: seed: expected a non-negative integer, got -4"),
     ("unknown robot model", with_("groups.0.robot", {"model": "blimp"}),
      "test.yaml: groups[0].robot.model: expected one of 'point', got 'blimp'"),
+    ("zero sampling period", with_("output", {"trace": {"positions_every": 0}}),
+     "test.yaml: output.trace: positions_every must be a positive duration, or null for no position trace"),
     ("phase outside period", with_("groups.0.controller.phase", 0.5),
      "test.yaml: groups[0].controller.phase: expected a phase in [0, period) = [0, 100 ms)"),
 ]

@@ -79,3 +79,26 @@ def test_dead_nodes_neither_send_nor_receive_and_oversize_payload_is_refused():
     assert b.advance(10**9)[1].dst.tolist() == [1]
     with pytest.raises(ValueError, match="payload of 128 bytes exceeds the radio's limit of 127 bytes"):
         b.send(0, 1, bytes(128), at_ns=0)
+
+
+def test_large_swarms_use_the_cell_index_and_find_the_same_receivers():
+    """Above CELL_INDEX_MIN_NODES the backend looks up candidates in a cell list; with nodes moving
+    since the last sync, receivers must still equal a brute-force check at the send time."""
+    from netstack.fast.backend import CELL_INDEX_MIN_NODES
+
+    rng = np.random.default_rng(9)
+    n = CELL_INDEX_MIN_NODES + 500
+    pos = rng.uniform(-300, 300, size=(n, 3)) * (1, 1, 0)
+    vel = rng.uniform(-2, 2, size=(n, 3)) * (1, 1, 0)
+    b = backend(pos, pathloss=UnitDisk(25.0), latency_ns=0)
+    b.set_positions(0, pos, vel)
+    t_send = 400_000_000
+    for src in (0, 1234, n - 1):
+        b.send(src, BROADCAST, b"x", at_ns=t_send)
+        _, ev = b.advance(10**12)
+        now = pos + vel * (t_send / 1e9)
+        d = np.linalg.norm(now - now[src], axis=1)
+        expected = np.nonzero((d <= 25.0) & (np.arange(n) != src))[0]
+        assert len(expected) > 3
+        assert sorted(ev.dst.tolist()) == expected.tolist()
+        t_send += 1_000_000
