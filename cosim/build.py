@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from controllers.base import Controller
 from cosim.coordinator import Simulation
 from cosim.node_services import NetHandle, NodeServices
 from cosim.recorder import Recorder
@@ -76,12 +77,6 @@ def build(s: Scenario) -> Simulation:
         }
         services = NodeServices(sim, i, streams.generator("timers", i))
         ctrl.bind(i, Robot(world, i, sensors), NetHandle(sim, i), streams.generator("controller", i), services)
-        if period is not None and type(ctrl).step is not _base_step():
+        if period is not None and type(ctrl).step is not Controller.step:
             services.every_ns(period, ctrl.step, g.controller.phase_ns)
     return sim
-
-
-def _base_step():
-    from controllers.base import Controller
-
-    return Controller.step

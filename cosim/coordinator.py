@@ -80,7 +80,6 @@ class Simulation:
         self._dt_s = dt_ns / NS_PER_S
         base = Controller.on_message
         self._listens = np.array([type(c).on_message is not base for c in controllers], dtype=bool)
-        self._step_hooks: list[Callable[[int], None]] = []
         self.progress: ProgressFn | None = None
         self._sent = False
         self.wall_s = 0.0

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import yaml
 
+from controllers.base import Controller
 from cosim.errors import ScenarioError
 from cosim.layouts import LAYOUTS, RandomDiscLayout
 from cosim.schema import Mapper
@@ -232,8 +233,6 @@ def _check(s: Scenario, m: Mapper) -> None:
 
 
 def _check_controller(g: GroupSpec, path: str, dt: int, m: Mapper) -> None:
-    from controllers.base import Controller
-
     cpath = f"{path}.controller"
     try:
         cls = import_class(g.controller.cls)

@@ -72,3 +72,30 @@ def test_ctrl_c_marks_the_run_interrupted_and_keeps_the_partial_trace(run_dict):
     t = pq.read_table(res.directory / "trace" / "positions.parquet").to_pydict()["t_ns"]
     assert sorted(set(t)) == [0, 1_000_000_000]  # samples up to the interruption
     assert json.loads((res.directory / "metrics.json").read_text())["simulated_s"] == pytest.approx(1.25)
+
+
+def test_a_killed_robot_stops_moving_running_timers_and_transmitting(tmp_path):
+    """n0 broadcasts every 0.5 s; n1 is killed at 1.0 s by the coordinator (as a fault would)."""
+    import cosim
+    from cosim.timeline import Priority
+
+    data = three_nodes("tests.controllers.helpers:TimerProbe")
+    data["groups"][0]["controller"] = {"class": "controllers.instrument:InstrumentBee", "period": 0.1,
+                                       "params": {"radio_period": 0.5}}
+    data["groups"][0]["sensors"] = {"compass": {}}
+    data["output"] = {"trace": {"positions_every": 0.5}}
+    sim = cosim.build(cosim.from_dict(data, source="kill.yaml"))
+    sim.queue.push(1_000_000_000, Priority.TIMER, lambda: sim.kill(1))
+    sim.run()
+    tables = sim.recorder.tables()
+    pos, net = tables["positions"], tables["network"]
+    n1 = pos["node"] == 1
+    late = n1 & (pos["t_ns"] > 1_000_000_000)
+    assert pos["alive"][n1 & (pos["t_ns"] < 1_000_000_000)].all() and not pos["alive"][late].any()
+    assert len(set(pos["x"][late].tolist())) == 1  # frozen in place
+    sends = net["kind"] == 0
+    assert (net["t_ns"][sends & (net["src"] == 1)] < 1_000_000_000).all()
+    delivered_to_1 = (net["kind"] == 1) & (net["dst"] == 1)
+    assert (net["t_ns"][delivered_to_1] < 1_001_000_000).all()
+    assert (net["t_ns"][(net["kind"] == 1) & (net["dst"] == 2)] > 1_500_000_000).any()  # others carry on
+    assert sim.alive.tolist() == [True, False, True]
