@@ -25,9 +25,9 @@ class ProgressLine:
         self._last = t
         frac = now_ns / end_ns if end_ns else 1.0
         rtf = (now_ns / 1e9) / wall_s if wall_s > 0 else float("inf")
-        left = wall_s * (1 - frac) / frac if frac > 0 else float("nan")
+        left = f"~{wall_s * (1 - frac) / frac:5.0f} s left" if frac > 0 else "time left: estimating"
         bar = "#" * int(frac * 30)
-        text = f"[{bar:<30}] {now_ns / 1e9:8.2f}/{end_ns / 1e9:.2f} s sim  {rtf:6.2f}x real time  ~{left:5.0f} s left"
+        text = f"[{bar:<30}] {now_ns / 1e9:8.2f}/{end_ns / 1e9:.2f} s sim  {rtf:6.2f}x real time  {left}"
         if self._tty:
             self.stream.write("\r" + text)
         else:

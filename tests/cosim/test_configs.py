@@ -51,3 +51,18 @@ def test_resolved_scenario_reloads_to_the_same_scenario(tmp_path):
     result = cosim.run(scenario, out_dir=tmp_path / "r")
     again = cosim.load(result.directory / "scenario.yaml")
     assert again == scenario  # `source` is excluded from equality
+
+
+def test_read_run_loads_what_the_run_wrote(tmp_path):
+    scenario = cosim.load(ROOT / "configs" / "demo.yaml", {"duration": 2.0, "groups.0.count": 8})
+    result = cosim.run(scenario, out_dir=tmp_path / "r")
+    out = cosim.read_run(result.directory)
+    assert out.status == "ok" and out.error is None
+    assert out.metrics == result.metrics
+    assert out.scenario["groups"][0]["count"] == 8 and out.metadata["seed"] == scenario.seed
+    assert out.trace("positions").num_rows == 8 * 3
+    assert set(out.trace("network").column("kind").to_pylist()) >= {"send", "deliver"}
+    with pytest.raises(KeyError, match="has no 'lidar' trace"):
+        out.trace("lidar")
+    with pytest.raises(FileNotFoundError, match="not a run directory"):
+        cosim.read_run(tmp_path)
