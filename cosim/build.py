@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from controllers.base import Controller
 from cosim.coordinator import Simulation
 from cosim.node_services import NetHandle, NodeServices
@@ -35,6 +37,18 @@ def make_network(s: Scenario, streams: SeedStreams):
     return FastBackend(s.network.radio, streams.generator("network"))
 
 
+def _check_inside_arena(s: Scenario, gi: int, starts: np.ndarray, mapper: Mapper) -> None:
+    lo, hi = np.array(s.world.arena_lower), np.array(s.world.arena_upper)
+    outside = np.nonzero(np.any((starts < lo) | (starts > hi), axis=1))[0]
+    if len(outside):
+        k = int(outside[0])
+        raise mapper.error(
+            f"groups[{gi}].layout",
+            f"{len(outside)} start positions lie outside the arena {tuple(lo)}..{tuple(hi)}, "
+            f"e.g. robot {k} at {tuple(round(float(x), 3) for x in starts[k])}; move the layout or widen world.arena_*",
+        )
+
+
 def build(s: Scenario) -> Simulation:
     """Instantiate everything the scenario names; the random streams depend only on the seed."""
     streams = SeedStreams(s.seed)
@@ -50,6 +64,7 @@ def build(s: Scenario) -> Simulation:
         params = mapper.build(cls.Params, g.controller.params, f"groups[{gi}].controller.params")
         period = controller_period_ns(g.controller, cls, mapper, f"groups[{gi}].controller")
         starts = g.layout.positions(g.count, layout_rng)
+        _check_inside_arena(s, gi, starts, mapper)
         for k in range(g.count):
             spec = RobotSpec(tuple(float(x) for x in starts[k]), g.robot.heading, g.robot.radius, g.robot.mass, g.robot.max_speed)
             world.add_robot(spec)

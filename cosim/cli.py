@@ -53,6 +53,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.command == "validate":
+        from cosim.build import build
+
+        try:
+            sim = build(scenario)  # constructs everything (start positions, worlds) without running
+        except ScenarioError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        sim.world.close()
         print(f"{args.scenario}: ok ({scenario.n_nodes} robots, {scenario.duration_ns / 1e9:g} s simulated)")
         return 0
     from cosim.run import run

@@ -11,7 +11,7 @@ import numpy as np
 
 from cosim.build import build
 from cosim.coordinator import ProgressFn, Simulation
-from cosim.errors import SimulationError
+from cosim.errors import ScenarioError, SimulationError
 from cosim.recorder import Recorder
 from cosim.rundir import RunResult, default_dir, prepare, write_status
 from cosim.scenario import Scenario
@@ -73,6 +73,8 @@ def run(
         sim = build(scenario)
         sim.progress = progress
         sim.run()
+    except ScenarioError as exc:
+        status, error = "failed", str(exc)
     except SimulationError as exc:
         status, error = "failed", str(exc)
         (directory / "error.txt").write_text(exc.traceback_text)

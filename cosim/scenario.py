@@ -17,7 +17,7 @@ import yaml
 
 from controllers.base import Controller
 from cosim.errors import ScenarioError
-from cosim.layouts import LAYOUTS, RandomDiscLayout
+from cosim.layouts import LAYOUTS, ListLayout, RandomDiscLayout
 from cosim.schema import Mapper
 from cosim.timeunits import format_ns
 from netstack.fast.backend import FastRadioConfig
@@ -226,6 +226,9 @@ def _check(s: Scenario, m: Mapper) -> None:
             raise m.error(f"{path}.name", f"group name {g.name!r} is used twice")
         names.add(g.name)
         _check_controller(g, path, dt, m)
+        if isinstance(g.layout, ListLayout) and len(g.layout.points) != g.count:
+            got = len(g.layout.points)
+            raise m.error(f"{path}.layout.points", f"expected {g.count} positions (the group's count), got {got}")
         for sname, sopts in g.sensors.items():
             if sname not in SENSORS:
                 raise m.error(f"{path}.sensors.{sname}", f"unknown sensor; expected one of: {', '.join(sorted(SENSORS))}")

@@ -58,3 +58,13 @@ def test_progress_line_reports_time_rate_and_eta():
     first, second = out.getvalue().splitlines()
     assert "0.00/10.00 s sim" in first and "estimating" in first
     assert "5.00/10.00 s sim" in second and "2.50x real time" in second and "~    2 s left" in second
+
+
+def test_validate_builds_the_scenario_and_catches_starts_outside_the_arena(tmp_path, capsys):
+    path = tmp_path / "outside.yaml"
+    data = base_scenario()
+    data["world"] = {"arena_lower": [-10, -10, 0], "arena_upper": [10, 10, 5]}  # the layout has radius 20
+    path.write_text(yaml.safe_dump(data))
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {path}: groups[0].layout:" in err and "start positions lie outside the arena" in err

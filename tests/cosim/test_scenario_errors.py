@@ -63,6 +63,8 @@ CASES = [
      "test.yaml: groups[0].robot.model: expected one of 'point', got 'blimp'"),
     ("zero sampling period", with_("output", {"trace": {"positions_every": 0}}),
      "test.yaml: output.trace: positions_every must be a positive duration, or null for no position trace"),
+    ("list layout of the wrong length", with_("groups.0.layout", {"type": "list", "points": [[0, 0, 1], [1, 0, 1]]}),
+     "test.yaml: groups[0].layout.points: expected 20 positions (the group's count), got 2"),
     ("phase outside period", with_("groups.0.controller.phase", 0.5),
      "test.yaml: groups[0].controller.phase: expected a phase in [0, period) = [0, 100 ms)"),
 ]
