@@ -1,9 +1,16 @@
-"""Columnar trace buffers (positions, network events, controller records) written as Parquet."""
+"""The run's trace (positions, network events, controller records), streamed to Parquet in row groups.
+
+Rows are buffered as numpy chunks and written every `chunk_rows` rows, so memory stays bounded and a
+run that stops early keeps what was flushed. Each column is hashed as it is written; because
+SHA-256 over consecutive chunks equals SHA-256 over the whole column, the digest depends only on the
+trace's content, never on where chunks were cut.
+"""
 
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -11,120 +18,189 @@ NET_KINDS = ("send", "deliver", "drop", "ack", "noack")
 SEND, DELIVER, DROP, ACK, NOACK = range(5)
 DROP_REASONS = ("", "loss", "out_of_range", "dead")
 
+# name -> (numpy dtype, or "str" for text, or a tuple of labels for a dictionary-encoded int8 column)
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "positions": {"t_ns": np.int64, "node": np.int32, "x": np.float64, "y": np.float64, "z": np.float64,
+                  "vx": np.float64, "vy": np.float64, "vz": np.float64, "heading": np.float64, "alive": np.bool_},
+    "network": {"t_ns": np.int64, "kind": NET_KINDS, "src": np.int32, "dst": np.int32, "tx_id": np.int64,
+                "size": np.int32, "rssi_dbm": np.float64, "drop_reason": DROP_REASONS},
+    "records": {"t_ns": np.int64, "node": np.int32, "name": "str", "value": np.float64},
+}
+
+
+class _Table:
+    """One trace table: buffered chunks, per-column digests, and a Parquet writer when streaming."""
+
+    def __init__(self, name: str, chunk_rows: int) -> None:
+        self.name = name
+        self.schema = SCHEMAS[name]
+        self.chunk_rows = chunk_rows
+        self.path: Path | None = None
+        self._buffer: list[dict[str, Any]] = []
+        self._buffered = 0
+        self._kept: list[dict[str, Any]] = []  # flushed chunks, kept only when not streaming
+        self._hash = {c: hashlib.sha256() for c in self.schema}
+        self._writer = None
+        self.rows = 0
+
+    def append(self, chunk: dict[str, Any]) -> None:
+        n = len(chunk["t_ns"])
+        if n == 0:
+            return
+        self._buffer.append(chunk)
+        self._buffered += n
+        if self._buffered >= self.chunk_rows:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._buffer:
+            return
+        cols: dict[str, Any] = {}
+        for c, kind in self.schema.items():
+            parts = [ch[c] for ch in self._buffer]
+            if kind == "str":
+                col = [s for part in parts for s in part]
+                self._hash[c].update("".join(s + "\x00" for s in col).encode())
+            else:
+                dtype = np.int8 if isinstance(kind, tuple) else kind
+                col = np.concatenate([np.asarray(p, dtype=dtype) for p in parts])
+                self._hash[c].update(np.ascontiguousarray(col).tobytes())
+            cols[c] = col
+        self.rows += self._buffered
+        self._buffer, self._buffered = [], 0
+        if self.path is None:
+            self._kept.append(cols)
+        else:
+            self._write(cols)
+
+    def _write(self, cols: dict[str, Any]) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        arrays = {}
+        for c, kind in self.schema.items():
+            if isinstance(kind, tuple):
+                arrays[c] = pa.DictionaryArray.from_arrays(pa.array(cols[c], pa.int8()), pa.array(kind))
+            else:
+                arrays[c] = pa.array(cols[c])
+        table = pa.table(arrays)
+        if self._writer is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._writer = pq.ParquetWriter(self.path, table.schema)
+        self._writer.write_table(table)
+
+    def close(self) -> None:
+        self.flush()
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+    def columns(self) -> dict[str, Any]:
+        self.flush()
+        out = {}
+        for c, kind in self.schema.items():
+            parts = [k[c] for k in self._kept]
+            if kind == "str":
+                out[c] = [s for p in parts for s in p]
+            else:
+                out[c] = np.concatenate(parts) if parts else np.zeros(0, np.int8 if isinstance(kind, tuple) else kind)
+        return out
+
+    def digest_lines(self) -> list[str]:
+        return [f"{self.name}.{c}:{h.hexdigest()}" for c, h in self._hash.items()]
+
 
 class Recorder:
-    """Appends trace rows in memory as numpy chunks; `write()` turns them into Parquet files."""
+    """Collects trace rows; in memory by default, streamed to Parquet after `stream_to(directory)`."""
 
-    def __init__(self, positions: bool = True, network: bool = True, records: bool = True) -> None:
+    def __init__(self, positions: bool = True, network: bool = True, records: bool = True, chunk_rows: int = 1_000_000) -> None:
         self.want_positions = positions
         self.want_network = network
         self.want_records = records
-        self._pos: list[tuple[np.ndarray, ...]] = []
-        self._net: list[tuple[np.ndarray, ...]] = []
+        self._tables = {name: _Table(name, chunk_rows) for name in SCHEMAS}
         self._send_rows: list[tuple[int, int, int, int, int]] = []
-        self._rec_t: list[int] = []
-        self._rec_node: list[int] = []
-        self._rec_name: list[str] = []
-        self._rec_value: list[float] = []
+        self._rec: list[tuple[int, int, str, float]] = []
+        self._chunk_rows = chunk_rows
 
+    def stream_to(self, directory: Path) -> None:
+        """Write `<table>.parquet` files under directory as rows accumulate (call before the run)."""
+        for name, table in self._tables.items():
+            table.path = Path(directory) / f"{name}.parquet"
+
+    # -- rows ----------------------------------------------------------------------------------
     def positions(self, t_ns: int, pos: np.ndarray, vel: np.ndarray, heading: np.ndarray, alive: np.ndarray) -> None:
         n = len(pos)
-        t = np.full(n, t_ns, np.int64)
-        self._pos.append((t, np.arange(n, dtype=np.int32), pos.copy(), vel.copy(), heading.copy(), alive.copy()))
+        self._tables["positions"].append({
+            "t_ns": np.full(n, t_ns, np.int64), "node": np.arange(n, dtype=np.int32),
+            "x": pos[:, 0].copy(), "y": pos[:, 1].copy(), "z": pos[:, 2].copy(),
+            "vx": vel[:, 0].copy(), "vy": vel[:, 1].copy(), "vz": vel[:, 2].copy(),
+            "heading": np.array(heading, dtype=np.float64), "alive": alive.copy(),
+        })
 
     def send(self, t_ns: int, src: int, dst: int, tx_id: int, size: int) -> None:
         self._send_rows.append((t_ns, src, dst, tx_id, size))
 
-    def _chunk(self, t, kind: int, src, dst, tx_id, size=0, rssi=np.nan, reason=0) -> None:
-        """Append rows (t, kind, src, dst, tx_id, size, rssi, reason); scalars broadcast to the row count."""
+    def _net(self, t, kind: int, src, dst, tx_id, size=0, rssi=np.nan, reason=0) -> None:
+        """Append network rows; scalars broadcast to the row count."""
         n = len(np.atleast_1d(dst))
-        cols = (t, kind, src, dst, tx_id, size, rssi, reason)
-        dtypes = (np.int64, np.int8, np.int64, np.int64, np.int64, np.int64, np.float64, np.int8)
-        self._net.append(tuple(np.broadcast_to(np.asarray(c, dtype=d), (n,)) for c, d in zip(cols, dtypes)))
+        cols = {"t_ns": t, "kind": kind, "src": src, "dst": dst, "tx_id": tx_id, "size": size, "rssi_dbm": rssi,
+                "drop_reason": reason}
+        self._tables["network"].append({c: np.broadcast_to(np.asarray(v), (n,)) for c, v in cols.items()})
 
     def _flush_sends(self) -> None:
         if not self._send_rows:
             return
         a = np.array(self._send_rows, dtype=np.int64)
-        self._chunk(a[:, 0], SEND, a[:, 1], a[:, 2], a[:, 3], a[:, 4])
+        self._net(a[:, 0], SEND, a[:, 1], a[:, 2], a[:, 3], a[:, 4])
         self._send_rows = []
 
     def net_events(self, ev) -> None:
-        """Deliveries, drops and transmit statuses of one NetEvents batch."""
+        """Deliveries, drops and transmit statuses of one NetEvents batch (sends before them come first)."""
         self._flush_sends()
         t = ev.t_ns
         if len(ev.dst):
-            self._chunk(t, DELIVER, ev.src, ev.dst, ev.tx_id, ev.size, ev.rssi_dbm)
+            self._net(t, DELIVER, ev.src, ev.dst, ev.tx_id, ev.size, ev.rssi_dbm)
         if len(ev.drop_dst):
-            self._chunk(t, DROP, ev.drop_src, ev.drop_dst, ev.drop_tx_id, reason=ev.drop_reason.astype(np.int8) + 1)
+            self._net(t, DROP, ev.drop_src, ev.drop_dst, ev.drop_tx_id, reason=ev.drop_reason.astype(np.int8) + 1)
         for st in ev.tx_status:
-            self._chunk(t, ACK if st.acked else NOACK, st.src, st.dst, st.tx_id)
+            self._net(t, ACK if st.acked else NOACK, st.src, st.dst, st.tx_id)
 
     def record(self, t_ns: int, node: int, name: str, value: float) -> None:
-        self._rec_t.append(t_ns)
-        self._rec_node.append(node)
-        self._rec_name.append(name)
-        self._rec_value.append(float(value))
+        self._rec.append((t_ns, node, name, float(value)))
+        if len(self._rec) >= self._chunk_rows:
+            self._flush_records()
 
-    # -- output ------------------------------------------------------------------------------
-    def tables(self) -> dict[str, dict[str, np.ndarray | list]]:
-        """The trace as columns: {'positions': {...}, 'network': {...}, 'records': {...}}."""
+    def _flush_records(self) -> None:
+        if not self._rec:
+            return
+        t, node, name, value = zip(*self._rec)
+        self._tables["records"].append({"t_ns": np.array(t, np.int64), "node": np.array(node, np.int32),
+                                        "name": list(name), "value": np.array(value, np.float64)})
+        self._rec = []
+
+    # -- output --------------------------------------------------------------------------------
+    def _flush_all(self) -> None:
         self._flush_sends()
-        out: dict[str, dict] = {}
-        if self._pos:
-            cols = [np.concatenate([c[k] for c in self._pos]) for k in range(6)]
-            out["positions"] = {
-                "t_ns": cols[0], "node": cols[1],
-                "x": cols[2][:, 0], "y": cols[2][:, 1], "z": cols[2][:, 2],
-                "vx": cols[3][:, 0], "vy": cols[3][:, 1], "vz": cols[3][:, 2],
-                "heading": cols[4], "alive": cols[5],
-            }
-        if self._net:
-            cols = [np.concatenate([np.asarray(c[k]) for c in self._net]) for k in range(8)]
-            order = np.argsort(cols[0], kind="stable")
-            out["network"] = {
-                "t_ns": cols[0][order], "kind": cols[1][order].astype(np.int8),
-                "src": cols[2][order].astype(np.int32), "dst": cols[3][order].astype(np.int32),
-                "tx_id": cols[4][order].astype(np.int64), "size": cols[5][order].astype(np.int32),
-                "rssi_dbm": cols[6][order].astype(np.float64), "drop_reason": cols[7][order].astype(np.int8),
-            }
-        if self._rec_t:
-            out["records"] = {
-                "t_ns": np.array(self._rec_t, np.int64), "node": np.array(self._rec_node, np.int32),
-                "name": list(self._rec_name), "value": np.array(self._rec_value, np.float64),
-            }
-        return out
+        self._flush_records()
+        for table in self._tables.values():
+            table.flush()
 
-    @staticmethod
-    def digest(tables: dict[str, dict]) -> str:
-        """SHA-256 over every column's bytes in a fixed order: equal digests mean identical traces."""
+    def finish(self) -> str:
+        """Flush and close every file; returns the trace digest (equal digests: identical traces)."""
+        self._flush_all()
+        for table in self._tables.values():
+            table.close()
+        return self.digest()
+
+    def digest(self) -> str:
+        self._flush_all()
         h = hashlib.sha256()
-        for tname in sorted(tables):
-            for cname, col in tables[tname].items():
-                h.update(f"{tname}.{cname}".encode())
-                if isinstance(col, list):
-                    h.update("\x00".join(col).encode())
-                else:
-                    h.update(np.ascontiguousarray(col).tobytes())
+        for name in sorted(self._tables):
+            if self._tables[name].rows:
+                h.update("\n".join(self._tables[name].digest_lines()).encode())
         return h.hexdigest()
 
-    @staticmethod
-    def write(tables: dict[str, dict], directory: Path) -> list[Path]:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        directory.mkdir(parents=True, exist_ok=True)
-        written = []
-        for tname, cols in tables.items():
-            arrays = {}
-            for cname, col in cols.items():
-                if tname == "network" and cname == "kind":
-                    arrays[cname] = pa.DictionaryArray.from_arrays(pa.array(col, pa.int8()), pa.array(NET_KINDS))
-                elif tname == "network" and cname == "drop_reason":
-                    arrays[cname] = pa.DictionaryArray.from_arrays(pa.array(col, pa.int8()), pa.array(DROP_REASONS))
-                else:
-                    arrays[cname] = pa.array(col)
-            path = directory / f"{tname}.parquet"
-            pq.write_table(pa.table(arrays), path)
-            written.append(path)
-        return written
+    def tables(self) -> dict[str, dict[str, Any]]:
+        """The trace as columns, for recorders that were not streamed (tests, in-memory runs)."""
+        self._flush_all()
+        return {name: t.columns() for name, t in self._tables.items() if t.rows}

@@ -12,7 +12,6 @@ import numpy as np
 from cosim.build import build
 from cosim.coordinator import ProgressFn, Simulation
 from cosim.errors import ScenarioError, SimulationError
-from cosim.recorder import Recorder
 from cosim.rundir import RunResult, default_dir, prepare, write_status
 from cosim.scenario import Scenario
 from cosim.timeunits import NS_PER_S
@@ -71,6 +70,7 @@ def run(
     status = "ok"
     try:
         sim = build(scenario)
+        sim.recorder.stream_to(directory / "trace")
         sim.progress = progress
         sim.run()
     except ScenarioError as exc:
@@ -94,9 +94,7 @@ def run(
     metrics: dict = {}
     digest = None
     if sim is not None:
-        tables = sim.recorder.tables()
-        digest = Recorder.digest(tables)
-        Recorder.write(tables, directory / "trace")
+        digest = sim.recorder.finish()
         metrics = metrics_of(sim, scenario, digest)
         (directory / "metrics.json").write_text(json.dumps(metrics, indent=2))
     (directory / "summary.txt").write_text(summary_text(scenario, metrics, status, error))
