@@ -4,6 +4,7 @@ import numpy as np
 import pyarrow.parquet as pq
 
 import cosim
+from cosim.recorder import DROP_REASONS, NET_KINDS
 from tests.conftest import base_scenario
 
 
@@ -32,7 +33,7 @@ def test_streamed_trace_equals_the_in_memory_one(tmp_path):
         on_disk = pf.read().to_pydict()
         for c, values in cols.items():
             if name == "network" and c in ("kind", "drop_reason"):
-                labels = {"kind": ("send", "deliver", "drop", "ack", "noack"), "drop_reason": ("", "loss", "out_of_range", "dead")}[c]
+                labels = NET_KINDS if c == "kind" else DROP_REASONS
                 assert on_disk[c] == [labels[v] for v in values.tolist()]
             elif isinstance(values, list):
                 assert on_disk[c] == values
