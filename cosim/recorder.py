@@ -166,6 +166,8 @@ class Recorder:
             self._net(t, ACK if st.acked else NOACK, st.src, st.dst, st.tx_id)
 
     def record(self, t_ns: int, node: int, name: str, value: float) -> None:
+        if not self.want_records:
+            return
         self._rec.append((t_ns, node, name, float(value)))
         if len(self._rec) >= self._chunk_rows:
             self._flush_records()

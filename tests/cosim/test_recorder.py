@@ -50,3 +50,16 @@ def test_digest_changes_with_the_content(tmp_path):
     sim = cosim.build(cosim.from_dict(data, source="rec.yaml"))
     sim.run()
     assert sim.recorder.digest() != a
+
+
+def test_trace_switches_turn_tables_off(tmp_path):
+    data = base_scenario(duration=1.0)
+    data["groups"][0]["controller"] = {"class": "controllers.relay:ChainRelay", "params": {"first": 0, "last": 1}}
+    data["groups"][0]["layout"] = {"type": "grid", "spacing": 1.0}
+    data["output"] = {"trace": {"positions_every": None, "network": False, "records": False}}
+    result = cosim.run(cosim.from_dict(data, source="off.yaml"), out_dir=tmp_path / "off")
+    assert result.status == "ok" and result.metrics["messages_delivered"] == 1
+    assert not (tmp_path / "off" / "trace").exists() or not list((tmp_path / "off" / "trace").iterdir())
+    data["output"] = {"trace": {"positions_every": None, "network": False, "records": True}}
+    result = cosim.run(cosim.from_dict(data, source="on.yaml"), out_dir=tmp_path / "on")
+    assert pq.read_table(tmp_path / "on" / "trace" / "records.parquet").column("name").to_pylist() == ["delay_s", "hops"]
