@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from controllers.base import Controller
@@ -31,9 +33,16 @@ def make_world(s: Scenario):
     return KinematicWorld(arena, max_accel=ph.max_accel, collisions=ph.collisions, pair_finder=pairs_within, obstacles=boxes)
 
 
-def make_network(s: Scenario, streams: SeedStreams):
+def make_network(s: Scenario, streams: SeedStreams, run_dir: Path | None = None):
+    """The network backend the scenario names; ns-3 gets RngSeed/RngRun derived from the master seed."""
     if s.network.backend == "none":
         return None
+    if s.network.backend == "ns3":
+        from netstack.ns3.backend import Ns3Backend
+
+        radio = s.network.radio
+        pcap = str(run_dir / "pcap" / "node") if radio.pcap and run_dir is not None else None
+        return Ns3Backend(radio, streams.integer("ns3.seed") or 1, streams.integer("ns3.run"), pcap_prefix=pcap)
     return FastBackend(s.network.radio, streams.generator("network"))
 
 
@@ -49,12 +58,13 @@ def _check_inside_arena(s: Scenario, gi: int, starts: np.ndarray, mapper: Mapper
         )
 
 
-def build(s: Scenario) -> Simulation:
-    """Instantiate everything the scenario names; the random streams depend only on the seed."""
+def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
+    """Instantiate everything the scenario names; the random streams depend only on the seed.
+    `run_dir` is where backends may write files of their own (pcap)."""
     streams = SeedStreams(s.seed)
     mapper = Mapper(s.source)
     world = make_world(s)
-    net = make_network(s, streams)
+    net = make_network(s, streams, run_dir)
     layout_rng = streams.generator("layout")
     controllers = []
     plans = []  # (controller, node, group) for binding once the Simulation exists

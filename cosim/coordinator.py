@@ -156,14 +156,16 @@ class Simulation:
             self.recorder.net_events(ev)
         if len(ev.dst) == 0:
             return
-        self.neighbor_table.update(ev.t_ns, ev.dst, ev.src, ev.rssi_dbm)
+        times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
+        self.neighbor_table.update(times, ev.dst, ev.src, ev.rssi_dbm)
         listening = np.nonzero(self._listens[ev.dst] & self.alive[ev.dst])[0]
         if len(listening):
-            t_s = ev.t_ns / NS_PER_S
+            row_t = ev.row_times()
             ctrls = self.controllers
             for k in listening.tolist():
                 dst = int(ev.dst[k])
                 self.current_node = dst
+                t_s = int(row_t[k]) / NS_PER_S
                 ctrls[dst].on_message(Message(int(ev.src[k]), ev.payloads[k], t_s, float(ev.rssi_dbm[k]), float(ev.snr_db[k])))
 
     # -- the loop ------------------------------------------------------------------------------
@@ -172,6 +174,8 @@ class Simulation:
         end = self.duration_ns
         self.world.start()
         if self.net is not None:
+            for node in np.nonzero(self._listens)[0].tolist():
+                self.net.set_listening(node, True)
             self._sync()
         q = self.queue
         q.push(self.dt_ns, Priority.PHYSICS_STEP, self._tick)

@@ -21,14 +21,16 @@ class NeighborTable:
         else:
             self._rows: list[dict[int, tuple[int, float]]] = [{} for _ in range(n)]
 
-    def update(self, t_ns: int, dst: np.ndarray, src: np.ndarray, rssi: np.ndarray) -> None:
+    def update(self, t_ns: int | np.ndarray, dst: np.ndarray, src: np.ndarray, rssi: np.ndarray) -> None:
+        """Record receptions at time t_ns (one time, or one per row in time order)."""
         if self.dense:
             self._t[dst, src] = t_ns
             self._rssi[dst, src] = rssi
         else:
             rows = self._rows
-            for d, s, r in zip(dst.tolist(), src.tolist(), rssi.tolist()):
-                rows[d][s] = (t_ns, r)
+            times = np.broadcast_to(t_ns, dst.shape).tolist()
+            for d, s, r, t in zip(dst.tolist(), src.tolist(), rssi.tolist(), times):
+                rows[d][s] = (t, r)
 
     def heard_by(self, node: int, since_ns: int) -> list[tuple[int, int, float]]:
         """(src, t_ns, rssi) for every node heard by `node` at or after since_ns, sorted by src."""

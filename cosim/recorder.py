@@ -159,11 +159,11 @@ class Recorder:
         self._flush_sends()
         t = ev.t_ns
         if len(ev.dst):
-            self._net(t, DELIVER, ev.src, ev.dst, ev.tx_id, ev.size, ev.rssi_dbm)
+            self._net(ev.row_times(), DELIVER, ev.src, ev.dst, ev.tx_id, ev.size, ev.rssi_dbm)
         if len(ev.drop_dst):
             self._net(t, DROP, ev.drop_src, ev.drop_dst, ev.drop_tx_id, reason=ev.drop_reason.astype(np.int8) + 1)
         for st in ev.tx_status:
-            self._net(t, ACK if st.acked else NOACK, st.src, st.dst, st.tx_id)
+            self._net(st.t_ns, ACK if st.acked else NOACK, st.src, st.dst, st.tx_id)
 
     def record(self, t_ns: int, node: int, name: str, value: float) -> None:
         if not self.want_records:

@@ -69,7 +69,7 @@ def run(
     error: str | None = None
     status = "ok"
     try:
-        sim = build(scenario)
+        sim = build(scenario, directory)
         sim.recorder.stream_to(directory / "trace")
         sim.progress = progress
         sim.run()

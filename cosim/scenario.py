@@ -22,7 +22,10 @@ from cosim.schema import Mapper
 from cosim.timeunits import format_ns
 from netstack.fast.backend import FastRadioConfig
 from netstack.fast.pathloss import PATHLOSS_MODELS
+from netstack.ns3.config import Ns3RadioConfig
 from physics.sensors import SENSORS
+
+RADIO_CONFIGS: dict[str, type] = {"fast": FastRadioConfig, "ns3": Ns3RadioConfig, "none": FastRadioConfig}
 
 for _name, _cls in PATHLOSS_MODELS.items():
     _cls._tag = ("model", _name)
@@ -75,10 +78,11 @@ class PhysicsSpec:
 
 @dataclass(frozen=True)
 class NetworkSpec:
-    """Network backend (`fast` or `none`), its radio settings, and how long a heard node counts as a neighbour."""
+    """Network backend (`fast`, `ns3` or `none`), its radio settings (the backend's own schema), and how
+    long a heard node counts as a neighbour."""
 
-    backend: Literal["fast", "none"] = "fast"
-    radio: FastRadioConfig = field(default_factory=FastRadioConfig)
+    backend: Literal["fast", "ns3", "none"] = "fast"
+    radio: Any = field(default_factory=FastRadioConfig)
     neighbor_timeout_ns: int = 2_000_000_000
 
     def __post_init__(self) -> None:
@@ -201,6 +205,15 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
         ]
     if "seed" in data and (not isinstance(data["seed"], int) or isinstance(data["seed"], bool) or data["seed"] < 0):
         raise m.error("seed", f"expected a non-negative integer, got {data['seed']!r}")
+    network = data.get("network")
+    if isinstance(network, dict):
+        # the radio section's schema depends on the backend named beside it
+        network = dict(network)
+        backend = network.get("backend", "fast")
+        if backend in RADIO_CONFIGS:
+            network["radio"] = m.build(RADIO_CONFIGS[backend], network.get("radio"), "network.radio")
+        data["network"] = m.build(NetworkSpec, {k: v for k, v in network.items() if k != "radio"}, "network",
+                                  extra={"radio": network.get("radio", RADIO_CONFIGS["fast"]())})
     scenario: Scenario = m.build(Scenario, data, "", extra={"source": source})
     _check(scenario, m)
     return scenario

@@ -54,7 +54,10 @@ class Mapper:
         return ScenarioError(self.source, path, message)
 
     def build(self, cls: type, data: Any, path: str, extra: Mapping[str, Any] | None = None) -> Any:
-        """Instantiate dataclass `cls` from mapping `data`; `extra` supplies fields not read from data."""
+        """Instantiate dataclass `cls` from mapping `data`; `extra` supplies fields not read from data.
+        An instance of `cls` (already validated) passes through unchanged."""
+        if isinstance(data, cls):
+            return data
         if data is None:
             data = {}
         if not isinstance(data, Mapping):

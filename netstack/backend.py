@@ -52,7 +52,9 @@ class NetEvents:
 
     Deliveries are arrays (one row per receiving node) so a broadcast heard by a thousand nodes
     costs one batch, not a thousand objects. `payloads[i]` is the payload of row i (rows of the
-    same broadcast share one bytes object).
+    same broadcast share one bytes object). `t_ns` is the instant the batch is handed to Python;
+    `rx_t_ns`, when given, is each row's own receive time (<= t_ns): a backend may batch deliveries
+    that no controller listens to instead of stopping at each.
     """
 
     t_ns: int
@@ -68,6 +70,11 @@ class NetEvents:
     drop_src: np.ndarray = field(default_factory=lambda: _EMPTY_I64)
     drop_tx_id: np.ndarray = field(default_factory=lambda: _EMPTY_I64)
     drop_reason: np.ndarray = field(default_factory=lambda: _EMPTY_I8)
+    rx_t_ns: np.ndarray | None = None
+
+    def row_times(self) -> np.ndarray:
+        """Receive time of each delivery row."""
+        return self.rx_t_ns if self.rx_t_ns is not None else np.full(len(self.dst), self.t_ns, dtype=np.int64)
 
     def __len__(self) -> int:
         return len(self.dst)
@@ -104,6 +111,10 @@ class NetworkBackend(Protocol):
 
     def set_alive(self, node_id: int, alive: bool) -> None:
         """A dead node neither sends nor receives."""
+
+    def set_listening(self, node_id: int, listening: bool) -> None:
+        """Deliveries to a listening node must be returned at their exact time (early stop); others
+        may be batched with a later stop, carrying their own times in rx_t_ns."""
 
     def close(self) -> None:
         """Release resources (files, simulator state)."""

@@ -69,4 +69,32 @@ class UnitDisk:
         return True
 
 
-PATHLOSS_MODELS: dict[str, type] = {"log_distance": LogDistance, "friis": Friis, "unit_disk": UnitDisk}
+@dataclass(frozen=True)
+class TwoRayGround:
+    """Friis up to the crossover distance 4 pi ht hr / lambda, then 40 dB/decade with antenna heights.
+
+    Both antennas are `antenna_height_m` above the node position (ns-3's HeightAboveZ).
+    """
+
+    frequency_hz: float = 2.4e9
+    antenna_height_m: float = 1.0
+
+    def loss_db(self, d: np.ndarray) -> np.ndarray:
+        h = self.antenna_height_m
+        wavelength = SPEED_OF_LIGHT / self.frequency_hz
+        crossover = 4.0 * math.pi * h * h / wavelength
+        d = np.maximum(d, 0.01)
+        two_ray = 40.0 * np.log10(d) - 20.0 * np.log10(h * h)
+        return np.where(d <= crossover, friis_loss_db(d, self.frequency_hz), two_ray)
+
+    def max_range_m(self, tx_power_dbm: float, threshold_dbm: float) -> float:
+        budget = tx_power_dbm - threshold_dbm
+        friis = Friis(self.frequency_hz).max_range_m(tx_power_dbm, threshold_dbm)
+        h = self.antenna_height_m
+        crossover = 4.0 * math.pi * h * h / (SPEED_OF_LIGHT / self.frequency_hz)
+        if friis <= crossover:
+            return friis
+        return 10.0 ** ((budget + 20.0 * math.log10(h * h)) / 40.0)
+
+
+PATHLOSS_MODELS: dict[str, type] = {"log_distance": LogDistance, "friis": Friis, "two_ray": TwoRayGround, "unit_disk": UnitDisk}

@@ -48,7 +48,7 @@ CASES = [
     ("loss probability out of range", with_("network.radio.loss_probability", 1.5),
      "test.yaml: network.radio: loss_probability must be within [0, 1], got 1.5"),
     ("unknown path loss model", with_("network.radio.pathloss", {"model": "magic"}),
-     "test.yaml: network.radio.pathloss.model: unknown model 'magic'; expected one of: friis, log_distance, unit_disk"),
+     "test.yaml: network.radio.pathloss.model: unknown model 'magic'; expected one of: friis, log_distance, two_ray, unit_disk"),
     ("unknown layout", with_("groups.0.layout", {"type": "spiral"}),
      "test.yaml: groups[0].layout.type: unknown type 'spiral'; expected one of: grid, list, point, random_box, random_disc"),
     ("bad vector", with_("groups.0.layout", {"type": "random_disc", "center": [0, 0]}),

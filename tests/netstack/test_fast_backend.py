@@ -102,3 +102,17 @@ def test_large_swarms_use_the_cell_index_and_find_the_same_receivers():
         assert len(expected) > 3
         assert sorted(ev.dst.tolist()) == expected.tolist()
         t_send += 1_000_000
+
+
+def test_two_ray_ground_is_friis_then_40_db_per_decade():
+    from netstack.fast.pathloss import Friis, TwoRayGround
+
+    m = TwoRayGround(frequency_hz=2.4e9, antenna_height_m=1.5)
+    crossover = 4 * np.pi * 1.5 * 1.5 / (299_792_458.0 / 2.4e9)
+    near = np.array([5.0, crossover * 0.99])
+    assert m.loss_db(near) == pytest.approx(Friis(2.4e9).loss_db(near))
+    far = np.array([crossover * 2, crossover * 20])
+    assert far[0] > crossover
+    assert np.diff(m.loss_db(far))[0] == pytest.approx(40.0)
+    r = m.max_range_m(16.0, -82.0)
+    assert 16.0 - m.loss_db(np.array([r]))[0] == pytest.approx(-82.0)

@@ -1,0 +1,193 @@
+"""`ns3` network backend: ns-3's 802.11 ad hoc (YansWifi) models, driven in process through cppyy.
+
+The C++ helper (cosim_ns3.h) is compiled once per process. A backend instance owns one ns-3
+simulation: creating one destroys any earlier Simulator state in the process, and `close()`
+destroys it again, so several runs can follow each other in one interpreter.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from pathlib import Path
+
+import numpy as np
+
+from netstack.backend import BROADCAST, NetEvents, TxStatus
+from netstack.fast.pathloss import Friis, LogDistance, TwoRayGround, UnitDisk
+from netstack.ns3.config import FRAME_LIMIT_TEXT, RATE_MANAGERS, Ns3RadioConfig
+
+log = logging.getLogger(__name__)
+_HELPER = Path(__file__).with_name("cosim_ns3.h")
+_compiled = False
+
+
+def _ns():
+    """Import ns-3 and compile the helper once per process; returns (ns, cppyy.gbl.cosim_ns3)."""
+    global _compiled
+    import cppyy
+    from ns import ns
+
+    if not _compiled:
+        cppyy.cppdef(_HELPER.read_text())
+        _compiled = True
+    return ns, cppyy.gbl.cosim_ns3
+
+
+def loss_model(pathloss) -> tuple[str, list[str], list[str]]:
+    """ns-3 TypeId and attributes for one of our path-loss models."""
+    if isinstance(pathloss, LogDistance):
+        return "ns3::LogDistancePropagationLossModel", ["Exponent", "ReferenceDistance", "ReferenceLoss"], [
+            repr(pathloss.exponent), repr(pathloss.reference_distance_m), repr(pathloss.reference_loss_db)]
+    if isinstance(pathloss, Friis):
+        return "ns3::FriisPropagationLossModel", ["Frequency"], [repr(pathloss.frequency_hz)]
+    if isinstance(pathloss, TwoRayGround):
+        return "ns3::TwoRayGroundPropagationLossModel", ["Frequency", "HeightAboveZ"], [
+            repr(pathloss.frequency_hz), repr(pathloss.antenna_height_m)]
+    if isinstance(pathloss, UnitDisk):
+        return "ns3::RangePropagationLossModel", ["MaxRange"], [repr(pathloss.range_m)]
+    raise ValueError(f"the ns3 backend has no equivalent of path-loss model {type(pathloss).__name__}")
+
+
+def _array(vec, dtype) -> np.ndarray:
+    n = vec.size()
+    if n == 0:
+        return np.zeros(0, dtype)
+    return np.frombuffer(vec.data(), dtype=dtype, count=n).copy()
+
+
+class Ns3Backend:
+    """Implements netstack.backend.NetworkBackend on ns-3 (see the module docstring)."""
+
+    def __init__(self, config: Ns3RadioConfig, rng_seed: int, rng_run: int, pcap_prefix: str | None = None) -> None:
+        if not config.is_wifi:
+            raise NotImplementedError("802.15.4 is not implemented in the ns3 backend yet")
+        self.config = config
+        self._rng_seed = max(1, rng_seed)
+        self._rng_run = rng_run
+        self._pcap_prefix = pcap_prefix
+        self._n = 0
+        self._net = None
+        self._ns = None
+        self._listening: set[int] = set()
+        self._dead: set[int] = set()
+        self.now_ns = 0
+
+    # -- construction ------------------------------------------------------------------------
+    def add_node(self, node_id: int) -> None:
+        if self._net is not None:
+            raise RuntimeError("nodes must be added before the simulation starts")
+        if node_id != self._n:
+            raise ValueError(f"nodes must be added in order 0..N-1; expected {self._n}, got {node_id}")
+        self._n += 1
+
+    def _ensure(self) -> None:
+        if self._net is not None:
+            return
+        ns, helper = _ns()
+        self._ns = ns
+        ns.Simulator.Destroy()  # a clean simulator even if an earlier run in this process left state
+        ns.RngSeedManager.SetSeed(self._rng_seed)
+        ns.RngSeedManager.SetRun(self._rng_run)
+        cfg = self.config
+        net = helper.Net(self._n)
+        loss_type, names, values = loss_model(cfg.pathloss)
+        err = net.SetupWifi(cfg.standard, RATE_MANAGERS[cfg.rate_manager], cfg.wifi_data_mode(), cfg.tx_power_dbm,
+                            loss_type, names, values, cfg.rx_sensitivity_dbm, cfg.preamble_min_rssi_dbm,
+                            cfg.preamble_threshold_db, cfg.wifi_channel_settings(), 0)
+        if err:
+            raise ValueError(f"ns-3 radio setup failed: {err}")
+        if self._pcap_prefix is not None:
+            Path(self._pcap_prefix).parent.mkdir(parents=True, exist_ok=True)
+            net.EnablePcap(self._pcap_prefix)
+        for node in self._listening:
+            net.SetListening(node, True)
+        for node in self._dead:
+            net.SetAlive(node, False)
+        self._net = net
+
+    # -- interface ---------------------------------------------------------------------------
+    def set_positions(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
+        self._ensure()
+        pos = np.ascontiguousarray(xyz, dtype=np.float64).ravel()
+        v = np.ascontiguousarray(vel, dtype=np.float64).ravel()
+        self._net.SetPositions(pos, v, self._n)
+
+    def set_listening(self, node_id: int, listening: bool) -> None:
+        """Stop early at deliveries to this node (its controller reacts to them)."""
+        (self._listening.add if listening else self._listening.discard)(node_id)
+        if self._net is not None:
+            self._net.SetListening(node_id, listening)
+
+    def set_alive(self, node_id: int, alive: bool) -> None:
+        (self._dead.discard if alive else self._dead.add)(node_id)
+        if self._net is not None:
+            self._net.SetAlive(node_id, alive)
+
+    def send(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
+        limit = self.config.max_payload_bytes
+        if len(payload) > limit:
+            detail = FRAME_LIMIT_TEXT.get(self.config.standard, f"{self.config.standard} frames carry at most {limit} bytes")
+            raise ValueError(f"payload of {len(payload)} bytes is too large: {detail}")
+        if not 0 <= src < self._n:
+            raise ValueError(f"unknown source node {src}")
+        if dst != BROADCAST and not 0 <= dst < self._n:
+            raise ValueError(f"unknown destination node {dst}")
+        self._ensure()
+        if at_ns != self._net.NowNs():
+            raise ValueError(f"send at {at_ns} ns but ns-3 is at {self._net.NowNs()} ns; sends happen at the current time")
+        return int(self._net.Send(src, dst, bytes(payload)))
+
+    def next_event_ns(self) -> int | None:
+        # ns-3 does not expose its next event time; the current time is a safe lower bound.
+        return self.now_ns
+
+    def advance(self, until_ns: int) -> tuple[int, NetEvents | None]:
+        self._ensure()
+        net = self._net
+        reached = int(net.Advance(until_ns))
+        self.now_ns = reached
+        if net.dTime.size() == 0 and net.sTime.size() == 0:
+            return reached, None
+        ev = self._collect(reached)
+        net.ClearEvents()
+        return reached, ev
+
+    def close(self) -> None:
+        if self._net is not None:
+            self._net = None
+            self._ns.Simulator.Destroy()
+
+    # -- results -----------------------------------------------------------------------------
+    def _collect(self, reached: int) -> NetEvents:
+        net = self._net
+        offsets = _array(net.dOffset, np.int64)
+        sizes = _array(net.dSize, np.int64)
+        blob = bytes(net.dPayload) if offsets.size else b""
+        payloads = [blob[o:o + s] for o, s in zip(offsets.tolist(), sizes.tolist())]
+        rssi = _array(net.dRssi, np.float64)
+        status = [
+            TxStatus(int(t), int(tx), int(src), int(dst), bool(ok))
+            for t, tx, src, dst, ok in zip(_array(net.sTime, np.int64).tolist(), _array(net.sTx, np.int64).tolist(),
+                                           _array(net.sSrc, np.int64).tolist(), _array(net.sDst, np.int64).tolist(),
+                                           _array(net.sAcked, np.int64).tolist())
+        ]
+        return NetEvents(
+            t_ns=reached,
+            dst=_array(net.dDst, np.int64),
+            src=_array(net.dSrc, np.int64),
+            tx_id=_array(net.dTx, np.int64),
+            rssi_dbm=rssi,
+            snr_db=_array(net.dSnr, np.float64),
+            size=sizes,
+            payloads=payloads,
+            tx_status=status,
+            rx_t_ns=_array(net.dTime, np.int64),
+        )
+
+
+def effective_range_m(config: Ns3RadioConfig) -> float:
+    """Distance at which the received power falls to the preamble-detection threshold."""
+    threshold = max(config.preamble_min_rssi_dbm, config.rx_sensitivity_dbm)
+    r = config.pathloss.max_range_m(config.tx_power_dbm, threshold)
+    return float(r) if math.isfinite(r) else math.inf

@@ -1,0 +1,71 @@
+"""Radio settings of the ns-3 backend, validated without importing ns-3."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
+
+WIFI_STANDARDS = ("802.11a", "802.11b", "802.11g", "802.11n")
+STANDARDS = (*WIFI_STANDARDS, "802.15.4")
+
+# Lowest mandatory rate of each standard: the most robust, and what ns-3 examples use for ad hoc.
+DEFAULT_DATA_MODE = {"802.11a": "OfdmRate6Mbps", "802.11b": "DsssRate1Mbps", "802.11g": "ErpOfdmRate6Mbps",
+                     "802.11n": "HtMcs0"}
+RATE_MANAGERS = {"constant": "ns3::ConstantRateWifiManager", "minstrel": "ns3::MinstrelWifiManager",
+                 "ideal": "ns3::IdealWifiManager", "aarf": "ns3::AarfWifiManager"}
+# Largest payload per frame: 802.11 MSDU 2304 bytes less 8 of LLC/SNAP; 802.15.4 PSDU 127 bytes
+# less 9 of MAC header (short addresses, PAN ID compression) and 2 of FCS.
+MAX_PAYLOAD = {"802.11a": 2296, "802.11b": 2296, "802.11g": 2296, "802.11n": 2296, "802.15.4": 116}
+FRAME_LIMIT_TEXT = {
+    "802.15.4": "802.15.4 frames are 127 bytes: 11 bytes of MAC header and FCS leave 116 for the payload",
+}
+
+
+@dataclass(frozen=True)
+class Ns3RadioConfig:
+    """Standard, rate, power, propagation and receiver thresholds of every node's radio.
+
+    Defaults are ns-3's: 16.0206 dBm, log-distance exponent 3 (L0 = 46.6777 dB at 1 m), RX
+    sensitivity -101 dBm, preamble detection at -82 dBm and 4 dB SNR. Together they give 802.11 a
+    range of only about 51 m; see the README.
+    """
+
+    standard: Literal["802.11a", "802.11b", "802.11g", "802.11n", "802.15.4"] = "802.11b"
+    rate_manager: Literal["constant", "minstrel", "ideal", "aarf"] = "constant"
+    data_mode: str | None = None
+    tx_power_dbm: float = 16.0206
+    pathloss: Any = field(default_factory=LogDistance, metadata={"registry": PATHLOSS_MODELS, "tag": "model"})
+    rx_sensitivity_dbm: float = -101.0
+    preamble_min_rssi_dbm: float = -82.0
+    preamble_threshold_db: float = 4.0
+    channel: int | None = None
+    pcap: bool = False
+
+    def __post_init__(self) -> None:
+        if self.standard == "802.15.4":
+            if self.rate_manager != "constant" or self.data_mode is not None:
+                raise ValueError("802.15.4 has one rate (250 kbit/s O-QPSK); remove rate_manager and data_mode")
+            if self.channel is not None and not 11 <= self.channel <= 26:
+                raise ValueError(f"802.15.4 channel must be within 11..26 (2.4 GHz O-QPSK), got {self.channel}")
+        elif self.data_mode is not None and self.rate_manager != "constant":
+            raise ValueError("data_mode only applies to rate_manager: constant")
+
+    @property
+    def is_wifi(self) -> bool:
+        return self.standard in WIFI_STANDARDS
+
+    @property
+    def max_payload_bytes(self) -> int:
+        return MAX_PAYLOAD[self.standard]
+
+    def wifi_data_mode(self) -> str:
+        return self.data_mode or DEFAULT_DATA_MODE[self.standard]
+
+    def wifi_channel_settings(self) -> str:
+        """ns-3's ChannelSettings string ("" keeps the standard's default channel)."""
+        if self.channel is None:
+            return ""
+        band = "BAND_5GHZ" if self.standard == "802.11a" else "BAND_2_4GHZ"
+        return f"{{{self.channel}, 20, {band}, 0}}"

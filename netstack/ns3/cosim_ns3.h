@@ -1,0 +1,301 @@
+// C++ side of the ns-3 backend, compiled once per process with cppyy.cppdef.
+// ns-3 callbacks cannot call Python, so this class owns the devices, receives frames, records
+// deliveries and transmit statuses into flat vectors that Python reads with numpy, and stops the
+// simulator early when a node that Python listens on receives something.
+#include "ns3/core-module.h"
+#include "ns3/mobility-module.h"
+#include "ns3/network-module.h"
+#include "ns3/propagation-module.h"
+#include "ns3/wifi-module.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace cosim_ns3
+{
+
+using namespace ns3;
+
+class Net
+{
+  public:
+    static constexpr uint16_t kEtherType = 0x88B5; // IEEE 802 local experimental EtherType
+
+    // recorded events (Python reads, then calls ClearEvents)
+    std::vector<int64_t> dTime, dDst, dSrc, dTx;
+    std::vector<double> dRssi, dSnr;
+    std::vector<int64_t> dSize, dOffset;
+    std::string dPayload;
+    std::vector<int64_t> sTime, sTx, sSrc, sDst, sAcked;
+
+    explicit Net(uint32_t n)
+        : m_n(n),
+          m_listen(n, 0),
+          m_alive(n, 1),
+          m_snUid(n, UINT64_MAX),
+          m_snSignal(n, 0.0),
+          m_snNoise(n, 0.0)
+    {
+        m_nodes.Create(n);
+        MobilityHelper mobility;
+        mobility.SetMobilityModel("ns3::ConstantVelocityMobilityModel");
+        mobility.Install(m_nodes);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            m_mob.push_back(m_nodes.Get(i)->GetObject<ConstantVelocityMobilityModel>());
+        }
+    }
+
+    // --- 802.11 ad hoc -------------------------------------------------------------------------
+    // Returns "" on success or an error message. lossNames/lossValues are ns-3 attribute pairs.
+    std::string SetupWifi(const std::string& standard,
+                          const std::string& rateManager,
+                          const std::string& dataMode,
+                          double txPowerDbm,
+                          const std::string& lossType,
+                          const std::vector<std::string>& lossNames,
+                          const std::vector<std::string>& lossValues,
+                          double rxSensitivityDbm,
+                          double preambleMinRssiDbm,
+                          double preambleThresholdDb,
+                          const std::string& channelSettings,
+                          int64_t stream)
+    {
+        WifiHelper wifi;
+        if (standard == "802.11a")
+            wifi.SetStandard(WIFI_STANDARD_80211a);
+        else if (standard == "802.11b")
+            wifi.SetStandard(WIFI_STANDARD_80211b);
+        else if (standard == "802.11g")
+            wifi.SetStandard(WIFI_STANDARD_80211g);
+        else if (standard == "802.11n")
+            wifi.SetStandard(WIFI_STANDARD_80211n);
+        else
+            return "unknown standard " + standard;
+        if (rateManager == "ns3::ConstantRateWifiManager")
+        {
+            wifi.SetRemoteStationManager(rateManager,
+                                         "DataMode", StringValue(dataMode),
+                                         "ControlMode", StringValue(dataMode));
+        }
+        else
+        {
+            wifi.SetRemoteStationManager(rateManager);
+        }
+        m_channel = CreateObject<YansWifiChannel>();
+        ObjectFactory lossFactory;
+        lossFactory.SetTypeId(lossType);
+        for (size_t k = 0; k < lossNames.size(); ++k)
+        {
+            lossFactory.Set(lossNames[k], StringValue(lossValues[k]));
+        }
+        m_loss = lossFactory.Create<PropagationLossModel>();
+        m_channel->SetPropagationLossModel(m_loss);
+        m_channel->SetPropagationDelayModel(CreateObject<ConstantSpeedPropagationDelayModel>());
+        m_phy.SetChannel(m_channel);
+        m_phy.Set("TxPowerStart", DoubleValue(txPowerDbm));
+        m_phy.Set("TxPowerEnd", DoubleValue(txPowerDbm));
+        m_phy.Set("RxSensitivity", DoubleValue(rxSensitivityDbm));
+        if (!channelSettings.empty())
+        {
+            m_phy.Set("ChannelSettings", StringValue(channelSettings));
+        }
+        m_phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel",
+                                        "MinimumRssi", DoubleValue(preambleMinRssiDbm),
+                                        "Threshold", DoubleValue(preambleThresholdDb));
+        m_phy.SetPcapDataLinkType(WifiPhyHelper::DLT_IEEE802_11_RADIO);
+        WifiMacHelper mac;
+        mac.SetType("ns3::AdhocWifiMac");
+        m_devices = wifi.Install(m_phy, mac, m_nodes);
+        wifi.AssignStreams(m_devices, stream);
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            Ptr<WifiNetDevice> dev = DynamicCast<WifiNetDevice>(m_devices.Get(i));
+            m_addrIndex[Key(dev->GetAddress())] = i;
+            m_nodes.Get(i)->RegisterProtocolHandler(MakeCallback(&Net::ReceiveWifi, this), kEtherType, dev);
+            dev->GetPhy()->TraceConnectWithoutContext("MonitorSnifferRx",
+                                                      MakeBoundCallback(&Net::SniffWifi, this, i));
+            dev->GetMac()->TraceConnectWithoutContext("AckedMpdu", MakeBoundCallback(&Net::AckedWifi, this, i));
+            dev->GetMac()->TraceConnectWithoutContext("DroppedMpdu", MakeBoundCallback(&Net::DroppedWifi, this, i));
+        }
+        m_wifi = true;
+        return "";
+    }
+
+    void EnablePcap(const std::string& prefix)
+    {
+        if (m_wifi)
+            m_phy.EnablePcap(prefix, m_devices, false);
+    }
+
+    // --- time and traffic ------------------------------------------------------------------------
+    void SetPositions(const double* xyz, const double* vel, size_t n)
+    {
+        for (size_t i = 0; i < n && i < m_n; ++i)
+        {
+            m_mob[i]->SetPosition(Vector(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]));
+            m_mob[i]->SetVelocity(Vector(vel[3 * i], vel[3 * i + 1], vel[3 * i + 2]));
+        }
+    }
+
+    void SetListening(uint32_t node, bool listening) { m_listen[node] = listening ? 1 : 0; }
+
+    void SetAlive(uint32_t node, bool alive) { m_alive[node] = alive ? 1 : 0; }
+
+    // Queue a frame from src to dst (-1: broadcast) at the current time; returns its tx id.
+    int64_t Send(uint32_t src, int64_t dst, const std::string& payload)
+    {
+        int64_t tx = m_nextTx++;
+        Ptr<Packet> p = Create<Packet>(reinterpret_cast<const uint8_t*>(payload.data()), payload.size());
+        if (dst >= 0)
+            m_unicast[p->GetUid()] = {tx, static_cast<int64_t>(src), dst};
+        else
+            m_broadcastTx[p->GetUid()] = tx;
+        Simulator::ScheduleWithContext(src, Seconds(0), &Net::DoSend, this, src, dst, p);
+        return tx;
+    }
+
+    // Run until `until` ns, or until just after the first event Python must see. Returns the time reached.
+    int64_t Advance(int64_t until)
+    {
+        int64_t now = Simulator::Now().GetNanoSeconds();
+        if (until < now)
+            return now;
+        m_stopEvent = Simulator::Stop(NanoSeconds(until - now));
+        Simulator::Run();
+        if (m_stopEvent.IsPending())
+            Simulator::Cancel(m_stopEvent);
+        return Simulator::Now().GetNanoSeconds();
+    }
+
+    void ClearEvents()
+    {
+        dTime.clear(); dDst.clear(); dSrc.clear(); dTx.clear(); dRssi.clear(); dSnr.clear();
+        dSize.clear(); dOffset.clear(); dPayload.clear();
+        sTime.clear(); sTx.clear(); sSrc.clear(); sDst.clear(); sAcked.clear();
+    }
+
+    int64_t NowNs() const { return Simulator::Now().GetNanoSeconds(); }
+
+    double RxPowerDbm(uint32_t a, uint32_t b, double txPowerDbm) const
+    {
+        return m_loss->CalcRxPower(txPowerDbm, m_mob[a], m_mob[b]);
+    }
+
+  private:
+    struct Pending
+    {
+        int64_t tx, src, dst;
+    };
+
+    static uint64_t Key(const Address& address)
+    {
+        uint8_t b[6];
+        Mac48Address::ConvertFrom(address).CopyTo(b);
+        uint64_t k = 0;
+        for (uint8_t x : b)
+            k = (k << 8) | x;
+        return k;
+    }
+
+    int64_t IndexOf(const Address& address) const
+    {
+        auto it = m_addrIndex.find(Key(address));
+        return it == m_addrIndex.end() ? -1 : it->second;
+    }
+
+    void DoSend(uint32_t src, int64_t dst, Ptr<Packet> p)
+    {
+        if (!m_alive[src])
+            return;
+        Address to = dst < 0 ? Address(Mac48Address::GetBroadcast()) : m_devices.Get(uint32_t(dst))->GetAddress();
+        m_devices.Get(src)->Send(p, to, kEtherType);
+    }
+
+    void Stop() { Simulator::Stop(); }
+
+    void ReceiveWifi(Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t, const Address& from, const Address&,
+                     NetDevice::PacketType)
+    {
+        uint32_t me = dev->GetNode()->GetId();
+        if (!m_alive[me])
+            return;
+        int64_t src = IndexOf(from);
+        auto it = m_unicast.find(p->GetUid());
+        int64_t tx = it != m_unicast.end() ? it->second.tx : -1;
+        if (tx < 0)
+        {
+            auto b = m_broadcastTx.find(p->GetUid());
+            tx = b != m_broadcastTx.end() ? b->second : -1;
+        }
+        dTime.push_back(Simulator::Now().GetNanoSeconds());
+        dDst.push_back(me);
+        dSrc.push_back(src);
+        dTx.push_back(tx);
+        bool sniffed = m_snUid[me] == p->GetUid();
+        dRssi.push_back(sniffed ? m_snSignal[me] : std::nan(""));
+        dSnr.push_back(sniffed ? m_snSignal[me] - m_snNoise[me] : std::nan(""));
+        dSize.push_back(p->GetSize());
+        dOffset.push_back(dPayload.size());
+        std::string buf(p->GetSize(), '\0');
+        p->CopyData(reinterpret_cast<uint8_t*>(&buf[0]), p->GetSize());
+        dPayload += buf;
+        if (m_listen[me])
+            Stop();
+    }
+
+    static void SniffWifi(Net* self, uint32_t node, Ptr<const Packet> p, uint16_t, WifiTxVector, MpduInfo,
+                          SignalNoiseDbm sn, uint16_t)
+    {
+        self->m_snUid[node] = p->GetUid();
+        self->m_snSignal[node] = sn.signal;
+        self->m_snNoise[node] = sn.noise;
+    }
+
+    void Status(uint64_t uid, bool acked)
+    {
+        auto it = m_unicast.find(uid);
+        if (it == m_unicast.end())
+            return;
+        Pending pend = it->second;
+        m_unicast.erase(it);
+        sTime.push_back(Simulator::Now().GetNanoSeconds());
+        sTx.push_back(pend.tx);
+        sSrc.push_back(pend.src);
+        sDst.push_back(pend.dst);
+        sAcked.push_back(acked ? 1 : 0);
+        if (m_listen[pend.src])
+            Stop();
+    }
+
+    static void AckedWifi(Net* self, uint32_t, Ptr<const WifiMpdu> mpdu)
+    {
+        self->Status(mpdu->GetPacket()->GetUid(), true);
+    }
+
+    static void DroppedWifi(Net* self, uint32_t, WifiMacDropReason, Ptr<const WifiMpdu> mpdu)
+    {
+        self->Status(mpdu->GetPacket()->GetUid(), false);
+    }
+
+    uint32_t m_n;
+    NodeContainer m_nodes;
+    NetDeviceContainer m_devices;
+    std::vector<Ptr<ConstantVelocityMobilityModel>> m_mob;
+    YansWifiPhyHelper m_phy;
+    Ptr<YansWifiChannel> m_channel;
+    Ptr<PropagationLossModel> m_loss;
+    bool m_wifi = false;
+    std::vector<uint8_t> m_listen, m_alive;
+    std::vector<uint64_t> m_snUid;
+    std::vector<double> m_snSignal, m_snNoise;
+    std::unordered_map<uint64_t, Pending> m_unicast;
+    std::unordered_map<uint64_t, int64_t> m_broadcastTx;
+    std::unordered_map<uint64_t, int64_t> m_addrIndex;
+    int64_t m_nextTx = 0;
+    EventId m_stopEvent;
+};
+
+} // namespace cosim_ns3
