@@ -28,6 +28,7 @@ class Message:
     t: float
     rssi_dbm: float
     snr_db: float
+    lqi: int | None = None  # 802.15.4 link quality indicator (0-255); None for other radios
 
 
 @dataclass(frozen=True)

@@ -161,12 +161,14 @@ class Simulation:
         listening = np.nonzero(self._listens[ev.dst] & self.alive[ev.dst])[0]
         if len(listening):
             row_t = ev.row_times()
+            lqi = ev.lqi
             ctrls = self.controllers
             for k in listening.tolist():
                 dst = int(ev.dst[k])
                 self.current_node = dst
                 t_s = int(row_t[k]) / NS_PER_S
-                ctrls[dst].on_message(Message(int(ev.src[k]), ev.payloads[k], t_s, float(ev.rssi_dbm[k]), float(ev.snr_db[k])))
+                q = int(lqi[k]) if lqi is not None and lqi[k] >= 0 else None
+                ctrls[dst].on_message(Message(int(ev.src[k]), ev.payloads[k], t_s, float(ev.rssi_dbm[k]), float(ev.snr_db[k]), q))
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self) -> None:

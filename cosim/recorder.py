@@ -23,7 +23,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "positions": {"t_ns": np.int64, "node": np.int32, "x": np.float64, "y": np.float64, "z": np.float64,
                   "vx": np.float64, "vy": np.float64, "vz": np.float64, "heading": np.float64, "alive": np.bool_},
     "network": {"t_ns": np.int64, "kind": NET_KINDS, "src": np.int32, "dst": np.int32, "tx_id": np.int64,
-                "size": np.int32, "rssi_dbm": np.float64, "drop_reason": DROP_REASONS},
+                "size": np.int32, "rssi_dbm": np.float64, "drop_reason": DROP_REASONS, "lqi": np.int16},
     "records": {"t_ns": np.int64, "node": np.int32, "name": "str", "value": np.float64},
 }
 
@@ -140,11 +140,11 @@ class Recorder:
     def send(self, t_ns: int, src: int, dst: int, tx_id: int, size: int) -> None:
         self._send_rows.append((t_ns, src, dst, tx_id, size))
 
-    def _net(self, t, kind: int, src, dst, tx_id, size=0, rssi=np.nan, reason=0) -> None:
+    def _net(self, t, kind: int, src, dst, tx_id, size=0, rssi=np.nan, reason=0, lqi=-1) -> None:
         """Append network rows; scalars broadcast to the row count."""
         n = len(np.atleast_1d(dst))
         cols = {"t_ns": t, "kind": kind, "src": src, "dst": dst, "tx_id": tx_id, "size": size, "rssi_dbm": rssi,
-                "drop_reason": reason}
+                "drop_reason": reason, "lqi": lqi}
         self._tables["network"].append({c: np.broadcast_to(np.asarray(v), (n,)) for c, v in cols.items()})
 
     def _flush_sends(self) -> None:
@@ -159,7 +159,8 @@ class Recorder:
         self._flush_sends()
         t = ev.t_ns
         if len(ev.dst):
-            self._net(ev.row_times(), DELIVER, ev.src, ev.dst, ev.tx_id, ev.size, ev.rssi_dbm)
+            lqi = ev.lqi if ev.lqi is not None else -1
+            self._net(ev.row_times(), DELIVER, ev.src, ev.dst, ev.tx_id, ev.size, ev.rssi_dbm, lqi=lqi)
         if len(ev.drop_dst):
             self._net(t, DROP, ev.drop_src, ev.drop_dst, ev.drop_tx_id, reason=ev.drop_reason.astype(np.int8) + 1)
         for st in ev.tx_status:

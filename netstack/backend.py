@@ -71,6 +71,7 @@ class NetEvents:
     drop_tx_id: np.ndarray = field(default_factory=lambda: _EMPTY_I64)
     drop_reason: np.ndarray = field(default_factory=lambda: _EMPTY_I8)
     rx_t_ns: np.ndarray | None = None
+    lqi: np.ndarray | None = None  # 802.15.4 link quality (0-255) per row; -1 or None where the radio has none
 
     def row_times(self) -> np.ndarray:
         """Receive time of each delivery row."""

@@ -60,8 +60,6 @@ class Ns3Backend:
     """Implements netstack.backend.NetworkBackend on ns-3 (see the module docstring)."""
 
     def __init__(self, config: Ns3RadioConfig, rng_seed: int, rng_run: int, pcap_prefix: str | None = None) -> None:
-        if not config.is_wifi:
-            raise NotImplementedError("802.15.4 is not implemented in the ns3 backend yet")
         self.config = config
         self._rng_seed = max(1, rng_seed)
         self._rng_run = rng_run
@@ -92,9 +90,12 @@ class Ns3Backend:
         cfg = self.config
         net = helper.Net(self._n)
         loss_type, names, values = loss_model(cfg.pathloss)
-        err = net.SetupWifi(cfg.standard, RATE_MANAGERS[cfg.rate_manager], cfg.wifi_data_mode(), cfg.tx_power_dbm,
-                            loss_type, names, values, cfg.rx_sensitivity_dbm, cfg.preamble_min_rssi_dbm,
-                            cfg.preamble_threshold_db, cfg.wifi_channel_settings(), 0)
+        if cfg.is_wifi:
+            err = net.SetupWifi(cfg.standard, RATE_MANAGERS[cfg.rate_manager], cfg.wifi_data_mode(), cfg.tx_power_dbm,
+                                loss_type, names, values, cfg.rx_sensitivity_dbm, cfg.preamble_min_rssi_dbm,
+                                cfg.preamble_threshold_db, cfg.wifi_channel_settings(), 0)
+        else:
+            err = net.SetupLrWpan(cfg.tx_power_dbm, loss_type, names, values, cfg.channel or 11, 0)
         if err:
             raise ValueError(f"ns-3 radio setup failed: {err}")
         if self._pcap_prefix is not None:
@@ -183,6 +184,7 @@ class Ns3Backend:
             payloads=payloads,
             tx_status=status,
             rx_t_ns=_array(net.dTime, np.int64),
+            lqi=_array(net.dLqi, np.int64),
         )
 
 

@@ -3,10 +3,15 @@
 // deliveries and transmit statuses into flat vectors that Python reads with numpy, and stops the
 // simulator early when a node that Python listens on receives something.
 #include "ns3/core-module.h"
+#include "ns3/lr-wpan-module.h"
 #include "ns3/mobility-module.h"
 #include "ns3/network-module.h"
 #include "ns3/propagation-module.h"
+#include "ns3/spectrum-module.h"
 #include "ns3/wifi-module.h"
+
+#include <cmath>
+#include <memory>
 
 #include <cstdint>
 #include <string>
@@ -26,7 +31,7 @@ class Net
     // recorded events (Python reads, then calls ClearEvents)
     std::vector<int64_t> dTime, dDst, dSrc, dTx;
     std::vector<double> dRssi, dSnr;
-    std::vector<int64_t> dSize, dOffset;
+    std::vector<int64_t> dSize, dOffset, dLqi;
     std::string dPayload;
     std::vector<int64_t> sTime, sTx, sSrc, sDst, sAcked;
 
@@ -124,10 +129,61 @@ class Net
         return "";
     }
 
+    // --- 802.15.4 (2.4 GHz O-QPSK, 250 kbit/s), non-beacon mode, one PAN, short addresses i+1 --------
+    std::string SetupLrWpan(double txPowerDbm,
+                            const std::string& lossType,
+                            const std::vector<std::string>& lossNames,
+                            const std::vector<std::string>& lossValues,
+                            uint32_t channelNumber,
+                            int64_t stream)
+    {
+        if (channelNumber < 11 || channelNumber > 26)
+            return "802.15.4 channel must be within 11..26";
+        m_txPowerDbm = txPowerDbm;
+        ObjectFactory lossFactory;
+        lossFactory.SetTypeId(lossType);
+        for (size_t k = 0; k < lossNames.size(); ++k)
+            lossFactory.Set(lossNames[k], StringValue(lossValues[k]));
+        m_loss = lossFactory.Create<PropagationLossModel>();
+        m_spectrum = CreateObject<SingleModelSpectrumChannel>();
+        m_spectrum->AddPropagationLossModel(m_loss);
+        m_spectrum->SetPropagationDelayModel(CreateObject<ConstantSpeedPropagationDelayModel>());
+        m_lrwpan = std::make_unique<LrWpanHelper>();
+        m_lrwpan->SetChannel(m_spectrum);
+        m_devices = m_lrwpan->Install(m_nodes);
+        lrwpan::LrWpanSpectrumValueHelper svh;
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            Ptr<lrwpan::LrWpanNetDevice> dev = DynamicCast<lrwpan::LrWpanNetDevice>(m_devices.Get(i));
+            Ptr<lrwpan::LrWpanMac> mac = dev->GetMac();
+            mac->SetShortAddress(Mac16Address(uint16_t(i + 1)));
+            uint8_t ext[8] = {0x02, 0, 0, 0, uint8_t(i >> 24), uint8_t(i >> 16), uint8_t(i >> 8), uint8_t(i)};
+            Mac64Address e;
+            e.CopyFrom(ext);
+            mac->SetExtendedAddress(e);
+            mac->SetPanId(1);
+            mac->SetMcpsDataIndicationCallback(MakeBoundCallback(&Net::ReceiveLrWpan, this, i));
+            mac->SetMcpsDataConfirmCallback(MakeBoundCallback(&Net::ConfirmLrWpan, this, i));
+            Ptr<lrwpan::LrWpanPhy> phy = dev->GetPhy();
+            Ptr<lrwpan::PhyPibAttributes> pib = Create<lrwpan::PhyPibAttributes>();
+            pib->phyCurrentChannel = channelNumber;
+            phy->PlmeSetAttributeRequest(lrwpan::PhyPibAttributeIdentifier::phyCurrentChannel, pib);
+            phy->SetTxPowerSpectralDensity(svh.CreateTxPowerSpectralDensity(txPowerDbm, channelNumber));
+            m_macs.push_back(mac);
+        }
+        m_lrwpan->AssignStreams(m_devices, stream);
+        m_handles.assign(m_n, std::vector<Pending>(256, Pending{-1, -1, -1}));
+        m_nextHandle.assign(m_n, 0);
+        m_wifi = false;
+        return "";
+    }
+
     void EnablePcap(const std::string& prefix)
     {
         if (m_wifi)
             m_phy.EnablePcap(prefix, m_devices, false);
+        else if (m_lrwpan)
+            m_lrwpan->EnablePcap(prefix, m_devices, true);
     }
 
     // --- time and traffic ------------------------------------------------------------------------
@@ -173,7 +229,7 @@ class Net
     void ClearEvents()
     {
         dTime.clear(); dDst.clear(); dSrc.clear(); dTx.clear(); dRssi.clear(); dSnr.clear();
-        dSize.clear(); dOffset.clear(); dPayload.clear();
+        dSize.clear(); dOffset.clear(); dLqi.clear(); dPayload.clear();
         sTime.clear(); sTx.clear(); sSrc.clear(); sDst.clear(); sAcked.clear();
     }
 
@@ -210,6 +266,21 @@ class Net
     {
         if (!m_alive[src])
             return;
+        if (!m_wifi)
+        {
+            lrwpan::McpsDataRequestParams params;
+            params.m_srcAddrMode = lrwpan::SHORT_ADDR;
+            params.m_dstAddrMode = lrwpan::SHORT_ADDR;
+            params.m_dstPanId = 1;
+            params.m_dstAddr = dst < 0 ? Mac16Address("ff:ff") : Mac16Address(uint16_t(dst + 1));
+            uint8_t handle = m_nextHandle[src]++;
+            params.m_msduHandle = handle;
+            params.m_txOptions = dst < 0 ? lrwpan::TX_OPTION_NONE : lrwpan::TX_OPTION_ACK;
+            auto it = m_unicast.find(p->GetUid());
+            m_handles[src][handle] = it != m_unicast.end() ? it->second : Pending{-1, -1, -1};
+            m_macs[src]->McpsDataRequest(params, p);
+            return;
+        }
         Address to = dst < 0 ? Address(Mac48Address::GetBroadcast()) : m_devices.Get(uint32_t(dst))->GetAddress();
         m_devices.Get(src)->Send(p, to, kEtherType);
     }
@@ -238,12 +309,73 @@ class Net
         dRssi.push_back(sniffed ? m_snSignal[me] : std::nan(""));
         dSnr.push_back(sniffed ? m_snSignal[me] - m_snNoise[me] : std::nan(""));
         dSize.push_back(p->GetSize());
+        dLqi.push_back(-1);
         dOffset.push_back(dPayload.size());
         std::string buf(p->GetSize(), '\0');
         p->CopyData(reinterpret_cast<uint8_t*>(&buf[0]), p->GetSize());
         dPayload += buf;
         if (m_listen[me])
             Stop();
+    }
+
+    static void ReceiveLrWpan(Net* self, uint32_t me, lrwpan::McpsDataIndicationParams params, Ptr<Packet> p)
+    {
+        if (!self->m_alive[me])
+            return;
+        uint8_t b[2];
+        params.m_srcAddr.CopyTo(b);
+        int64_t src = ((int64_t(b[0]) << 8) | b[1]) - 1;
+        int64_t tx = -1;
+        auto it = self->m_unicast.find(p->GetUid());
+        if (it != self->m_unicast.end())
+            tx = it->second.tx;
+        else
+        {
+            auto bt = self->m_broadcastTx.find(p->GetUid());
+            tx = bt != self->m_broadcastTx.end() ? bt->second : -1;
+        }
+        // 802.15.4 reports LQI, not RSSI: RSSI is the channel's loss model applied to the tx power
+        double rssi = (src >= 0 && src < int64_t(self->m_n))
+                          ? self->m_loss->CalcRxPower(self->m_txPowerDbm, self->m_mob[src], self->m_mob[me])
+                          : std::nan("");
+        self->dTime.push_back(Simulator::Now().GetNanoSeconds());
+        self->dDst.push_back(me);
+        self->dSrc.push_back(src);
+        self->dTx.push_back(tx);
+        self->dRssi.push_back(rssi);
+        self->dSnr.push_back(rssi - kLrWpanNoiseDbm);
+        self->dSize.push_back(p->GetSize());
+        self->dLqi.push_back(params.m_mpduLinkQuality);
+        self->dOffset.push_back(self->dPayload.size());
+        std::string buf(p->GetSize(), '\0');
+        p->CopyData(reinterpret_cast<uint8_t*>(&buf[0]), p->GetSize());
+        self->dPayload += buf;
+        if (self->m_listen[me])
+            self->Stop();
+    }
+
+    static void ConfirmLrWpan(Net* self, uint32_t node, lrwpan::McpsDataConfirmParams params)
+    {
+        Pending pend = self->m_handles[node][params.m_msduHandle];
+        if (pend.tx < 0)
+            return; // a broadcast: nothing to report
+        self->m_handles[node][params.m_msduHandle] = Pending{-1, -1, -1};
+        self->m_unicast.erase(self->UidOfTx(pend.tx));
+        self->sTime.push_back(Simulator::Now().GetNanoSeconds());
+        self->sTx.push_back(pend.tx);
+        self->sSrc.push_back(pend.src);
+        self->sDst.push_back(pend.dst);
+        self->sAcked.push_back(params.m_status == lrwpan::MacStatus::SUCCESS ? 1 : 0);
+        if (self->m_listen[pend.src])
+            self->Stop();
+    }
+
+    uint64_t UidOfTx(int64_t tx) const
+    {
+        for (const auto& kv : m_unicast)
+            if (kv.second.tx == tx)
+                return kv.first;
+        return UINT64_MAX;
     }
 
     static void SniffWifi(Net* self, uint32_t node, Ptr<const Packet> p, uint16_t, WifiTxVector, MpduInfo,
@@ -296,6 +428,15 @@ class Net
     std::unordered_map<uint64_t, int64_t> m_addrIndex;
     int64_t m_nextTx = 0;
     EventId m_stopEvent;
+    // 802.15.4
+    static constexpr double kLrWpanNoiseDbm = -106.0; // thermal noise in 2 MHz (-111 dBm) + ns-3's 5 dB noise figure
+    // created only for 802.15.4 and kept for the whole run: its destructor disposes of the channel
+    std::unique_ptr<LrWpanHelper> m_lrwpan;
+    Ptr<SingleModelSpectrumChannel> m_spectrum;
+    std::vector<Ptr<lrwpan::LrWpanMac>> m_macs;
+    std::vector<std::vector<Pending>> m_handles;
+    std::vector<uint8_t> m_nextHandle;
+    double m_txPowerDbm = 0.0;
 };
 
 } // namespace cosim_ns3

@@ -173,3 +173,45 @@ def test_pcap_files_hold_the_frames_sent(run_dict):
         linktype, frames = read_pcap(result.directory / "pcap" / f"node-{node}-0.pcap")
         assert linktype == 127  # IEEE 802.11 with radiotap
         assert sum(b"cosim-pcap-check" in f for f in frames) == 2
+
+
+def test_802154_broadcast_unicast_lqi_and_no_ack(run_dict):
+    """802.15.4 at 0 dBm: n1 (10 m) and n2 (25 m) hear n0; n3 (300 m) does not.
+
+        n0 --10 m-- n1 --15 m-- n2 -------- 275 m -------- n3
+    """
+    points = [[0, 0, 0], [10, 0, 0], [25, 0, 0], [300, 0, 0]]
+    beacon = {"class": "controllers.probes:Beacon", "params": {"count": 2}}
+    data = ns3_scenario(points, beacon, standard="802.15.4", tx_power_dbm=0.0)
+    result = run_dict(data)
+    assert result.status == "ok", result.error
+    net = network(result)
+    rows = [(d, r, q) for k, d, r, q in zip(net["kind"], net["dst"], net["rssi_dbm"], net["lqi"]) if k == "deliver"]
+    assert sorted({d for d, _, _ in rows}) == [1, 2]
+    for d, r, q in rows:
+        assert r == pytest.approx(0.0 - (46.6777 + 30 * np.log10(points[d][0])), abs=1e-6)
+        assert 0 <= q <= 255
+    data["groups"][0]["controller"]["params"] = {"to": 2}
+    kinds = network(run_dict(data))["kind"]
+    assert kinds.count("ack") == 1 and kinds.count("noack") == 0
+    data["groups"][0]["controller"]["params"] = {"to": 3}
+    result = run_dict(data)
+    assert network(result)["kind"].count("noack") == 1 and result.metrics["messages_delivered"] == 0
+
+
+def test_802154_payload_limit_names_the_frame_size(run_dict):
+    data = ns3_scenario([[0, 0, 0], [5, 0, 0]], {"class": "controllers.probes:Beacon", "params": {"payload": "y" * 117}},
+                        standard="802.15.4")
+    result = run_dict(data)
+    assert "payload of 117 bytes is too large: 802.15.4 frames are 127 bytes" in result.error
+    data["groups"][0]["controller"]["params"] = {"payload": "y" * 116}
+    assert run_dict(data).metrics["messages_delivered"] == 1
+
+
+def test_802154_pcap(run_dict):
+    data = ns3_scenario([[0, 0, 0], [5, 0, 0]], {"class": "controllers.probes:Beacon", "params": {"payload": "mote-frame"}},
+                        standard="802.15.4", pcap=True)
+    result = run_dict(data)
+    linktype, frames = read_pcap(result.directory / "pcap" / "node-1-0.pcap")
+    assert linktype == 195  # IEEE 802.15.4 with FCS
+    assert sum(b"mote-frame" in f for f in frames) == 1
