@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument("--out", type=Path, help="run directory (default: output.dir/<name>-seed<seed>-<time>)")
     p_run.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a dotted key, e.g. groups.0.count=50")
     p_run.add_argument("--quiet", action="store_true", help="no progress line")
+    p_run.add_argument("--in-process", action="store_true",
+                       help="run ns-3 scenarios in this process (default: a child process, so an ns-3 abort is reported)")
     p_val = sub.add_parser("validate", help="check a scenario without running it")
     p_val.add_argument("scenario", type=Path)
     p_val.add_argument("--set", action="append", metavar="KEY=VALUE")
@@ -63,10 +65,12 @@ def main(argv: list[str] | None = None) -> int:
         sim.world.close()
         print(f"{args.scenario}: ok ({scenario.n_nodes} robots, {scenario.duration_ns / 1e9:g} s simulated)")
         return 0
+    from cosim.isolated import run_isolated
     from cosim.run import run
 
     progress = None if args.quiet else ProgressLine()
-    result = run(scenario, out_dir=args.out, progress=progress, argv=sys.argv if argv is None else ["cosim", *argv])
+    runner = run_isolated if scenario.network.backend == "ns3" and not args.in_process else run
+    result = runner(scenario, out_dir=args.out, progress=progress, argv=sys.argv if argv is None else ["cosim", *argv])
     if progress is not None:
         progress.finish()
     print((result.directory / "summary.txt").read_text(), end="")

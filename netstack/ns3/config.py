@@ -8,6 +8,8 @@ from typing import Any, Literal
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
 
 WIFI_STANDARDS = ("802.11a", "802.11b", "802.11g", "802.11n")
+WIFI_CHANNELS_5GHZ = (36, 40, 44, 48, 52, 56, 60, 64, 100, 104, 108, 112, 116, 120, 124, 128, 132, 136, 140, 144,
+                      149, 153, 157, 161, 165)
 STANDARDS = (*WIFI_STANDARDS, "802.15.4")
 
 # Lowest mandatory rate of each standard: the most robust, and what ns-3 examples use for ad hoc.
@@ -51,6 +53,11 @@ class Ns3RadioConfig:
                 raise ValueError(f"802.15.4 channel must be within 11..26 (2.4 GHz O-QPSK), got {self.channel}")
         elif self.data_mode is not None and self.rate_manager != "constant":
             raise ValueError("data_mode only applies to rate_manager: constant")
+        if self.is_wifi and self.channel is not None:
+            allowed = WIFI_CHANNELS_5GHZ if self.standard == "802.11a" else range(1, 15)
+            if self.channel not in allowed:
+                raise ValueError(f"{self.standard} channel {self.channel} does not exist; use one of "
+                                 f"{', '.join(map(str, allowed))} (20 MHz channels)")
 
     @property
     def is_wifi(self) -> bool:

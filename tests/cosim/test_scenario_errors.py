@@ -65,6 +65,11 @@ CASES = [
      "test.yaml: output.trace: positions_every must be a positive duration, or null for no position trace"),
     ("list layout of the wrong length", with_("groups.0.layout", {"type": "list", "points": [[0, 0, 1], [1, 0, 1]]}),
      "test.yaml: groups[0].layout.points: expected 20 positions (the group's count), got 2"),
+    ("ns-3 channel that does not exist", with_("network", {"backend": "ns3", "radio": {"standard": "802.11b", "channel": 200}}),
+     "test.yaml: network.radio: 802.11b channel 200 does not exist; use one of 1, 2, 3"),
+    ("ns-3 802.15.4 with a wifi rate",
+     with_("network", {"backend": "ns3", "radio": {"standard": "802.15.4", "data_mode": "HtMcs7"}}),
+     "test.yaml: network.radio: 802.15.4 has one rate (250 kbit/s O-QPSK); remove rate_manager and data_mode"),
     ("phase outside period", with_("groups.0.controller.phase", 0.5),
      "test.yaml: groups[0].controller.phase: expected a phase in [0, period) = [0, 100 ms)"),
 ]
