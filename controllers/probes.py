@@ -38,3 +38,22 @@ class Beacon(Controller):
     def on_message(self, msg: Message) -> None:
         self.record(f"rx_from_{msg.src}", msg.rssi_dbm)
         self.record(f"snr_from_{msg.src}", msg.snr_db)
+
+
+class PeriodicBroadcast(Controller):
+    """Broadcast `size` bytes every `interval` seconds (seeded random phase); nothing else."""
+
+    @dataclass(frozen=True)
+    class Params:
+        interval: float = 1.0
+        size: int = 100
+
+        def __post_init__(self) -> None:
+            if self.interval <= 0 or self.size <= 0:
+                raise ValueError("interval and size must be positive")
+
+    period = None
+
+    def setup(self) -> None:
+        payload = bytes(i % 251 for i in range(self.params.size))
+        self.every(self.params.interval, lambda: self.net.broadcast(payload))
