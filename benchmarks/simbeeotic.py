@@ -26,7 +26,15 @@ import cosim  # noqa: E402
 TARGETS = [("typical", "kinematic", 10_000), ("typical", "pybullet", 1_500), ("broadcast", "kinematic", 1_100)]
 
 
-def scenario(workload: str, world: str, n: int, duration: float, seed: int, dt: str, quantum: str) -> cosim.Scenario:
+FAST_NETWORK = {"backend": "fast", "radio": {
+    "pathloss": {"model": "unit_disk", "range_m": 30.0},
+    "bit_rate_bps": 250_000, "overhead_bytes": 17, "latency": "100 us",
+}}
+
+
+def scenario(workload: str, world: str, n: int, duration: float, seed: int, dt: str, quantum: str,
+             network: dict | None = None) -> cosim.Scenario:
+    """The workload as a scenario; `network` replaces the fast unit-disk network of the paper's setup."""
     broadcast = workload == "broadcast"
     data = {
         "name": f"simbeeotic-{workload}-{world}-{n}",
@@ -34,10 +42,7 @@ def scenario(workload: str, world: str, n: int, duration: float, seed: int, dt: 
         "duration": duration,
         "quantum": quantum,
         "physics": {"backend": world, "dt": dt},
-        "network": {"backend": "fast", "radio": {
-            "pathloss": {"model": "unit_disk", "range_m": 30.0},
-            "bit_rate_bps": 250_000, "overhead_bytes": 17, "latency": "100 us",
-        }},
+        "network": network or FAST_NETWORK,
         "world": {"arena_lower": [-1000, -1000, 0], "arena_upper": [1000, 1000, 100]},
         "groups": [{
             "name": "bees",

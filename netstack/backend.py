@@ -7,7 +7,7 @@ transmit status), so routing and controllers react at the exact receive time.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -64,7 +64,7 @@ class NetEvents:
     rssi_dbm: np.ndarray  # float64
     snr_db: np.ndarray  # float64
     size: np.ndarray  # int64, payload bytes of each row
-    payloads: list[bytes]
+    payloads: Sequence[bytes]
     tx_status: list[TxStatus] = field(default_factory=list)
     drop_dst: np.ndarray = field(default_factory=lambda: _EMPTY_I64)
     drop_src: np.ndarray = field(default_factory=lambda: _EMPTY_I64)
@@ -86,6 +86,29 @@ class NetEvents:
                 self.t_ns, int(self.dst[i]), int(self.src[i]), self.payloads[i],
                 float(self.rssi_dbm[i]), float(self.snr_db[i]), int(self.tx_id[i]),
             )
+
+
+class PayloadView(Sequence[bytes]):
+    """Payloads of many rows stored in one bytes blob; a row's bytes are sliced only when read."""
+
+    __slots__ = ("_blob", "_offsets", "_sizes")
+
+    def __init__(self, blob: bytes, offsets: np.ndarray, sizes: np.ndarray) -> None:
+        self._blob = blob
+        self._offsets = offsets
+        self._sizes = sizes
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        o = int(self._offsets[i])
+        return self._blob[o:o + int(self._sizes[i])]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
 
 
 class NetworkBackend(Protocol):

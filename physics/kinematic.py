@@ -51,10 +51,13 @@ class KinematicWorld(CommandArrays):
         self._vel = np.zeros((self.n, 3))
         self._radius = np.array([s.radius_m for s in self.specs], dtype=np.float64)
         self._max_r = float(self._radius.max()) if self.n else 0.0
+        self._at_rest = False  # the first step resolves overlaps and clamps to the arena
         self._clip_lo = self._lo + self._radius[:, None]
         self._clip_hi = self._hi - self._radius[:, None]
 
     def step(self, dt_s: float) -> None:
+        if self._at_rest and not self.active_vel.any():
+            return  # nothing moves and nothing is commanded to (e.g. a static sensor field)
         target = self.world_velocity_targets()
         if np.isfinite(self.max_accel):
             dv = target - self._vel
@@ -70,6 +73,7 @@ class KinematicWorld(CommandArrays):
         for box in self._boxes:
             self._push_out_of(box)
         np.clip(self._pos, self._clip_lo, self._clip_hi, out=self._pos)
+        self._at_rest = not self._vel.any()
 
     def _separate(self) -> None:
         pairs = self._pairs(self._pos, 2.0 * self._max_r, False)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from netstack.backend import BROADCAST, NetEvents, TxStatus
+from netstack.backend import BROADCAST, NetEvents, PayloadView, TxStatus
 from netstack.fast.pathloss import Friis, LogDistance, TwoRayGround, UnitDisk
 from netstack.ns3.config import FRAME_LIMIT_TEXT, RATE_MANAGERS, Ns3RadioConfig
 
@@ -69,6 +69,8 @@ class Ns3Backend:
         self._ns = None
         self._listening: set[int] = set()
         self._dead: set[int] = set()
+        self._last_pos: np.ndarray | None = None
+        self._last_vel: np.ndarray | None = None
         self.now_ns = 0
 
     # -- construction ------------------------------------------------------------------------
@@ -110,9 +112,12 @@ class Ns3Backend:
     # -- interface ---------------------------------------------------------------------------
     def set_positions(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
         self._ensure()
-        pos = np.ascontiguousarray(xyz, dtype=np.float64).ravel()
-        v = np.ascontiguousarray(vel, dtype=np.float64).ravel()
+        pos = np.array(xyz, dtype=np.float64).ravel()
+        v = np.array(vel, dtype=np.float64).ravel()
+        if self._last_pos is not None and not v.any() and not self._last_vel.any() and np.array_equal(pos, self._last_pos):
+            return  # everyone at rest where ns-3 already has them (with a velocity, ns-3 extrapolates: push again)
         self._net.SetPositions(pos, v, self._n)
+        self._last_pos, self._last_vel = pos, v
 
     def set_listening(self, node_id: int, listening: bool) -> None:
         """Stop early at deliveries to this node (its controller reacts to them)."""
@@ -148,7 +153,7 @@ class Ns3Backend:
         net = self._net
         reached = int(net.Advance(until_ns))
         self.now_ns = reached
-        if net.dTime.size() == 0 and net.sTime.size() == 0:
+        if net.dInt.size() == 0 and net.sInt.size() == 0:
             return reached, None
         ev = self._collect(reached)
         net.ClearEvents()
@@ -162,29 +167,24 @@ class Ns3Backend:
     # -- results -----------------------------------------------------------------------------
     def _collect(self, reached: int) -> NetEvents:
         net = self._net
-        offsets = _array(net.dOffset, np.int64)
-        sizes = _array(net.dSize, np.int64)
-        blob = bytes(net.dPayload) if offsets.size else b""
-        payloads = [blob[o:o + s] for o, s in zip(offsets.tolist(), sizes.tolist())]
-        rssi = _array(net.dRssi, np.float64)
-        status = [
-            TxStatus(int(t), int(tx), int(src), int(dst), bool(ok))
-            for t, tx, src, dst, ok in zip(_array(net.sTime, np.int64).tolist(), _array(net.sTx, np.int64).tolist(),
-                                           _array(net.sSrc, np.int64).tolist(), _array(net.sDst, np.int64).tolist(),
-                                           _array(net.sAcked, np.int64).tolist())
-        ]
+        ints = _array(net.dInt, np.int64).reshape(-1, 7)
+        reals = _array(net.dReal, np.float64).reshape(-1, 2)
+        offsets, sizes = ints[:, 5], ints[:, 4]
+        payloads = PayloadView(bytes(net.dPayload) if len(ints) else b"", offsets, sizes)
+        rows = _array(net.sInt, np.int64).reshape(-1, 5).tolist()
+        status = [TxStatus(t, tx, src, dst, bool(ok)) for t, tx, src, dst, ok in rows]
         return NetEvents(
             t_ns=reached,
-            dst=_array(net.dDst, np.int64),
-            src=_array(net.dSrc, np.int64),
-            tx_id=_array(net.dTx, np.int64),
-            rssi_dbm=rssi,
-            snr_db=_array(net.dSnr, np.float64),
+            dst=ints[:, 1],
+            src=ints[:, 2],
+            tx_id=ints[:, 3],
+            rssi_dbm=reals[:, 0],
+            snr_db=reals[:, 1],
             size=sizes,
             payloads=payloads,
             tx_status=status,
-            rx_t_ns=_array(net.dTime, np.int64),
-            lqi=_array(net.dLqi, np.int64),
+            rx_t_ns=ints[:, 0],
+            lqi=ints[:, 6],
         )
 
 

@@ -28,12 +28,16 @@ class Net
   public:
     static constexpr uint16_t kEtherType = 0x88B5; // IEEE 802 local experimental EtherType
 
-    // recorded events (Python reads, then calls ClearEvents)
-    std::vector<int64_t> dTime, dDst, dSrc, dTx;
-    std::vector<double> dRssi, dSnr;
-    std::vector<int64_t> dSize, dOffset, dLqi;
+    // Recorded events, flat so Python converts each with one numpy call (then calls ClearEvents):
+    // deliveries: dInt holds kDInt int64 per row (time, dst, src, tx, size, payload offset, lqi),
+    // dReal two doubles per row (rssi, snr), dPayload the payloads back to back;
+    // transmit statuses: sInt holds kSInt int64 per row (time, tx, src, dst, acked).
+    static constexpr int kDInt = 7;
+    static constexpr int kSInt = 5;
+    std::vector<int64_t> dInt;
+    std::vector<double> dReal;
     std::string dPayload;
-    std::vector<int64_t> sTime, sTx, sSrc, sDst, sAcked;
+    std::vector<int64_t> sInt;
 
     explicit Net(uint32_t n)
         : m_n(n),
@@ -203,13 +207,20 @@ class Net
     // Queue a frame from src to dst (-1: broadcast) at the current time; returns its tx id.
     int64_t Send(uint32_t src, int64_t dst, const std::string& payload)
     {
+        return SendAt(src, dst, payload, Simulator::Now().GetNanoSeconds());
+    }
+
+    // The same at an absolute time >= now (used to pre-schedule traffic for baselines).
+    int64_t SendAt(uint32_t src, int64_t dst, const std::string& payload, int64_t atNs)
+    {
         int64_t tx = m_nextTx++;
         Ptr<Packet> p = Create<Packet>(reinterpret_cast<const uint8_t*>(payload.data()), payload.size());
         if (dst >= 0)
             m_unicast[p->GetUid()] = {tx, static_cast<int64_t>(src), dst};
         else
             m_broadcastTx[p->GetUid()] = tx;
-        Simulator::ScheduleWithContext(src, Seconds(0), &Net::DoSend, this, src, dst, p);
+        Time delay = NanoSeconds(atNs) - Simulator::Now();
+        Simulator::ScheduleWithContext(src, delay.IsNegative() ? Seconds(0) : delay, &Net::DoSend, this, src, dst, p);
         return tx;
     }
 
@@ -228,9 +239,10 @@ class Net
 
     void ClearEvents()
     {
-        dTime.clear(); dDst.clear(); dSrc.clear(); dTx.clear(); dRssi.clear(); dSnr.clear();
-        dSize.clear(); dOffset.clear(); dLqi.clear(); dPayload.clear();
-        sTime.clear(); sTx.clear(); sSrc.clear(); sDst.clear(); sAcked.clear();
+        dInt.clear();
+        dReal.clear();
+        dPayload.clear();
+        sInt.clear();
     }
 
     int64_t NowNs() const { return Simulator::Now().GetNanoSeconds(); }
@@ -301,21 +313,9 @@ class Net
             auto b = m_broadcastTx.find(p->GetUid());
             tx = b != m_broadcastTx.end() ? b->second : -1;
         }
-        dTime.push_back(Simulator::Now().GetNanoSeconds());
-        dDst.push_back(me);
-        dSrc.push_back(src);
-        dTx.push_back(tx);
         bool sniffed = m_snUid[me] == p->GetUid();
-        dRssi.push_back(sniffed ? m_snSignal[me] : std::nan(""));
-        dSnr.push_back(sniffed ? m_snSignal[me] - m_snNoise[me] : std::nan(""));
-        dSize.push_back(p->GetSize());
-        dLqi.push_back(-1);
-        dOffset.push_back(dPayload.size());
-        std::string buf(p->GetSize(), '\0');
-        p->CopyData(reinterpret_cast<uint8_t*>(&buf[0]), p->GetSize());
-        dPayload += buf;
-        if (m_listen[me])
-            Stop();
+        double rssi = sniffed ? m_snSignal[me] : std::nan("");
+        Record(me, src, tx, rssi, sniffed ? m_snSignal[me] - m_snNoise[me] : std::nan(""), -1, p);
     }
 
     static void ReceiveLrWpan(Net* self, uint32_t me, lrwpan::McpsDataIndicationParams params, Ptr<Packet> p)
@@ -338,20 +338,7 @@ class Net
         double rssi = (src >= 0 && src < int64_t(self->m_n))
                           ? self->m_loss->CalcRxPower(self->m_txPowerDbm, self->m_mob[src], self->m_mob[me])
                           : std::nan("");
-        self->dTime.push_back(Simulator::Now().GetNanoSeconds());
-        self->dDst.push_back(me);
-        self->dSrc.push_back(src);
-        self->dTx.push_back(tx);
-        self->dRssi.push_back(rssi);
-        self->dSnr.push_back(rssi - kLrWpanNoiseDbm);
-        self->dSize.push_back(p->GetSize());
-        self->dLqi.push_back(params.m_mpduLinkQuality);
-        self->dOffset.push_back(self->dPayload.size());
-        std::string buf(p->GetSize(), '\0');
-        p->CopyData(reinterpret_cast<uint8_t*>(&buf[0]), p->GetSize());
-        self->dPayload += buf;
-        if (self->m_listen[me])
-            self->Stop();
+        self->Record(me, src, tx, rssi, rssi - kLrWpanNoiseDbm, params.m_mpduLinkQuality, p);
     }
 
     static void ConfirmLrWpan(Net* self, uint32_t node, lrwpan::McpsDataConfirmParams params)
@@ -361,13 +348,7 @@ class Net
             return; // a broadcast: nothing to report
         self->m_handles[node][params.m_msduHandle] = Pending{-1, -1, -1};
         self->m_unicast.erase(self->UidOfTx(pend.tx));
-        self->sTime.push_back(Simulator::Now().GetNanoSeconds());
-        self->sTx.push_back(pend.tx);
-        self->sSrc.push_back(pend.src);
-        self->sDst.push_back(pend.dst);
-        self->sAcked.push_back(params.m_status == lrwpan::MacStatus::SUCCESS ? 1 : 0);
-        if (self->m_listen[pend.src])
-            self->Stop();
+        self->RecordStatus(pend, params.m_status == lrwpan::MacStatus::SUCCESS);
     }
 
     uint64_t UidOfTx(int64_t tx) const
@@ -376,6 +357,28 @@ class Net
             if (kv.second.tx == tx)
                 return kv.first;
         return UINT64_MAX;
+    }
+
+    void Record(uint32_t me, int64_t src, int64_t tx, double rssi, double snr, int64_t lqi, Ptr<const Packet> p)
+    {
+        uint32_t size = p->GetSize();
+        int64_t row[kDInt] = {Simulator::Now().GetNanoSeconds(), me, src, tx, size, int64_t(dPayload.size()), lqi};
+        dInt.insert(dInt.end(), row, row + kDInt);
+        dReal.push_back(rssi);
+        dReal.push_back(snr);
+        size_t at = dPayload.size();
+        dPayload.resize(at + size);
+        p->CopyData(reinterpret_cast<uint8_t*>(&dPayload[at]), size);
+        if (m_listen[me])
+            Stop();
+    }
+
+    void RecordStatus(const Pending& pend, bool acked)
+    {
+        int64_t row[kSInt] = {Simulator::Now().GetNanoSeconds(), pend.tx, pend.src, pend.dst, acked ? 1 : 0};
+        sInt.insert(sInt.end(), row, row + kSInt);
+        if (m_listen[pend.src])
+            Stop();
     }
 
     static void SniffWifi(Net* self, uint32_t node, Ptr<const Packet> p, uint16_t, WifiTxVector, MpduInfo,
@@ -393,13 +396,7 @@ class Net
             return;
         Pending pend = it->second;
         m_unicast.erase(it);
-        sTime.push_back(Simulator::Now().GetNanoSeconds());
-        sTx.push_back(pend.tx);
-        sSrc.push_back(pend.src);
-        sDst.push_back(pend.dst);
-        sAcked.push_back(acked ? 1 : 0);
-        if (m_listen[pend.src])
-            Stop();
+        RecordStatus(pend, acked);
     }
 
     static void AckedWifi(Net* self, uint32_t, Ptr<const WifiMpdu> mpdu)

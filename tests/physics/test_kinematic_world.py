@@ -59,3 +59,14 @@ def test_robot_cannot_enter_a_box():
     Robot(w, 0, {}).set_velocity(1.0)
     run(w, 5.0)
     assert w.position_of(0)[0] == pytest.approx(3 - 1 - 0.1)
+
+
+def test_a_world_at_rest_skips_work_but_wakes_on_a_command():
+    w = world_with((0, 0, 1), (5, 0, 1))
+    run(w, 0.05)
+    before = w.positions().copy()
+    run(w, 0.05)
+    assert np.array_equal(w.positions(), before)
+    Robot(w, 1, {}).set_velocity(1.0)
+    run(w, 1.0)
+    assert w.position_of(1) == pytest.approx([6.0, 0.0, 1.0])
