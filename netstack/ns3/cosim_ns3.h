@@ -48,9 +48,8 @@ class Net
           m_snNoise(n, 0.0)
     {
         m_nodes.Create(n);
-        MobilityHelper mobility;
-        mobility.SetMobilityModel("ns3::ConstantVelocityMobilityModel");
-        mobility.Install(m_nodes);
+        m_mobility.SetMobilityModel("ns3::ConstantVelocityMobilityModel");
+        m_mobility.Install(m_nodes);
         for (uint32_t i = 0; i < n; ++i)
         {
             m_mob.push_back(m_nodes.Get(i)->GetObject<ConstantVelocityMobilityModel>());
@@ -72,7 +71,7 @@ class Net
                           const std::string& channelSettings,
                           int64_t stream)
     {
-        WifiHelper wifi;
+        WifiHelper& wifi = m_wifiHelper;
         if (standard == "802.11a")
             wifi.SetStandard(WIFI_STANDARD_80211a);
         else if (standard == "802.11b")
@@ -115,9 +114,8 @@ class Net
                                         "MinimumRssi", DoubleValue(preambleMinRssiDbm),
                                         "Threshold", DoubleValue(preambleThresholdDb));
         m_phy.SetPcapDataLinkType(WifiPhyHelper::DLT_IEEE802_11_RADIO);
-        WifiMacHelper mac;
-        mac.SetType("ns3::AdhocWifiMac");
-        m_devices = wifi.Install(m_phy, mac, m_nodes);
+        m_mac.SetType("ns3::AdhocWifiMac");
+        m_devices = wifi.Install(m_phy, m_mac, m_nodes);
         wifi.AssignStreams(m_devices, stream);
         for (uint32_t i = 0; i < m_n; ++i)
         {
@@ -413,6 +411,10 @@ class Net
     NodeContainer m_nodes;
     NetDeviceContainer m_devices;
     std::vector<Ptr<ConstantVelocityMobilityModel>> m_mob;
+    // every helper lives as long as the run (some helpers dispose of what they made when destroyed)
+    MobilityHelper m_mobility;
+    WifiHelper m_wifiHelper;
+    WifiMacHelper m_mac;
     YansWifiPhyHelper m_phy;
     Ptr<YansWifiChannel> m_channel;
     Ptr<PropagationLossModel> m_loss;
