@@ -15,6 +15,14 @@ STANDARDS = (*WIFI_STANDARDS, "802.15.4")
 # Lowest mandatory rate of each standard: the most robust, and what ns-3 examples use for ad hoc.
 DEFAULT_DATA_MODE = {"802.11a": "OfdmRate6Mbps", "802.11b": "DsssRate1Mbps", "802.11g": "ErpOfdmRate6Mbps",
                      "802.11n": "HtMcs0"}
+_OFDM = ("6", "9", "12", "18", "24", "36", "48", "54")
+_DSSS = ("DsssRate1Mbps", "DsssRate2Mbps", "DsssRate5_5Mbps", "DsssRate11Mbps")
+DATA_MODES = {
+    "802.11b": _DSSS,
+    "802.11a": tuple(f"OfdmRate{r}Mbps" for r in _OFDM),
+    "802.11g": (*(f"ErpOfdmRate{r}Mbps" for r in _OFDM), *_DSSS),
+    "802.11n": tuple(f"HtMcs{i}" for i in range(8)),  # one spatial stream
+}
 RATE_MANAGERS = {"constant": "ns3::ConstantRateWifiManager", "minstrel": "ns3::MinstrelWifiManager",
                  "ideal": "ns3::IdealWifiManager", "aarf": "ns3::AarfWifiManager"}
 # Largest payload per frame: 802.11 MSDU 2304 bytes less 8 of LLC/SNAP; 802.15.4 PSDU 127 bytes
@@ -53,6 +61,9 @@ class Ns3RadioConfig:
                 raise ValueError(f"802.15.4 channel must be within 11..26 (2.4 GHz O-QPSK), got {self.channel}")
         elif self.data_mode is not None and self.rate_manager != "constant":
             raise ValueError("data_mode only applies to rate_manager: constant")
+        elif self.data_mode is not None and self.data_mode not in DATA_MODES[self.standard]:
+            raise ValueError(f"unknown data_mode {self.data_mode!r} for {self.standard}; expected one of: "
+                             f"{', '.join(DATA_MODES[self.standard])}")
         if self.is_wifi and self.channel is not None:
             allowed = WIFI_CHANNELS_5GHZ if self.standard == "802.11a" else range(1, 15)
             if self.channel not in allowed:

@@ -54,3 +54,18 @@ class CtrlC(Controller):
 
     def _press(self):
         raise KeyboardInterrupt
+
+
+class Ns3Fatal(Controller):
+    """Makes ns-3 call NS_FATAL_ERROR at t = 0.25 s (which aborts the process it runs in)."""
+
+    period = None
+
+    def setup(self):
+        if self.id == 0:
+            self.after(0.25, self._fatal)
+
+    def _fatal(self):
+        from ns import ns
+
+        ns.Config.SetDefault("ns3::NoSuchModel::Attribute", ns.StringValue("1"))

@@ -70,6 +70,8 @@ CASES = [
     ("ns-3 802.15.4 with a wifi rate",
      with_("network", {"backend": "ns3", "radio": {"standard": "802.15.4", "data_mode": "HtMcs7"}}),
      "test.yaml: network.radio: 802.15.4 has one rate (250 kbit/s O-QPSK); remove rate_manager and data_mode"),
+    ("ns-3 data mode typo", with_("network", {"backend": "ns3", "radio": {"standard": "802.11b", "data_mode": "DsssRate1Mbpz"}}),
+     "test.yaml: network.radio: unknown data_mode 'DsssRate1Mbpz' for 802.11b; expected one of: DsssRate1Mbps, DsssRate2Mbps"),
     ("phase outside period", with_("groups.0.controller.phase", 0.5),
      "test.yaml: groups[0].controller.phase: expected a phase in [0, period) = [0, 100 ms)"),
 ]
