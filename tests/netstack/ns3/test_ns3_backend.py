@@ -114,6 +114,24 @@ def crowd(seed: int) -> dict:
     return ns3_scenario(points, {"class": "controllers.probes:Beacon", "params": params}, duration=1.5, seed=seed)
 
 
+def test_broadcast_chain_delay_equals_the_sum_of_single_hops_measured_separately(run_dict):
+    """Broadcast hops carry no ACKs, so in the chain each hop costs what one hop alone costs:
+
+        alone:  n0 --40 m--> n1                     (measured separately)
+        chain:  n0 --> n1 --> n2 --> n3 --> n4       (40 m apart), quantum 1 ms and 100 ms
+    """
+    def relay(count: int, quantum: str) -> dict:
+        params = {"first": 0, "last": count - 1, "start": 0.5037, "messages": 3, "interval": 0.7311, "broadcast": True}
+        return ns3_scenario([[40.0 * i, 0, 1] for i in range(count)], {"class": "controllers.relay:ChainRelay", "params": params},
+                            duration=3.0, quantum=quantum)
+
+    single = records(run_dict(relay(2, "10 ms")))[(1, "delay_s")]
+    assert len(single) == 3 and len(set(single)) == 1
+    for quantum in ("1 ms", "100 ms"):
+        chained = records(run_dict(relay(5, quantum)))[(4, "delay_s")]
+        assert chained == pytest.approx([4 * single[0]] * 3, abs=1e-12)
+
+
 def test_runs_repeat_bit_identically_in_one_process(run_dict):
     a, b, c = run_dict(crowd(8)), run_dict(crowd(8)), run_dict(crowd(9))
     assert a.status == b.status == c.status == "ok"
