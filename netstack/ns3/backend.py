@@ -1,4 +1,4 @@
-"""`ns3` network backend: ns-3's 802.11 ad hoc (YansWifi) models, driven in process through cppyy.
+"""`ns3` network backend: ns-3's 802.11 ad hoc (YansWifi) and 802.15.4 (LrWpan) models, in process through cppyy.
 
 The C++ helper (cosim_ns3.h) is compiled once per process. A backend instance owns one ns-3
 simulation: creating one destroys any earlier Simulator state in the process, and `close()`
@@ -15,7 +15,7 @@ import numpy as np
 
 from netstack.backend import BROADCAST, NetEvents, PayloadView, TxStatus
 from netstack.fast.pathloss import Friis, LogDistance, TwoRayGround, UnitDisk
-from netstack.ns3.config import FRAME_LIMIT_TEXT, RATE_MANAGERS, Ns3RadioConfig
+from netstack.ns3.config import FRAME_LIMIT_TEXT, LRWPAN_SENSITIVITY_DBM, RATE_MANAGERS, Ns3RadioConfig
 
 log = logging.getLogger(__name__)
 _HELPER = Path(__file__).with_name("cosim_ns3.h")
@@ -189,7 +189,11 @@ class Ns3Backend:
 
 
 def effective_range_m(config: Ns3RadioConfig) -> float:
-    """Distance at which the received power falls to the preamble-detection threshold."""
-    threshold = max(config.preamble_min_rssi_dbm, config.rx_sensitivity_dbm)
+    """Distance at which the received power falls to what the receiver needs: for 802.11 the
+    preamble-detection threshold (or the sensitivity, if higher), for 802.15.4 ns-3's sensitivity."""
+    if config.is_wifi:
+        threshold = max(config.preamble_min_rssi_dbm, config.rx_sensitivity_dbm)
+    else:
+        threshold = LRWPAN_SENSITIVITY_DBM
     r = config.pathloss.max_range_m(config.tx_power_dbm, threshold)
     return float(r) if math.isfinite(r) else math.inf

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
 
 WIFI_STANDARDS = ("802.11a", "802.11b", "802.11g", "802.11n")
+LRWPAN_SENSITIVITY_DBM = -106.58  # ns-3's LrWpanPhy default receiver sensitivity
 WIFI_CHANNELS_5GHZ = (36, 40, 44, 48, 52, 56, 60, 64, 100, 104, 108, 112, 116, 120, 124, 128, 132, 136, 140, 144,
                       149, 153, 157, 161, 165)
 STANDARDS = (*WIFI_STANDARDS, "802.15.4")
