@@ -7,6 +7,7 @@ destroys it again, so several runs can follow each other in one interpreter.
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import math
 from pathlib import Path
@@ -49,11 +50,13 @@ def loss_model(pathloss) -> tuple[str, list[str], list[str]]:
     raise ValueError(f"the ns3 backend has no equivalent of path-loss model {type(pathloss).__name__}")
 
 
-def _array(vec, dtype) -> np.ndarray:
-    n = vec.size()
-    if n == 0:
+def _copy(address: int, count: int, dtype) -> np.ndarray:
+    """A numpy copy of `count` items at a C++ buffer's address (reading through cppyy's buffer view
+    is ~30x slower)."""
+    if count == 0:
         return np.zeros(0, dtype)
-    return np.frombuffer(vec.data(), dtype=dtype, count=n).copy()
+    ctype = ctypes.c_int64 if dtype is np.int64 else ctypes.c_double
+    return np.frombuffer((ctype * count).from_address(address), dtype=dtype).copy()
 
 
 class Ns3Backend:
@@ -167,11 +170,12 @@ class Ns3Backend:
     # -- results -----------------------------------------------------------------------------
     def _collect(self, reached: int) -> NetEvents:
         net = self._net
-        ints = _array(net.dInt, np.int64).reshape(-1, 7)
-        reals = _array(net.dReal, np.float64).reshape(-1, 2)
+        ints = _copy(net.DIntAddr(), net.dInt.size(), np.int64).reshape(-1, 7)
+        reals = _copy(net.DRealAddr(), net.dReal.size(), np.float64).reshape(-1, 2)
         offsets, sizes = ints[:, 5], ints[:, 4]
-        payloads = PayloadView(bytes(net.dPayload) if len(ints) else b"", offsets, sizes)
-        rows = _array(net.sInt, np.int64).reshape(-1, 5).tolist()
+        n_bytes = net.dPayload.size()
+        payloads = PayloadView(ctypes.string_at(net.PayloadAddr(), n_bytes) if n_bytes else b"", offsets, sizes)
+        rows = _copy(net.SIntAddr(), net.sInt.size(), np.int64).reshape(-1, 5).tolist()
         status = [TxStatus(t, tx, src, dst, bool(ok)) for t, tx, src, dst, ok in rows]
         return NetEvents(
             t_ns=reached,

@@ -245,6 +245,12 @@ class Net
 
     int64_t NowNs() const { return Simulator::Now().GetNanoSeconds(); }
 
+    // Addresses of the record buffers, for zero-overhead reads from Python (ctypes + numpy).
+    intptr_t DIntAddr() const { return reinterpret_cast<intptr_t>(dInt.data()); }
+    intptr_t DRealAddr() const { return reinterpret_cast<intptr_t>(dReal.data()); }
+    intptr_t SIntAddr() const { return reinterpret_cast<intptr_t>(sInt.data()); }
+    intptr_t PayloadAddr() const { return reinterpret_cast<intptr_t>(dPayload.data()); }
+
     double RxPowerDbm(uint32_t a, uint32_t b, double txPowerDbm) const
     {
         return m_loss->CalcRxPower(txPowerDbm, m_mob[a], m_mob[b]);
