@@ -44,11 +44,25 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument("--quiet", action="store_true", help="no progress line")
     p_run.add_argument("--in-process", action="store_true",
                        help="run ns-3 scenarios in this process (default: a child process, so an ns-3 abort is reported)")
+    p_sw = sub.add_parser("sweep", help="run a sweep (cosim sweep FILE) or export its results (cosim sweep results DIR)")
+    p_sw.add_argument("target", help="a sweep file, or the word 'results'")
+    p_sw.add_argument("directory", nargs="?", type=Path, help="with 'results': the sweep's output directory")
+    p_sw.add_argument("--jobs", type=int, help="runs at a time (default: number of CPUs)")
+    p_sw.add_argument("--out", type=Path, help="sweep directory (default: the file's output.dir, else sweeps/<name>)")
+    p_sw.add_argument("--retry-failed", action="store_true", help="rerun runs that failed before")
+    p_sw.add_argument("--quiet", action="store_true", help="no progress line")
+    p_sw.add_argument("--format", choices=["csv", "parquet"], default="csv", help="with 'results'")
+    p_sw.add_argument("--output", type=Path, help="with 'results': the table's path (default: DIR/results.<format>)")
+    p_sw.add_argument("--rebuild", action="store_true", help="with 'results': rebuild the index from the run directories")
     p_val = sub.add_parser("validate", help="check a scenario without running it")
     p_val.add_argument("scenario", type=Path)
     p_val.add_argument("--set", action="append", metavar="KEY=VALUE")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if args.command == "sweep":
+        from cosim.sweep_cli import sweep_command
+
+        return sweep_command(args)
     try:
         scenario = load(args.scenario, _overrides(args))
     except (ScenarioError, ValueError) as exc:

@@ -14,6 +14,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from cosim.coordinator import ProgressFn
@@ -44,8 +45,11 @@ def run_isolated(
     out_dir: str | Path | None = None,
     progress: ProgressFn | None = None,
     argv: list[str] | None = None,
+    timeout_s: float | None = None,
 ) -> RunResult:
-    """Like cosim.run(), in a fresh Python process; the result is read back from the run directory."""
+    """Like cosim.run(), in a fresh Python process; the result is read back from the run directory.
+    With `timeout_s`, a child still running after that many wall-clock seconds is killed and the run
+    marked failed."""
     directory = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
     command = list(argv if argv is not None else sys.argv)
     prepare(directory, scenario, command)
@@ -57,6 +61,16 @@ def run_isolated(
             [sys.executable, "-m", "cosim.child", str(directory), scenario.source, json.dumps(command)],
             stdout=subprocess.PIPE, stderr=err, text=True, env=env,
         )
+        timed_out = threading.Event()
+
+        def expire() -> None:
+            timed_out.set()
+            child.kill()
+
+        watchdog = threading.Timer(timeout_s, expire) if timeout_s is not None else None
+        if watchdog is not None:
+            watchdog.daemon = True
+            watchdog.start()
         try:
             for line in child.stdout:
                 parts = line.split()
@@ -68,6 +82,12 @@ def run_isolated(
         except KeyboardInterrupt:
             child.send_signal(signal.SIGINT)  # the child records 'interrupted' and keeps its trace
             child.wait()
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+    if timed_out.is_set():
+        return _record_death(directory, scenario, child.returncode, stderr_path.read_text(errors="replace"), last[0],
+                             reason=f"timed out after {timeout_s:g} s of wall-clock time")
     status = json.loads((directory / "status.json").read_text()).get("status")
     if status in ("ok", "failed", "interrupted"):
         out = read_run(directory)
@@ -84,8 +104,9 @@ def _describe_exit(returncode: int) -> str:
         return f"exit status {returncode}"
 
 
-def _record_death(directory: Path, scenario: Scenario, returncode: int, stderr_text: str, last_ns: int) -> RunResult:
-    how = _describe_exit(returncode)
+def _record_death(directory: Path, scenario: Scenario, returncode: int, stderr_text: str, last_ns: int,
+                  reason: str | None = None) -> RunResult:
+    how = reason or _describe_exit(returncode)
     times = [float(m) for m in _NS3_TIME.findall(stderr_text)]
     t_s = times[-1] if times else last_ns / NS_PER_S
     message = ns3_message(stderr_text)
@@ -96,4 +117,4 @@ def _record_death(directory: Path, scenario: Scenario, returncode: int, stderr_t
         f"error      {error}\n(full stderr of the child process in child_stderr.txt)\n"
     )
     write_status(directory, "failed", error=error, t_s=t_s)
-    return RunResult(directory, "failed", {}, error, None)
+    return RunResult(directory, "failed", {}, error, None, lost=reason is None and returncode == -signal.SIGKILL)

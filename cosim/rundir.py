@@ -33,6 +33,7 @@ class RunResult:
     metrics: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
     trace_digest: str | None = None
+    lost: bool = False  # the process running it was killed from outside (SIGKILL): worth retrying
 
 
 def versions() -> dict[str, str | None]:

@@ -1,0 +1,171 @@
+"""Sweeps: expansion, stable keys, replication seeds, local execution, failures, resume, export."""
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import yaml
+
+from cosim.cli import main
+from cosim.errors import ScenarioError
+from cosim.sweep_runner import run_sweep
+from cosim.sweep_spec import load_sweep, replication_seed, run_key
+from tests.conftest import ROOT, base_scenario
+
+
+def write_sweep(tmp_path, grid, replications=2, exclude=None, timeout=300, base_overrides=None, fixed=None):
+    base = base_scenario(duration=1.0)
+    base["groups"][0]["count"] = 8
+    base.update(base_overrides or {})
+    (tmp_path / "base.yaml").write_text(yaml.safe_dump(base))
+    sweep = {"base": "base.yaml", "campaign_seed": 11, "replications": replications, "grid": grid, "timeout": timeout,
+             "set": fixed or {"output.trace.network": False}}
+    if exclude:
+        sweep["exclude"] = exclude
+    path = tmp_path / "sweep.yaml"
+    path.write_text(yaml.safe_dump(sweep, sort_keys=False))
+    return path
+
+
+def test_expansion_keys_and_seeds(tmp_path):
+    grid = {"groups.0.count": [4, 8], "network.radio.loss_probability": [0.0, 0.5]}
+    exclude = [{"groups.0.count": 8, "network.radio.loss_probability": 0.5}]
+    spec = load_sweep(write_sweep(tmp_path, grid, replications=3, exclude=exclude))
+    points = spec.points()
+    assert len(points) == 3 * 3
+    assert len({p.key for p in points}) == 9
+    # replication r has one seed at every parameter point, and the seeds differ between replications
+    for r in range(3):
+        assert {p.seed for p in points if p.replication == r} == {replication_seed(11, r)}
+    assert len({replication_seed(11, r) for r in range(3)}) == 3
+    # keys depend on values, not on the order of the axes in the file
+    assert run_key({"a": 1, "b": [2, 3]}, 0) == run_key({"b": [2, 3], "a": 1}, 0) != run_key({"a": 1, "b": [2, 3]}, 1)
+    code = "from cosim.sweep_spec import run_key; print(run_key({'a': 1, 'b': [2, 3]}, 0))"
+    other = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert other.stdout.strip() == run_key({"a": 1, "b": [2, 3]}, 0)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"grdi": {}}, "sweep.yaml: grdi: unknown key"),
+    ({"replications": 0}, "sweep.yaml: replications: expected an integer >= 1, got 0"),
+    ({"exclude": [{"seed": 3}]}, "sweep.yaml: exclude[0].seed: not a grid axis"),
+    ({"grid": {"groups.0.count": [4, -1]}}, "sweep.yaml: grid (groups.0.count=-1): the base scenario rejects this point"),
+])
+def test_bad_sweep_files_are_rejected_before_running(tmp_path, change, message):
+    path = write_sweep(tmp_path, {"groups.0.count": [4]})
+    data = yaml.safe_load(path.read_text())
+    data.update(change)
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(ScenarioError) as info:
+        load_sweep(path)
+    assert str(info.value).startswith(str(path.resolve()).rsplit("/", 1)[0] + "/" + message) or message in str(info.value)
+
+
+def test_sweep_runs_resumes_and_exports(tmp_path):
+    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [4, 8]}))
+    out = tmp_path / "out"
+    first = run_sweep(spec, out_dir=out, jobs=2)
+    assert (first.total, first.ok, first.failed, first.skipped) == (4, 4, 0, 0)
+    assert sorted(p.name for p in (out / "runs").iterdir()) == sorted(p.key for p in spec.points())
+    assert (out / "sweep.yaml").read_text() == spec.source.read_text()
+    assert json.loads((out / "manifest.json").read_text())["versions"]["numpy"]
+    again = run_sweep(spec, out_dir=out, jobs=2)
+    assert (again.ran, again.skipped) == (0, 4)
+    assert main(["sweep", "results", str(out)]) == 0
+    rows = list(csv.DictReader(open(out / "results.csv")))
+    assert len(rows) == 4 and {r["status"] for r in rows} == {"ok"}
+    assert sorted(int(r["groups.0.count"]) for r in rows) == [4, 4, 8, 8]
+    assert all(int(r["messages_sent"]) > 0 for r in rows)
+    # the same replication saw the same seed at both points
+    assert len({r["seed"] for r in rows if r["replication"] == "0"}) == 1
+
+
+def test_a_crashing_run_is_recorded_failed_and_the_others_complete(tmp_path):
+    grid = {"groups.0.controller": [{"class": "controllers.instrument:InstrumentBee"},
+                                    {"class": "tests.controllers.helpers:Exploder", "params": {"victim": -1}}]}
+    spec = load_sweep(write_sweep(tmp_path, grid, replications=1, base_overrides={"duration": 1.5}))
+    out = tmp_path / "out"
+    outcome = run_sweep(spec, out_dir=out, jobs=2)
+    assert (outcome.ok, outcome.failed) == (1, 1)
+    (error,) = outcome.failures.values()
+    assert "ZeroDivisionError: controller bug" in error
+    again = run_sweep(spec, out_dir=out, jobs=2)
+    assert (again.ran, again.skipped) == (0, 2)  # failed runs are not retried unless asked
+    retried = run_sweep(spec, out_dir=out, jobs=2, retry_failed=True)
+    assert (retried.ran, retried.failed) == (1, 1)
+
+
+def test_killing_the_driver_and_resuming_gives_every_run_once(tmp_path):
+    path = write_sweep(tmp_path, {"groups.0.count": [4, 5, 6, 7]}, replications=2, base_overrides={"duration": 3.0})
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "cosim.cli", "sweep", str(path), "--out", str(out), "--jobs", "1", "--quiet"]
+    driver = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        done = [p for p in (out / "runs").glob("p*")] if (out / "runs").exists() else []
+        if len(done) >= 2:
+            break
+        time.sleep(0.1)
+    os.killpg(driver.pid, signal.SIGKILL)  # the driver and the run it was executing
+    driver.wait()
+    done_before = {p.name for p in (out / "runs").glob("p*")}
+    assert 2 <= len(done_before) < 8
+    resumed = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    names = sorted(p.name for p in (out / "runs").iterdir())
+    assert names == sorted(p.key for p in load_sweep(path).points())  # all 8, each once, no leftovers
+    assert f"{len(done_before)} already done" in resumed.stdout
+
+
+def test_a_run_over_its_time_limit_is_killed_and_recorded(tmp_path):
+    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [300]}, replications=1, timeout=3,
+                                  base_overrides={"duration": 10_000.0}))
+    outcome = run_sweep(spec, out_dir=tmp_path / "out", jobs=1)
+    (error,) = outcome.failures.values()
+    assert "timed out after 3 s of wall-clock time" in error
+
+
+def test_a_worker_killed_mid_run_is_retried(tmp_path):
+    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [500]}, replications=1, base_overrides={"duration": 60.0}))
+    out = tmp_path / "out"
+    killed = []
+
+    def kill_the_first_child():
+        deadline = time.time() + 60
+        while time.time() < deadline and not killed:
+            for proc in os.listdir("/proc"):
+                if not proc.isdigit():
+                    continue
+                try:
+                    cmdline = open(f"/proc/{proc}/cmdline", "rb").read().decode(errors="replace")
+                except OSError:
+                    continue
+                if "cosim.child" in cmdline and str(out) in cmdline:
+                    pid = int(proc)
+                    time.sleep(0.3)
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        continue
+                    killed.append(pid)
+                    return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_the_first_child)
+    killer.start()
+    outcome = run_sweep(spec, out_dir=out, jobs=1)
+    killer.join()
+    assert killed and (outcome.ok, outcome.failed) == (1, 0)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "sweeps").glob("*.yaml")), ids=lambda p: p.name)
+def test_example_sweeps_run(path, tmp_path):
+    spec = load_sweep(path)
+    outcome = run_sweep(spec, out_dir=tmp_path / "sweep", jobs=2)
+    assert outcome.total == len(spec.points()) and outcome.failed == 0, outcome.failures
