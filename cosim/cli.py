@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     p_sw.add_argument("--jobs", type=int, help="runs at a time (default: number of CPUs)")
     p_sw.add_argument("--out", type=Path, help="sweep directory (default: the file's output.dir, else sweeps/<name>)")
     p_sw.add_argument("--retry-failed", action="store_true", help="rerun runs that failed before")
+    p_sw.add_argument("--dask", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://127.0.0.1:8786")
     p_sw.add_argument("--quiet", action="store_true", help="no progress line")
     p_sw.add_argument("--format", choices=["csv", "parquet"], default="csv", help="with 'results'")
     p_sw.add_argument("--output", type=Path, help="with 'results': the table's path (default: DIR/results.<format>)")

@@ -40,6 +40,15 @@ def ns3_message(stderr_text: str, max_lines: int = 4) -> str:
     return " | ".join(picked) if picked else "(no message on stderr)"
 
 
+def _die_with_parent() -> None:
+    """In the child, before exec: on Linux, be killed if the process that started us dies, so a lost
+    sweep worker leaves no orphan run writing into the sweep directory."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def run_isolated(
     scenario: Scenario,
     out_dir: str | Path | None = None,
@@ -59,7 +68,7 @@ def run_isolated(
     with open(stderr_path, "w") as err:
         child = subprocess.Popen(
             [sys.executable, "-m", "cosim.child", str(directory), scenario.source, json.dumps(command)],
-            stdout=subprocess.PIPE, stderr=err, text=True, env=env,
+            stdout=subprocess.PIPE, stderr=err, text=True, env=env, preexec_fn=_die_with_parent,
         )
         timed_out = threading.Event()
 

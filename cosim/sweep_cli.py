@@ -50,14 +50,23 @@ def sweep_command(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     progress = None if args.quiet else SweepProgressLine()
+    client = None
+    if args.dask:
+        from distributed import Client
+
+        client = Client(args.dask, timeout="30s")
     try:
-        outcome = run_sweep(spec, out_dir=args.out, jobs=args.jobs, retry_failed=args.retry_failed, progress=progress)
+        outcome = run_sweep(spec, out_dir=args.out, jobs=args.jobs, retry_failed=args.retry_failed, progress=progress,
+                            dask_client=client)
     except ScenarioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted: finished runs are kept; run the same command again to resume", file=sys.stderr)
         return 130
+    finally:
+        if client is not None:
+            client.close()
     if progress is not None and sys.stderr.isatty():
         sys.stderr.write("\n")
     print(f"sweep {spec.source.name}: {outcome.total} runs, {outcome.ok} ran ok, {outcome.failed} failed, "

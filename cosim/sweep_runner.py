@@ -105,9 +105,57 @@ def _execute(spec: SweepSpec, directory: Path, point: RunPoint, attempt: int) ->
         shutil.rmtree(tmp, ignore_errors=True)  # interrupted: it will be rerun
         return {"key": point.key, "status": result.status, "error": result.error, "metrics": {}}
     if final.exists():
+        existing = read_run_state(final)
+        if existing is not None and existing["status"] == "ok":
+            shutil.rmtree(tmp, ignore_errors=True)  # another attempt (a rescheduled task) finished first
+            return existing
         shutil.rmtree(final)  # a failed run being retried
     tmp.rename(final)
     return read_run_state(final) or {"key": point.key, "status": result.status, "error": result.error, "metrics": {}}
+
+
+def _execute_on_worker(spec: SweepSpec, directory: str, point: RunPoint) -> dict:
+    """The Dask task: the same work as a local run, returning plain data only."""
+    state = _execute(spec, Path(directory), point, 0)
+    return {"key": state.get("key", point.key), "status": state["status"], "error": state.get("error"),
+            "metrics": state.get("metrics") or {}}
+
+
+class _LocalPool:
+    """Runs at most `jobs` runs at a time; each run is a child process started from a thread."""
+
+    def __init__(self, jobs: int) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="sweep")
+
+    def submit(self, spec: SweepSpec, directory: Path, point: RunPoint):
+        return self._pool.submit(_execute, spec, directory, point, 0)
+
+    def completed(self, futures):
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            yield from done
+
+    def close(self, cancel: bool = False) -> None:
+        self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+class _DaskPool:
+    """Submits runs to a Dask cluster; Dask reschedules a run whose worker is lost."""
+
+    def __init__(self, client) -> None:
+        self._client = client
+
+    def submit(self, spec: SweepSpec, directory: Path, point: RunPoint):
+        return self._client.submit(_execute_on_worker, spec, str(directory), point, pure=False, key=f"cosim-run-{point.key}")
+
+    def completed(self, futures):
+        from distributed import as_completed
+
+        yield from as_completed(futures)
+
+    def close(self, cancel: bool = False) -> None:
+        pass
 
 
 def run_sweep(
@@ -116,8 +164,10 @@ def run_sweep(
     jobs: int | None = None,
     retry_failed: bool = False,
     progress: SweepProgress | None = None,
+    dask_client=None,
 ) -> SweepOutcome:
-    """Run what is missing of `spec` with `jobs` runs at a time (default: the number of CPUs)."""
+    """Run what is missing of `spec`: locally with `jobs` runs at a time (default: the number of CPUs),
+    or on a Dask cluster through `dask_client` (a distributed.Client)."""
     directory = sweep_directory(spec, out_dir)
     _prepare(spec, directory)
     todo, keep = _todo(spec, directory, retry_failed)
@@ -128,34 +178,31 @@ def run_sweep(
         index.record(point.key, point.replication, point.seed, point.params, state["status"], state["error"], state["metrics"])
     by_key = {p.key: p for p in todo}
     t0 = time.monotonic()
-    workers = max(1, jobs or os.cpu_count() or 1)
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sweep")
+    pool = _DaskPool(dask_client) if dask_client is not None else _LocalPool(max(1, jobs or os.cpu_count() or 1))
     try:
-        pending = {pool.submit(_execute, spec, directory, p, 0): p.key for p in todo}
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                key = pending.pop(fut)
-                point = by_key[key]
-                try:
-                    state = fut.result()
-                except Exception as exc:  # a driver-side error (disk, rename): record, go on
-                    state = {"status": "failed", "error": f"{type(exc).__name__}: {exc}", "metrics": {}}
-                outcome.ran += 1
-                if state["status"] == "ok":
-                    outcome.ok += 1
-                else:
-                    outcome.failed += 1
-                    outcome.failures[key] = state.get("error") or state["status"]
-                if state["status"] in ("ok", "failed"):
-                    index.record(key, point.replication, point.seed, point.params, state["status"], state.get("error"),
-                                 state.get("metrics"))
-                if progress is not None:
-                    progress(outcome.ok + outcome.skipped, outcome.failed, len(pending), outcome.total, time.monotonic() - t0)
+        pending = {pool.submit(spec, directory, p): p.key for p in todo}
+        for fut in pool.completed(list(pending)):
+            key = pending.pop(fut)
+            point = by_key[key]
+            try:
+                state = fut.result()
+            except Exception as exc:  # a driver-side error (disk, rename): record, go on
+                state = {"status": "failed", "error": f"{type(exc).__name__}: {exc}", "metrics": {}}
+            outcome.ran += 1
+            if state["status"] == "ok":
+                outcome.ok += 1
+            else:
+                outcome.failed += 1
+                outcome.failures[key] = state.get("error") or state["status"]
+            if state["status"] in ("ok", "failed"):
+                index.record(key, point.replication, point.seed, point.params, state["status"], state.get("error"),
+                             state.get("metrics"))
+            if progress is not None:
+                progress(outcome.ok + outcome.skipped, outcome.failed, len(pending), outcome.total, time.monotonic() - t0)
     except KeyboardInterrupt:
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.close(cancel=True)
         index.close()
         raise
-    pool.shutdown(wait=True)
+    pool.close()
     index.close()
     return outcome

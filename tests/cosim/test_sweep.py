@@ -169,3 +169,21 @@ def test_example_sweeps_run(path, tmp_path):
     spec = load_sweep(path)
     outcome = run_sweep(spec, out_dir=tmp_path / "sweep", jobs=2)
     assert outcome.total == len(spec.points()) and outcome.failed == 0, outcome.failures
+
+
+def test_local_pool_and_dask_give_identical_results(tmp_path):
+    """A Dask LocalCluster bound to 127.0.0.1 (two worker processes) runs the same sweep as the pool."""
+    from distributed import Client, LocalCluster
+
+    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [4, 9], "network.radio.loss_probability": [0.0, 0.4]}))
+    local = run_sweep(spec, out_dir=tmp_path / "local", jobs=2)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        with Client(cluster) as client:
+            remote = run_sweep(spec, out_dir=tmp_path / "dask", dask_client=client)
+    assert (local.ok, remote.ok) == (8, 8)
+
+    def digests(directory):
+        return {p.name: json.loads((p / "metrics.json").read_text())["trace_sha256"] for p in (directory / "runs").iterdir()}
+
+    assert digests(tmp_path / "local") == digests(tmp_path / "dask")
