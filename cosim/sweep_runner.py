@@ -205,4 +205,6 @@ def run_sweep(
         raise
     pool.close()
     index.close()
+    for stale in (directory / "runs").glob(".tmp-*"):
+        shutil.rmtree(stale, ignore_errors=True)  # from lost workers: every run has finished by now
     return outcome

@@ -187,3 +187,46 @@ def test_local_pool_and_dask_give_identical_results(tmp_path):
         return {p.name: json.loads((p / "metrics.json").read_text())["trace_sha256"] for p in (directory / "runs").iterdir()}
 
     assert digests(tmp_path / "local") == digests(tmp_path / "dask")
+
+
+def _find_run_process(out, timeout=60.0):
+    """(pid, parent pid) of a `cosim.child` process writing under `out`."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        for proc in os.listdir("/proc"):
+            if not proc.isdigit():
+                continue
+            try:
+                cmdline = open(f"/proc/{proc}/cmdline", "rb").read().decode(errors="replace")
+                stat = open(f"/proc/{proc}/stat").read()
+            except OSError:
+                continue
+            if "cosim.child" in cmdline and str(out) in cmdline:
+                return int(proc), int(stat.rsplit(")", 1)[1].split()[1])
+        time.sleep(0.05)
+    return None
+
+
+def test_a_dask_worker_killed_mid_run_is_retried(tmp_path):
+    from distributed import Client, LocalCluster
+
+    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [400]}, replications=1, base_overrides={"duration": 40.0}))
+    out = tmp_path / "dask"
+    killed = []
+
+    def kill_the_worker():
+        found = _find_run_process(out)
+        if found:
+            time.sleep(0.5)
+            os.kill(found[1], signal.SIGKILL)  # the Dask worker; its run process dies with it
+            killed.append(found)
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        killer = threading.Thread(target=kill_the_worker)
+        killer.start()
+        outcome = run_sweep(spec, out_dir=out, dask_client=client)
+        killer.join()
+    assert killed
+    assert (outcome.ok, outcome.failed) == (1, 0), outcome.failures
+    assert [p.name for p in (out / "runs").iterdir()] == [spec.points()[0].key]
