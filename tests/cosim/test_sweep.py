@@ -230,3 +230,37 @@ def test_a_dask_worker_killed_mid_run_is_retried(tmp_path):
     assert killed
     assert (outcome.ok, outcome.failed) == (1, 0), outcome.failures
     assert [p.name for p in (out / "runs").iterdir()] == [spec.points()[0].key]
+
+
+def test_index_rebuilds_from_run_directories_and_exports_parquet(tmp_path, capsys):
+    import pyarrow.parquet as pq
+
+    from cosim.sweep_index import SweepIndex, rebuild_index
+
+    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [4, 6]}, replications=1))
+    out = tmp_path / "out"
+    run_sweep(spec, out_dir=out, jobs=2)
+    original = SweepIndex(out / "index.sqlite").rows()
+    (out / "index.sqlite").unlink()
+    rebuilt = rebuild_index(out)
+    assert rebuilt.rows() == original and len(original) == 2
+    rebuilt.close()
+    assert main(["sweep", "results", str(out), "--format", "parquet", "--rebuild"]) == 0
+    table = pq.read_table(out / "results.parquet").to_pydict()
+    assert sorted(table["groups.0.count"]) == [4, 6] and table["status"] == ["ok", "ok"]
+    assert "2 runs ->" in capsys.readouterr().out
+    assert main(["sweep", "results", str(tmp_path)]) == 2  # not a sweep directory
+
+
+def test_progress_line_counts_done_failed_and_remaining():
+    import io
+    from contextlib import redirect_stderr
+
+    from cosim.sweep_cli import SweepProgressLine
+
+    buf = io.StringIO()
+    with redirect_stderr(buf):
+        line = SweepProgressLine()
+        line(3, 1, 6, 10, 8.0)
+    text = buf.getvalue()
+    assert "done 3, failed 1, remaining 6 of 10" in text and "~12 s left" in text
