@@ -11,6 +11,10 @@ from tests.conftest import ROOT
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 
 
+def test_the_example_configs_exist():
+    assert {p.name for p in CONFIGS} >= {"demo.yaml", "wifi_ns3.yaml", "motes_802154.yaml"}
+
+
 @pytest.mark.parametrize("path", CONFIGS, ids=[p.name for p in CONFIGS])
 def test_config_runs(path, tmp_path):
     scenario = cosim.load(path, {"duration": 3.0})

@@ -137,25 +137,11 @@ def test_a_worker_killed_mid_run_is_retried(tmp_path):
     killed = []
 
     def kill_the_first_child():
-        deadline = time.time() + 60
-        while time.time() < deadline and not killed:
-            for proc in os.listdir("/proc"):
-                if not proc.isdigit():
-                    continue
-                try:
-                    cmdline = open(f"/proc/{proc}/cmdline", "rb").read().decode(errors="replace")
-                except OSError:
-                    continue
-                if "cosim.child" in cmdline and str(out) in cmdline:
-                    pid = int(proc)
-                    time.sleep(0.3)
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        continue
-                    killed.append(pid)
-                    return
-            time.sleep(0.05)
+        found = _find_run_process(out)
+        if found:
+            time.sleep(0.3)
+            os.kill(found[0], signal.SIGKILL)  # the run's own process, as the OOM killer would
+            killed.append(found[0])
 
     killer = threading.Thread(target=kill_the_first_child)
     killer.start()
@@ -164,7 +150,14 @@ def test_a_worker_killed_mid_run_is_retried(tmp_path):
     assert killed and (outcome.ok, outcome.failed) == (1, 0)
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "sweeps").glob("*.yaml")), ids=lambda p: p.name)
+EXAMPLE_SWEEPS = sorted((ROOT / "configs" / "sweeps").glob("*.yaml"))
+
+
+def test_the_example_sweeps_exist():
+    assert EXAMPLE_SWEEPS, "configs/sweeps/ holds no sweep file (was it committed?)"
+
+
+@pytest.mark.parametrize("path", EXAMPLE_SWEEPS, ids=lambda p: p.name)
 def test_example_sweeps_run(path, tmp_path):
     spec = load_sweep(path)
     outcome = run_sweep(spec, out_dir=tmp_path / "sweep", jobs=2)
