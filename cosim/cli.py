@@ -24,6 +24,16 @@ def _overrides(args: argparse.Namespace) -> dict:
     return out
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
+    return value
+
+
 def _duration_arg(text: str):
     try:
         return float(text)
@@ -47,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     p_sw = sub.add_parser("sweep", help="run a sweep (cosim sweep FILE) or export its results (cosim sweep results DIR)")
     p_sw.add_argument("target", help="a sweep file, or the word 'results'")
     p_sw.add_argument("directory", nargs="?", type=Path, help="with 'results': the sweep's output directory")
-    p_sw.add_argument("--jobs", type=int, help="runs at a time (default: number of CPUs)")
+    p_sw.add_argument("--jobs", type=_positive_int, help="runs at a time (default: number of CPUs)")
     p_sw.add_argument("--out", type=Path, help="sweep directory (default: the file's output.dir, else sweeps/<name>)")
     p_sw.add_argument("--retry-failed", action="store_true", help="rerun runs that failed before")
     p_sw.add_argument("--dask", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://127.0.0.1:8786")

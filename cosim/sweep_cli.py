@@ -54,7 +54,11 @@ def sweep_command(args: argparse.Namespace) -> int:
     if args.dask:
         from distributed import Client
 
-        client = Client(args.dask, timeout="30s")
+        try:
+            client = Client(args.dask, timeout="10s")
+        except (OSError, ValueError, TimeoutError) as exc:
+            print(f"error: cannot reach the Dask scheduler at {args.dask!r}: {exc}", file=sys.stderr)
+            return 2
     try:
         outcome = run_sweep(spec, out_dir=args.out, jobs=args.jobs, retry_failed=args.retry_failed, progress=progress,
                             dask_client=client)

@@ -257,3 +257,13 @@ def test_progress_line_counts_done_failed_and_remaining():
         line(3, 1, 6, 10, 8.0)
     text = buf.getvalue()
     assert "done 3, failed 1, remaining 6 of 10" in text and "~12 s left" in text
+
+
+def test_sweep_command_line_rejects_bad_options(tmp_path, capsys):
+    path = write_sweep(tmp_path, {"groups.0.count": [4]}, replications=1)
+    with pytest.raises(SystemExit):
+        main(["sweep", str(path), "--jobs", "0"])
+    assert "--jobs: expected a whole number >= 1, got 0" in capsys.readouterr().err
+    assert main(["sweep", str(path), "--dask", "tcp://127.0.0.1:9", "--out", str(tmp_path / "o")]) == 2
+    assert "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in capsys.readouterr().err
+    assert main(["sweep", "results"]) == 2
