@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from physics.raycast import ray_box_distances, ray_sphere_distances
 from physics.world import Arena, Box, CommandArrays, RobotSpec
 
 PairFinder = Callable[[np.ndarray, float, bool], np.ndarray]  # (positions, radius, sort) -> (P, 2)
@@ -114,6 +115,19 @@ class KinematicWorld(CommandArrays):
 
     def velocities(self) -> np.ndarray:
         return self._vel
+
+    def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray:
+        """Distances from robot's centre along unit directions (R,3) to the nearest box or other robot,
+        measured from its surface; max_range where nothing is closer."""
+        r = float(self._radius[robot])
+        origins = np.repeat(self._pos[robot][None, :], len(dirs), axis=0) + dirs * r
+        best = np.full(len(dirs), np.inf)
+        for center, half in self._boxes:
+            best = np.minimum(best, ray_box_distances(origins, dirs, center - half, center + half))
+        others = np.arange(self.n) != robot
+        if others.any():
+            best = np.minimum(best, ray_sphere_distances(origins, dirs, self._pos[others], self._radius[others]))
+        return np.minimum(best, max_range)
 
     def network_state(self, t_s: float) -> tuple[np.ndarray, np.ndarray]:
         """Exact positions and velocities for the network's position sync."""

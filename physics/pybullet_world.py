@@ -123,6 +123,17 @@ class PybulletWorld(CommandArrays):
         self._read_all()
         return self._pos
 
+    def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray:
+        """Distances from the robot's surface along unit directions (R,3) to the first body hit
+        (pybullet rayTestBatch, one call for all rays); max_range where nothing is closer."""
+        r = self.specs[robot].radius_m + 1e-4  # start just outside the robot's own body
+        centre = self.position_of(robot)
+        starts = centre + dirs * r
+        ends = starts + dirs * max_range
+        hits = self._p.rayTestBatch(starts.tolist(), ends.tolist(), physicsClientId=self._cid)
+        frac = np.array([h[2] if h[0] >= 0 else 1.0 for h in hits])
+        return np.minimum(frac * max_range + 1e-4, max_range)
+
     def network_state(self, t_s: float) -> tuple[np.ndarray, np.ndarray]:
         """Positions now and the mean velocity since the previous call (finite difference, no extra
         pybullet calls); the network extrapolates with it until the next sync."""

@@ -64,6 +64,13 @@ class Robot:
         """Hold position: zero velocity command."""
         self._w.cmd_vel[self.id] = (0.0, 0.0, 0.0)
 
+    def ranges(self) -> np.ndarray:
+        """Range/IR readings in metres, one per ray (see physics.sensors.RangeOptions); needs a `range` sensor."""
+        sensor = self.sensors.get("range")
+        if sensor is None:
+            raise RuntimeError(f"robot {self.id} has no range sensor; add `sensors: {{range: {{}}}}` to its group")
+        return sensor.read()
+
     def compass(self) -> float:
         """A noisy heading reading, radians in (-pi, pi]; needs a `compass` sensor on the group."""
         sensor = self.sensors.get("compass")

@@ -99,3 +99,23 @@ def test_a_killed_robot_stops_moving_running_timers_and_transmitting(tmp_path):
     assert (net["t_ns"][delivered_to_1] < 1_001_000_000).all()
     assert (net["t_ns"][(net["kind"] == 1) & (net["dst"] == 2)] > 1_500_000_000).any()  # others carry on
     assert sim.alive.tolist() == [True, False, True]
+
+
+def test_obstacle_avoider_keeps_off_a_wall(run_dict):
+    """Robots start 3 m in front of a wall and random-walk; the avoider keeps them from touching it.
+
+        robots at x = 0 .. 2      wall: x = 5 .. 6 (y from -10 to 10)
+    """
+    data = base_scenario(duration=20.0)
+    data["world"] = {"arena_lower": [-10, -10, 0], "arena_upper": [10, 10, 5],
+                     "obstacles": [{"center": [5.5, 0, 1], "size": [1, 20, 2]}]}
+    data["groups"] = [{"name": "a", "count": 6, "layout": {"type": "grid", "origin": [0, -2.5, 1], "spacing": 1.0, "columns": 3},
+                       "robot": {"max_speed": 1.5}, "sensors": {"range": {"count": 8, "max_range": 3.0}},
+                       "controller": {"class": "controllers.avoider:ObstacleAvoider",
+                                      "params": {"max_speed": 1.5, "velocity_sigma": 0.5, "safe_distance": 0.8}}}]
+    data["output"] = {"trace": {"positions_every": 0.1}}
+    result = run_dict(data)
+    assert result.status == "ok", result.error
+    x = pq.read_table(result.directory / "trace" / "positions.parquet").column("x").to_numpy()
+    assert x.max() < 5.0 - 0.1 - 0.2  # never within 20 cm of the wall face (robot radius 0.1)
+    assert x.max() > 2.5  # they did wander toward it

@@ -1,0 +1,68 @@
+"""Range rays return the true distance to a box, within the noise setting, on both worlds.
+
+    robot (r = 0.1) at (0, 0), heading +x          box 1 x 4 x 2 m centred at (3, 0): near face at x = 2.5
+
+        (0,0) o --- 2.4 m from the robot's surface ---> |####|
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from netstack.fast.neighbors import pairs_within
+from physics.kinematic import KinematicWorld
+from physics.pybullet_world import PybulletWorld
+from physics.robot import Robot
+from physics.sensors import RangeOptions, RangeSensor
+from physics.world import Arena, Box, RobotSpec
+
+BOX = Box((3.0, 0.0, 1.0), (0.5, 2.0, 1.0))
+ARENA = Arena((-20, -20, 0), (20, 20, 10))
+
+
+def make(kind, *positions):
+    if kind == "kinematic":
+        w = KinematicWorld(ARENA, pair_finder=pairs_within, collisions=False, obstacles=(BOX,))
+    else:
+        w = PybulletWorld(ARENA, 0.01, obstacles=(BOX,), ground=False)
+    for p in positions:
+        w.add_robot(RobotSpec(p))
+    w.start()
+    return w
+
+
+@pytest.mark.parametrize("kind", ["kinematic", "pybullet"])
+def test_rays_measure_the_distance_to_a_box(kind):
+    w = make(kind, (0.0, 0.0, 1.0))
+    sensor = RangeSensor(w, 0, RangeOptions(count=4, max_range=5.0), np.random.default_rng(0))
+    robot = Robot(w, 0, {"range": sensor})
+    assert robot.ranges() == pytest.approx([2.4, 5.0, 5.0, 5.0], abs=1e-3)
+    robot.turn(math.pi / 2)  # now facing +y: the box is on the right, the last ray (270 degrees)
+    w.latch()
+    assert robot.ranges() == pytest.approx([5.0, 5.0, 5.0, 2.4], abs=1e-3)
+    w.close()
+
+
+@pytest.mark.parametrize("kind", ["kinematic", "pybullet"])
+def test_noise_and_bias_follow_the_settings(kind):
+    w = make(kind, (0.0, 0.0, 1.0))
+    sensor = RangeSensor(w, 0, RangeOptions(count=1, fov_deg=0.0, max_range=5.0, noise_std=0.05, bias=0.1),
+                         np.random.default_rng(3))
+    reads = np.array([sensor.read()[0] for _ in range(2000)])
+    assert reads.mean() == pytest.approx(2.5, abs=3 * 0.05 / math.sqrt(2000))
+    assert reads.std() == pytest.approx(0.05, rel=0.1)
+    w.close()
+
+
+def test_other_robots_are_obstacles_in_the_kinematic_world():
+    w = make("kinematic", (0.0, 0.0, 1.0), (1.0, 0.0, 1.0))
+    sensor = RangeSensor(w, 0, RangeOptions(count=1, fov_deg=0.0), np.random.default_rng(0))
+    assert sensor.read()[0] == pytest.approx(0.8)  # 1 m between centres, two radii of 0.1
+
+
+def test_field_of_view_spreads_rays_symmetrically():
+    assert np.degrees(RangeOptions(count=3, fov_deg=90).angles()).tolist() == pytest.approx([-45, 0, 45])
+    assert np.degrees(RangeOptions(count=4).angles()).tolist() == pytest.approx([0, 90, 180, 270])
+    with pytest.raises(ValueError, match="count must be >= 1"):
+        RangeOptions(count=0)
