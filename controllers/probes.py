@@ -57,3 +57,18 @@ class PeriodicBroadcast(Controller):
     def setup(self) -> None:
         payload = bytes(i % 251 for i in range(self.params.size))
         self.every(self.params.interval, lambda: self.net.broadcast(payload))
+
+
+class Cruise(Controller):
+    """Fly at a constant body-frame velocity (m/s) from time 0; nothing else."""
+
+    @dataclass(frozen=True)
+    class Params:
+        vx: float = 1.0
+        vy: float = 0.0
+        vz: float = 0.0
+
+    period = None
+
+    def setup(self) -> None:
+        self.robot.set_velocity(self.params.vx, self.params.vy, self.params.vz)

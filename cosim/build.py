@@ -13,6 +13,7 @@ from cosim.recorder import Recorder
 from cosim.scenario import Scenario, controller_period_ns, import_class
 from cosim.schema import Mapper
 from cosim.seeding import SeedStreams
+from cosim.timeline import Priority
 from netstack.fast.backend import FastBackend
 from netstack.fast.neighbors import pairs_within
 from physics.robot import Robot
@@ -58,6 +59,21 @@ def _check_inside_arena(s: Scenario, gi: int, starts: np.ndarray, mapper: Mapper
         )
 
 
+def _schedule_faults(s: Scenario, sim: Simulation, streams: SeedStreams, plans: list) -> None:
+    """Collision kills, random failures (seeded exponential times) and scheduled kills."""
+    kills = np.array([s.groups[gi].faults.collision_kills for _, _, gi, _ in plans], dtype=bool)
+    if kills.any():
+        sim.enable_collision_kills(kills)
+    for _, node, gi, _ in plans:
+        mttf = s.groups[gi].faults.mean_time_to_failure_ns
+        if mttf is not None:
+            t = round(streams.generator("faults", node).exponential(mttf))
+            if t <= s.duration_ns:
+                sim.queue.push(t, Priority.TIMER, lambda n=node: sim.kill(n, "random_failure"))
+    for kill in s.kills:
+        sim.queue.push(kill.at_ns, Priority.TIMER, lambda n=kill.node: sim.kill(n, "scheduled"))
+
+
 def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     """Instantiate everything the scenario names; the random streams depend only on the seed.
     `run_dir` is where backends may write files of their own (pcap)."""
@@ -94,6 +110,7 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
         {name: mapper.build(SENSORS[name].Options, opts, f"groups[{gi}].sensors.{name}") for name, opts in g.sensors.items()}
         for gi, g in enumerate(s.groups)
     ]
+    _schedule_faults(s, sim, streams, plans)
     for ctrl, i, gi, period in plans:
         g = s.groups[gi]
         sensors = {

@@ -41,6 +41,7 @@ class Counters:
     not_acked: int = 0
     physics_steps: int = 0
     events: int = 0
+    deaths: int = 0
     neighbor_samples: list[float] = field(default_factory=list)
     wall_physics_s: float = 0.0
 
@@ -81,6 +82,7 @@ class Simulation:
         base = Controller.on_message
         self._listens = np.array([type(c).on_message is not base for c in controllers], dtype=bool)
         self.progress: ProgressFn | None = None
+        self.collision_kills: np.ndarray | None = None
         self._sent = False
         self.wall_s = 0.0
 
@@ -99,8 +101,12 @@ class Simulation:
             self.recorder.send(self.now_ns, src, dst, tx, len(payload))
         return tx
 
-    def kill(self, node: int) -> None:
-        """A dead robot stops moving, sensing, running timers and transmitting."""
+    def kill(self, node: int, kind: str = "killed", detail: str = "") -> None:
+        """A dead robot stops moving, sensing, running timers and transmitting; recorded as an event."""
+        if not self.alive[node]:
+            return
+        self.recorder.event(self.now_ns, node, kind, detail)
+        self.counters.deaths += 1
         self.alive[node] = False
         self.alive_list[node] = False
         self.world.kill(node)
@@ -113,6 +119,8 @@ class Simulation:
         w0 = time.perf_counter()
         self.world.step(self._dt_s)
         self.counters.physics_steps += 1
+        if self.collision_kills is not None:
+            self._collision_faults()
         if self.net is not None and t % self.quantum_ns == 0:
             self._sync()
         self.counters.wall_physics_s += time.perf_counter() - w0
@@ -120,6 +128,17 @@ class Simulation:
         q.push(t, Priority.LATCH, self.world.latch)
         if t + self.dt_ns <= self.duration_ns:
             q.push(t + self.dt_ns, Priority.PHYSICS_STEP, self._tick)
+
+    def enable_collision_kills(self, nodes: np.ndarray) -> None:
+        """Robots whose flag is set die when they touch anything."""
+        self.collision_kills = np.asarray(nodes, dtype=bool)
+        self.world.track_contacts = True
+
+    def _collision_faults(self) -> None:
+        for i, j in self.world.contacts():
+            for me, other in ((i, j), (j, i)):
+                if me >= 0 and self.collision_kills[me] and self.alive[me]:
+                    self.kill(me, "collision", "obstacle" if other < 0 else f"robot {other}")
 
     def _sync(self) -> None:
         pos, vel = self.world.network_state(self.now_ns / NS_PER_S)

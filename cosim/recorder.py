@@ -25,6 +25,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "network": {"t_ns": np.int64, "kind": NET_KINDS, "src": np.int32, "dst": np.int32, "tx_id": np.int64,
                 "size": np.int32, "rssi_dbm": np.float64, "drop_reason": DROP_REASONS, "lqi": np.int16},
     "records": {"t_ns": np.int64, "node": np.int32, "name": "str", "value": np.float64},
+    "events": {"t_ns": np.int64, "node": np.int32, "kind": "str", "detail": "str"},
 }
 
 
@@ -165,6 +166,11 @@ class Recorder:
             self._net(t, DROP, ev.drop_src, ev.drop_dst, ev.drop_tx_id, reason=ev.drop_reason.astype(np.int8) + 1)
         for st in ev.tx_status:
             self._net(st.t_ns, ACK if st.acked else NOACK, st.src, st.dst, st.tx_id)
+
+    def event(self, t_ns: int, node: int, kind: str, detail: str = "") -> None:
+        """A discrete happening (a fault, a death); always recorded: they are rare and matter."""
+        self._tables["events"].append({"t_ns": np.array([t_ns], np.int64), "node": np.array([node], np.int32),
+                                       "kind": [kind], "detail": [detail]})
 
     def record(self, t_ns: int, node: int, name: str, value: float) -> None:
         if not self.want_records:

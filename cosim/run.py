@@ -38,6 +38,7 @@ def metrics_of(sim: Simulation, scenario: Scenario, digest: str | None) -> dict:
         "physics_steps": c.physics_steps,
         "events": c.events,
         "alive_at_end": int(sim.alive.sum()),
+        "deaths": c.deaths,
         "trace_sha256": digest,
     }
 

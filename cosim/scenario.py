@@ -118,6 +118,31 @@ class RobotModelSpec:
 
 
 @dataclass(frozen=True)
+class FaultSpec:
+    """Faults of a group's robots: die on any collision (robot, obstacle, wall, ground), and/or fail at
+    random with an exponential time to failure of mean `mean_time_to_failure` (seconds)."""
+
+    collision_kills: bool = False
+    mean_time_to_failure_ns: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.mean_time_to_failure_ns is not None and self.mean_time_to_failure_ns <= 0:
+            raise ValueError("mean_time_to_failure must be a positive duration")
+
+
+@dataclass(frozen=True)
+class KillSpec:
+    """A scheduled fault: node `node` dies at time `at`."""
+
+    node: int
+    at_ns: int
+
+    def __post_init__(self) -> None:
+        if self.node < 0 or self.at_ns < 0:
+            raise ValueError(f"node and at must be >= 0, got node {self.node}, at {self.at_ns} ns")
+
+
+@dataclass(frozen=True)
 class GroupSpec:
     """A group of identical robots: how many, where they start, what runs on them."""
 
@@ -127,6 +152,7 @@ class GroupSpec:
     layout: Any = field(default_factory=RandomDiscLayout, metadata={"registry": LAYOUTS, "tag": "type"})
     robot: RobotModelSpec = field(default_factory=RobotModelSpec)
     sensors: dict[str, Any] = field(default_factory=dict)
+    faults: FaultSpec = field(default_factory=FaultSpec)
 
     def __post_init__(self) -> None:
         if self.count < 1:
@@ -165,6 +191,7 @@ class Scenario:
     network: NetworkSpec = field(default_factory=NetworkSpec)
     world: WorldSpec = field(default_factory=WorldSpec)
     output: OutputSpec = field(default_factory=OutputSpec)
+    kills: tuple[KillSpec, ...] = ()
     source: str = field(default="<memory>", compare=False)
 
     @property
@@ -232,6 +259,9 @@ def _check(s: Scenario, m: Mapper) -> None:
         )
     if not s.groups:
         raise m.error("groups", "expected at least one group of robots")
+    for k, kill in enumerate(s.kills):
+        if kill.node >= s.n_nodes:
+            raise m.error(f"kills[{k}].node", f"expected a node id below {s.n_nodes} (the scenario's robot count)")
     names = set()
     for gi, g in enumerate(s.groups):
         path = f"groups[{gi}]"

@@ -42,6 +42,8 @@ class KinematicWorld(CommandArrays):
         self._pos = np.zeros((0, 3))
         self._vel = np.zeros((0, 3))
         self._radius = np.zeros(0)
+        self.track_contacts = False
+        self._contacts: list[tuple[int, int]] = []
 
     def add_robot(self, spec: RobotSpec) -> int:
         return self._register(spec)
@@ -56,7 +58,13 @@ class KinematicWorld(CommandArrays):
         self._clip_lo = self._lo + self._radius[:, None]
         self._clip_hi = self._hi - self._radius[:, None]
 
+    def contacts(self) -> list[tuple[int, int]]:
+        """(robot, other) pairs that touched during the last step; other is -1 for an obstacle or
+        the arena's walls. Collected only while `track_contacts` is on."""
+        return self._contacts
+
     def step(self, dt_s: float) -> None:
+        self._contacts = []
         if self._at_rest and not self.active_vel.any():
             return  # nothing moves and nothing is commanded to (e.g. a static sensor field)
         target = self.world_velocity_targets()
@@ -73,6 +81,9 @@ class KinematicWorld(CommandArrays):
             self._separate()
         for box in self._boxes:
             self._push_out_of(box)
+        if self.track_contacts:
+            outside = np.nonzero(np.any((self._pos < self._clip_lo) | (self._pos > self._clip_hi), axis=1))[0]
+            self._contacts.extend((int(k), -1) for k in outside)  # the arena's walls
         np.clip(self._pos, self._clip_lo, self._clip_hi, out=self._pos)
         self._at_rest = not self._vel.any()
 
@@ -88,6 +99,8 @@ class KinematicWorld(CommandArrays):
         if not hit.any():
             return
         i, j, d, dist, overlap = i[hit], j[hit], d[hit], dist[hit], overlap[hit]
+        if self.track_contacts:
+            self._contacts.extend(zip(i.tolist(), j.tolist()))
         unit = d / np.maximum(dist, 1e-9)[:, None]
         coincident = dist < 1e-9
         unit[coincident] = (1.0, 0.0, 0.0)
@@ -105,6 +118,8 @@ class KinematicWorld(CommandArrays):
         if not inside.any():
             return
         idx = np.nonzero(inside)[0]
+        if self.track_contacts:
+            self._contacts.extend((int(k), -1) for k in idx)
         axis = np.argmin(depth[idx], axis=1)
         sign = np.where(rel[idx, axis] >= 0, 1.0, -1.0)
         self._pos[idx, axis] = center[axis] + sign * reach[idx, axis]

@@ -59,6 +59,9 @@ class PybulletWorld(CommandArrays):
             shape = pybullet.createCollisionShape(pybullet.GEOM_BOX, halfExtents=box.half_extents, physicsClientId=cid)
             self._static.append(pybullet.createMultiBody(0, shape, -1, box.center, physicsClientId=cid))
         self._bodies: list[int] = []
+        self.track_contacts = False
+        self._contacts: list[tuple[int, int]] = []
+        self._robot_of: dict[int, int] = {}
         self._pos = np.zeros((0, 3))
         self._sync_pos = np.zeros((0, 3))
         self._sync_t = 0.0
@@ -75,6 +78,7 @@ class PybulletWorld(CommandArrays):
         body = p.createMultiBody(spec.mass_kg, shape, -1, spec.position, physicsClientId=cid)
         p.changeDynamics(body, -1, linearDamping=self.drag, angularDamping=0.5, physicsClientId=cid)
         self._bodies.append(body)
+        self._robot_of[body] = i
         return i
 
     def start(self) -> None:
@@ -108,8 +112,24 @@ class PybulletWorld(CommandArrays):
         for body, force in zip(self._bodies, self._forces):
             apply(body, -1, force, origin, frame, physicsClientId=cid)
         p.stepSimulation(physicsClientId=cid)
+        if self.track_contacts:
+            self._collect_contacts()
         self._all_fresh = False
         self._one_cache.clear()
+
+    def _collect_contacts(self) -> None:
+        """All contacts of this step in one pybullet call, as (robot, other robot or -1) pairs."""
+        seen = set()
+        for c in self._p.getContactPoints(physicsClientId=self._cid):
+            a, b = self._robot_of.get(c[1]), self._robot_of.get(c[2])
+            for me, other in ((a, b), (b, a)):
+                if me is not None:
+                    seen.add((me, -1 if other is None else other))
+        self._contacts = sorted(seen)
+
+    def contacts(self) -> list[tuple[int, int]]:
+        """(robot, other) pairs in contact after the last step; other is -1 for obstacles and the ground."""
+        return self._contacts
 
     def _read_all(self) -> None:
         if self._all_fresh:
