@@ -16,6 +16,7 @@ from cosim.seeding import SeedStreams
 from cosim.timeline import Priority
 from netstack.fast.backend import FastBackend
 from netstack.fast.neighbors import pairs_within
+from physics.battery import Batteries
 from physics.robot import Robot
 from physics.sensors import SENSORS
 from physics.world import Arena, Box, RobotSpec
@@ -111,6 +112,9 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
         for gi, g in enumerate(s.groups)
     ]
     _schedule_faults(s, sim, streams, plans)
+    battery_specs = [s.groups[gi].battery for _, _, gi, _ in plans]
+    if any(b is not None for b in battery_specs):
+        sim.batteries = Batteries(battery_specs)
     for ctrl, i, gi, period in plans:
         g = s.groups[gi]
         sensors = {
@@ -118,7 +122,7 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
             for name, opts in sensor_options[gi].items()
         }
         services = NodeServices(sim, i, streams.generator("timers", i))
-        ctrl.bind(i, Robot(world, i, sensors), NetHandle(sim, i), streams.generator("controller", i), services)
+        ctrl.bind(i, Robot(world, i, sensors, sim.batteries), NetHandle(sim, i), streams.generator("controller", i), services)
         if period is not None and type(ctrl).step is not Controller.step:
             services.every_ns(period, ctrl.step, g.controller.phase_ns)
     return sim

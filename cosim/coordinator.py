@@ -83,6 +83,7 @@ class Simulation:
         self._listens = np.array([type(c).on_message is not base for c in controllers], dtype=bool)
         self.progress: ProgressFn | None = None
         self.collision_kills: np.ndarray | None = None
+        self.batteries = None  # physics.battery.Batteries when any group has a battery
         self._sent = False
         self.wall_s = 0.0
 
@@ -96,6 +97,8 @@ class Simulation:
             raise TypeError(f"payload must be bytes, got {type(payload).__name__}")
         tx = self.net.send(src, dst, bytes(payload), self.now_ns)
         self._sent = True
+        if self.batteries is not None and self.batteries.transmit(src):
+            self.kill(src, "battery_empty", "transmission")
         self.counters.sent += 1
         if self.recorder.want_network:
             self.recorder.send(self.now_ns, src, dst, tx, len(payload))
@@ -121,6 +124,9 @@ class Simulation:
         self.counters.physics_steps += 1
         if self.collision_kills is not None:
             self._collision_faults()
+        if self.batteries is not None:
+            for node in self.batteries.drain(self._dt_s, self.world.speeds(), self.alive).tolist():
+                self.kill(node, "battery_empty")
         if self.net is not None and t % self.quantum_ns == 0:
             self._sync()
         self.counters.wall_physics_s += time.perf_counter() - w0
@@ -148,7 +154,8 @@ class Simulation:
         t = self.now_ns
         w = self.world
         if self.recorder.want_positions:
-            self.recorder.positions(t, w.positions(), w.velocities(), w.headings(), self.alive)
+            energy = self.batteries.energy_j if self.batteries is not None else None
+            self.recorder.positions(t, w.positions(), w.velocities(), w.headings(), self.alive, energy)
         if self.neighbor_table is not None:
             self.counters.neighbor_samples.append(self.neighbor_table.mean_count(t - self.neighbor_timeout_ns, self.alive))
         nxt = t + self._sample_every

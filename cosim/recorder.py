@@ -21,7 +21,8 @@ DROP_REASONS = ("", "loss", "out_of_range", "dead")
 # name -> (numpy dtype, or "str" for text, or a tuple of labels for a dictionary-encoded int8 column)
 SCHEMAS: dict[str, dict[str, Any]] = {
     "positions": {"t_ns": np.int64, "node": np.int32, "x": np.float64, "y": np.float64, "z": np.float64,
-                  "vx": np.float64, "vy": np.float64, "vz": np.float64, "heading": np.float64, "alive": np.bool_},
+                  "vx": np.float64, "vy": np.float64, "vz": np.float64, "heading": np.float64, "alive": np.bool_,
+                  "battery_j": np.float64},
     "network": {"t_ns": np.int64, "kind": NET_KINDS, "src": np.int32, "dst": np.int32, "tx_id": np.int64,
                 "size": np.int32, "rssi_dbm": np.float64, "drop_reason": DROP_REASONS, "lqi": np.int16},
     "records": {"t_ns": np.int64, "node": np.int32, "name": "str", "value": np.float64},
@@ -129,13 +130,15 @@ class Recorder:
             table.path = Path(directory) / f"{name}.parquet"
 
     # -- rows ----------------------------------------------------------------------------------
-    def positions(self, t_ns: int, pos: np.ndarray, vel: np.ndarray, heading: np.ndarray, alive: np.ndarray) -> None:
+    def positions(self, t_ns: int, pos: np.ndarray, vel: np.ndarray, heading: np.ndarray, alive: np.ndarray,
+                  battery_j: np.ndarray | None = None) -> None:
         n = len(pos)
         self._tables["positions"].append({
             "t_ns": np.full(n, t_ns, np.int64), "node": np.arange(n, dtype=np.int32),
             "x": pos[:, 0].copy(), "y": pos[:, 1].copy(), "z": pos[:, 2].copy(),
             "vx": vel[:, 0].copy(), "vy": vel[:, 1].copy(), "vz": vel[:, 2].copy(),
             "heading": np.array(heading, dtype=np.float64), "alive": alive.copy(),
+            "battery_j": np.full(n, np.nan) if battery_j is None else np.where(np.isinf(battery_j), np.nan, battery_j),
         })
 
     def send(self, t_ns: int, src: int, dst: int, tx_id: int, size: int) -> None:

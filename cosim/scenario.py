@@ -23,6 +23,7 @@ from cosim.timeunits import format_ns
 from netstack.fast.backend import FastRadioConfig
 from netstack.fast.pathloss import PATHLOSS_MODELS
 from netstack.ns3.config import Ns3RadioConfig
+from physics.battery import BatterySpec
 from physics.sensors import SENSORS
 
 RADIO_CONFIGS: dict[str, type] = {"fast": FastRadioConfig, "ns3": Ns3RadioConfig, "none": FastRadioConfig}
@@ -153,6 +154,7 @@ class GroupSpec:
     robot: RobotModelSpec = field(default_factory=RobotModelSpec)
     sensors: dict[str, Any] = field(default_factory=dict)
     faults: FaultSpec = field(default_factory=FaultSpec)
+    battery: BatterySpec | None = None
 
     def __post_init__(self) -> None:
         if self.count < 1:

@@ -144,6 +144,10 @@ class KinematicWorld(CommandArrays):
             best = np.minimum(best, ray_sphere_distances(origins, dirs, self._pos[others], self._radius[others]))
         return np.minimum(best, max_range)
 
+    def speeds(self) -> np.ndarray:
+        """Current speed of every robot (m/s)."""
+        return np.sqrt(np.einsum("ij,ij->i", self._vel, self._vel))
+
     def network_state(self, t_s: float) -> tuple[np.ndarray, np.ndarray]:
         """Exact positions and velocities for the network's position sync."""
         return self._pos, self._vel

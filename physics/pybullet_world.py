@@ -154,6 +154,11 @@ class PybulletWorld(CommandArrays):
         frac = np.array([h[2] if h[0] >= 0 else 1.0 for h in hits])
         return np.minimum(frac * max_range + 1e-4, max_range)
 
+    def speeds(self) -> np.ndarray:
+        """Commanded speed of every robot (m/s): what its thrust sustains, without a pybullet call per body."""
+        v = self.world_velocity_targets()
+        return np.sqrt(np.einsum("ij,ij->i", v, v))
+
     def network_state(self, t_s: float) -> tuple[np.ndarray, np.ndarray]:
         """Positions now and the mean velocity since the previous call (finite difference, no extra
         pybullet calls); the network extrapolates with it until the next sync."""

@@ -15,12 +15,18 @@ class Robot:
     in radians. Commands take effect at the first physics tick at or after the call.
     """
 
-    __slots__ = ("_w", "id", "sensors")
+    __slots__ = ("_batteries", "_w", "id", "sensors")
 
-    def __init__(self, world: Any, index: int, sensors: dict[str, Any]) -> None:
+    def __init__(self, world: Any, index: int, sensors: dict[str, Any], batteries: Any = None) -> None:
         self.id = index
         self._w = world
         self.sensors = sensors
+        self._batteries = batteries
+
+    @property
+    def battery_j(self) -> float:
+        """Energy left in joules (inf without a battery)."""
+        return float(self._batteries.energy_j[self.id]) if self._batteries is not None else float("inf")
 
     @property
     def position(self) -> np.ndarray:
