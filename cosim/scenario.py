@@ -7,7 +7,6 @@ ScenarioError naming the file, the key path and what was expected.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -369,7 +368,3 @@ def parse_set_option(text: str) -> tuple[str, Any]:
     except yaml.YAMLError as exc:
         raise ValueError(f"--set {key}: cannot read value {raw!r}: {exc}") from None
     return key, value
-
-
-def replace(scenario: Scenario, **changes: Any) -> Scenario:
-    return dataclasses.replace(scenario, **changes)

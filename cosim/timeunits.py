@@ -70,16 +70,6 @@ def parse_duration_ns(value: object) -> int:
     return int(amount)
 
 
-def ns_to_s(t_ns: int) -> float:
-    """Nanoseconds to float seconds (for the edges only)."""
-    return t_ns / NS_PER_S
-
-
-def s_to_ns(seconds: float) -> int:
-    """Float seconds to the nearest integer nanosecond."""
-    return round(seconds * NS_PER_S)
-
-
 def format_ns(t_ns: int) -> str:
     """Human-readable duration, e.g. '10 ms', '2.5 s'."""
     for unit, scale in (("s", NS_PER_S), ("ms", 1_000_000), ("us", 1_000)):

@@ -116,3 +116,14 @@ def test_two_ray_ground_is_friis_then_40_db_per_decade():
     assert np.diff(m.loss_db(far))[0] == pytest.approx(40.0)
     r = m.max_range_m(16.0, -82.0)
     assert 16.0 - m.loss_db(np.array([r]))[0] == pytest.approx(-82.0)
+
+
+def test_events_iterate_as_delivery_records():
+    from netstack.backend import Delivery
+
+    b = backend([(0, 0, 0), (3, 0, 0), (6, 0, 0)], pathloss=UnitDisk(10.0), latency_ns=0)
+    tx = b.send(1, BROADCAST, b"hey", at_ns=0)
+    _, ev = b.advance(10**9)
+    records = list(ev.deliveries())
+    assert [type(d) for d in records] == [Delivery, Delivery]
+    assert sorted((d.dst, d.src, d.payload, d.tx_id) for d in records) == [(0, 1, b"hey", tx), (2, 1, b"hey", tx)]
