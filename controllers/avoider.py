@@ -11,14 +11,14 @@ from controllers.random_walk import RandomWalk
 
 
 class ObstacleAvoider(RandomWalk):
-    """Random walk (see RandomWalk); when a ray within `front_deg` of the heading sees something
-    closer than `safe_distance`, it stops advancing and turns toward the side with more room.
-    Needs a `range` sensor on its group."""
+    """Random walk (see RandomWalk) that vets each proposed move: when a ray within `front_deg` of the
+    proposed direction of travel (the walk also moves sideways) sees something closer than
+    `safe_distance`, it stops and turns toward the side with more room. Needs a `range` sensor."""
 
     @dataclass(frozen=True)
     class Params(RandomWalk.Params):
         safe_distance: float = 1.0
-        front_deg: float = 60.0
+        front_deg: float = 90.0
         turn_rate: float = 1.5  # rad/s while avoiding
 
         def __post_init__(self) -> None:
@@ -28,22 +28,34 @@ class ObstacleAvoider(RandomWalk):
 
     def setup(self) -> None:
         super().setup()
-        opts = self.robot.sensors["range"]._opt if "range" in self.robot.sensors else None
-        if opts is None:
+        sensor = self.robot.sensors.get("range")
+        if sensor is None:
             raise RuntimeError("ObstacleAvoider needs a range sensor: add `sensors: {range: {}}` to its group")
-        rel = np.remainder(opts.angles() + math.pi, 2 * math.pi) - math.pi
-        self._front = np.abs(rel) <= math.radians(self.params.front_deg) / 2
-        self._left = rel > 0
-        self._period_s = type(self).period or 0.1
+        self._angles = sensor.angles
+        self._half_fov = math.radians(self.params.front_deg) / 2
+        self._last_step: float | None = None
 
     def step(self) -> None:
+        now = self.now
+        dt = now - self._last_step if self._last_step is not None else 0.0  # the actual period, whatever the scenario set
+        self._last_step = now
         d = self.robot.ranges()
-        if d[self._front].min() >= self.params.safe_distance:
-            super().step()
+        turn, vx, vy = self.propose()
+        # where the proposed move would take it, measured from the heading the rays were cast along
+        travel = turn + (math.atan2(vy, vx) if (vx or vy) else 0.0)
+        rel = np.remainder(self._angles - travel + math.pi, 2 * math.pi) - math.pi
+        front = np.abs(rel) <= self._half_fov
+        if not front.any():
+            front = np.abs(rel) == np.abs(rel).min()  # at least the ray closest to the travel direction
+        if d[front].min() >= self.params.safe_distance:
+            self.robot.turn(turn)
+            self._vx, self._vy = vx, vy
+            self.robot.set_velocity(vx, vy, 0.0)
             return
-        left_room = d[self._left].mean() if self._left.any() else 0.0
-        right_room = d[~self._left].mean() if (~self._left).any() else 0.0
+        left = rel > 0
+        left_room = d[left].mean() if left.any() else 0.0
+        right_room = d[~left].mean() if (~left).any() else 0.0
         direction = 1.0 if left_room >= right_room else -1.0
-        self.robot.turn(direction * self.params.turn_rate * self._period_s)
+        self.robot.turn(direction * self.params.turn_rate * dt)
         self._vx, self._vy = 0.0, 0.0
         self.robot.set_velocity(0.0, 0.0, 0.0)

@@ -32,13 +32,13 @@ class RandomWalk(Controller):
         self._vy = 0.0
         self._noise: list[float] = []
 
-    def step(self) -> None:
+    def propose(self) -> tuple[float, float, float]:
+        """The walk's next (turn in radians, vx, vy in m/s, capped at max_speed), drawn from the node's stream."""
         p = self.params
         noise = self._noise
         if not noise:
             noise.extend(reversed(self.rng.standard_normal(self.NOISE_BLOCK).tolist()))
         dh, dx, dy = noise.pop(), noise.pop(), noise.pop()
-        self.robot.turn(p.heading_sigma * dh)
         vx = self._vx + p.velocity_sigma * dx
         vy = self._vy + p.velocity_sigma * dy
         speed = math.hypot(vx, vy)
@@ -46,5 +46,10 @@ class RandomWalk(Controller):
             scale = p.max_speed / speed
             vx *= scale
             vy *= scale
+        return p.heading_sigma * dh, vx, vy
+
+    def step(self) -> None:
+        turn, vx, vy = self.propose()
+        self.robot.turn(turn)
         self._vx, self._vy = vx, vy
         self.robot.set_velocity(vx, vy, 0.0)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from cosim.coordinator import ProgressFn
 from cosim.results import read_run
+from cosim.run import summary_text
 from cosim.rundir import RunResult, default_dir, prepare, write_status
 from cosim.scenario import Scenario
 from cosim.timeunits import NS_PER_S
@@ -122,8 +123,7 @@ def _record_death(directory: Path, scenario: Scenario, returncode: int, stderr_t
     error = f"the simulation process died ({how}) at t = {t_s:.9f} s: {message}"
     (directory / "error.txt").write_text(stderr_text[-20000:])
     (directory / "summary.txt").write_text(
-        f"scenario   {scenario.name} ({scenario.source}), seed {scenario.seed}, status failed\n"
-        f"error      {error}\n(full stderr of the child process in child_stderr.txt)\n"
+        summary_text(scenario, {}, "failed", error) + "(full stderr of the child process in child_stderr.txt)\n"
     )
     write_status(directory, "failed", error=error, t_s=t_s)
     return RunResult(directory, "failed", {}, error, None, lost=reason is None and returncode == -signal.SIGKILL)

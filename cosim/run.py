@@ -44,14 +44,15 @@ def metrics_of(sim: Simulation, scenario: Scenario, digest: str | None) -> dict:
 
 
 def summary_text(scenario: Scenario, m: dict, status: str, error: str | None) -> str:
-    lines = [
-        f"scenario   {scenario.name} ({scenario.source}), seed {scenario.seed}, status {status}",
-        f"robots     {m.get('nodes')}  simulated {m.get('simulated_s', 0):.3f} s in {m.get('wall_s', 0):.2f} s wall"
-        f"  (real-time factor {m.get('real_time_factor', 0):.2f}x)",
-        f"messages   sent {m.get('messages_sent', 0)}, received {m.get('messages_delivered', 0)} times "
-        f"(a broadcast counts once per receiver), dropped {m.get('messages_dropped', 0)}",
-        f"neighbours {m.get('mean_neighbors', 0):.2f} on average (heard within the neighbour timeout)",
-    ]
+    lines = [f"scenario   {scenario.name} ({scenario.source}), seed {scenario.seed}, status {status}"]
+    if m:  # a run that died before producing metrics has only its status and error
+        lines += [
+            f"robots     {m.get('nodes')}  simulated {m.get('simulated_s', 0):.3f} s in {m.get('wall_s', 0):.2f} s wall"
+            f"  (real-time factor {m.get('real_time_factor', 0):.2f}x)",
+            f"messages   sent {m.get('messages_sent', 0)}, received {m.get('messages_delivered', 0)} times "
+            f"(a broadcast counts once per receiver), dropped {m.get('messages_dropped', 0)}",
+            f"neighbours {m.get('mean_neighbors', 0):.2f} on average (heard within the neighbour timeout)",
+            ]
     if error:
         lines.append(f"error      {error}")
     return "\n".join(lines) + "\n"

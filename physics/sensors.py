@@ -82,6 +82,11 @@ class RangeSensor:
         self._rng = rng
         self._angles = options.angles()
 
+    @property
+    def angles(self) -> np.ndarray:
+        """Ray angles relative to the heading, radians, counter-clockwise."""
+        return self._angles
+
     def read(self) -> np.ndarray:
         a = self._angles + float(self._world.active_heading[self._i])
         dirs = np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
