@@ -21,7 +21,10 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Message:
-    """A frame delivered to this node: sender, bytes, and radio measurements."""
+    """A message delivered to this node: its source, bytes, and the last hop's radio measurements.
+
+    With a routing protocol, `src` is the packet's origin (not the last hop) and `port` and `hops`
+    say where it was addressed and how far it came."""
 
     src: int
     payload: bytes
@@ -29,6 +32,8 @@ class Message:
     rssi_dbm: float
     snr_db: float
     lqi: int | None = None  # 802.15.4 link quality indicator (0-255); None for other radios
+    port: int = 0  # application port (routed scenarios; 0 for raw link frames)
+    hops: int = 1  # hops the packet travelled (routed scenarios; 1 for raw link frames)
 
 
 @dataclass(frozen=True)

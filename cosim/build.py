@@ -7,15 +7,19 @@ from pathlib import Path
 import numpy as np
 
 from controllers.base import Controller
+from cosim import traffic
 from cosim.coordinator import Simulation
 from cosim.node_services import NetHandle, NodeServices
 from cosim.recorder import Recorder
 from cosim.scenario import Scenario, controller_period_ns, import_class
 from cosim.schema import Mapper
 from cosim.seeding import SeedStreams
+from cosim.stack_host import SimStackHost
 from cosim.timeline import Priority
 from netstack.fast.backend import FastBackend
 from netstack.fast.neighbors import pairs_within
+from netstack.routing.registry import PROTOCOL_OF_PARAMS
+from netstack.stack import NodeStack
 from physics.battery import Batteries
 from physics.robot import Robot
 from physics.sensors import SENSORS
@@ -75,6 +79,16 @@ def _schedule_faults(s: Scenario, sim: Simulation, streams: SeedStreams, plans: 
         sim.queue.push(kill.at_ns, Priority.TIMER, lambda n=kill.node: sim.kill(n, "scheduled"))
 
 
+def _install_stacks(s: Scenario, sim: Simulation, streams: SeedStreams) -> None:
+    """One stack per node running the scenario's routing protocol, and the CBR traffic."""
+    params = s.network.routing
+    cls = PROTOCOL_OF_PARAMS[type(params)]
+    host = SimStackHost(sim)
+    sim.stack_host = host
+    sim.stacks = [NodeStack(i, cls(params), host, streams.generator("routing", i)) for i in range(s.n_nodes)]
+    traffic.schedule(sim, traffic.sessions_of(s.traffic, s.n_nodes, s.duration_ns, streams.generator("traffic")))
+
+
 def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     """Instantiate everything the scenario names; the random streams depend only on the seed.
     `run_dir` is where backends may write files of their own (pcap)."""
@@ -115,6 +129,8 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     battery_specs = [s.groups[gi].battery for _, _, gi, _ in plans]
     if any(b is not None for b in battery_specs):
         sim.batteries = Batteries(battery_specs)
+    if s.network.routing is not None:
+        _install_stacks(s, sim, streams)
     for ctrl, i, gi, period in plans:
         g = s.groups[gi]
         sensors = {

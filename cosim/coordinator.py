@@ -84,6 +84,8 @@ class Simulation:
         self.progress: ProgressFn | None = None
         self.collision_kills: np.ndarray | None = None
         self.batteries = None  # physics.battery.Batteries when any group has a battery
+        self.stacks: list | None = None  # netstack.stack.NodeStack per node when the scenario routes
+        self.stack_host = None  # cosim.stack_host.SimStackHost when the scenario routes
         self._sent = False
         self.wall_s = 0.0
 
@@ -115,6 +117,8 @@ class Simulation:
         self.world.kill(node)
         if self.net is not None:
             self.net.set_alive(node, False)
+        if self.stacks is not None:
+            self.stacks[node].protocol.on_node_down()
 
     # -- scheduled actions ---------------------------------------------------------------------
     def _tick(self) -> None:
@@ -180,6 +184,9 @@ class Simulation:
                 c.not_acked += 1
         if self.recorder.want_network:
             self.recorder.net_events(ev)
+        if self.stacks is not None:
+            self._deliver_to_stacks(ev)
+            return
         if len(ev.dst) == 0:
             return
         times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
@@ -196,13 +203,31 @@ class Simulation:
                 q = int(lqi[k]) if lqi is not None and lqi[k] >= 0 else None
                 ctrls[dst].on_message(Message(int(ev.src[k]), ev.payloads[k], t_s, float(ev.rssi_dbm[k]), float(ev.snr_db[k]), q))
 
+    def _deliver_to_stacks(self, ev) -> None:
+        """Routed scenarios: every frame goes to the receiver's stack, every status to the sender's."""
+        stacks = self.stacks
+        alive = self.alive_list
+        if len(ev.dst):
+            times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
+            self.neighbor_table.update(times, ev.dst, ev.src, ev.rssi_dbm)
+            rssi = ev.rssi_dbm.tolist()
+            for k, (dst, src) in enumerate(zip(ev.dst.tolist(), ev.src.tolist())):
+                if alive[dst]:
+                    self.current_node = dst
+                    stacks[dst].on_frame(src, ev.payloads[k], rssi[k])
+        for st in ev.tx_status:
+            if alive[st.src]:
+                self.current_node = st.src
+                stacks[st.src].on_tx_status(st.tx_id, st.dst, st.acked)
+
     # -- the loop ------------------------------------------------------------------------------
     def run(self) -> None:
         """Run to the scenario's duration; raises SimulationError if user code fails."""
         end = self.duration_ns
         self.world.start()
         if self.net is not None:
-            for node in np.nonzero(self._listens)[0].tolist():
+            listening = range(len(self.controllers)) if self.stacks is not None else np.nonzero(self._listens)[0].tolist()
+            for node in listening:
                 self.net.set_listening(node, True)
             self._sync()
         q = self.queue
@@ -215,6 +240,9 @@ class Simulation:
         q.push(0, Priority.SAMPLE, self._report_progress)
         self._wall0 = time.perf_counter()
         try:
+            for i, stack in enumerate(self.stacks or ()):
+                self.current_node = i
+                stack.protocol.start()
             for i, ctrl in enumerate(self.controllers):
                 self.current_node = i
                 ctrl.setup()

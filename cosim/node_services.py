@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from controllers.base import Neighbor
+from controllers.base import Message, Neighbor
 from cosim.timeline import Priority
 from cosim.timeunits import NS_PER_S
 from netstack.backend import BROADCAST
@@ -103,15 +103,42 @@ class NetHandle:
         self._sim = sim
         self.node = node
 
-    def send(self, dst: int, payload: bytes) -> int | None:
-        """Unicast `payload` to node `dst` now; returns the transmission id (None if this robot is dead)."""
+    def send(self, dst: int, payload: bytes, port: int = 0) -> int | None:
+        """Send `payload` to node `dst` now. Without a routing protocol this is one link-layer frame and
+        the result is its transmission id; with one, the packet goes through the node's protocol to
+        `port` at `dst`, and the result is its sequence number at this source. None if this robot is dead."""
         if not isinstance(dst, (int, np.integer)) or dst < 0:
             raise ValueError(f"dst must be a node id >= 0, got {dst!r}")
-        return self._sim.send(self.node, int(dst), payload)
+        return self._send(int(dst), payload, port)
 
-    def broadcast(self, payload: bytes) -> int | None:
-        """Send `payload` to every node in radio range."""
-        return self._sim.send(self.node, BROADCAST, payload)
+    def broadcast(self, payload: bytes, port: int = 0) -> int | None:
+        """Send `payload` to every node in radio range (with `flooding`, to every node reachable)."""
+        return self._send(BROADCAST, payload, port)
+
+    def _send(self, dst: int, payload: bytes, port: int) -> int | None:
+        sim = self._sim
+        if sim.stacks is None:
+            if port != 0:
+                raise ValueError("ports need a routing protocol: set network.routing in the scenario")
+            return sim.send(self.node, dst, payload)
+        if not sim.alive_list[self.node]:
+            return None
+        if not isinstance(payload, (bytes, bytearray, memoryview)):
+            raise TypeError(f"payload must be bytes, got {type(payload).__name__}")
+        return sim.stacks[self.node].send(dst, payload, port)
+
+    def routes(self) -> dict:
+        """This node's routing table: {destination: [RouteEntry(next_hop, goodness, probability, hops,
+        delay_s), ...] best first}; empty without a routing protocol."""
+        sim = self._sim
+        return {} if sim.stacks is None else sim.stacks[self.node].protocol.routes()
+
+    def bind(self, port: int, fn: Callable[[Message], None]) -> None:
+        """Deliver packets arriving on `port` to fn instead of the controller's on_message (routed scenarios)."""
+        sim = self._sim
+        if sim.stacks is None:
+            raise ValueError("ports need a routing protocol: set network.routing in the scenario")
+        sim.stack_host.bind_port(self.node, port, fn)
 
     def neighbors(self) -> list[Neighbor]:
         """Nodes heard within the neighbour timeout, with range (m) and bearing (rad, robot frame)."""

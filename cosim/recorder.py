@@ -17,6 +17,8 @@ import numpy as np
 NET_KINDS = ("send", "deliver", "drop", "ack", "noack")
 SEND, DELIVER, DROP, ACK, NOACK = range(5)
 DROP_REASONS = ("", "loss", "out_of_range", "dead")
+PACKET_KINDS = ("send", "recv", "drop", "frame")
+_PACKET_CODE = {k: i for i, k in enumerate(PACKET_KINDS)}
 
 # name -> (numpy dtype, or "str" for text, or a tuple of labels for a dictionary-encoded int8 column)
 SCHEMAS: dict[str, dict[str, Any]] = {
@@ -27,6 +29,10 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                 "size": np.int32, "rssi_dbm": np.float64, "drop_reason": DROP_REASONS, "lqi": np.int16},
     "records": {"t_ns": np.int64, "node": np.int32, "name": "str", "value": np.float64},
     "events": {"t_ns": np.int64, "node": np.int32, "kind": "str", "detail": "str"},
+    # routed scenarios: application packets (send/recv/drop) and every frame a routing protocol
+    # transmits (kind `frame`, detail = its type; `data` frames carry packets, the rest are overhead)
+    "packets": {"t_ns": np.int64, "node": np.int32, "kind": PACKET_KINDS, "src": np.int32, "dst": np.int32,
+                "port": np.int32, "seq": np.int64, "hops": np.int16, "size": np.int32, "detail": "str"},
 }
 
 
@@ -122,6 +128,7 @@ class Recorder:
         self._tables = {name: _Table(name, chunk_rows) for name in SCHEMAS}
         self._send_rows: list[tuple[int, int, int, int, int]] = []
         self._rec: list[tuple[int, int, str, float]] = []
+        self._pkt: list[tuple] = []
         self._chunk_rows = chunk_rows
 
     def stream_to(self, directory: Path) -> None:
@@ -182,6 +189,29 @@ class Recorder:
         if len(self._rec) >= self._chunk_rows:
             self._flush_records()
 
+    def packet(self, t_ns: int, node: int, kind: str, packet, hops: int, detail: str) -> None:
+        """An application packet sent, received at its destination, or dropped (always recorded)."""
+        self._pkt.append((t_ns, node, _PACKET_CODE[kind], packet.src, packet.dst, packet.port, packet.seq, hops,
+                          len(packet.payload), detail))
+        if len(self._pkt) >= self._chunk_rows:
+            self._flush_packets()
+
+    def frame(self, t_ns: int, node: int, dst: int, kind: str, size: int) -> None:
+        """A frame a routing protocol transmitted (`kind`: data, or its control frame's name)."""
+        self._pkt.append((t_ns, node, 3, node, dst, -1, -1, 0, size, kind))
+        if len(self._pkt) >= self._chunk_rows:
+            self._flush_packets()
+
+    def _flush_packets(self) -> None:
+        if not self._pkt:
+            return
+        cols = list(zip(*self._pkt))
+        names = ("t_ns", "node", "kind", "src", "dst", "port", "seq", "hops", "size")
+        chunk = {n: np.array(c, dtype=np.int64) for n, c in zip(names, cols)}
+        chunk["detail"] = list(cols[9])
+        self._tables["packets"].append(chunk)
+        self._pkt = []
+
     def _flush_records(self) -> None:
         if not self._rec:
             return
@@ -194,6 +224,7 @@ class Recorder:
     def _flush_all(self) -> None:
         self._flush_sends()
         self._flush_records()
+        self._flush_packets()
         for table in self._tables.values():
             table.flush()
 

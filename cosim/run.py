@@ -12,6 +12,7 @@ import numpy as np
 from cosim.build import build
 from cosim.coordinator import ProgressFn, Simulation
 from cosim.errors import ScenarioError, SimulationError
+from cosim.routing_metrics import routing_metrics
 from cosim.rundir import RunResult, default_dir, prepare, write_status
 from cosim.scenario import Scenario
 from cosim.timeunits import NS_PER_S
@@ -43,6 +44,25 @@ def metrics_of(sim: Simulation, scenario: Scenario, digest: str | None) -> dict:
     }
 
 
+def _routing_metrics(sim: Simulation, scenario: Scenario, trace_dir: Path) -> dict:
+    import pyarrow.parquet as pq
+
+    def table(name: str) -> dict | None:
+        path = trace_dir / f"{name}.parquet"
+        return pq.read_table(path).to_pydict() if path.exists() else None
+
+    packets = table("packets") or {k: [] for k in ("t_ns", "kind", "src", "dst", "port", "seq", "size", "detail")}
+    extra = sim.net.control_overhead() if hasattr(sim.net, "control_overhead") else (0, 0)
+    m = routing_metrics(packets, table("network"), scenario.n_nodes, extra)
+    m["protocol"] = sim.stacks[0].protocol.name if sim.stacks else ""
+    totals: dict[str, int] = {}
+    for stack in sim.stacks:
+        for k, v in stack.protocol.stats.items():
+            totals[k] = totals.get(k, 0) + v
+    m["protocol_counters"] = totals
+    return m
+
+
 def summary_text(scenario: Scenario, m: dict, status: str, error: str | None) -> str:
     lines = [f"scenario   {scenario.name} ({scenario.source}), seed {scenario.seed}, status {status}"]
     if m:  # a run that died before producing metrics has only its status and error
@@ -53,6 +73,12 @@ def summary_text(scenario: Scenario, m: dict, status: str, error: str | None) ->
             f"(a broadcast counts once per receiver), dropped {m.get('messages_dropped', 0)}",
             f"neighbours {m.get('mean_neighbors', 0):.2f} on average (heard within the neighbour timeout)",
             ]
+        r = m.get("routing")
+        if r:
+            lines.append(
+                f"routing    {r['protocol']}: delivered {r['data_delivered']} of {r['data_sent']} packets "
+                f"(ratio {r['delivery_ratio']:.3f}), delay median {r['delay_median_s'] * 1e3:.2f} ms, "
+                f"{r['control_frames']} control frames")
     if error:
         lines.append(f"error      {error}")
     return "\n".join(lines) + "\n"
@@ -98,6 +124,8 @@ def run(
     if sim is not None:
         digest = sim.recorder.finish()
         metrics = metrics_of(sim, scenario, digest)
+        if sim.stacks is not None:
+            metrics["routing"] = _routing_metrics(sim, scenario, directory / "trace")
         (directory / "metrics.json").write_text(json.dumps(metrics, indent=2))
     (directory / "summary.txt").write_text(summary_text(scenario, metrics, status, error))
     extra = {"error": error, "t_s": sim.now_ns / NS_PER_S if sim else 0.0} if error else {}

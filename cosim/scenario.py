@@ -22,6 +22,8 @@ from cosim.timeunits import format_ns
 from netstack.fast.backend import FastRadioConfig
 from netstack.fast.pathloss import PATHLOSS_MODELS
 from netstack.ns3.config import Ns3RadioConfig
+from netstack.routing.registry import NS3_PROTOCOLS
+from netstack.routing.registry import PARAMS as ROUTING_PARAMS
 from physics.battery import BatterySpec
 from physics.sensors import SENSORS
 
@@ -84,6 +86,8 @@ class NetworkSpec:
     backend: Literal["fast", "ns3", "none"] = "fast"
     radio: Any = field(default_factory=FastRadioConfig)
     neighbor_timeout_ns: int = 2_000_000_000
+    routing: Any = field(default=None, metadata={"registry": ROUTING_PARAMS, "tag": "protocol"})
+    """None: controllers send raw link frames. Otherwise the per-node stack's protocol and its parameters."""
 
     def __post_init__(self) -> None:
         if self.neighbor_timeout_ns <= 0:
@@ -180,6 +184,40 @@ class OutputSpec:
 
 
 @dataclass(frozen=True)
+class CbrSpec:
+    """Constant-bit-rate traffic: `size`-byte packets at `rate` per second from each source to its
+    destination on `port`. Sessions are the listed `pairs` [source, destination], plus `sessions`
+    random pairs drawn from the run's seeded stream. Each session starts at `start` plus a uniform
+    random offset in [0, start_window) and stops at `stop` (default: the end of the run)."""
+
+    rate: float = 1.0
+    size: int = 64
+    pairs: tuple[tuple[int, int], ...] = ()
+    sessions: int = 0
+    start_ns: int = 0
+    start_window_ns: int = 0
+    stop_ns: int | None = None
+    port: int = 9
+
+    def __post_init__(self) -> None:
+        if not self.rate > 0:
+            raise ValueError(f"rate must be > 0 packets per second, got {self.rate}")
+        if self.size < 0:
+            raise ValueError(f"size must be >= 0 bytes, got {self.size}")
+        if self.sessions < 0:
+            raise ValueError(f"sessions must be >= 0, got {self.sessions}")
+        if not self.pairs and not self.sessions:
+            raise ValueError("give `pairs` or a number of random `sessions`")
+        if not 0 <= self.port <= 0xFFFF:
+            raise ValueError(f"port must be within 0..65535, got {self.port}")
+        if self.start_ns < 0 or self.start_window_ns < 0:
+            raise ValueError("start and start_window must be >= 0")
+        for a, b in self.pairs:
+            if a == b or a < 0 or b < 0:
+                raise ValueError(f"each pair is [source, destination], two different node ids >= 0; got [{a}, {b}]")
+
+
+@dataclass(frozen=True)
 class Scenario:
     """A whole run, resolved and validated."""
 
@@ -193,6 +231,7 @@ class Scenario:
     world: WorldSpec = field(default_factory=WorldSpec)
     output: OutputSpec = field(default_factory=OutputSpec)
     kills: tuple[KillSpec, ...] = ()
+    traffic: tuple[CbrSpec, ...] = ()
     source: str = field(default="<memory>", compare=False)
 
     @property
@@ -263,6 +302,7 @@ def _check(s: Scenario, m: Mapper) -> None:
     for k, kill in enumerate(s.kills):
         if kill.node >= s.n_nodes:
             raise m.error(f"kills[{k}].node", f"expected a node id below {s.n_nodes} (the scenario's robot count)")
+    _check_routing(s, m)
     names = set()
     for gi, g in enumerate(s.groups):
         path = f"groups[{gi}]"
@@ -277,6 +317,25 @@ def _check(s: Scenario, m: Mapper) -> None:
             if sname not in SENSORS:
                 raise m.error(f"{path}.sensors.{sname}", f"unknown sensor; expected one of: {', '.join(sorted(SENSORS))}")
             m.build(SENSORS[sname].Options, sopts, f"{path}.sensors.{sname}")
+
+
+def _check_routing(s: Scenario, m: Mapper) -> None:
+    routing = s.network.routing
+    name = getattr(routing, "_tag", (None, None))[1]
+    if name in NS3_PROTOCOLS and not (s.network.backend == "ns3" and s.network.radio.is_wifi):
+        raise m.error("network.routing.protocol", f"{name} runs inside ns-3: it needs network.backend: ns3 with an 802.11 radio")
+    if routing is not None and s.network.backend == "none":
+        raise m.error("network.routing", "routing needs a network; set network.backend to fast or ns3")
+    if routing is not None and s.n_nodes >= 0xFFFF:
+        raise m.error("network.routing", f"routed scenarios support at most 65,534 nodes, got {s.n_nodes}")
+    for k, cbr in enumerate(s.traffic):
+        if routing is None:
+            raise m.error(f"traffic[{k}]", "traffic runs over the per-node stack: set network.routing (e.g. protocol: direct)")
+        for a, b in cbr.pairs:
+            if max(a, b) >= s.n_nodes:
+                raise m.error(f"traffic[{k}].pairs", f"node ids must be below {s.n_nodes} (the robot count); got [{a}, {b}]")
+        if cbr.sessions and s.n_nodes < 2:
+            raise m.error(f"traffic[{k}].sessions", "random sessions need at least two robots")
 
 
 def _check_controller(g: GroupSpec, path: str, dt: int, m: Mapper) -> None:

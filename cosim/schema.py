@@ -85,6 +85,8 @@ class Mapper:
     def value(self, tp: Any, data: Any, path: str, f: dataclasses.Field | None = None) -> Any:
         meta = f.metadata if f is not None else {}
         if "registry" in meta:
+            if data is None and f is not None and f.default is None:
+                return None
             return self.tagged(meta["registry"], meta.get("tag", "type"), data, path)
         if f is not None and f.name.endswith("_ns"):
             return self.duration(data, path, allow_none=_is_optional(tp))

@@ -1,0 +1,1 @@
+"""Routing protocols written in Python, and the interface between them and the per-node stack."""
