@@ -18,7 +18,7 @@ from cosim.stack_host import SimStackHost
 from cosim.timeline import Priority
 from netstack.fast.backend import FastBackend
 from netstack.fast.neighbors import pairs_within
-from netstack.routing.registry import PROTOCOL_OF_PARAMS
+from netstack.routing.registry import NS3_PROTOCOLS, PROTOCOL_OF_PARAMS
 from netstack.stack import NodeStack
 from physics.battery import Batteries
 from physics.robot import Robot
@@ -48,7 +48,10 @@ def make_network(s: Scenario, streams: SeedStreams, run_dir: Path | None = None)
 
         radio = s.network.radio
         pcap = str(run_dir / "pcap" / "node") if radio.pcap and run_dir is not None else None
-        return Ns3Backend(radio, streams.integer("ns3.seed") or 1, streams.integer("ns3.run"), pcap_prefix=pcap)
+        routing = s.network.routing
+        ip = routing._tag[1] if routing is not None and routing._tag[1] in NS3_PROTOCOLS else None
+        return Ns3Backend(radio, streams.integer("ns3.seed") or 1, streams.integer("ns3.run"), pcap_prefix=pcap,
+                          ip_routing=ip)
     return FastBackend(s.network.radio, streams.generator("network"))
 
 

@@ -52,7 +52,7 @@ def _routing_metrics(sim: Simulation, scenario: Scenario, trace_dir: Path) -> di
         return pq.read_table(path).to_pydict() if path.exists() else None
 
     packets = table("packets") or {k: [] for k in ("t_ns", "kind", "src", "dst", "port", "seq", "size", "detail")}
-    extra = sim.net.control_overhead() if hasattr(sim.net, "control_overhead") else (0, 0)
+    extra = getattr(sim, "control_overhead", (0, 0))
     m = routing_metrics(packets, table("network"), scenario.n_nodes, extra)
     m["protocol"] = sim.stacks[0].protocol.name if sim.stacks else ""
     totals: dict[str, int] = {}
@@ -116,6 +116,8 @@ def run(
         (directory / "error.txt").write_text(traceback.format_exc())
     finally:
         if sim is not None:
+            if hasattr(sim.net, "control_overhead"):
+                sim.control_overhead = sim.net.control_overhead()  # ns-3's own routing traffic, before close
             sim.world.close()
             if sim.net is not None:
                 sim.net.close()

@@ -9,6 +9,7 @@ class. A dataclass's `__post_init__` may raise ValueError to reject impossible v
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -107,6 +108,8 @@ class Mapper:
                 raise self.error(path, f"expected an integer, got {data!r}")
             return data
         if tp is float:
+            if isinstance(data, str) and _SCIENTIFIC.fullmatch(data.strip()):
+                return float(data)  # YAML 1.1 reads 2.4e9 (no dot, no sign) as a string
             if isinstance(data, bool) or not isinstance(data, (int, float)):
                 raise self.error(path, f"expected a number, got {data!r}")
             return float(data)
@@ -153,6 +156,9 @@ class Mapper:
             raise self.error(_join(path, tag), f"unknown {tag} {name!r}; expected one of: {', '.join(sorted(registry))}")
         rest = {k: v for k, v in data.items() if k != tag}
         return self.build(registry[name], rest, path)
+
+
+_SCIENTIFIC = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
 
 
 def _join(path: str, key: str) -> str:

@@ -62,8 +62,13 @@ def _copy(address: int, count: int, dtype) -> np.ndarray:
 class Ns3Backend:
     """Implements netstack.backend.NetworkBackend on ns-3 (see the module docstring)."""
 
-    def __init__(self, config: Ns3RadioConfig, rng_seed: int, rng_run: int, pcap_prefix: str | None = None) -> None:
+    def __init__(self, config: Ns3RadioConfig, rng_seed: int, rng_run: int, pcap_prefix: str | None = None,
+                 ip_routing: str | None = None, ip_port: int = 50000) -> None:
+        """`ip_routing` ('aodv', 'olsr', 'dsdv'): install IPv4 with that ns-3 protocol; sends become UDP
+        datagrams to the destination node, routed by ns-3, on `ip_port`."""
         self.config = config
+        self.ip_routing = ip_routing
+        self._ip_port = ip_port
         self._rng_seed = max(1, rng_seed)
         self._rng_run = rng_run
         self._pcap_prefix = pcap_prefix
@@ -103,6 +108,10 @@ class Ns3Backend:
             err = net.SetupLrWpan(cfg.tx_power_dbm, loss_type, names, values, cfg.channel or 11, 0)
         if err:
             raise ValueError(f"ns-3 radio setup failed: {err}")
+        if self.ip_routing is not None:
+            err = net.SetupInternet(self.ip_routing, self._ip_port, 100_000)
+            if err:
+                raise ValueError(f"ns-3 IP routing setup failed: {err}")
         if self._pcap_prefix is not None:
             Path(self._pcap_prefix).parent.mkdir(parents=True, exist_ok=True)
             net.EnablePcap(self._pcap_prefix)
@@ -134,7 +143,7 @@ class Ns3Backend:
             self._net.SetAlive(node_id, alive)
 
     def send(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
-        limit = self.config.max_payload_bytes
+        limit = self.config.max_payload_bytes - (28 if self.ip_routing else 0)  # IPv4 + UDP headers
         if len(payload) > limit:
             detail = FRAME_LIMIT_TEXT.get(self.config.standard, f"{self.config.standard} frames carry at most {limit} bytes")
             raise ValueError(f"payload of {len(payload)} bytes is too large: {detail}")
@@ -161,6 +170,13 @@ class Ns3Backend:
         ev = self._collect(reached)
         net.ClearEvents()
         return reached, ev
+
+    def control_overhead(self) -> tuple[int, int]:
+        """Routing packets ns-3's protocol transmitted (every hop) and their bytes (routing messages
+        without IP/UDP headers); (0, 0) without IP routing."""
+        if self._net is None or self.ip_routing is None:
+            return 0, 0
+        return int(self._net.ControlPackets()), int(self._net.ControlBytes())
 
     def close(self) -> None:
         if self._net is not None:

@@ -2,7 +2,11 @@
 // ns-3 callbacks cannot call Python, so this class owns the devices, receives frames, records
 // deliveries and transmit statuses into flat vectors that Python reads with numpy, and stops the
 // simulator early when a node that Python listens on receives something.
+#include "ns3/aodv-module.h"
 #include "ns3/core-module.h"
+#include "ns3/dsdv-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/olsr-module.h"
 #include "ns3/lr-wpan-module.h"
 #include "ns3/mobility-module.h"
 #include "ns3/network-module.h"
@@ -180,6 +184,55 @@ class Net
         return "";
     }
 
+    // --- IPv4 with ns-3's own routing (baselines) -----------------------------------------------------
+    // Call after SetupWifi. Installs IPv4 with AODV, OLSR or DSDV on the Wi-Fi devices (10.0.0.0/16,
+    // node i at 10.0.x.y = i + 1) and one UDP socket per node on `port`; from then on Send() carries the
+    // payload as one UDP datagram to the destination's address (broadcast: 10.0.255.255), and datagrams
+    // received are recorded like frames (src = the sending node). Routing traffic is counted, not recorded.
+    std::string SetupInternet(const std::string& routing, uint16_t port, int64_t stream)
+    {
+        if (!m_wifi)
+            return "IP routing needs the 802.11 radio";
+        InternetStackHelper& internet = m_internet;
+        AodvHelper aodv;
+        OlsrHelper olsr;
+        DsdvHelper dsdv;
+        if (routing == "aodv")
+            internet.SetRoutingHelper(aodv);
+        else if (routing == "olsr")
+            internet.SetRoutingHelper(olsr);
+        else if (routing == "dsdv")
+            internet.SetRoutingHelper(dsdv);
+        else
+            return "unknown IP routing protocol " + routing;
+        internet.Install(m_nodes);
+        stream += internet.AssignStreams(m_nodes, stream);
+        if (routing == "aodv")
+            aodv.AssignStreams(m_nodes, stream);
+        else if (routing == "olsr")
+            olsr.AssignStreams(m_nodes, stream);
+        Ipv4AddressHelper addresses;
+        addresses.SetBase("10.0.0.0", "255.255.0.0");
+        m_ifaces = addresses.Assign(m_devices);
+        m_port = port;
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            m_ipIndex[m_ifaces.GetAddress(i).Get()] = i;
+            Ptr<Socket> socket = Socket::CreateSocket(m_nodes.Get(i), UdpSocketFactory::GetTypeId());
+            socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
+            socket->SetAllowBroadcast(true);
+            socket->SetRecvCallback(MakeCallback(&Net::ReceiveUdp, this));
+            m_sockets.push_back(socket);
+            m_nodes.Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+                "Tx", MakeCallback(&Net::IpTx, this));
+        }
+        m_ip = true;
+        return "";
+    }
+
+    int64_t ControlPackets() const { return m_ctlPackets; }
+    int64_t ControlBytes() const { return m_ctlBytes; }
+
     void EnablePcap(const std::string& prefix)
     {
         if (m_wifi)
@@ -213,7 +266,9 @@ class Net
     {
         int64_t tx = m_nextTx++;
         Ptr<Packet> p = Create<Packet>(reinterpret_cast<const uint8_t*>(payload.data()), payload.size());
-        if (dst >= 0)
+        if (m_ip)
+            ; // end-to-end datagrams: no per-frame status
+        else if (dst >= 0)
             m_unicast[p->GetUid()] = {tx, static_cast<int64_t>(src), dst};
         else
             m_broadcastTx[p->GetUid()] = tx;
@@ -282,6 +337,12 @@ class Net
     {
         if (!m_alive[src])
             return;
+        if (m_ip)
+        {
+            Ipv4Address to = dst < 0 ? Ipv4Address("10.0.255.255") : m_ifaces.GetAddress(uint32_t(dst));
+            m_sockets[src]->SendTo(p, 0, InetSocketAddress(to, m_port));
+            return;
+        }
         if (!m_wifi)
         {
             lrwpan::McpsDataRequestParams params;
@@ -320,6 +381,37 @@ class Net
         bool sniffed = m_snUid[me] == p->GetUid();
         double rssi = sniffed ? m_snSignal[me] : std::nan("");
         Record(me, src, tx, rssi, sniffed ? m_snSignal[me] - m_snNoise[me] : std::nan(""), -1, p);
+    }
+
+    void ReceiveUdp(Ptr<Socket> socket)
+    {
+        Address from;
+        Ptr<Packet> p;
+        while ((p = socket->RecvFrom(from)))
+        {
+            uint32_t me = socket->GetNode()->GetId();
+            if (!m_alive[me])
+                continue;
+            auto it = m_ipIndex.find(InetSocketAddress::ConvertFrom(from).GetIpv4().Get());
+            int64_t src = it == m_ipIndex.end() ? -1 : it->second;
+            Record(me, src, -1, std::nan(""), std::nan(""), -1, p);
+        }
+    }
+
+    // every IPv4 packet a node transmits (each hop); UDP to a port other than ours is routing traffic
+    void IpTx(Ptr<const Packet> packet, Ptr<Ipv4>, uint32_t)
+    {
+        Ptr<Packet> copy = packet->Copy();
+        Ipv4Header ip;
+        copy->RemoveHeader(ip);
+        if (ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER)
+            return;
+        UdpHeader udp;
+        copy->PeekHeader(udp);
+        if (udp.GetDestinationPort() == m_port)
+            return;
+        m_ctlPackets += 1;
+        m_ctlBytes += int64_t(copy->GetSize()) - int64_t(udp.GetSerializedSize()); // the routing message
     }
 
     static void ReceiveLrWpan(Net* self, uint32_t me, lrwpan::McpsDataIndicationParams params, Ptr<Packet> p)
@@ -425,6 +517,15 @@ class Net
     Ptr<YansWifiChannel> m_channel;
     Ptr<PropagationLossModel> m_loss;
     bool m_wifi = false;
+    // IPv4 routing baselines
+    bool m_ip = false;
+    InternetStackHelper m_internet;
+    Ipv4InterfaceContainer m_ifaces;
+    std::vector<Ptr<Socket>> m_sockets;
+    std::unordered_map<uint32_t, int64_t> m_ipIndex;
+    uint16_t m_port = 0;
+    int64_t m_ctlPackets = 0;
+    int64_t m_ctlBytes = 0;
     std::vector<uint8_t> m_listen, m_alive;
     std::vector<uint64_t> m_snUid;
     std::vector<double> m_snSignal, m_snNoise;
