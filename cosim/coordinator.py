@@ -44,6 +44,7 @@ class Counters:
     deaths: int = 0
     neighbor_samples: list[float] = field(default_factory=list)
     wall_physics_s: float = 0.0
+    wall_network_s: float = 0.0  # inside the network backend's advance (for ns-3: ns-3's own work, mostly)
 
 
 class Simulation:
@@ -86,6 +87,7 @@ class Simulation:
         self.batteries = None  # physics.battery.Batteries when any group has a battery
         self.stacks: list | None = None  # netstack.stack.NodeStack per node when the scenario routes
         self.stack_host = None  # cosim.stack_host.SimStackHost when the scenario routes
+        self.rx_per_node: list[int] = [0] * len(controllers)  # frames each node's stack was handed
         self._sent = False
         self.wall_s = 0.0
 
@@ -211,10 +213,16 @@ class Simulation:
             times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
             self.neighbor_table.update(times, ev.dst, ev.src, ev.rssi_dbm)
             rssi = ev.rssi_dbm.tolist()
+            rx = self.rx_per_node
+            reached = self.now_ns
+            row_t = ev.row_times().tolist()
             for k, (dst, src) in enumerate(zip(ev.dst.tolist(), ev.src.tolist())):
+                rx[dst] += 1
                 if alive[dst]:
                     self.current_node = dst
+                    self.now_ns = row_t[k]  # earlier rows: passive frames handed over with this event
                     stacks[dst].on_frame(src, ev.payloads[k], rssi[k])
+            self.now_ns = reached
         for st in ev.tx_status:
             if alive[st.src]:
                 self.current_node = st.src
@@ -229,6 +237,8 @@ class Simulation:
             listening = range(len(self.controllers)) if self.stacks is not None else np.nonzero(self._listens)[0].tolist()
             for node in listening:
                 self.net.set_listening(node, True)
+            if self.stacks and hasattr(self.net, "set_passive_kinds"):
+                self.net.set_passive_kinds(type(self.stacks[0].protocol).passive_kinds)
             self._sync()
         q = self.queue
         q.push(self.dt_ns, Priority.PHYSICS_STEP, self._tick)
@@ -264,6 +274,8 @@ class Simulation:
         net = self.net
         never = end + 1
         events = 0
+        perf = time.perf_counter
+        wall_net = 0.0
         try:
             net_next = never if net is None else _or(net.next_event_ns(), never)
             self._sent = False
@@ -272,7 +284,9 @@ class Simulation:
                 if t > end:
                     break
                 if t >= net_next:
+                    w0 = perf()
                     reached, ev = net.advance(t)
+                    wall_net += perf() - w0
                     if ev is not None:
                         self.now_ns = reached
                         self._deliver(ev)
@@ -298,6 +312,7 @@ class Simulation:
             self.now_ns = end
         finally:
             self.counters.events += events
+            self.counters.wall_network_s += wall_net
 
 
 def _or(value: int | None, default: int) -> int:

@@ -11,7 +11,8 @@ Definitions (all times in seconds):
   delivered packet;
 - route discovery time: for each session, from its first packet's sending to the first delivery of
   any of its packets (the same definition for every protocol, since ns-3's protocols cannot be asked);
-- packets received per node: frames each node's radio received (the network table's deliveries).
+- packets received per node: frames each node's stack received (for ns-3's protocols, frames each
+  node's MAC passed up: data, routing and ARP).
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ def _stats(x: np.ndarray, prefix: str) -> dict[str, float]:
             f"{prefix}_p99_s": float(np.percentile(x, 99))}
 
 
-def routing_metrics(packets: dict[str, Any], network: dict[str, Any] | None, n_nodes: int,
-                    extra_control: tuple[int, int] = (0, 0)) -> dict[str, Any]:
-    """Metrics from trace columns; `packets['kind']` holds codes or labels of PACKET_KINDS."""
+def routing_metrics(packets: dict[str, Any], n_nodes: int, extra_control: tuple[int, int] = (0, 0),
+                    received_per_node: list[int] | None = None) -> dict[str, Any]:
+    """Metrics from the packets table's columns (`kind` holds codes or labels of PACKET_KINDS);
+    `extra_control` adds routing traffic counted outside the trace (ns-3's own protocols), and
+    `received_per_node` is counted by the coordinator (or by ns-3's MACs for its protocols)."""
     kind = np.asarray(packets["kind"])
     if kind.dtype.kind in "US" or kind.dtype == object:
         kind = np.array([PACKET_KINDS.index(k) for k in kind], dtype=np.int8)
@@ -83,11 +86,7 @@ def routing_metrics(packets: dict[str, Any], network: dict[str, Any] | None, n_n
     ctl_frames = int(ctl.sum()) + extra_control[0]
     ctl_bytes = int(size[ctl].sum()) + extra_control[1]
     n_sent, n_recv = int(sent.sum()), int(ok.sum())
-    per_node = np.zeros(n_nodes, dtype=np.int64)
-    if network is not None and len(network.get("t_ns", ())):
-        nk = np.asarray(network["kind"])
-        deliver = (nk == "deliver") if nk.dtype.kind in "US" or nk.dtype == object else (nk == 1)
-        per_node = np.bincount(np.asarray(network["dst"])[deliver], minlength=n_nodes)
+    per_node = list(received_per_node) if received_per_node is not None else [0] * n_nodes
     out = {
         "data_sent": n_sent,
         "data_delivered": n_recv,
@@ -101,6 +100,6 @@ def routing_metrics(packets: dict[str, Any], network: dict[str, Any] | None, n_n
         **_stats(np.array(discovery), "route_discovery"),
         "sessions": len(sess_of_sent),
         "dropped": int((kind == DROP).sum()),
-        "received_per_node": per_node.tolist(),
+        "received_per_node": per_node,
     }
     return out

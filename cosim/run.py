@@ -30,6 +30,7 @@ def metrics_of(sim: Simulation, scenario: Scenario, digest: str | None) -> dict:
         "wall_s": sim.wall_s,
         "real_time_factor": sim_s / sim.wall_s if sim.wall_s > 0 else math.inf,
         "wall_physics_s": c.wall_physics_s,
+        "wall_network_s": c.wall_network_s,
         "messages_sent": c.sent,
         "messages_delivered": c.delivered,
         "messages_dropped": c.dropped,
@@ -53,7 +54,8 @@ def _routing_metrics(sim: Simulation, scenario: Scenario, trace_dir: Path) -> di
 
     packets = table("packets") or {k: [] for k in ("t_ns", "kind", "src", "dst", "port", "seq", "size", "detail")}
     extra = getattr(sim, "control_overhead", (0, 0))
-    m = routing_metrics(packets, table("network"), scenario.n_nodes, extra)
+    per_node = getattr(sim, "frames_received", None) or sim.rx_per_node
+    m = routing_metrics(packets, scenario.n_nodes, extra, per_node)
     m["protocol"] = sim.stacks[0].protocol.name if sim.stacks else ""
     totals: dict[str, int] = {}
     for stack in sim.stacks:
@@ -116,8 +118,9 @@ def run(
         (directory / "error.txt").write_text(traceback.format_exc())
     finally:
         if sim is not None:
-            if hasattr(sim.net, "control_overhead"):
-                sim.control_overhead = sim.net.control_overhead()  # ns-3's own routing traffic, before close
+            if hasattr(sim.net, "control_overhead"):  # ns-3's own routing traffic, read before close
+                sim.control_overhead = sim.net.control_overhead()
+                sim.frames_received = sim.net.frames_received()
             sim.world.close()
             if sim.net is not None:
                 sim.net.close()

@@ -83,6 +83,9 @@ def results_table(directory: Path) -> list[dict[str, Any]]:
         for name, value in row["metrics"].items():
             if isinstance(value, (int, float, str, bool)) or value is None:
                 flat[name] = value
+            elif isinstance(value, dict):  # e.g. routing metrics: routing.delivery_ratio
+                flat.update({f"{name}.{k}": v for k, v in value.items()
+                             if isinstance(v, (int, float, str, bool)) or v is None})
         rows.append(flat)
     index.close()
     return rows

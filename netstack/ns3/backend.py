@@ -77,6 +77,7 @@ class Ns3Backend:
         self._ns = None
         self._listening: set[int] = set()
         self._dead: set[int] = set()
+        self._passive: frozenset[int] = frozenset()
         self._last_pos: np.ndarray | None = None
         self._last_vel: np.ndarray | None = None
         self.now_ns = 0
@@ -119,6 +120,9 @@ class Ns3Backend:
             net.SetListening(node, True)
         for node in self._dead:
             net.SetAlive(node, False)
+        for k in self._passive:
+            net.SetPassive(k, True)
+        self._header = np.frombuffer((ctypes.c_int64 * 8).from_address(int(net.HeaderAddr())), dtype=np.int64)
         self._net = net
 
     # -- interface ---------------------------------------------------------------------------
@@ -136,6 +140,14 @@ class Ns3Backend:
         (self._listening.add if listening else self._listening.discard)(node_id)
         if self._net is not None:
             self._net.SetListening(node_id, listening)
+
+    def set_passive_kinds(self, kinds: frozenset[int]) -> None:
+        """Deliveries whose payload starts with one of these bytes do not stop ns-3 early: they come
+        with the next event, each stamped with its receive time (see RoutingProtocol.passive_kinds)."""
+        self._passive = frozenset(kinds)
+        if self._net is not None:
+            for k in range(256):
+                self._net.SetPassive(k, k in self._passive)
 
     def set_alive(self, node_id: int, alive: bool) -> None:
         (self._dead.discard if alive else self._dead.add)(node_id)
@@ -161,15 +173,14 @@ class Ns3Backend:
         return self.now_ns
 
     def advance(self, until_ns: int) -> tuple[int, NetEvents | None]:
-        self._ensure()
-        net = self._net
-        reached = int(net.Advance(until_ns))
+        if self._net is None:
+            self._ensure()
+        reached = self._net.Advance(until_ns)
         self.now_ns = reached
-        if net.dInt.size() == 0 and net.sInt.size() == 0:
+        header = self._header.tolist()
+        if header[0] == 0 and header[1] == 0:
             return reached, None
-        ev = self._collect(reached)
-        net.ClearEvents()
-        return reached, ev
+        return reached, self._collect(reached, header)
 
     def control_overhead(self) -> tuple[int, int]:
         """Routing packets ns-3's protocol transmitted (every hop) and their bytes (routing messages
@@ -178,21 +189,28 @@ class Ns3Backend:
             return 0, 0
         return int(self._net.ControlPackets()), int(self._net.ControlBytes())
 
+    def frames_received(self) -> list[int] | None:
+        """With IP routing: frames each node's MAC passed up (data, routing and ARP); else None."""
+        if self._net is None or self.ip_routing is None:
+            return None
+        return [int(self._net.FramesReceived(i)) for i in range(self._n)]
+
     def close(self) -> None:
         if self._net is not None:
             self._net = None
             self._ns.Simulator.Destroy()
 
     # -- results -----------------------------------------------------------------------------
-    def _collect(self, reached: int) -> NetEvents:
-        net = self._net
-        ints = _copy(net.DIntAddr(), net.dInt.size(), np.int64).reshape(-1, 7)
-        reals = _copy(net.DRealAddr(), net.dReal.size(), np.float64).reshape(-1, 2)
+    def _collect(self, reached: int, header: list[int]) -> NetEvents:
+        n_rows, n_status, n_bytes, d_int, d_real, s_int, payload = header[:7]
+        ints = _copy(d_int, 7 * n_rows, np.int64).reshape(-1, 7)
+        reals = _copy(d_real, 2 * n_rows, np.float64).reshape(-1, 2)
         offsets, sizes = ints[:, 5], ints[:, 4]
-        n_bytes = net.dPayload.size()
-        payloads = PayloadView(ctypes.string_at(net.PayloadAddr(), n_bytes) if n_bytes else b"", offsets, sizes)
-        rows = _copy(net.SIntAddr(), net.sInt.size(), np.int64).reshape(-1, 5).tolist()
-        status = [TxStatus(t, tx, src, dst, bool(ok)) for t, tx, src, dst, ok in rows]
+        payloads = PayloadView(ctypes.string_at(payload, n_bytes) if n_bytes else b"", offsets, sizes)
+        status = []
+        if n_status:
+            rows = _copy(s_int, 5 * n_status, np.int64).reshape(-1, 5).tolist()
+            status = [TxStatus(t, tx, src, dst, bool(ok)) for t, tx, src, dst, ok in rows]
         return NetEvents(
             t_ns=reached,
             dst=ints[:, 1],

@@ -225,12 +225,15 @@ class Net
             m_sockets.push_back(socket);
             m_nodes.Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
                 "Tx", MakeCallback(&Net::IpTx, this));
+            DynamicCast<WifiNetDevice>(m_devices.Get(i))->GetMac()->TraceConnectWithoutContext(
+                "MacRx", MakeBoundCallback(&Net::MacRx, this, i));
         }
         m_ip = true;
         return "";
     }
 
     int64_t ControlPackets() const { return m_ctlPackets; }
+    int64_t FramesReceived(uint32_t node) const { return m_macRx.empty() ? 0 : m_macRx[node]; }
     int64_t ControlBytes() const { return m_ctlBytes; }
 
     void EnablePcap(const std::string& prefix)
@@ -255,6 +258,10 @@ class Net
 
     void SetAlive(uint32_t node, bool alive) { m_alive[node] = alive ? 1 : 0; }
 
+    // Frames whose first byte is `kind` do not stop the simulation; they reach Python with the next
+    // event, stamped with their own receive time (for frames whose handling never transmits).
+    void SetPassive(uint32_t kind, bool passive) { m_passive[kind & 0xFF] = passive ? 1 : 0; }
+
     // Queue a frame from src to dst (-1: broadcast) at the current time; returns its tx id.
     int64_t Send(uint32_t src, int64_t dst, const std::string& payload)
     {
@@ -278,17 +285,32 @@ class Net
     }
 
     // Run until `until` ns, or until just after the first event Python must see. Returns the time reached.
+    // Events recorded by the previous call are discarded first (Python has copied them); afterwards
+    // Header() describes what was recorded, so Python reads it without further calls.
     int64_t Advance(int64_t until)
     {
+        ClearEvents();
         int64_t now = Simulator::Now().GetNanoSeconds();
-        if (until < now)
-            return now;
-        m_stopEvent = Simulator::Stop(NanoSeconds(until - now));
-        Simulator::Run();
-        if (m_stopEvent.IsPending())
-            Simulator::Cancel(m_stopEvent);
-        return Simulator::Now().GetNanoSeconds();
+        if (until > now)
+        {
+            m_stopEvent = Simulator::Stop(NanoSeconds(until - now));
+            Simulator::Run();
+            if (m_stopEvent.IsPending())
+                Simulator::Cancel(m_stopEvent);
+            now = Simulator::Now().GetNanoSeconds();
+        }
+        m_header[0] = int64_t(dInt.size() / kDInt);
+        m_header[1] = int64_t(sInt.size() / kSInt);
+        m_header[2] = int64_t(dPayload.size());
+        m_header[3] = reinterpret_cast<int64_t>(dInt.data());
+        m_header[4] = reinterpret_cast<int64_t>(dReal.data());
+        m_header[5] = reinterpret_cast<int64_t>(sInt.data());
+        m_header[6] = reinterpret_cast<int64_t>(dPayload.data());
+        return now;
     }
+
+    // delivery rows, status rows, payload bytes, then the addresses of dInt, dReal, sInt, dPayload
+    intptr_t HeaderAddr() const { return reinterpret_cast<intptr_t>(m_header); }
 
     void ClearEvents()
     {
@@ -398,6 +420,13 @@ class Net
         }
     }
 
+    static void MacRx(Net* self, uint32_t node, Ptr<const Packet>)
+    {
+        if (self->m_macRx.empty())
+            self->m_macRx.assign(self->m_n, 0);
+        self->m_macRx[node] += 1;
+    }
+
     // every IPv4 packet a node transmits (each hop); UDP to a port other than ours is routing traffic
     void IpTx(Ptr<const Packet> packet, Ptr<Ipv4>, uint32_t)
     {
@@ -465,7 +494,7 @@ class Net
         size_t at = dPayload.size();
         dPayload.resize(at + size);
         p->CopyData(reinterpret_cast<uint8_t*>(&dPayload[at]), size);
-        if (m_listen[me])
+        if (m_listen[me] && !(size > 0 && m_passive[uint8_t(dPayload[at])]))
             Stop();
     }
 
@@ -506,6 +535,7 @@ class Net
     }
 
     uint32_t m_n;
+    int64_t m_header[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     NodeContainer m_nodes;
     NetDeviceContainer m_devices;
     std::vector<Ptr<ConstantVelocityMobilityModel>> m_mob;
@@ -526,7 +556,9 @@ class Net
     uint16_t m_port = 0;
     int64_t m_ctlPackets = 0;
     int64_t m_ctlBytes = 0;
+    std::vector<int64_t> m_macRx;
     std::vector<uint8_t> m_listen, m_alive;
+    std::vector<uint8_t> m_passive = std::vector<uint8_t>(256, 0);
     std::vector<uint64_t> m_snUid;
     std::vector<double> m_snSignal, m_snNoise;
     std::unordered_map<uint64_t, Pending> m_unicast;

@@ -23,7 +23,7 @@ Telecommunications 16(5), 2005 (below: ETT). What each node does:
 - **Proactive maintenance.** While a session runs, its source sends one proactive forward ant per
   `proactive_every` data packets. It travels like a reactive ant with pheromone, but at each node
   it is broadcast with probability `proactive_broadcast_p` (at most `proactive_max_broadcasts`
-  times), to explore.
+  times), to explore; copies of one proactive generation meet the same acceptance test.
 - **Hello messages** every `hello_interval`; a neighbour not heard for `allowed_hello_loss`
   intervals is lost, as is one that does not acknowledge a unicast frame.
 - **Link failure notification.** A node that loses a neighbour drops its pheromone entries and
@@ -130,6 +130,7 @@ class AntHocNet(RoutingProtocol):
                 raise ValueError("repair_wait_factor must be > 0 and jitter >= 0")
 
     name = "anthocnet"
+    passive_kinds = frozenset({HELLO})  # a hello only refreshes the neighbour table
 
     def __init__(self, params=None) -> None:
         super().__init__(params)
@@ -374,18 +375,18 @@ class AntHocNet(RoutingProtocol):
         if me in path:
             self.count("ants_looped")
             return
-        if subtype != PROACTIVE:
-            key = (origin, gen)
-            best = self._gens.get(key)
-            if best is None:
-                self._gens[key] = [hops, time_s, self.link.now_ns()]
-            else:
-                a1 = self.params.acceptance
-                if best[0] < hops * a1 or best[1] < time_s * a1:
-                    self.count("ants_rejected")
-                    return
-                best[0] = min(best[0], hops)
-                best[1] = min(best[1], time_s)
+        # copies of one generation (broadcasts of reactive, repair and exploring proactive ants)
+        key = (origin, gen)
+        best = self._gens.get(key)
+        if best is None:
+            self._gens[key] = [hops, time_s, self.link.now_ns()]
+        else:
+            a1 = self.params.acceptance
+            if best[0] < hops * a1 or best[1] < time_s * a1:
+                self.count("ants_rejected")
+                return
+            best[0] = min(best[0], hops)
+            best[1] = min(best[1], time_s)
         if me == dst:
             self.count("backward_ants_sent")
             back = _BANT.pack(BANT, subtype, origin, dst, gen, 0, 0.0, len(path) - 1) + _pack_path(path)

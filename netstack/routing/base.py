@@ -80,6 +80,10 @@ class RoutingProtocol:
         pass
 
     name: ClassVar[str] = "base"
+    passive_kinds: ClassVar[frozenset[int]] = frozenset()
+    """First bytes of frames whose handling never transmits and never sets a timer (hellos, say).
+    The network may hand such frames over with its next event instead of stopping for each; they are
+    still processed in order and with their own receive times, before anything later happens."""
 
     def __init__(self, params: Any = None) -> None:
         self.params = params if params is not None else type(self).Params()

@@ -29,7 +29,7 @@ def test_delivery_delay_jitter_overhead_and_discovery():
         # a broadcast packet is not part of the delivery ratio
         (400 * MS, 0, "send", 0, -1, 9, 4, 0, 64, ""),
     ]
-    m = routing_metrics(table(rows), None, 3, extra_control=(1, 50))
+    m = routing_metrics(table(rows), 3, extra_control=(1, 50), received_per_node=[1, 2, 3])
     assert m["data_sent"] == 5 and m["data_delivered"] == 4
     assert m["delivery_ratio"] == pytest.approx(0.8)
     delays = [0.030, 0.010, 0.014, 0.020]
@@ -42,9 +42,9 @@ def test_delivery_delay_jitter_overhead_and_discovery():
     # discovery: first send to first delivery per session: 30 ms and 20 ms
     assert m["route_discovery_median_s"] == pytest.approx(0.025)
     assert m["sessions"] == 2 and m["dropped"] == 1
-    assert m["received_per_node"] == [0, 0, 0]
+    assert m["received_per_node"] == [1, 2, 3]
 
 
 def test_no_traffic_gives_nan_not_an_error():
-    m = routing_metrics(table([]), None, 2)
+    m = routing_metrics(table([]), 2)
     assert m["data_sent"] == 0 and math.isnan(m["delivery_ratio"]) and math.isnan(m["delay_median_s"])

@@ -1,6 +1,7 @@
 """Sweeps: expansion, stable keys, replication seeds, local execution, failures, resume, export."""
 
 import csv
+import dataclasses
 import json
 import os
 import signal
@@ -159,9 +160,21 @@ def test_the_example_sweeps_exist():
 
 @pytest.mark.parametrize("path", EXAMPLE_SWEEPS, ids=lambda p: p.name)
 def test_example_sweeps_run(path, tmp_path):
+    """Every point of every example sweep runs (one replication, 3 simulated seconds each)."""
     spec = load_sweep(path)
-    outcome = run_sweep(spec, out_dir=tmp_path / "sweep", jobs=2)
-    assert outcome.total == len(spec.points()) and outcome.failed == 0, outcome.failures
+    short = dataclasses.replace(spec, replications=1, fixed={**spec.fixed, "duration": 3.0})
+    outcome = run_sweep(short, out_dir=tmp_path / "sweep", jobs=2)
+    assert outcome.total == len(short.points()) and outcome.failed == 0, outcome.failures
+
+
+def test_the_routing_sweep_is_protocol_by_pause_time_by_five():
+    spec = load_sweep(ROOT / "configs" / "sweeps" / "ppsn_routing.yaml")
+    points = spec.points()
+    assert len(points) == 2 * 3 * 5
+    assert {p.params["network.routing.protocol"] for p in points} == {"anthocnet", "aodv"}
+    assert {p.params["groups.0.controller.params.pause"] for p in points} == {0, 30, 120}
+    scenario = spec.scenario(points[-1])
+    assert scenario.network.routing._tag == ("protocol", "aodv") and scenario.duration_ns == 900 * 10**9
 
 
 def test_local_pool_and_dask_give_identical_results(tmp_path):

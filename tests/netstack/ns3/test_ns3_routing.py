@@ -6,10 +6,12 @@ each other and n0 reaches n4 in four hops::
     n0 --200 m-- n1 --200 m-- n2 --200 m-- n3 --200 m-- n4
 """
 
+import pyarrow.parquet as pq
 import pytest
 
 import cosim
 from cosim.errors import ScenarioError
+from tests.conftest import ROOT
 from tests.netstack.ns3.helpers import ns3_scenario
 
 RADIO = {"data_mode": "DsssRate2Mbps", "tx_power_dbm": 16.0, "rx_sensitivity_dbm": -76.0, "preamble_min_rssi_dbm": -76.0,
@@ -43,3 +45,21 @@ def test_ns3_protocols_need_the_ns3_backend():
     data["network"] = {"backend": "fast", "routing": {"protocol": "aodv"}}
     with pytest.raises(ScenarioError, match="aodv runs inside ns-3"):
         cosim.from_dict(data, source="chain.yaml")
+
+
+def test_the_ppsn_scenario_switches_protocol_with_one_key(tmp_path):
+    """configs/ppsn2004_manet.yaml for 60 s with AntHocNet and with AODV: the same mobility and the
+    same sessions (one seed), only the routing differs; both deliver most packets."""
+    results = {}
+    for protocol in ("anthocnet", "aodv"):
+        scenario = cosim.load(ROOT / "configs" / "ppsn2004_manet.yaml",
+                              {"duration": 60.0, "network.routing.protocol": protocol})
+        results[protocol] = cosim.run(scenario, out_dir=tmp_path / protocol)
+        assert results[protocol].status == "ok", results[protocol].error
+    pos = {p: pq.read_table(r.directory / "trace" / "positions.parquet").to_pydict() for p, r in results.items()}
+    for column in ("t_ns", "node", "x", "y", "vx", "vy"):
+        assert pos["anthocnet"][column] == pos["aodv"][column]
+    sent = {p: r.metrics["routing"]["data_sent"] for p, r in results.items()}
+    assert sent["anthocnet"] == sent["aodv"] > 0
+    for r in results.values():
+        assert r.metrics["routing"]["delivery_ratio"] > 0.7
