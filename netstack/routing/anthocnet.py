@@ -27,8 +27,9 @@ Telecommunications 16(5), 2005 (below: ETT). What each node does:
 - **Hello messages** every `hello_interval`; a neighbour not heard for `allowed_hello_loss`
   intervals is lost, as is one that does not acknowledge a unicast frame.
 - **Link failure notification.** A node that loses a neighbour drops its pheromone entries and
-  broadcasts, for each destination whose best hop that was, its new best time estimate (or that
-  it has no route left); neighbours update and propagate when their own best changes.
+  broadcasts, for each destination (other than that neighbour) whose best hop that was, its new
+  best time estimate (or that it has no route left); neighbours update and propagate when their
+  own best changes.
 - **Local repair.** A node that cannot forward a data packet (its link broke and no other hop
   exists) buffers it and broadcasts a repair ant (at most `repair_max_broadcasts` broadcasts). It
   waits at most `repair_wait_factor` times the lost path's estimated delay for the backward repair
@@ -481,7 +482,9 @@ class AntHocNet(RoutingProtocol):
                 continue
             self._lost_delay[dst] = lost[1]
             best = self._best(dst)
-            if best is not None:
+            if dst == nb:
+                pass  # the lost neighbour itself: its other neighbours track it with their own hellos
+            elif best is not None:
                 changes.append((dst, best[1][1], int(best[1][2])))
             elif dst != repairing:
                 changes.append((dst, -1.0, 0))

@@ -82,19 +82,23 @@ def test_data_splits_between_two_equal_paths():
 
 
 def test_broken_link_notifies_and_moves_traffic_to_the_remaining_path():
-    """The same diamond; A dies at 10 s. S's next frame to A is not acknowledged: S drops A,
-    broadcasts a link failure notification, and from then on sends everything through B."""
-    kill_ns = 10_000_000_000
-    sim, tables = run(scenario(EQUAL, {"protocol": "anthocnet"}, [("S", "D")], duration=20.0, kills=[("A", 10.0)]))
+    """The two-path topology above (both paths learned, A's the better); A dies at 15 s. S's next
+    frame to A is not acknowledged: S drops A, broadcasts a link failure notification carrying its
+    new best estimate for D (through B), and from then on sends everything through B."""
+    kill_ns = 15_000_000_000
+    proto = {"protocol": "anthocnet", "proactive_broadcast_p": 0.5, "acceptance": 0.5}
+    sim, tables = run(scenario(SHORT_AND_LONG, proto, [("S", "D")], duration=25.0, kills=[("A", 15.0)]))
     failures = [(t, n, d) for t, n, d in events(tables, "link_failure") if n == S]
     assert failures and failures[0][0] > kill_ns and "neighbour 1" in failures[0][2]
     p = tables["packets"]
     lfn = [t for t, n, k, d in zip(p["t_ns"], p["node"], p["kind"], p["detail"]) if k == 3 and d == "lfn" and n == S]
     assert lfn and lfn[0] >= failures[0][0]
+    assert sim.stacks[2].protocol.stats.get("notifications_received", 0) == 0  # D is out of S's range
+    assert sum(s.protocol.stats.get("notifications_received", 0) for s in sim.stacks) >= 1
     after = data_frames(tables, S, after_ns=failures[0][0])
-    assert set(after) == {2}
-    assert delivered(tables, after_ns=kill_ns + 500_000_000) >= sent(tables, kill_ns + 500_000_000, 19_900_000_000) - 1
-    assert 1 not in sim.stacks[0].protocol.pheromone(3)
+    assert set(after) == {3}
+    assert delivered(tables, after_ns=kill_ns + 500_000_000) >= sent(tables, kill_ns + 500_000_000, 24_900_000_000) - 1
+    assert set(sim.stacks[0].protocol.pheromone(2)) == {3}
 
 
 DETOUR = {"S": (0, 0), "A": (20, 0), "B": (40, 0), "D": (60, 0), "C": (30, 18), "E": (50, 18)}
