@@ -21,6 +21,7 @@ from netstack.fast.neighbors import pairs_within
 from netstack.routing.registry import NS3_PROTOCOLS, PROTOCOL_OF_PARAMS
 from netstack.stack import NodeStack
 from physics.battery import Batteries
+from physics.quadrotor import AIRFRAMES
 from physics.robot import Robot
 from physics.sensors import SENSORS
 from physics.world import Arena, Box, RobotSpec
@@ -62,7 +63,7 @@ def _check_inside_arena(s: Scenario, gi: int, starts: np.ndarray, mapper: Mapper
         k = int(outside[0])
         raise mapper.error(
             f"groups[{gi}].layout",
-            f"{len(outside)} start positions lie outside the arena {tuple(lo)}..{tuple(hi)}, "
+            f"{len(outside)} start positions lie outside the arena {tuple(map(float, lo))}..{tuple(map(float, hi))}, "
             f"e.g. robot {k} at {tuple(round(float(x), 3) for x in starts[k])}; move the layout or widen world.arena_*",
         )
 
@@ -110,7 +111,10 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
         starts = g.layout.positions(g.count, layout_rng)
         _check_inside_arena(s, gi, starts, mapper)
         for k in range(g.count):
-            spec = RobotSpec(tuple(float(x) for x in starts[k]), g.robot.heading, g.robot.radius, g.robot.mass, g.robot.max_speed)
+            quad = g.robot.model == "quadrotor"
+            spec = RobotSpec(tuple(float(x) for x in starts[k]), g.robot.heading, g.robot.radius,
+                             AIRFRAMES[g.robot.airframe].mass if quad else g.robot.mass, g.robot.max_speed,
+                             g.robot.airframe if quad else None, g.robot.drive if g.robot.model == "diff_drive" else None)
             world.add_robot(spec)
             if net is not None:
                 net.add_node(node)

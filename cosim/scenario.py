@@ -25,6 +25,8 @@ from netstack.ns3.config import Ns3RadioConfig
 from netstack.routing.registry import NS3_PROTOCOLS
 from netstack.routing.registry import PARAMS as ROUTING_PARAMS
 from physics.battery import BatterySpec
+from physics.diff_drive import DriveSpec
+from physics.quadrotor import AIRFRAMES, TICK_NS
 from physics.sensors import SENSORS
 
 RADIO_CONFIGS: dict[str, type] = {"fast": FastRadioConfig, "ns3": Ns3RadioConfig, "none": FastRadioConfig}
@@ -106,15 +108,23 @@ class ControllerSpec:
 
 @dataclass(frozen=True)
 class RobotModelSpec:
-    """Body of each robot in a group (SI units). `point` is SimpleBee: velocity, turn, hover."""
+    """Body of each robot in a group (SI units). `point` is SimpleBee: velocity, turn, hover.
+    `quadrotor` is a rigid body with rotors and cascaded PID (physics.quadrotor), of preset
+    `airframe`; its mass comes from the preset. `diff_drive` is a two-wheeled ground robot
+    (physics.diff_drive) with the `drive` settings."""
 
-    model: Literal["point"] = "point"
+    model: Literal["point", "quadrotor", "diff_drive"] = "point"
     radius: float = 0.1
     mass: float = 0.05
     max_speed: float = 5.0
     heading: float = 0.0
+    airframe: str = "crazyflie"
+    drive: DriveSpec = field(default_factory=DriveSpec)
+    """diff_drive only: wheel_base, max_wheel_speed, max_accel, friction, heading_gain."""
 
     def __post_init__(self) -> None:
+        if self.model == "quadrotor" and self.airframe not in AIRFRAMES:
+            raise ValueError(f"unknown airframe {self.airframe!r}; expected one of: {', '.join(sorted(AIRFRAMES))}")
         if self.radius <= 0 or self.mass <= 0:
             raise ValueError("radius and mass must be > 0")
         if self.max_speed < 0:
@@ -310,6 +320,14 @@ def _check(s: Scenario, m: Mapper) -> None:
             raise m.error(f"{path}.name", f"group name {g.name!r} is used twice")
         names.add(g.name)
         _check_controller(g, path, dt, m)
+        if g.robot.model == "diff_drive" and s.physics.backend != "kinematic":
+            raise m.error(f"{path}.robot.model", "diff_drive robots run on physics.backend: kinematic (pybullet: not yet)")
+        if g.robot.model == "quadrotor":
+            if s.physics.backend != "kinematic":
+                raise m.error(f"{path}.robot.model", "quadrotors run on physics.backend: kinematic (pybullet: not yet)")
+            if dt % TICK_NS:
+                raise m.error("physics.dt", f"quadrotors need a physics step that is a multiple of their control tick "
+                                            f"({format_ns(TICK_NS)}); got {format_ns(dt)}")
         if isinstance(g.layout, ListLayout) and len(g.layout.points) != g.count:
             got = len(g.layout.points)
             raise m.error(f"{path}.layout.points", f"expected {g.count} positions (the group's count), got {got}")

@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from physics.diff_drive import DiffDriveBank
+from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank
 from physics.raycast import ray_box_distances, ray_sphere_distances
 from physics.world import Arena, Box, CommandArrays, RobotSpec
 
@@ -44,6 +46,14 @@ class KinematicWorld(CommandArrays):
         self._radius = np.zeros(0)
         self.track_contacts = False
         self._contacts: list[tuple[int, int]] = []
+        self.quads: QuadrotorBank | None = None  # the quadrotors' dynamics and controllers, if any
+        self.quad_slot = np.zeros(0, dtype=np.int64)  # robot -> row in quads (-1: not a quadrotor)
+        self._quad_idx = np.zeros(0, dtype=np.int64)
+        self._quad_cmd: dict[int, tuple] = {}
+        self.drives: DiffDriveBank | None = None  # differential-drive robots, if any
+        self.drive_slot = np.zeros(0, dtype=np.int64)
+        self._drive_idx = np.zeros(0, dtype=np.int64)
+        self._drive_cmd: dict[int, tuple[float, float] | None] = {}  # None: back to generic commands
 
     def add_robot(self, spec: RobotSpec) -> int:
         return self._register(spec)
@@ -57,6 +67,65 @@ class KinematicWorld(CommandArrays):
         self._at_rest = False  # the first step resolves overlaps and clamps to the arena
         self._clip_lo = self._lo + self._radius[:, None]
         self._clip_hi = self._hi - self._radius[:, None]
+        idx = [i for i, s in enumerate(self.specs) if s.airframe is not None]
+        self.quad_slot = np.full(self.n, -1, dtype=np.int64)
+        if idx:
+            self._quad_idx = np.array(idx, dtype=np.int64)
+            self.quad_slot[self._quad_idx] = np.arange(len(idx))
+            frames = [AIRFRAMES[self.specs[i].airframe] for i in idx]
+            self.quads = QuadrotorBank(frames, self._pos[self._quad_idx], self.active_heading[self._quad_idx])
+            self._clip_lo[self._quad_idx, 2] = self._lo[2]  # a quadrotor stands on the ground, not on its radius
+        idx = [i for i, s in enumerate(self.specs) if s.drive is not None]
+        self.drive_slot = np.full(self.n, -1, dtype=np.int64)
+        if idx:
+            self._drive_idx = np.array(idx, dtype=np.int64)
+            self.drive_slot[self._drive_idx] = np.arange(len(idx))
+            self.drives = DiffDriveBank([self.specs[i].drive for i in idx], self._pos[self._drive_idx],
+                                        self.active_heading[self._drive_idx])
+            self.drives.steer_by_heading[:] = True
+
+    # -- differential drive ----------------------------------------------------------------------
+    def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
+        """Pending wheel command (forward speed, turn rate) for robot i; v None: follow the generic
+        velocity and heading commands again. Applied at the next latch."""
+        if self.drive_slot[i] < 0:
+            raise ValueError(f"robot {i} is not a differential-drive robot")
+        self._drive_cmd[i] = None if v is None else (float(v), float(w))
+
+    # -- quadrotors ------------------------------------------------------------------------------
+    def fly(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = float("nan")) -> None:
+        """Pending quadrotor command (mode and setpoint, see physics.quadrotor); applied at the next latch."""
+        if self.quad_slot[i] < 0:
+            raise ValueError(f"robot {i} is not a quadrotor")
+        self._quad_cmd[i] = (mode, a, b, c, d)
+
+    def latch(self) -> None:
+        super().latch()
+        if self.quads is not None:
+            if self._quad_cmd:
+                for i, cmd in self._quad_cmd.items():
+                    self.quads.command(int(self.quad_slot[i]), *cmd)
+                self._quad_cmd.clear()
+            self.active_heading[self._quad_idx] = self.quads.euler[:, 2]  # headings read back are the real ones
+        d = self.drives
+        if d is not None:
+            for i, cmd in self._drive_cmd.items():
+                k = int(self.drive_slot[i])
+                if cmd is None:
+                    d.steer_by_heading[k] = True
+                else:
+                    d.drive(k, *cmd)
+            self._drive_cmd.clear()
+            di = self._drive_idx
+            d.steer(self.active_vel[di, 0], self.active_heading[di], d.steer_by_heading)
+            self.active_heading[di] = d.heading
+
+    def _step_quads(self, dt_s: float) -> None:
+        q = self.quads
+        ticks = round(dt_s / q.tick)
+        q.alive = self.alive[self._quad_idx]
+        for _ in range(ticks):
+            q.step()
 
     def contacts(self) -> list[tuple[int, int]]:
         """(robot, other) pairs that touched during the last step; other is -1 for an obstacle or
@@ -65,7 +134,12 @@ class KinematicWorld(CommandArrays):
 
     def step(self, dt_s: float) -> None:
         self._contacts = []
-        if self._at_rest and not self.active_vel.any():
+        quads, drives = self.quads, self.drives
+        if quads is not None:
+            self._step_quads(dt_s)
+        if drives is not None:
+            drives.step(dt_s, self.alive[self._drive_idx])
+        if quads is None and drives is None and self._at_rest and not self.active_vel.any():
             return  # nothing moves and nothing is commanded to (e.g. a static sensor field)
         target = self.world_velocity_targets()
         if np.isfinite(self.max_accel):
@@ -77,6 +151,16 @@ class KinematicWorld(CommandArrays):
         else:
             np.copyto(self._vel, target)
         self._pos += self._vel * dt_s
+        if quads is not None:
+            qi = self._quad_idx
+            self._pos[qi] = quads.pos
+            self._vel[qi] = quads.vel
+            self.active_heading[qi] = quads.euler[:, 2]
+        if drives is not None:
+            di = self._drive_idx
+            self._pos[di, :2] = drives.pos[:, :2]
+            self._vel[di] = drives.velocity()
+            self.active_heading[di] = drives.heading
         if self.collisions and self.n > 1:
             self._separate()
         for box in self._boxes:
@@ -85,6 +169,18 @@ class KinematicWorld(CommandArrays):
             outside = np.nonzero(np.any((self._pos < self._clip_lo) | (self._pos > self._clip_hi), axis=1))[0]
             self._contacts.extend((int(k), -1) for k in outside)  # the arena's walls
         np.clip(self._pos, self._clip_lo, self._clip_hi, out=self._pos)
+        if quads is not None:  # walls, obstacles and other robots stop quadrotors too
+            moved = self._pos[qi] != quads.pos
+            if moved.any():
+                quads.vel[moved] = 0.0
+                quads.pos[:] = self._pos[qi]
+                self._vel[qi] = quads.vel
+        if drives is not None:  # a blocked ground robot's wheels stop
+            blocked = np.any(self._pos[di, :2] != drives.pos[:, :2], axis=1)
+            if blocked.any():
+                drives.wheels[blocked] = 0.0
+                drives.pos[:, :2] = self._pos[di, :2]
+                self._vel[di[blocked]] = 0.0
         self._at_rest = not self._vel.any()
 
     def _separate(self) -> None:
@@ -159,7 +255,10 @@ class KinematicWorld(CommandArrays):
         return self._vel[i].copy()
 
     def kill(self, i: int) -> None:
+        """A dead point robot stops; a dead quadrotor's rotors stop and it falls."""
         self.alive[i] = False
+        if self.quad_slot.size and self.quad_slot[i] >= 0:
+            return
         self._vel[i] = 0.0
 
     def close(self) -> None:

@@ -39,6 +39,10 @@ class RobotSpec:
     radius_m: float = 0.1
     mass_kg: float = 0.05
     max_speed: float = 5.0
+    airframe: str | None = None
+    """A quadrotor preset (physics.quadrotor.AIRFRAMES) or None."""
+    drive: object | None = None
+    """A physics.diff_drive.DriveSpec for a differential-drive ground robot, or None."""
 
 
 class World(Protocol):
