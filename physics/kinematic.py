@@ -231,13 +231,21 @@ class KinematicWorld(CommandArrays):
         """Distances from robot's centre along unit directions (R,3) to the nearest box or other robot,
         measured from its surface; max_range where nothing is closer."""
         r = float(self._radius[robot])
-        origins = np.repeat(self._pos[robot][None, :], len(dirs), axis=0) + dirs * r
+        here = self._pos[robot]
+        origins = here + dirs * r
         best = np.full(len(dirs), np.inf)
+        reach = max_range + r
         for center, half in self._boxes:
-            best = np.minimum(best, ray_box_distances(origins, dirs, center - half, center + half))
-        others = np.arange(self.n) != robot
-        if others.any():
-            best = np.minimum(best, ray_sphere_distances(origins, dirs, self._pos[others], self._radius[others]))
+            gap = np.maximum(np.abs(here - center) - half, 0.0)
+            if gap @ gap <= reach * reach:  # only boxes the rays can reach
+                best = np.minimum(best, ray_box_distances(origins, dirs, center - half, center + half))
+        if self.n > 1:
+            d = self._pos - here
+            limit = reach + self._radius
+            near = np.einsum("ij,ij->i", d, d) <= limit * limit
+            near[robot] = False
+            if near.any():
+                best = np.minimum(best, ray_sphere_distances(origins, dirs, self._pos[near], self._radius[near]))
         return np.minimum(best, max_range)
 
     def speeds(self) -> np.ndarray:
