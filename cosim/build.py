@@ -21,7 +21,7 @@ from netstack.fast.neighbors import pairs_within
 from netstack.routing.registry import NS3_PROTOCOLS, PROTOCOL_OF_PARAMS
 from netstack.stack import NodeStack
 from physics.battery import Batteries
-from physics.quadrotor import AIRFRAMES
+from physics.quadrotor import AIRFRAMES, TICK_NS
 from physics.robot import Robot
 from physics.sensors import SENSORS
 from physics.world import Arena, Box, RobotSpec
@@ -37,7 +37,11 @@ def make_world(s: Scenario):
         return PybulletWorld(arena, ph.dt_ns / 1e9, drag=ph.drag, obstacles=boxes, solver_iterations=ph.solver_iterations)
     from physics.kinematic import KinematicWorld
 
-    return KinematicWorld(arena, max_accel=ph.max_accel, collisions=ph.collisions, pair_finder=pairs_within, obstacles=boxes)
+    world = KinematicWorld(arena, max_accel=ph.max_accel, collisions=ph.collisions, pair_finder=pairs_within, obstacles=boxes)
+    w = s.world.wind
+    if w is not None:
+        world.wind = (w.mean, w.gust_std, w.gust_tau, SeedStreams(s.seed).generator("wind"), TICK_NS / 1e9)
+    return world
 
 
 def make_network(s: Scenario, streams: SeedStreams, run_dir: Path | None = None):

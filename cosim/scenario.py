@@ -48,12 +48,27 @@ class BoxSpec:
 
 
 @dataclass(frozen=True)
+class WindSpec:
+    """Wind on aerial robots: a constant `mean` (m/s, x y z) plus gusts with standard deviation
+    `gust_std` (m/s) and correlation time `gust_tau` (s), drawn from the run's seeded streams."""
+
+    mean: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    gust_std: float = 0.0
+    gust_tau: float = 2.0
+
+    def __post_init__(self) -> None:
+        if self.gust_std < 0 or self.gust_tau <= 0:
+            raise ValueError("gust_std must be >= 0 m/s and gust_tau > 0 s")
+
+
+@dataclass(frozen=True)
 class WorldSpec:
-    """The arena (robots are kept inside) and static obstacles."""
+    """The arena (robots are kept inside), static obstacles, and optional wind on aerial robots."""
 
     arena_lower: tuple[float, float, float] = (-500.0, -500.0, 0.0)
     arena_upper: tuple[float, float, float] = (500.0, 500.0, 100.0)
     obstacles: tuple[BoxSpec, ...] = ()
+    wind: WindSpec | None = None
 
     def __post_init__(self) -> None:
         if any(lo >= hi for lo, hi in zip(self.arena_lower, self.arena_upper)):
@@ -332,6 +347,8 @@ def _check(s: Scenario, m: Mapper) -> None:
             got = len(g.layout.points)
             raise m.error(f"{path}.layout.points", f"expected {g.count} positions (the group's count), got {got}")
         for sname, sopts in g.sensors.items():
+            if sname == "imu" and s.physics.backend != "kinematic":
+                raise m.error(f"{path}.sensors.imu", "the imu sensor needs physics.backend: kinematic (pybullet: not yet)")
             if sname not in SENSORS:
                 raise m.error(f"{path}.sensors.{sname}", f"unknown sensor; expected one of: {', '.join(sorted(SENSORS))}")
             m.build(SENSORS[sname].Options, sopts, f"{path}.sensors.{sname}")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from physics.diff_drive import DiffDriveBank
-from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank
+from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
 from physics.raycast import ray_box_distances, ray_sphere_distances
 from physics.world import Arena, Box, CommandArrays, RobotSpec
 
@@ -46,7 +46,12 @@ class KinematicWorld(CommandArrays):
         self._radius = np.zeros(0)
         self.track_contacts = False
         self._contacts: list[tuple[int, int]] = []
+        self.track_motion = False  # keep the previous step's velocities and headings (IMU sensors)
+        self._prev_vel = np.zeros((0, 3))
+        self._prev_heading = np.zeros(0)
+        self._last_dt = 0.0
         self.quads: QuadrotorBank | None = None  # the quadrotors' dynamics and controllers, if any
+        self.wind: tuple | None = None  # (mean, gust_std, gust_tau, rng, tick) for the quadrotors, set before start
         self.quad_slot = np.zeros(0, dtype=np.int64)  # robot -> row in quads (-1: not a quadrotor)
         self._quad_idx = np.zeros(0, dtype=np.int64)
         self._quad_cmd: dict[int, tuple] = {}
@@ -74,6 +79,9 @@ class KinematicWorld(CommandArrays):
             self.quad_slot[self._quad_idx] = np.arange(len(idx))
             frames = [AIRFRAMES[self.specs[i].airframe] for i in idx]
             self.quads = QuadrotorBank(frames, self._pos[self._quad_idx], self.active_heading[self._quad_idx])
+            if self.wind is not None:
+                mean, std, tau, rng, tick = self.wind
+                self.quads.forces.append(Wind(mean, std, tau, len(idx), rng, tick))
             self._clip_lo[self._quad_idx, 2] = self._lo[2]  # a quadrotor stands on the ground, not on its radius
         idx = [i for i, s in enumerate(self.specs) if s.drive is not None]
         self.drive_slot = np.full(self.n, -1, dtype=np.int64)
@@ -133,7 +141,12 @@ class KinematicWorld(CommandArrays):
         return self._contacts
 
     def step(self, dt_s: float) -> None:
+        self.t_s += dt_s
         self._contacts = []
+        if self.track_motion:
+            self._prev_vel = self._vel.copy()
+            self._prev_heading = self.active_heading.copy()
+            self._last_dt = dt_s
         quads, drives = self.quads, self.drives
         if quads is not None:
             self._step_quads(dt_s)
@@ -247,6 +260,34 @@ class KinematicWorld(CommandArrays):
             if near.any():
                 best = np.minimum(best, ray_sphere_distances(origins, dirs, self._pos[near], self._radius[near]))
         return np.minimum(best, max_range)
+
+    def thrusts(self) -> np.ndarray:
+        """Total rotor thrust of every robot (N; 0 for robots without rotors), for battery drain."""
+        out = np.zeros(self.n)
+        if self.quads is not None:
+            out[self._quad_idx] = self.quads.rotor.sum(axis=1)
+        return out
+
+    def acceleration_of(self, i: int) -> np.ndarray:
+        """World-frame acceleration over the last step (m/s^2); needs track_motion."""
+        if not self._last_dt or not len(self._prev_vel):
+            return np.zeros(3)
+        return (self._vel[i] - self._prev_vel[i]) / self._last_dt
+
+    def body_rates_of(self, i: int) -> np.ndarray:
+        """Angular velocity in the body frame (rad/s): a quadrotor's own; otherwise the heading's rate."""
+        if self.quad_slot.size and self.quad_slot[i] >= 0:
+            return self.quads.rates[int(self.quad_slot[i])].copy()
+        if not self._last_dt or not len(self._prev_heading):
+            return np.zeros(3)
+        turn = np.remainder(self.active_heading[i] - self._prev_heading[i] + np.pi, 2 * np.pi) - np.pi
+        return np.array([0.0, 0.0, turn / self._last_dt])
+
+    def attitude_of(self, i: int) -> np.ndarray:
+        """Roll, pitch, yaw (rad): a quadrotor's own; ground and point robots stay level."""
+        if self.quad_slot.size and self.quad_slot[i] >= 0:
+            return self.quads.euler[int(self.quad_slot[i])].copy()
+        return np.array([0.0, 0.0, float(self.active_heading[i])])
 
     def speeds(self) -> np.ndarray:
         """Current speed of every robot (m/s)."""

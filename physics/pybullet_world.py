@@ -105,6 +105,7 @@ class PybulletWorld(CommandArrays):
         self._forces_dirty = False
 
     def step(self, dt_s: float) -> None:
+        self.t_s += dt_s
         p, cid = self._p, self._cid
         apply = p.applyExternalForce
         origin = (0.0, 0.0, 0.0)

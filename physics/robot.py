@@ -133,6 +133,25 @@ class Robot:
             raise RuntimeError(f"robot {self.id} has no range sensor; add `sensors: {{range: {{}}}}` to its group")
         return sensor.read()
 
+    def gps(self) -> np.ndarray:
+        """Position fix (m, arena frame); needs a `gps` sensor. `robot.sensors['gps'].geodetic()`
+        gives latitude, longitude and altitude."""
+        return self._sensor("gps").read()
+
+    def imu(self) -> tuple[np.ndarray, np.ndarray]:
+        """(accelerometer m/s^2, gyroscope rad/s), body frame; needs an `imu` sensor."""
+        return self._sensor("imu").read()
+
+    def bumped(self) -> bool:
+        """Touched something during the last physics step; needs a `bump` sensor."""
+        return self._sensor("bump").read()
+
+    def _sensor(self, name: str):
+        sensor = self.sensors.get(name)
+        if sensor is None:
+            raise RuntimeError(f"robot {self.id} has no {name!r} sensor; add `sensors: {{{name}: {{}}}}` to its group")
+        return sensor
+
     def compass(self) -> float:
         """A noisy heading reading, radians in (-pi, pi]; needs a `compass` sensor on the group."""
         sensor = self.sensors.get("compass")

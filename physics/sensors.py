@@ -96,4 +96,147 @@ class RangeSensor:
         return np.clip(d, 0.0, self._opt.max_range)
 
 
-SENSORS: dict[str, type] = {"compass": Compass, "range": RangeSensor}
+class _Sampled:
+    """Sample and hold at `rate_hz` (0: a fresh reading at every call), by the world's clock."""
+
+    def __init__(self, world, index: int, options, rng: np.random.Generator) -> None:
+        self._world = world
+        self._i = index
+        self._opt = options
+        self._rng = rng
+        self._next_t = -1.0
+        self._held = None
+
+    def read(self):
+        rate = self._opt.rate_hz
+        t = self._world.t_s
+        if rate and self._held is not None and t < self._next_t - 1e-12:
+            return self._held
+        self._held = self._measure()
+        if rate:
+            self._next_t = t + 1.0 / rate
+        return self._held
+
+    def _noisy(self, value: np.ndarray, std: float, bias) -> np.ndarray:
+        out = value + np.asarray(bias, dtype=float)
+        if std > 0:
+            out = out + std * self._rng.standard_normal(len(out))
+        return out
+
+
+@dataclass(frozen=True)
+class GpsOptions:
+    """Position fix: Gaussian noise (m, per axis), a constant bias (m, x y z), `rate_hz` fixes per
+    second (0: every read), and the geodetic origin of the arena (latitude, longitude in degrees,
+    altitude in metres) for `geodetic()`."""
+
+    noise_std: float = 0.0
+    bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    rate_hz: float = 0.0
+    origin: tuple[float, float, float] = (47.3977, 8.5456, 488.0)
+
+    def __post_init__(self) -> None:
+        if self.noise_std < 0 or self.rate_hz < 0:
+            raise ValueError("noise_std and rate_hz must be >= 0")
+
+
+EARTH_RADIUS_M = 6_378_137.0
+
+
+class Gps(_Sampled):
+    """Local position (m, arena frame: x east, y north, z up) with noise; `geodetic()` converts the
+    same fix to latitude, longitude (degrees) and altitude (m) about the origin (a local tangent
+    plane, accurate to centimetres over a few kilometres)."""
+
+    name = "gps"
+    Options = GpsOptions
+
+    def _measure(self) -> np.ndarray:
+        return self._noisy(self._world.position_of(self._i), self._opt.noise_std, self._opt.bias)
+
+    def geodetic(self) -> tuple[float, float, float]:
+        x, y, z = self.read()
+        lat0, lon0, alt0 = self._opt.origin
+        lat = lat0 + math.degrees(y / EARTH_RADIUS_M)
+        lon = lon0 + math.degrees(x / (EARTH_RADIUS_M * math.cos(math.radians(lat0))))
+        return lat, lon, alt0 + z
+
+
+@dataclass(frozen=True)
+class ImuOptions:
+    """Accelerometer (m/s^2) and gyroscope (rad/s): noise standard deviations, constant biases (x y z
+    in the body frame), and `rate_hz` (0: every read)."""
+
+    accel_noise_std: float = 0.0
+    accel_bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    gyro_noise_std: float = 0.0
+    gyro_bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    rate_hz: float = 0.0
+
+    def __post_init__(self) -> None:
+        if min(self.accel_noise_std, self.gyro_noise_std, self.rate_hz) < 0:
+            raise ValueError("noise standard deviations and rate_hz must be >= 0")
+
+
+class Imu(_Sampled):
+    """`read()` gives (accelerometer, gyroscope), each (3,) in the body frame. The accelerometer
+    measures specific force: the body's acceleration minus gravity, so a vehicle at rest reads +g
+    on its z axis. Needs a world that keeps the previous step's motion (the kinematic world)."""
+
+    name = "imu"
+    Options = ImuOptions
+
+    def __init__(self, world, index: int, options, rng: np.random.Generator) -> None:
+        if not hasattr(world, "acceleration_of"):
+            raise ValueError("the imu sensor needs physics.backend: kinematic")
+        super().__init__(world, index, options, rng)
+        world.track_motion = True
+
+    def _measure(self) -> tuple[np.ndarray, np.ndarray]:
+        w, i, o = self._world, self._i, self._opt
+        roll, pitch, yaw = w.attitude_of(i)
+        cr, sr, cp, sp, cy, sy = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch), math.cos(yaw), math.sin(yaw)
+        rot = np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+                        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+                        [-sp, cp * sr, cp * cr]])
+        specific = rot.T @ (w.acceleration_of(i) + np.array([0.0, 0.0, 9.81]))
+        return (self._noisy(specific, o.accel_noise_std, o.accel_bias),
+                self._noisy(w.body_rates_of(i), o.gyro_noise_std, o.gyro_bias))
+
+
+@dataclass(frozen=True)
+class BumpOptions:
+    """Contact switch: `false_positive_p` and `false_negative_p` per reading make it wrong sometimes."""
+
+    false_positive_p: float = 0.0
+    false_negative_p: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.false_positive_p <= 1 and 0 <= self.false_negative_p <= 1):
+            raise ValueError("false_positive_p and false_negative_p must be within [0, 1]")
+
+
+class Bump:
+    """True if the robot touched anything (robot, obstacle, wall, ground) during the last physics step."""
+
+    name = "bump"
+    Options = BumpOptions
+
+    def __init__(self, world, index: int, options: BumpOptions, rng: np.random.Generator) -> None:
+        self._world = world
+        self._i = index
+        self._opt = options
+        self._rng = rng
+        world.track_contacts = True
+
+    def read(self) -> bool:
+        touched = any(a == self._i for a, _ in self._world.contacts())
+        o = self._opt
+        if touched and o.false_negative_p and self._rng.random() < o.false_negative_p:
+            return False
+        if not touched and o.false_positive_p and self._rng.random() < o.false_positive_p:
+            return True
+        return touched
+
+
+SENSORS: dict[str, type] = {"compass": Compass, "range": RangeSensor, "gps": Gps, "imu": Imu, "bump": Bump}

@@ -83,6 +83,7 @@ class CommandArrays:
         self.active_heading = np.zeros(0)
         self.alive = np.zeros(0, dtype=bool)
         self.max_speed = np.zeros(0)
+        self.t_s = 0.0  # simulated time of the last step (sensors with a rate sample and hold by it)
 
     def _register(self, spec: RobotSpec) -> int:
         if spec.radius_m <= 0 or spec.mass_kg <= 0 or spec.max_speed < 0:

@@ -82,3 +82,32 @@ def test_fly_checks_its_arguments():
     with pytest.raises(ValueError, match="unknown flight mode 'loiter'"):
         robot.fly("loiter", 0, 0, 0)
     robot.fly("speed_altitude_heading", 0.0, 0.0, 1.0, math.pi / 2)
+
+
+def test_wind_in_the_scenario_pushes_quadrotors_and_gusts_repeat_with_the_seed():
+    def flight(wind):
+        data = scenario({"class": "controllers.waypoints:WaypointFlyer",
+                         "params": {"waypoints": [[0, 0, 2]], "tolerance": 0.01}})
+        data["world"]["wind"] = wind
+        data["duration"] = 4.0
+        sim = build(cosim.from_dict(data))
+        sim.run()
+        return sim.recorder.tables()["positions"]
+
+    calm = flight(None)
+    windy = flight({"mean": [4.0, 0.0, 0.0], "gust_std": 1.0, "gust_tau": 0.5})
+    assert max(windy["x"]) > max(calm["x"]) + 0.005  # blown downwind before the position loop wins
+    assert np.array_equal(windy["x"], flight({"mean": [4.0, 0.0, 0.0], "gust_std": 1.0, "gust_tau": 0.5})["x"])
+
+
+def test_a_quadrotor_battery_drains_with_thrust():
+    data = scenario({"class": "controllers.waypoints:WaypointFlyer",
+                     "params": {"waypoints": [[0, 0, 2]], "tolerance": 0.01}}, airframe="quad_1500g")
+    data["groups"][0]["battery"] = {"capacity_j": 10_000.0, "electronics_w": 0.0, "per_speed_w": 0.0,
+                                    "per_thrust_w": 10.0}
+    data["duration"] = 5.0
+    sim = build(cosim.from_dict(data))
+    sim.run()
+    used = 10_000.0 - sim.batteries.energy_j[0]
+    # mostly hovering: thrust about m g = 14.7 N, so about 147 W for 5 s
+    assert used == pytest.approx(10.0 * 1.5 * 9.81 * 5.0, rel=0.05)
