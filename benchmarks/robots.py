@@ -4,8 +4,9 @@ quadrotors: N vehicles (Crazyflie preset) with the full cascaded PID at 400 Hz (
 flying position setpoints spread over a 100 m square (the dynamics and controllers alone, and the
 same inside a scenario run by the coordinator); targets: 10 at 30x real time or faster, 100 at 5x
 or faster (gym-pybullet-drones reports about 2x for 10 drones at 240 Hz).
-ground: configs/ground_robots.yaml with N differential-drive robots, 8 range rays each at 10 Hz,
-obstacle avoidance, no network; target: 500 at 1x or faster.
+ground: configs/ground_robots.yaml's robots (differential drive, 8 range rays each at 10 Hz,
+obstacle avoidance), N of them in a square sized for constant density with a box, a cylinder and
+a wall, no network; target: 500 at 1x or faster.
 
     python benchmarks/robots.py                      # everything, 20 simulated seconds each
     python benchmarks/robots.py --only quadrotors --n 100 --seconds 60
@@ -72,9 +73,12 @@ def main() -> None:
     if args.only in (None, "ground"):
         for n in args.n or [100, 500]:
             side = max(4.0, 0.9 * n ** 0.5)
+            world = {"arena_lower": [-2 * side - 10, -2 * side - 10, 0], "arena_upper": [2 * side + 10, 2 * side + 10, 3],
+                     "obstacles": [{"center": [side / 2, 0, 0.5], "size": [0.4, side, 1]},
+                                   {"type": "cylinder", "center": [-side / 2, side / 3, 0.5], "radius": 1.0, "height": 1},
+                                   {"type": "wall", "start": [-side / 2, -side / 2], "end": [0, -side], "height": 1}]}
             layout = {"groups.0.layout": {"type": "random_box", "lower": [-side, -side, 0.2], "upper": [side, side, 0.2]},
-                      "world.arena_lower": [-2 * side - 10, -2 * side - 10, 0],
-                      "world.arena_upper": [2 * side + 10, 2 * side + 10, 3]}
+                      "world": world}
             print(json.dumps(in_simulator("ground_diff_drive_8_rays_10hz", layout, n, args.seconds)), flush=True)
 
 

@@ -24,6 +24,7 @@ from netstack.fast.pathloss import PATHLOSS_MODELS
 from netstack.ns3.config import Ns3RadioConfig
 from netstack.routing.registry import NS3_PROTOCOLS
 from netstack.routing.registry import PARAMS as ROUTING_PARAMS
+from physics import obstacles
 from physics.battery import BatterySpec
 from physics.diff_drive import DriveSpec
 from physics.quadrotor import AIRFRAMES, TICK_NS
@@ -46,6 +47,71 @@ class BoxSpec:
         if min(self.size) <= 0:
             raise ValueError(f"box size must be positive on every axis, got {self.size}")
 
+    def shape(self):
+        return obstacles.Box(self.center, tuple(x / 2.0 for x in self.size))
+
+
+@dataclass(frozen=True)
+class CylinderSpec:
+    """A vertical cylinder: centre (at mid-height), radius and height in metres."""
+
+    center: tuple[float, float, float]
+    radius: float
+    height: float
+
+    def __post_init__(self) -> None:
+        if self.radius <= 0 or self.height <= 0:
+            raise ValueError("cylinder radius and height must be > 0")
+
+    def shape(self):
+        return obstacles.Cylinder(self.center, self.radius, self.height / 2.0)
+
+
+@dataclass(frozen=True)
+class WallSpec:
+    """A wall from `start` to `end` (x, y), `height` and `thickness` in metres, standing on `base`."""
+
+    start: tuple[float, float]
+    end: tuple[float, float]
+    height: float = 2.0
+    thickness: float = 0.2
+    base: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.height <= 0 or self.thickness <= 0:
+            raise ValueError("wall height and thickness must be > 0")
+        if tuple(self.start) == tuple(self.end):
+            raise ValueError("a wall needs two different end points")
+
+    def shape(self):
+        return obstacles.wall(self.start, self.end, self.height, self.thickness, self.base)
+
+
+@dataclass(frozen=True)
+class MeshSpec:
+    """A static mesh from an OBJ or URDF `file` (pybullet world only), placed and scaled."""
+
+    file: str
+    position: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    yaw: float = 0.0
+    scale: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not self.file.lower().endswith((".obj", ".urdf")):
+            raise ValueError(f"mesh file must be .obj or .urdf, got {self.file!r}")
+        if not Path(self.file).is_file():
+            raise ValueError(f"mesh file {self.file!r} does not exist")
+        if self.scale <= 0:
+            raise ValueError("scale must be > 0")
+
+    def shape(self):
+        return obstacles.Mesh(self.file, self.position, self.yaw, self.scale)
+
+
+OBSTACLES: dict[str, type] = {"box": BoxSpec, "cylinder": CylinderSpec, "wall": WallSpec, "mesh": MeshSpec}
+for _name, _cls in OBSTACLES.items():
+    _cls._tag = ("type", _name)
+
 
 @dataclass(frozen=True)
 class WindSpec:
@@ -67,7 +133,7 @@ class WorldSpec:
 
     arena_lower: tuple[float, float, float] = (-500.0, -500.0, 0.0)
     arena_upper: tuple[float, float, float] = (500.0, 500.0, 100.0)
-    obstacles: tuple[BoxSpec, ...] = ()
+    obstacles: tuple[Any, ...] = field(default=(), metadata={"item_registry": OBSTACLES, "tag": "type"})
     wind: WindSpec | None = None
 
     def __post_init__(self) -> None:
@@ -297,6 +363,8 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
         ]
     if "seed" in data and (not isinstance(data["seed"], int) or isinstance(data["seed"], bool) or data["seed"] < 0):
         raise m.error("seed", f"expected a non-negative integer, got {data['seed']!r}")
+    if "world" in data:
+        data["world"] = _world_section(data["world"], source, m)
     network = data.get("network")
     if isinstance(network, dict):
         # the radio section's schema depends on the backend named beside it
@@ -309,6 +377,40 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
     scenario: Scenario = m.build(Scenario, data, "", extra={"source": source})
     _check(scenario, m)
     return scenario
+
+
+def _world_section(world: Any, source: str, m: Mapper) -> Any:
+    """Read `world: {file: ...}` (a separate world file, as Simbeeotic keeps it) and give untyped
+    obstacles the type `box`; mesh paths are resolved against the file that names them."""
+    if not isinstance(world, dict):
+        return world
+    base = Path(source).parent if source != "<memory>" else Path.cwd()
+    if "file" in world:
+        if set(world) != {"file"}:
+            others = ", ".join(sorted(k for k in world if k != "file"))
+            raise m.error("world", f"a world file replaces the whole section; move {others} into {world['file']}")
+        path = base / str(world["file"])
+        try:
+            loaded = yaml.safe_load(path.read_text())
+        except OSError as exc:
+            raise m.error("world.file", f"cannot read the world file {str(path)!r}: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            raise m.error("world.file", f"{path} is not valid YAML: {exc}") from None
+        if not isinstance(loaded, dict):
+            raise m.error("world.file", f"{path} must hold a mapping (arena_lower, arena_upper, obstacles, wind)")
+        world, base = loaded, path.parent
+    world = dict(world)
+    items = world.get("obstacles")
+    if isinstance(items, list):
+        fixed = []
+        for item in items:
+            if isinstance(item, dict):
+                item = {"type": "box", **item}
+                if item["type"] == "mesh" and isinstance(item.get("file"), str):
+                    item["file"] = str((base / item["file"]).resolve())
+            fixed.append(item)
+        world["obstacles"] = fixed
+    return world
 
 
 def _check(s: Scenario, m: Mapper) -> None:
@@ -328,6 +430,10 @@ def _check(s: Scenario, m: Mapper) -> None:
         if kill.node >= s.n_nodes:
             raise m.error(f"kills[{k}].node", f"expected a node id below {s.n_nodes} (the scenario's robot count)")
     _check_routing(s, m)
+    if s.physics.backend == "kinematic":
+        for k, o in enumerate(s.world.obstacles):
+            if isinstance(o, MeshSpec):
+                raise m.error(f"world.obstacles[{k}]", "mesh obstacles need physics.backend: pybullet")
     names = set()
     for gi, g in enumerate(s.groups):
         path = f"groups[{gi}]"

@@ -13,8 +13,8 @@ import numpy as np
 
 from physics.diff_drive import DiffDriveBank
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
-from physics.raycast import ray_box_distances, ray_sphere_distances
-from physics.world import Arena, Box, CommandArrays, RobotSpec
+from physics.raycast import ray_sphere_distances
+from physics.world import Arena, CommandArrays, RobotSpec
 
 PairFinder = Callable[[np.ndarray, float, bool], np.ndarray]  # (positions, radius, sort) -> (P, 2)
 
@@ -28,7 +28,7 @@ class KinematicWorld(CommandArrays):
         max_accel: float = float("inf"),
         collisions: bool = True,
         pair_finder: PairFinder | None = None,
-        obstacles: tuple[Box, ...] = (),
+        obstacles: tuple = (),
     ) -> None:
         super().__init__()
         if collisions and pair_finder is None:
@@ -39,8 +39,10 @@ class KinematicWorld(CommandArrays):
         self._pairs = pair_finder
         self._lo = np.array(arena.lower, dtype=np.float64)
         self._hi = np.array(arena.upper, dtype=np.float64)
-        self.obstacles = obstacles
-        self._boxes = [(np.array(b.center, dtype=np.float64), np.array(b.half_extents, dtype=np.float64)) for b in obstacles]
+        for shape in obstacles:
+            if not hasattr(shape, "push_out"):
+                raise ValueError(f"the kinematic world cannot hold a {type(shape).__name__} obstacle (pybullet can)")
+        self.obstacles = tuple(obstacles)
         self._pos = np.zeros((0, 3))
         self._vel = np.zeros((0, 3))
         self._radius = np.zeros(0)
@@ -176,8 +178,8 @@ class KinematicWorld(CommandArrays):
             self.active_heading[di] = drives.heading
         if self.collisions and self.n > 1:
             self._separate()
-        for box in self._boxes:
-            self._push_out_of(box)
+        for shape in self.obstacles:
+            self._push_out_of(shape)
         if self.track_contacts:
             outside = np.nonzero(np.any((self._pos < self._clip_lo) | (self._pos > self._clip_hi), axis=1))[0]
             self._contacts.extend((int(k), -1) for k in outside)  # the arena's walls
@@ -217,22 +219,19 @@ class KinematicWorld(CommandArrays):
         np.add.at(self._pos, i, -push)
         np.add.at(self._pos, j, push)
 
-    def _push_out_of(self, box: tuple[np.ndarray, np.ndarray]) -> None:
-        """Move robots that penetrate a box out through its nearest face."""
-        center, half = box
-        rel = self._pos - center
-        reach = half + self._radius[:, None]
-        depth = reach - np.abs(rel)
-        inside = np.all(depth > 0, axis=1)
-        if not inside.any():
+    def _push_out_of(self, shape) -> None:
+        """Move robots that penetrate an obstacle out through its nearest surface; they stop there."""
+        before = self._pos.copy()
+        idx = shape.push_out(self._pos, self._radius)
+        if not len(idx):
             return
-        idx = np.nonzero(inside)[0]
         if self.track_contacts:
             self._contacts.extend((int(k), -1) for k in idx)
-        axis = np.argmin(depth[idx], axis=1)
-        sign = np.where(rel[idx, axis] >= 0, 1.0, -1.0)
-        self._pos[idx, axis] = center[axis] + sign * reach[idx, axis]
-        self._vel[idx, axis] = 0.0
+        moved = self._pos[idx] - before[idx]
+        norm = np.sqrt(np.einsum("ij,ij->i", moved, moved))
+        normal = moved / np.maximum(norm, 1e-12)[:, None]
+        into = np.einsum("ij,ij->i", self._vel[idx], normal)
+        self._vel[idx] -= np.minimum(into, 0.0)[:, None] * normal  # remove the velocity into the surface
 
     def positions(self) -> np.ndarray:
         return self._pos
@@ -248,10 +247,9 @@ class KinematicWorld(CommandArrays):
         origins = here + dirs * r
         best = np.full(len(dirs), np.inf)
         reach = max_range + r
-        for center, half in self._boxes:
-            gap = np.maximum(np.abs(here - center) - half, 0.0)
-            if gap @ gap <= reach * reach:  # only boxes the rays can reach
-                best = np.minimum(best, ray_box_distances(origins, dirs, center - half, center + half))
+        for shape in self.obstacles:
+            if shape.gap(here) <= reach:  # only obstacles the rays can reach
+                best = np.minimum(best, shape.rays(origins, dirs))
         if self.n > 1:
             d = self._pos - here
             limit = reach + self._radius

@@ -13,13 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
-
-@dataclass(frozen=True)
-class Box:
-    """An axis-aligned static box obstacle: centre and half extents in metres."""
-
-    center: tuple[float, float, float]
-    half_extents: tuple[float, float, float]
+from physics.obstacles import Box  # noqa: F401  (re-exported: worlds take obstacles from here)
 
 
 @dataclass(frozen=True)
