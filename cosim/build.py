@@ -178,6 +178,7 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     battery_specs = [s.groups[gi].battery for _, _, gi, _ in plans]
     if any(b is not None for b in battery_specs):
         sim.batteries = Batteries(battery_specs)
+        world.batteries = sim.batteries  # for battery gauges
     if s.network.routing is not None:
         _install_stacks(s, sim, streams)
     for ctrl, i, gi, period in plans:

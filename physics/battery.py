@@ -33,6 +33,7 @@ class Batteries:
     def __init__(self, specs: list[BatterySpec | None]) -> None:
         n = len(specs)
         self.energy_j = np.array([s.capacity_j if s else np.inf for s in specs], dtype=np.float64)
+        self.capacity_j = self.energy_j.copy()
         self._base_w = np.array([(s.electronics_w + s.hover_w) if s else 0.0 for s in specs])
         self._per_speed_w = np.array([s.per_speed_w if s else 0.0 for s in specs])
         self._tx_j = np.array([s.tx_j if s else 0.0 for s in specs])

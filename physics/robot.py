@@ -146,6 +146,10 @@ class Robot:
         """Touched something during the last physics step; needs a `bump` sensor."""
         return self._sensor("bump").read()
 
+    def battery_level(self) -> float:
+        """Charge left as a fraction of capacity, as the `battery` sensor reads it (noise, rate)."""
+        return self._sensor("battery").read()
+
     def _sensor(self, name: str):
         sensor = self.sensors.get(name)
         if sensor is None:

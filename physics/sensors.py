@@ -9,37 +9,6 @@ import numpy as np
 
 
 @dataclass(frozen=True)
-class CompassOptions:
-    """Heading sensor: noise standard deviation and constant bias, radians."""
-
-    noise_std: float = 0.0
-    bias: float = 0.0
-
-    def __post_init__(self) -> None:
-        if self.noise_std < 0:
-            raise ValueError(f"noise_std must be >= 0 radians, got {self.noise_std}")
-
-
-class Compass:
-    """Reads the robot's heading, wrapped to (-pi, pi], plus N(bias, noise_std^2)."""
-
-    name = "compass"
-    Options = CompassOptions
-
-    def __init__(self, world, index: int, options: CompassOptions, rng: np.random.Generator) -> None:
-        self._world = world
-        self._i = index
-        self._opt = options
-        self._rng = rng
-
-    def read(self) -> float:
-        h = float(self._world.active_heading[self._i]) + self._opt.bias
-        if self._opt.noise_std > 0:
-            h += self._opt.noise_std * float(self._rng.standard_normal())
-        return math.remainder(h, 2.0 * math.pi)
-
-
-@dataclass(frozen=True)
 class RangeOptions:
     """Range/IR rays in the horizontal plane: `count` rays over `fov_deg` degrees centred on the
     heading (360: all around), up to `max_range` metres, with Gaussian noise and a bias in metres."""
@@ -122,6 +91,62 @@ class _Sampled:
         if std > 0:
             out = out + std * self._rng.standard_normal(len(out))
         return out
+
+
+@dataclass(frozen=True)
+class CompassOptions:
+    """Heading sensor: noise standard deviation and constant bias (radians), `rate_hz` (0: every read)."""
+
+    noise_std: float = 0.0
+    bias: float = 0.0
+    rate_hz: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.noise_std < 0 or self.rate_hz < 0:
+            raise ValueError(f"noise_std must be >= 0 radians and rate_hz >= 0, got {self.noise_std}, {self.rate_hz}")
+
+
+class Compass(_Sampled):
+    """Reads the robot's heading, wrapped to (-pi, pi], plus N(bias, noise_std^2)."""
+
+    name = "compass"
+    Options = CompassOptions
+
+    def _measure(self) -> float:
+        h = float(self._world.active_heading[self._i]) + self._opt.bias
+        if self._opt.noise_std > 0:
+            h += self._opt.noise_std * float(self._rng.standard_normal())
+        return math.remainder(h, 2.0 * math.pi)
+
+
+@dataclass(frozen=True)
+class BatteryOptions:
+    """Battery gauge: the charge as a fraction of capacity (0..1), with Gaussian noise and a bias
+    (fractions), `rate_hz` (0: every read)."""
+
+    noise_std: float = 0.0
+    bias: float = 0.0
+    rate_hz: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.noise_std < 0 or self.rate_hz < 0:
+            raise ValueError("noise_std and rate_hz must be >= 0")
+
+
+class BatteryGauge(_Sampled):
+    """Charge left as a fraction of capacity, clipped to [0, 1]; 1.0 for a robot without a battery."""
+
+    name = "battery"
+    Options = BatteryOptions
+
+    def _measure(self) -> float:
+        b = getattr(self._world, "batteries", None)
+        if b is None or not b.has[self._i]:
+            return 1.0
+        level = float(b.energy_j[self._i] / b.capacity_j[self._i]) + self._opt.bias
+        if self._opt.noise_std > 0:
+            level += self._opt.noise_std * float(self._rng.standard_normal())
+        return min(1.0, max(0.0, level))
 
 
 @dataclass(frozen=True)
@@ -239,4 +264,5 @@ class Bump:
         return touched
 
 
-SENSORS: dict[str, type] = {"compass": Compass, "range": RangeSensor, "gps": Gps, "imu": Imu, "bump": Bump}
+SENSORS: dict[str, type] = {"compass": Compass, "range": RangeSensor, "gps": Gps, "imu": Imu, "bump": Bump,
+                            "battery": BatteryGauge}

@@ -57,7 +57,7 @@ CASES = [
      "test.yaml: physics.backend: expected one of 'kinematic', 'pybullet', got 'ode'"),
     ("bad duration string", with_("duration", "ten seconds"), "test.yaml: duration: cannot read 'ten seconds' as a duration"),
     ("unknown sensor", with_("groups.0.sensors", {"sonar": {}}),
-     "test.yaml: groups[0].sensors.sonar: unknown sensor; expected one of: bump, compass, gps, imu, range"),
+     "test.yaml: groups[0].sensors.sonar: unknown sensor; expected one of: battery, bump, compass, gps, imu, range"),
     ("negative seed", with_("seed", -4), "test.yaml: seed: expected a non-negative integer, got -4"),
     ("unknown robot model", with_("groups.0.robot", {"model": "blimp"}),
      "test.yaml: groups[0].robot.model: expected one of 'point', 'quadrotor', 'diff_drive', got 'blimp'"),

@@ -131,3 +131,26 @@ def test_imu_is_refused_on_pybullet():
             "groups": [{"name": "g", "count": 1, "sensors": {"imu": {}}, "controller": {"class": "controllers.station:Station"}}]}
     with pytest.raises(ScenarioError, match=r"imu sensor needs physics\.backend: kinematic"):
         cosim.from_dict(data)
+
+
+def test_battery_gauge_reads_the_charge_fraction_with_noise():
+    data = {"name": "b", "seed": 2, "duration": 10.0, "physics": {"backend": "kinematic", "dt": "10 ms"},
+            "network": {"backend": "none"},
+            "groups": [{"name": "g", "count": 1, "sensors": {"battery": {"noise_std": 0.01}},
+                        "battery": {"capacity_j": 100.0, "electronics_w": 2.0, "per_speed_w": 0.0},
+                        "controller": {"class": "controllers.station:Station"}}]}
+    sim = build(cosim.from_dict(data))
+    sim.run()
+    robot = sim.controllers[0].robot
+    levels = np.array([robot.battery_level() for _ in range(1000)])
+    assert levels.mean() == pytest.approx((100.0 - 2.0 * 10.0) / 100.0, abs=0.002)  # 2 W for 10 s of 100 J
+    assert levels.std() == pytest.approx(0.01, rel=0.1)
+
+
+def test_compass_rate_holds_the_reading():
+    sim = world({"compass": {"noise_std": 0.5, "rate_hz": 10.0}})
+    robot = sim.controllers[0].robot
+    first = robot.compass()
+    assert robot.compass() == first
+    sim.world.step(0.1)
+    assert robot.compass() != first
