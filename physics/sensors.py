@@ -18,8 +18,13 @@ class RangeOptions:
     max_range: float = 5.0
     noise_std: float = 0.0
     bias: float = 0.0
+    rate_hz: float = 0.0
+    """0: cast at every read. Otherwise every robot's rays are cast together at each tick of a
+    common `rate_hz` clock (one pybullet rayTestBatch for all of them) and each reading is held."""
 
     def __post_init__(self) -> None:
+        if self.rate_hz < 0:
+            raise ValueError(f"rate_hz must be >= 0, got {self.rate_hz}")
         if self.count < 1:
             raise ValueError(f"count must be >= 1, got {self.count}")
         if not 0.0 <= self.fov_deg <= 360.0:
@@ -50,19 +55,68 @@ class RangeSensor:
         self._opt = options
         self._rng = rng
         self._angles = options.angles()
+        self._tick = -1
+        self._held = np.zeros(0)
+        if options.rate_hz:
+            _batch_for(world, options.rate_hz, self)
 
     @property
     def angles(self) -> np.ndarray:
         """Ray angles relative to the heading, radians, counter-clockwise."""
         return self._angles
 
-    def read(self) -> np.ndarray:
+    def directions(self) -> np.ndarray:
         a = self._angles + float(self._world.active_heading[self._i])
-        dirs = np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
-        d = self._world.cast_rays(self._i, dirs, self._opt.max_range) + self._opt.bias
+        return np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
+
+    def read(self) -> np.ndarray:
+        rate = self._opt.rate_hz
+        if rate:
+            tick = math.floor(self._world.t_s * rate + 1e-9)
+            if tick == self._tick:
+                return self._held
+            raw = _batch_for(self._world, rate, self).distances(self, tick)
+        else:
+            raw = self._world.cast_rays(self._i, self.directions(), self._opt.max_range)
+        d = raw + self._opt.bias
         if self._opt.noise_std > 0:
             d = d + self._opt.noise_std * self._rng.standard_normal(len(d))
-        return np.clip(d, 0.0, self._opt.max_range)
+        d = np.clip(d, 0.0, self._opt.max_range)
+        if rate:
+            self._tick, self._held = tick, d
+        return d
+
+
+class _RayBatch:
+    """All range sensors of one world sharing one rate: cast together once per tick of that rate."""
+
+    def __init__(self, world) -> None:
+        self.world = world
+        self.sensors: list[RangeSensor] = []
+        self.tick = -1
+        self.results: dict[int, np.ndarray] = {}
+
+    def distances(self, sensor: RangeSensor, tick: int) -> np.ndarray:
+        if tick != self.tick:
+            many = getattr(self.world, "cast_rays_many", None)
+            requests = [(s._i, s.directions(), s._opt.max_range) for s in self.sensors]
+            if many is not None:
+                out = many(requests)
+            else:
+                out = [self.world.cast_rays(i, d, r) for i, d, r in requests]
+            self.results = {id(s): o for s, o in zip(self.sensors, out)}
+            self.tick = tick
+        return self.results[id(sensor)]
+
+
+def _batch_for(world, rate: float, sensor: RangeSensor) -> _RayBatch:
+    batches = world.__dict__.setdefault("_ray_batches", {})
+    batch = batches.get(rate)
+    if batch is None:
+        batch = batches[rate] = _RayBatch(world)
+    if id(sensor) not in {id(s) for s in batch.sensors}:
+        batch.sensors.append(sensor)
+    return batch
 
 
 class _Sampled:
