@@ -9,6 +9,7 @@ import numpy as np
 from controllers.base import Controller
 from cosim import traffic
 from cosim.coordinator import Simulation
+from cosim.layouts import RandomBoxLayout, RandomDiscLayout
 from cosim.node_services import NetHandle, NodeServices
 from cosim.recorder import Recorder
 from cosim.scenario import Scenario, controller_period_ns, import_class
@@ -21,14 +22,15 @@ from netstack.fast.neighbors import pairs_within
 from netstack.routing.registry import NS3_PROTOCOLS, PROTOCOL_OF_PARAMS
 from netstack.stack import NodeStack
 from physics.battery import Batteries
+from physics.quadrotor import AIRFRAMES, TICK_NS
 from physics.robot import Robot
 from physics.sensors import SENSORS
-from physics.world import Arena, Box, RobotSpec
+from physics.world import Arena, RobotSpec
 
 
 def make_world(s: Scenario):
     arena = Arena(s.world.arena_lower, s.world.arena_upper)
-    boxes = tuple(Box(b.center, tuple(x / 2.0 for x in b.size)) for b in s.world.obstacles)
+    boxes = tuple(o.shape() for o in s.world.obstacles)
     ph = s.physics
     if ph.backend == "pybullet":
         from physics.pybullet_world import PybulletWorld
@@ -36,7 +38,11 @@ def make_world(s: Scenario):
         return PybulletWorld(arena, ph.dt_ns / 1e9, drag=ph.drag, obstacles=boxes, solver_iterations=ph.solver_iterations)
     from physics.kinematic import KinematicWorld
 
-    return KinematicWorld(arena, max_accel=ph.max_accel, collisions=ph.collisions, pair_finder=pairs_within, obstacles=boxes)
+    world = KinematicWorld(arena, max_accel=ph.max_accel, collisions=ph.collisions, pair_finder=pairs_within, obstacles=boxes)
+    w = s.world.wind
+    if w is not None:
+        world.wind = (w.mean, w.gust_std, w.gust_tau, SeedStreams(s.seed).generator("wind"), TICK_NS / 1e9)
+    return world
 
 
 def make_network(s: Scenario, streams: SeedStreams, run_dir: Path | None = None):
@@ -62,9 +68,45 @@ def _check_inside_arena(s: Scenario, gi: int, starts: np.ndarray, mapper: Mapper
         k = int(outside[0])
         raise mapper.error(
             f"groups[{gi}].layout",
-            f"{len(outside)} start positions lie outside the arena {tuple(lo)}..{tuple(hi)}, "
+            f"{len(outside)} start positions lie outside the arena {tuple(map(float, lo))}..{tuple(map(float, hi))}, "
             f"e.g. robot {k} at {tuple(round(float(x), 3) for x in starts[k])}; move the layout or widen world.arena_*",
         )
+
+
+RANDOM_LAYOUTS = (RandomBoxLayout, RandomDiscLayout)
+
+
+def _clear_of_obstacles(s: Scenario, gi: int, starts: np.ndarray, rng: np.random.Generator, mapper: Mapper) -> np.ndarray:
+    """Start positions that do not overlap an obstacle: random layouts draw again for the robots that
+    do (from the same seeded stream); fixed layouts are an error naming the robot."""
+    g = s.groups[gi]
+    shapes = [o.shape() for o in s.world.obstacles]
+    shapes = [sh for sh in shapes if hasattr(sh, "push_out")]  # meshes: pybullet resolves those
+    if not shapes:
+        return starts
+    radius = np.full(len(starts), g.robot.radius)
+
+    def overlapping(points: np.ndarray) -> np.ndarray:
+        bad = np.zeros(len(points), dtype=bool)
+        for sh in shapes:
+            bad[sh.push_out(points.copy(), radius[: len(points)])] = True
+        return bad
+
+    bad = overlapping(starts)
+    if not bad.any():
+        return starts
+    if not isinstance(g.layout, RANDOM_LAYOUTS):
+        k = int(np.nonzero(bad)[0][0])
+        raise mapper.error(f"groups[{gi}].layout", f"{int(bad.sum())} start positions overlap an obstacle, e.g. robot {k} at "
+                                                   f"{tuple(round(float(x), 3) for x in starts[k])}; move them")
+    starts = starts.copy()
+    for _ in range(1000):
+        idx = np.nonzero(bad)[0]
+        if not len(idx):
+            return starts
+        starts[idx] = g.layout.positions(len(idx), rng)
+        bad[idx] = overlapping(starts[idx])
+    raise mapper.error(f"groups[{gi}].layout", "cannot place the robots clear of the obstacles: the free area is too small")
 
 
 def _schedule_faults(s: Scenario, sim: Simulation, streams: SeedStreams, plans: list) -> None:
@@ -109,8 +151,12 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
         period = controller_period_ns(g.controller, cls, mapper, f"groups[{gi}].controller")
         starts = g.layout.positions(g.count, layout_rng)
         _check_inside_arena(s, gi, starts, mapper)
+        starts = _clear_of_obstacles(s, gi, starts, layout_rng, mapper)
         for k in range(g.count):
-            spec = RobotSpec(tuple(float(x) for x in starts[k]), g.robot.heading, g.robot.radius, g.robot.mass, g.robot.max_speed)
+            quad = g.robot.model == "quadrotor"
+            spec = RobotSpec(tuple(float(x) for x in starts[k]), g.robot.heading, g.robot.radius,
+                             AIRFRAMES[g.robot.airframe].mass if quad else g.robot.mass, g.robot.max_speed,
+                             g.robot.airframe if quad else None, g.robot.drive if g.robot.model == "diff_drive" else None)
             world.add_robot(spec)
             if net is not None:
                 net.add_node(node)
@@ -132,6 +178,7 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     battery_specs = [s.groups[gi].battery for _, _, gi, _ in plans]
     if any(b is not None for b in battery_specs):
         sim.batteries = Batteries(battery_specs)
+        world.batteries = sim.batteries  # for battery gauges
     if s.network.routing is not None:
         _install_stacks(s, sim, streams)
     for ctrl, i, gi, period in plans:

@@ -131,7 +131,9 @@ class Simulation:
         if self.collision_kills is not None:
             self._collision_faults()
         if self.batteries is not None:
-            for node in self.batteries.drain(self._dt_s, self.world.speeds(), self.alive).tolist():
+            b = self.batteries
+            thrust = self.world.thrusts() if b.uses_thrust and hasattr(self.world, "thrusts") else None
+            for node in b.drain(self._dt_s, self.world.speeds(), self.alive, thrust).tolist():
                 self.kill(node, "battery_empty")
         if self.net is not None and t % self.quantum_ns == 0:
             self._sync()

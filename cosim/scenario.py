@@ -24,7 +24,10 @@ from netstack.fast.pathloss import PATHLOSS_MODELS
 from netstack.ns3.config import Ns3RadioConfig
 from netstack.routing.registry import NS3_PROTOCOLS
 from netstack.routing.registry import PARAMS as ROUTING_PARAMS
+from physics import obstacles
 from physics.battery import BatterySpec
+from physics.diff_drive import DriveSpec
+from physics.quadrotor import AIRFRAMES, TICK_NS
 from physics.sensors import SENSORS
 
 RADIO_CONFIGS: dict[str, type] = {"fast": FastRadioConfig, "ns3": Ns3RadioConfig, "none": FastRadioConfig}
@@ -44,14 +47,94 @@ class BoxSpec:
         if min(self.size) <= 0:
             raise ValueError(f"box size must be positive on every axis, got {self.size}")
 
+    def shape(self):
+        return obstacles.Box(self.center, tuple(x / 2.0 for x in self.size))
+
+
+@dataclass(frozen=True)
+class CylinderSpec:
+    """A vertical cylinder: centre (at mid-height), radius and height in metres."""
+
+    center: tuple[float, float, float]
+    radius: float
+    height: float
+
+    def __post_init__(self) -> None:
+        if self.radius <= 0 or self.height <= 0:
+            raise ValueError("cylinder radius and height must be > 0")
+
+    def shape(self):
+        return obstacles.Cylinder(self.center, self.radius, self.height / 2.0)
+
+
+@dataclass(frozen=True)
+class WallSpec:
+    """A wall from `start` to `end` (x, y), `height` and `thickness` in metres, standing on `base`."""
+
+    start: tuple[float, float]
+    end: tuple[float, float]
+    height: float = 2.0
+    thickness: float = 0.2
+    base: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.height <= 0 or self.thickness <= 0:
+            raise ValueError("wall height and thickness must be > 0")
+        if tuple(self.start) == tuple(self.end):
+            raise ValueError("a wall needs two different end points")
+
+    def shape(self):
+        return obstacles.wall(self.start, self.end, self.height, self.thickness, self.base)
+
+
+@dataclass(frozen=True)
+class MeshSpec:
+    """A static mesh from an OBJ or URDF `file` (pybullet world only), placed and scaled."""
+
+    file: str
+    position: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    yaw: float = 0.0
+    scale: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not self.file.lower().endswith((".obj", ".urdf")):
+            raise ValueError(f"mesh file must be .obj or .urdf, got {self.file!r}")
+        if not Path(self.file).is_file():
+            raise ValueError(f"mesh file {self.file!r} does not exist")
+        if self.scale <= 0:
+            raise ValueError("scale must be > 0")
+
+    def shape(self):
+        return obstacles.Mesh(self.file, self.position, self.yaw, self.scale)
+
+
+OBSTACLES: dict[str, type] = {"box": BoxSpec, "cylinder": CylinderSpec, "wall": WallSpec, "mesh": MeshSpec}
+for _name, _cls in OBSTACLES.items():
+    _cls._tag = ("type", _name)
+
+
+@dataclass(frozen=True)
+class WindSpec:
+    """Wind on aerial robots: a constant `mean` (m/s, x y z) plus gusts with standard deviation
+    `gust_std` (m/s) and correlation time `gust_tau` (s), drawn from the run's seeded streams."""
+
+    mean: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    gust_std: float = 0.0
+    gust_tau: float = 2.0
+
+    def __post_init__(self) -> None:
+        if self.gust_std < 0 or self.gust_tau <= 0:
+            raise ValueError("gust_std must be >= 0 m/s and gust_tau > 0 s")
+
 
 @dataclass(frozen=True)
 class WorldSpec:
-    """The arena (robots are kept inside) and static obstacles."""
+    """The arena (robots are kept inside), static obstacles, and optional wind on aerial robots."""
 
     arena_lower: tuple[float, float, float] = (-500.0, -500.0, 0.0)
     arena_upper: tuple[float, float, float] = (500.0, 500.0, 100.0)
-    obstacles: tuple[BoxSpec, ...] = ()
+    obstacles: tuple[Any, ...] = field(default=(), metadata={"item_registry": OBSTACLES, "tag": "type"})
+    wind: WindSpec | None = None
 
     def __post_init__(self) -> None:
         if any(lo >= hi for lo, hi in zip(self.arena_lower, self.arena_upper)):
@@ -106,15 +189,23 @@ class ControllerSpec:
 
 @dataclass(frozen=True)
 class RobotModelSpec:
-    """Body of each robot in a group (SI units). `point` is SimpleBee: velocity, turn, hover."""
+    """Body of each robot in a group (SI units). `point` is SimpleBee: velocity, turn, hover.
+    `quadrotor` is a rigid body with rotors and cascaded PID (physics.quadrotor), of preset
+    `airframe`; its mass comes from the preset. `diff_drive` is a two-wheeled ground robot
+    (physics.diff_drive) with the `drive` settings."""
 
-    model: Literal["point"] = "point"
+    model: Literal["point", "quadrotor", "diff_drive"] = "point"
     radius: float = 0.1
     mass: float = 0.05
     max_speed: float = 5.0
     heading: float = 0.0
+    airframe: str = "crazyflie"
+    drive: DriveSpec = field(default_factory=DriveSpec)
+    """diff_drive only: wheel_base, max_wheel_speed, max_accel, friction, heading_gain."""
 
     def __post_init__(self) -> None:
+        if self.model == "quadrotor" and self.airframe not in AIRFRAMES:
+            raise ValueError(f"unknown airframe {self.airframe!r}; expected one of: {', '.join(sorted(AIRFRAMES))}")
         if self.radius <= 0 or self.mass <= 0:
             raise ValueError("radius and mass must be > 0")
         if self.max_speed < 0:
@@ -272,6 +363,8 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
         ]
     if "seed" in data and (not isinstance(data["seed"], int) or isinstance(data["seed"], bool) or data["seed"] < 0):
         raise m.error("seed", f"expected a non-negative integer, got {data['seed']!r}")
+    if "world" in data:
+        data["world"] = _world_section(data["world"], source, m)
     network = data.get("network")
     if isinstance(network, dict):
         # the radio section's schema depends on the backend named beside it
@@ -284,6 +377,40 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
     scenario: Scenario = m.build(Scenario, data, "", extra={"source": source})
     _check(scenario, m)
     return scenario
+
+
+def _world_section(world: Any, source: str, m: Mapper) -> Any:
+    """Read `world: {file: ...}` (a separate world file, as Simbeeotic keeps it) and give untyped
+    obstacles the type `box`; mesh paths are resolved against the file that names them."""
+    if not isinstance(world, dict):
+        return world
+    base = Path(source).parent if source != "<memory>" else Path.cwd()
+    if "file" in world:
+        if set(world) != {"file"}:
+            others = ", ".join(sorted(k for k in world if k != "file"))
+            raise m.error("world", f"a world file replaces the whole section; move {others} into {world['file']}")
+        path = base / str(world["file"])
+        try:
+            loaded = yaml.safe_load(path.read_text())
+        except OSError as exc:
+            raise m.error("world.file", f"cannot read the world file {str(path)!r}: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            raise m.error("world.file", f"{path} is not valid YAML: {exc}") from None
+        if not isinstance(loaded, dict):
+            raise m.error("world.file", f"{path} must hold a mapping (arena_lower, arena_upper, obstacles, wind)")
+        world, base = loaded, path.parent
+    world = dict(world)
+    items = world.get("obstacles")
+    if isinstance(items, list):
+        fixed = []
+        for item in items:
+            if isinstance(item, dict):
+                item = {"type": "box", **item}
+                if item["type"] == "mesh" and isinstance(item.get("file"), str):
+                    item["file"] = str((base / item["file"]).resolve())
+            fixed.append(item)
+        world["obstacles"] = fixed
+    return world
 
 
 def _check(s: Scenario, m: Mapper) -> None:
@@ -303,6 +430,10 @@ def _check(s: Scenario, m: Mapper) -> None:
         if kill.node >= s.n_nodes:
             raise m.error(f"kills[{k}].node", f"expected a node id below {s.n_nodes} (the scenario's robot count)")
     _check_routing(s, m)
+    if s.physics.backend == "kinematic":
+        for k, o in enumerate(s.world.obstacles):
+            if isinstance(o, MeshSpec):
+                raise m.error(f"world.obstacles[{k}]", "mesh obstacles need physics.backend: pybullet")
     names = set()
     for gi, g in enumerate(s.groups):
         path = f"groups[{gi}]"
@@ -310,10 +441,20 @@ def _check(s: Scenario, m: Mapper) -> None:
             raise m.error(f"{path}.name", f"group name {g.name!r} is used twice")
         names.add(g.name)
         _check_controller(g, path, dt, m)
+        if g.robot.model == "diff_drive" and s.physics.backend != "kinematic":
+            raise m.error(f"{path}.robot.model", "diff_drive robots run on physics.backend: kinematic (pybullet: not yet)")
+        if g.robot.model == "quadrotor":
+            if s.physics.backend != "kinematic":
+                raise m.error(f"{path}.robot.model", "quadrotors run on physics.backend: kinematic (pybullet: not yet)")
+            if dt % TICK_NS:
+                raise m.error("physics.dt", f"quadrotors need a physics step that is a multiple of their control tick "
+                                            f"({format_ns(TICK_NS)}); got {format_ns(dt)}")
         if isinstance(g.layout, ListLayout) and len(g.layout.points) != g.count:
             got = len(g.layout.points)
             raise m.error(f"{path}.layout.points", f"expected {g.count} positions (the group's count), got {got}")
         for sname, sopts in g.sensors.items():
+            if sname == "imu" and s.physics.backend != "kinematic":
+                raise m.error(f"{path}.sensors.imu", "the imu sensor needs physics.backend: kinematic (pybullet: not yet)")
             if sname not in SENSORS:
                 raise m.error(f"{path}.sensors.{sname}", f"unknown sensor; expected one of: {', '.join(sorted(SENSORS))}")
             m.build(SENSORS[sname].Options, sopts, f"{path}.sensors.{sname}")

@@ -85,6 +85,11 @@ class Mapper:
 
     def value(self, tp: Any, data: Any, path: str, f: dataclasses.Field | None = None) -> Any:
         meta = f.metadata if f is not None else {}
+        if "item_registry" in meta:  # a list of tagged mappings
+            if not isinstance(data, (list, tuple)):
+                raise self.error(path, f"expected a list, got {data!r}")
+            reg, tag = meta["item_registry"], meta.get("tag", "type")
+            return tuple(self.tagged(reg, tag, item, f"{path}[{i}]") for i, item in enumerate(data))
         if "registry" in meta:
             if data is None and f is not None and f.default is None:
                 return None

@@ -17,12 +17,14 @@ class BatterySpec:
     hover_w: float = 0.0
     per_speed_w: float = 1.0
     tx_j: float = 0.0
+    per_thrust_w: float = 0.0
+    """Watts per newton of total rotor thrust (quadrotors: flight power follows thrust)."""
 
     def __post_init__(self) -> None:
         if self.capacity_j <= 0:
             raise ValueError(f"capacity_j must be > 0, got {self.capacity_j}")
-        if min(self.electronics_w, self.hover_w, self.per_speed_w, self.tx_j) < 0:
-            raise ValueError("electronics_w, hover_w, per_speed_w and tx_j must be >= 0")
+        if min(self.electronics_w, self.hover_w, self.per_speed_w, self.tx_j, self.per_thrust_w) < 0:
+            raise ValueError("electronics_w, hover_w, per_speed_w, tx_j and per_thrust_w must be >= 0")
 
 
 class Batteries:
@@ -31,15 +33,21 @@ class Batteries:
     def __init__(self, specs: list[BatterySpec | None]) -> None:
         n = len(specs)
         self.energy_j = np.array([s.capacity_j if s else np.inf for s in specs], dtype=np.float64)
+        self.capacity_j = self.energy_j.copy()
         self._base_w = np.array([(s.electronics_w + s.hover_w) if s else 0.0 for s in specs])
         self._per_speed_w = np.array([s.per_speed_w if s else 0.0 for s in specs])
         self._tx_j = np.array([s.tx_j if s else 0.0 for s in specs])
+        self._per_thrust_w = np.array([s.per_thrust_w if s else 0.0 for s in specs])
+        self.uses_thrust = bool(self._per_thrust_w.any())
         self.has = np.array([s is not None for s in specs], dtype=bool) if n else np.zeros(0, bool)
 
-    def drain(self, dt_s: float, speeds: np.ndarray, alive: np.ndarray) -> np.ndarray:
+    def drain(self, dt_s: float, speeds: np.ndarray, alive: np.ndarray, thrust: np.ndarray | None = None) -> np.ndarray:
         """Spend one step's energy; returns the robots that just ran empty."""
         active = self.has & alive
-        self.energy_j[active] -= (self._base_w[active] + self._per_speed_w[active] * speeds[active]) * dt_s
+        power = self._base_w[active] + self._per_speed_w[active] * speeds[active]
+        if thrust is not None:
+            power = power + self._per_thrust_w[active] * thrust[active]
+        self.energy_j[active] -= power * dt_s
         return np.nonzero(active & (self.energy_j <= 0.0))[0]
 
     def transmit(self, node: int) -> bool:

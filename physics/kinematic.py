@@ -11,8 +11,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from physics.raycast import ray_box_distances, ray_sphere_distances
-from physics.world import Arena, Box, CommandArrays, RobotSpec
+from physics.diff_drive import DiffDriveBank
+from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
+from physics.raycast import ray_sphere_distances
+from physics.world import Arena, CommandArrays, RobotSpec
 
 PairFinder = Callable[[np.ndarray, float, bool], np.ndarray]  # (positions, radius, sort) -> (P, 2)
 
@@ -26,7 +28,7 @@ class KinematicWorld(CommandArrays):
         max_accel: float = float("inf"),
         collisions: bool = True,
         pair_finder: PairFinder | None = None,
-        obstacles: tuple[Box, ...] = (),
+        obstacles: tuple = (),
     ) -> None:
         super().__init__()
         if collisions and pair_finder is None:
@@ -37,13 +39,28 @@ class KinematicWorld(CommandArrays):
         self._pairs = pair_finder
         self._lo = np.array(arena.lower, dtype=np.float64)
         self._hi = np.array(arena.upper, dtype=np.float64)
-        self.obstacles = obstacles
-        self._boxes = [(np.array(b.center, dtype=np.float64), np.array(b.half_extents, dtype=np.float64)) for b in obstacles]
+        for shape in obstacles:
+            if not hasattr(shape, "push_out"):
+                raise ValueError(f"the kinematic world cannot hold a {type(shape).__name__} obstacle (pybullet can)")
+        self.obstacles = tuple(obstacles)
         self._pos = np.zeros((0, 3))
         self._vel = np.zeros((0, 3))
         self._radius = np.zeros(0)
         self.track_contacts = False
         self._contacts: list[tuple[int, int]] = []
+        self.track_motion = False  # keep the previous step's velocities and headings (IMU sensors)
+        self._prev_vel = np.zeros((0, 3))
+        self._prev_heading = np.zeros(0)
+        self._last_dt = 0.0
+        self.quads: QuadrotorBank | None = None  # the quadrotors' dynamics and controllers, if any
+        self.wind: tuple | None = None  # (mean, gust_std, gust_tau, rng, tick) for the quadrotors, set before start
+        self.quad_slot = np.zeros(0, dtype=np.int64)  # robot -> row in quads (-1: not a quadrotor)
+        self._quad_idx = np.zeros(0, dtype=np.int64)
+        self._quad_cmd: dict[int, tuple] = {}
+        self.drives: DiffDriveBank | None = None  # differential-drive robots, if any
+        self.drive_slot = np.zeros(0, dtype=np.int64)
+        self._drive_idx = np.zeros(0, dtype=np.int64)
+        self._drive_cmd: dict[int, tuple[float, float] | None] = {}  # None: back to generic commands
 
     def add_robot(self, spec: RobotSpec) -> int:
         return self._register(spec)
@@ -57,6 +74,68 @@ class KinematicWorld(CommandArrays):
         self._at_rest = False  # the first step resolves overlaps and clamps to the arena
         self._clip_lo = self._lo + self._radius[:, None]
         self._clip_hi = self._hi - self._radius[:, None]
+        idx = [i for i, s in enumerate(self.specs) if s.airframe is not None]
+        self.quad_slot = np.full(self.n, -1, dtype=np.int64)
+        if idx:
+            self._quad_idx = np.array(idx, dtype=np.int64)
+            self.quad_slot[self._quad_idx] = np.arange(len(idx))
+            frames = [AIRFRAMES[self.specs[i].airframe] for i in idx]
+            self.quads = QuadrotorBank(frames, self._pos[self._quad_idx], self.active_heading[self._quad_idx])
+            if self.wind is not None:
+                mean, std, tau, rng, tick = self.wind
+                self.quads.forces.append(Wind(mean, std, tau, len(idx), rng, tick))
+            self._clip_lo[self._quad_idx, 2] = self._lo[2]  # a quadrotor stands on the ground, not on its radius
+        idx = [i for i, s in enumerate(self.specs) if s.drive is not None]
+        self.drive_slot = np.full(self.n, -1, dtype=np.int64)
+        if idx:
+            self._drive_idx = np.array(idx, dtype=np.int64)
+            self.drive_slot[self._drive_idx] = np.arange(len(idx))
+            self.drives = DiffDriveBank([self.specs[i].drive for i in idx], self._pos[self._drive_idx],
+                                        self.active_heading[self._drive_idx])
+            self.drives.steer_by_heading[:] = True
+
+    # -- differential drive ----------------------------------------------------------------------
+    def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
+        """Pending wheel command (forward speed, turn rate) for robot i; v None: follow the generic
+        velocity and heading commands again. Applied at the next latch."""
+        if self.drive_slot[i] < 0:
+            raise ValueError(f"robot {i} is not a differential-drive robot")
+        self._drive_cmd[i] = None if v is None else (float(v), float(w))
+
+    # -- quadrotors ------------------------------------------------------------------------------
+    def fly(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = float("nan")) -> None:
+        """Pending quadrotor command (mode and setpoint, see physics.quadrotor); applied at the next latch."""
+        if self.quad_slot[i] < 0:
+            raise ValueError(f"robot {i} is not a quadrotor")
+        self._quad_cmd[i] = (mode, a, b, c, d)
+
+    def latch(self) -> None:
+        super().latch()
+        if self.quads is not None:
+            if self._quad_cmd:
+                for i, cmd in self._quad_cmd.items():
+                    self.quads.command(int(self.quad_slot[i]), *cmd)
+                self._quad_cmd.clear()
+            self.active_heading[self._quad_idx] = self.quads.euler[:, 2]  # headings read back are the real ones
+        d = self.drives
+        if d is not None:
+            for i, cmd in self._drive_cmd.items():
+                k = int(self.drive_slot[i])
+                if cmd is None:
+                    d.steer_by_heading[k] = True
+                else:
+                    d.drive(k, *cmd)
+            self._drive_cmd.clear()
+            di = self._drive_idx
+            d.steer(self.active_vel[di, 0], self.active_heading[di], d.steer_by_heading)
+            self.active_heading[di] = d.heading
+
+    def _step_quads(self, dt_s: float) -> None:
+        q = self.quads
+        ticks = round(dt_s / q.tick)
+        q.alive = self.alive[self._quad_idx]
+        for _ in range(ticks):
+            q.step()
 
     def contacts(self) -> list[tuple[int, int]]:
         """(robot, other) pairs that touched during the last step; other is -1 for an obstacle or
@@ -64,8 +143,18 @@ class KinematicWorld(CommandArrays):
         return self._contacts
 
     def step(self, dt_s: float) -> None:
+        self.t_s += dt_s
         self._contacts = []
-        if self._at_rest and not self.active_vel.any():
+        if self.track_motion:
+            self._prev_vel = self._vel.copy()
+            self._prev_heading = self.active_heading.copy()
+            self._last_dt = dt_s
+        quads, drives = self.quads, self.drives
+        if quads is not None:
+            self._step_quads(dt_s)
+        if drives is not None:
+            drives.step(dt_s, self.alive[self._drive_idx])
+        if quads is None and drives is None and self._at_rest and not self.active_vel.any():
             return  # nothing moves and nothing is commanded to (e.g. a static sensor field)
         target = self.world_velocity_targets()
         if np.isfinite(self.max_accel):
@@ -77,14 +166,36 @@ class KinematicWorld(CommandArrays):
         else:
             np.copyto(self._vel, target)
         self._pos += self._vel * dt_s
+        if quads is not None:
+            qi = self._quad_idx
+            self._pos[qi] = quads.pos
+            self._vel[qi] = quads.vel
+            self.active_heading[qi] = quads.euler[:, 2]
+        if drives is not None:
+            di = self._drive_idx
+            self._pos[di, :2] = drives.pos[:, :2]
+            self._vel[di] = drives.velocity()
+            self.active_heading[di] = drives.heading
         if self.collisions and self.n > 1:
             self._separate()
-        for box in self._boxes:
-            self._push_out_of(box)
+        for shape in self.obstacles:
+            self._push_out_of(shape)
         if self.track_contacts:
             outside = np.nonzero(np.any((self._pos < self._clip_lo) | (self._pos > self._clip_hi), axis=1))[0]
             self._contacts.extend((int(k), -1) for k in outside)  # the arena's walls
         np.clip(self._pos, self._clip_lo, self._clip_hi, out=self._pos)
+        if quads is not None:  # walls, obstacles and other robots stop quadrotors too
+            moved = self._pos[qi] != quads.pos
+            if moved.any():
+                quads.vel[moved] = 0.0
+                quads.pos[:] = self._pos[qi]
+                self._vel[qi] = quads.vel
+        if drives is not None:  # a blocked ground robot's wheels stop
+            blocked = np.any(self._pos[di, :2] != drives.pos[:, :2], axis=1)
+            if blocked.any():
+                drives.wheels[blocked] = 0.0
+                drives.pos[:, :2] = self._pos[di, :2]
+                self._vel[di[blocked]] = 0.0
         self._at_rest = not self._vel.any()
 
     def _separate(self) -> None:
@@ -108,22 +219,19 @@ class KinematicWorld(CommandArrays):
         np.add.at(self._pos, i, -push)
         np.add.at(self._pos, j, push)
 
-    def _push_out_of(self, box: tuple[np.ndarray, np.ndarray]) -> None:
-        """Move robots that penetrate a box out through its nearest face."""
-        center, half = box
-        rel = self._pos - center
-        reach = half + self._radius[:, None]
-        depth = reach - np.abs(rel)
-        inside = np.all(depth > 0, axis=1)
-        if not inside.any():
+    def _push_out_of(self, shape) -> None:
+        """Move robots that penetrate an obstacle out through its nearest surface; they stop there."""
+        before = self._pos.copy()
+        idx = shape.push_out(self._pos, self._radius)
+        if not len(idx):
             return
-        idx = np.nonzero(inside)[0]
         if self.track_contacts:
             self._contacts.extend((int(k), -1) for k in idx)
-        axis = np.argmin(depth[idx], axis=1)
-        sign = np.where(rel[idx, axis] >= 0, 1.0, -1.0)
-        self._pos[idx, axis] = center[axis] + sign * reach[idx, axis]
-        self._vel[idx, axis] = 0.0
+        moved = self._pos[idx] - before[idx]
+        norm = np.sqrt(np.einsum("ij,ij->i", moved, moved))
+        normal = moved / np.maximum(norm, 1e-12)[:, None]
+        into = np.einsum("ij,ij->i", self._vel[idx], normal)
+        self._vel[idx] -= np.minimum(into, 0.0)[:, None] * normal  # remove the velocity into the surface
 
     def positions(self) -> np.ndarray:
         return self._pos
@@ -135,14 +243,49 @@ class KinematicWorld(CommandArrays):
         """Distances from robot's centre along unit directions (R,3) to the nearest box or other robot,
         measured from its surface; max_range where nothing is closer."""
         r = float(self._radius[robot])
-        origins = np.repeat(self._pos[robot][None, :], len(dirs), axis=0) + dirs * r
+        here = self._pos[robot]
+        origins = here + dirs * r
         best = np.full(len(dirs), np.inf)
-        for center, half in self._boxes:
-            best = np.minimum(best, ray_box_distances(origins, dirs, center - half, center + half))
-        others = np.arange(self.n) != robot
-        if others.any():
-            best = np.minimum(best, ray_sphere_distances(origins, dirs, self._pos[others], self._radius[others]))
+        reach = max_range + r
+        for shape in self.obstacles:
+            if shape.gap(here) <= reach:  # only obstacles the rays can reach
+                best = np.minimum(best, shape.rays(origins, dirs))
+        if self.n > 1:
+            d = self._pos - here
+            limit = reach + self._radius
+            near = np.einsum("ij,ij->i", d, d) <= limit * limit
+            near[robot] = False
+            if near.any():
+                best = np.minimum(best, ray_sphere_distances(origins, dirs, self._pos[near], self._radius[near]))
         return np.minimum(best, max_range)
+
+    def thrusts(self) -> np.ndarray:
+        """Total rotor thrust of every robot (N; 0 for robots without rotors), for battery drain."""
+        out = np.zeros(self.n)
+        if self.quads is not None:
+            out[self._quad_idx] = self.quads.rotor.sum(axis=1)
+        return out
+
+    def acceleration_of(self, i: int) -> np.ndarray:
+        """World-frame acceleration over the last step (m/s^2); needs track_motion."""
+        if not self._last_dt or not len(self._prev_vel):
+            return np.zeros(3)
+        return (self._vel[i] - self._prev_vel[i]) / self._last_dt
+
+    def body_rates_of(self, i: int) -> np.ndarray:
+        """Angular velocity in the body frame (rad/s): a quadrotor's own; otherwise the heading's rate."""
+        if self.quad_slot.size and self.quad_slot[i] >= 0:
+            return self.quads.rates[int(self.quad_slot[i])].copy()
+        if not self._last_dt or not len(self._prev_heading):
+            return np.zeros(3)
+        turn = np.remainder(self.active_heading[i] - self._prev_heading[i] + np.pi, 2 * np.pi) - np.pi
+        return np.array([0.0, 0.0, turn / self._last_dt])
+
+    def attitude_of(self, i: int) -> np.ndarray:
+        """Roll, pitch, yaw (rad): a quadrotor's own; ground and point robots stay level."""
+        if self.quad_slot.size and self.quad_slot[i] >= 0:
+            return self.quads.euler[int(self.quad_slot[i])].copy()
+        return np.array([0.0, 0.0, float(self.active_heading[i])])
 
     def speeds(self) -> np.ndarray:
         """Current speed of every robot (m/s)."""
@@ -159,7 +302,10 @@ class KinematicWorld(CommandArrays):
         return self._vel[i].copy()
 
     def kill(self, i: int) -> None:
+        """A dead point robot stops; a dead quadrotor's rotors stop and it falls."""
         self.alive[i] = False
+        if self.quad_slot.size and self.quad_slot[i] >= 0:
+            return
         self._vel[i] = 0.0
 
     def close(self) -> None:

@@ -14,7 +14,8 @@ import logging
 
 import numpy as np
 
-from physics.world import Arena, Box, CommandArrays, RobotSpec
+from physics.obstacles import Cylinder, Mesh, OrientedBox
+from physics.world import Arena, CommandArrays, RobotSpec
 
 log = logging.getLogger(__name__)
 GRAVITY = 9.81
@@ -29,7 +30,7 @@ class PybulletWorld(CommandArrays):
         arena: Arena,
         dt_s: float,
         drag: float = 5.0,
-        obstacles: tuple[Box, ...] = (),
+        obstacles: tuple = (),
         ground: bool = True,
         solver_iterations: int = 10,
     ) -> None:
@@ -55,9 +56,8 @@ class PybulletWorld(CommandArrays):
         if ground:
             plane = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=cid)
             self._static.append(pybullet.createMultiBody(0, plane, -1, (0, 0, arena.lower[2]), physicsClientId=cid))
-        for box in obstacles:
-            shape = pybullet.createCollisionShape(pybullet.GEOM_BOX, halfExtents=box.half_extents, physicsClientId=cid)
-            self._static.append(pybullet.createMultiBody(0, shape, -1, box.center, physicsClientId=cid))
+        for obstacle in obstacles:
+            self._static.append(self._add_static(obstacle))
         self._bodies: list[int] = []
         self.track_contacts = False
         self._contacts: list[tuple[int, int]] = []
@@ -70,6 +70,23 @@ class PybulletWorld(CommandArrays):
         self._forces: list[tuple[float, float, float]] = []
         self._forces_dirty = True
         self._weights = np.zeros(0)
+
+    def _add_static(self, o) -> int:
+        """One static body for a box, oriented box (wall), vertical cylinder or mesh (OBJ or URDF)."""
+        p, cid = self._p, self._cid
+        if isinstance(o, Mesh):
+            orientation = p.getQuaternionFromEuler((0.0, 0.0, o.yaw))
+            if o.path.lower().endswith(".urdf"):
+                return p.loadURDF(o.path, o.position, orientation, useFixedBase=True, globalScaling=o.scale,
+                                  physicsClientId=cid)
+            shape = p.createCollisionShape(p.GEOM_MESH, fileName=o.path, meshScale=[o.scale] * 3, physicsClientId=cid)
+            return p.createMultiBody(0, shape, -1, o.position, orientation, physicsClientId=cid)
+        if isinstance(o, Cylinder):
+            shape = p.createCollisionShape(p.GEOM_CYLINDER, radius=o.radius, height=2 * o.half_height, physicsClientId=cid)
+            return p.createMultiBody(0, shape, -1, o.center, physicsClientId=cid)
+        yaw = o.yaw if isinstance(o, OrientedBox) else 0.0
+        shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=o.half_extents, physicsClientId=cid)
+        return p.createMultiBody(0, shape, -1, o.center, p.getQuaternionFromEuler((0.0, 0.0, yaw)), physicsClientId=cid)
 
     def add_robot(self, spec: RobotSpec) -> int:
         i = self._register(spec)
@@ -105,6 +122,7 @@ class PybulletWorld(CommandArrays):
         self._forces_dirty = False
 
     def step(self, dt_s: float) -> None:
+        self.t_s += dt_s
         p, cid = self._p, self._cid
         apply = p.applyExternalForce
         origin = (0.0, 0.0, 0.0)
@@ -153,6 +171,30 @@ class PybulletWorld(CommandArrays):
         hits = self._p.rayTestBatch(starts.tolist(), ends.tolist(), physicsClientId=self._cid)
         frac = np.array([h[2] if h[0] >= 0 else 1.0 for h in hits])
         return np.minimum(frac * max_range + 1e-4, max_range)
+
+    def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
+        """cast_rays for many robots at once: (robot, directions, max range) each, in one rayTestBatch
+        call per 16,000 rays (pybullet's batch limit)."""
+        starts, ends, spans = [], [], []
+        for robot, dirs, max_range in requests:
+            r = self.specs[robot].radius_m + 1e-4
+            s = self.position_of(robot) + dirs * r
+            starts.append(s)
+            ends.append(s + dirs * max_range)
+            spans.append((len(dirs), max_range))
+        if not starts:
+            return []
+        s_all, e_all = np.concatenate(starts).tolist(), np.concatenate(ends).tolist()
+        frac: list[float] = []
+        for k in range(0, len(s_all), 16000):
+            hits = self._p.rayTestBatch(s_all[k:k + 16000], e_all[k:k + 16000], physicsClientId=self._cid)
+            frac.extend(h[2] if h[0] >= 0 else 1.0 for h in hits)
+        f = np.array(frac)
+        out, at = [], 0
+        for count, max_range in spans:
+            out.append(np.minimum(f[at:at + count] * max_range + 1e-4, max_range))
+            at += count
+        return out
 
     def speeds(self) -> np.ndarray:
         """Commanded speed of every robot (m/s): what its thrust sustains, without a pybullet call per body."""

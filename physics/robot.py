@@ -7,6 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from physics.quadrotor import Mode
+
+FLY_MODES = {"attitude": Mode.ATTITUDE, "speed_vertical": Mode.SPEED_VERTICAL, "speed_altitude": Mode.SPEED_ALTITUDE,
+             "speed_altitude_heading": Mode.SPEED_ALT_HEADING, "position": Mode.POSITION}
+
 
 class Robot:
     """Pose, velocity and commands of robot `id` in a world; state is the last physics tick's.
@@ -55,8 +60,54 @@ class Robot:
         return (float(v[0]), float(v[1]), float(v[2]))
 
     def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
-        """Desired body-frame velocity (m/s), capped at the robot's max_speed by the world."""
+        """Desired body-frame velocity (m/s), capped at the robot's max_speed by the world. A quadrotor
+        flies it in ground speed + vertical speed mode."""
         self._w.cmd_vel[self.id] = (vx, vy, vz)
+        if self._quad:
+            self._w.fly(self.id, Mode.SPEED_VERTICAL, vx, vy, vz)
+        elif self._wheeled:
+            self._w.drive(self.id, None)  # forward speed vx, steered by the heading commands
+
+    @property
+    def _wheeled(self) -> bool:
+        slots = getattr(self._w, "drive_slot", None)
+        return slots is not None and slots.size > 0 and slots[self.id] >= 0
+
+    def drive(self, v: float, w: float) -> None:
+        """A differential-drive robot's forward speed (m/s) and turn rate (rad/s, counter-clockwise)."""
+        if not self._wheeled:
+            raise ValueError(f"robot {self.id} is not a differential-drive robot (robot.model: diff_drive)")
+        self._w.drive(self.id, v, w)
+
+    def set_wheel_speeds(self, left: float, right: float) -> None:
+        """A differential-drive robot's wheel surface speeds (m/s)."""
+        if not self._wheeled:
+            raise ValueError(f"robot {self.id} is not a differential-drive robot (robot.model: diff_drive)")
+        base = self._w.drives.base[int(self._w.drive_slot[self.id])]
+        self._w.drive(self.id, 0.5 * (left + right), (right - left) / base)
+
+    @property
+    def _quad(self) -> bool:
+        slots = getattr(self._w, "quad_slot", None)
+        return slots is not None and slots.size > 0 and slots[self.id] >= 0
+
+    def fly(self, mode: str, a: float, b: float, c: float, d: float | None = None) -> None:
+        """Quadrotor command (see physics.quadrotor): mode `attitude` (roll, pitch, yaw rate, thrust N),
+        `speed_vertical` (vx, vy body-heading frame, vz), `speed_altitude` (vx, vy, z),
+        `speed_altitude_heading` (vx, vy, z, heading) or `position` (x, y, z, heading)."""
+        if not self._quad:
+            raise ValueError(f"robot {self.id} is not a quadrotor (robot.model: quadrotor in its group)")
+        try:
+            m = FLY_MODES[mode]
+        except KeyError:
+            raise ValueError(f"unknown flight mode {mode!r}; expected one of: {', '.join(FLY_MODES)}") from None
+        self._w.fly(self.id, m, float(a), float(b), float(c), float("nan") if d is None else float(d))
+
+    @property
+    def attitude(self) -> tuple[float, float, float]:
+        """A quadrotor's roll, pitch, yaw (rad)."""
+        q = self._w.quads
+        return tuple(float(x) for x in q.euler[int(self._w.quad_slot[self.id])])
 
     def turn(self, angle: float) -> None:
         """Rotate the heading by `angle` radians (counter-clockwise seen from above)."""
@@ -67,8 +118,13 @@ class Robot:
         self._w.cmd_heading[self.id] = math.remainder(heading, 2.0 * math.pi)
 
     def hover(self) -> None:
-        """Hold position: zero velocity command."""
+        """Hold position: zero velocity command (a quadrotor holds the point where it is)."""
         self._w.cmd_vel[self.id] = (0.0, 0.0, 0.0)
+        if self._quad:
+            p = self._w.position_of(self.id)
+            self._w.fly(self.id, Mode.POSITION, float(p[0]), float(p[1]), float(p[2]), self.heading)
+        elif self._wheeled:
+            self._w.drive(self.id, None)
 
     def ranges(self) -> np.ndarray:
         """Range/IR readings in metres, one per ray (see physics.sensors.RangeOptions); needs a `range` sensor."""
@@ -76,6 +132,29 @@ class Robot:
         if sensor is None:
             raise RuntimeError(f"robot {self.id} has no range sensor; add `sensors: {{range: {{}}}}` to its group")
         return sensor.read()
+
+    def gps(self) -> np.ndarray:
+        """Position fix (m, arena frame); needs a `gps` sensor. `robot.sensors['gps'].geodetic()`
+        gives latitude, longitude and altitude."""
+        return self._sensor("gps").read()
+
+    def imu(self) -> tuple[np.ndarray, np.ndarray]:
+        """(accelerometer m/s^2, gyroscope rad/s), body frame; needs an `imu` sensor."""
+        return self._sensor("imu").read()
+
+    def bumped(self) -> bool:
+        """Touched something during the last physics step; needs a `bump` sensor."""
+        return self._sensor("bump").read()
+
+    def battery_level(self) -> float:
+        """Charge left as a fraction of capacity, as the `battery` sensor reads it (noise, rate)."""
+        return self._sensor("battery").read()
+
+    def _sensor(self, name: str):
+        sensor = self.sensors.get(name)
+        if sensor is None:
+            raise RuntimeError(f"robot {self.id} has no {name!r} sensor; add `sensors: {{{name}: {{}}}}` to its group")
+        return sensor
 
     def compass(self) -> float:
         """A noisy heading reading, radians in (-pi, pi]; needs a `compass` sensor on the group."""

@@ -9,37 +9,6 @@ import numpy as np
 
 
 @dataclass(frozen=True)
-class CompassOptions:
-    """Heading sensor: noise standard deviation and constant bias, radians."""
-
-    noise_std: float = 0.0
-    bias: float = 0.0
-
-    def __post_init__(self) -> None:
-        if self.noise_std < 0:
-            raise ValueError(f"noise_std must be >= 0 radians, got {self.noise_std}")
-
-
-class Compass:
-    """Reads the robot's heading, wrapped to (-pi, pi], plus N(bias, noise_std^2)."""
-
-    name = "compass"
-    Options = CompassOptions
-
-    def __init__(self, world, index: int, options: CompassOptions, rng: np.random.Generator) -> None:
-        self._world = world
-        self._i = index
-        self._opt = options
-        self._rng = rng
-
-    def read(self) -> float:
-        h = float(self._world.active_heading[self._i]) + self._opt.bias
-        if self._opt.noise_std > 0:
-            h += self._opt.noise_std * float(self._rng.standard_normal())
-        return math.remainder(h, 2.0 * math.pi)
-
-
-@dataclass(frozen=True)
 class RangeOptions:
     """Range/IR rays in the horizontal plane: `count` rays over `fov_deg` degrees centred on the
     heading (360: all around), up to `max_range` metres, with Gaussian noise and a bias in metres."""
@@ -49,8 +18,13 @@ class RangeOptions:
     max_range: float = 5.0
     noise_std: float = 0.0
     bias: float = 0.0
+    rate_hz: float = 0.0
+    """0: cast at every read. Otherwise every robot's rays are cast together at each tick of a
+    common `rate_hz` clock (one pybullet rayTestBatch for all of them) and each reading is held."""
 
     def __post_init__(self) -> None:
+        if self.rate_hz < 0:
+            raise ValueError(f"rate_hz must be >= 0, got {self.rate_hz}")
         if self.count < 1:
             raise ValueError(f"count must be >= 1, got {self.count}")
         if not 0.0 <= self.fov_deg <= 360.0:
@@ -81,19 +55,268 @@ class RangeSensor:
         self._opt = options
         self._rng = rng
         self._angles = options.angles()
+        self._tick = -1
+        self._held = np.zeros(0)
+        if options.rate_hz:
+            _batch_for(world, options.rate_hz, self)
 
     @property
     def angles(self) -> np.ndarray:
         """Ray angles relative to the heading, radians, counter-clockwise."""
         return self._angles
 
-    def read(self) -> np.ndarray:
+    def directions(self) -> np.ndarray:
         a = self._angles + float(self._world.active_heading[self._i])
-        dirs = np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
-        d = self._world.cast_rays(self._i, dirs, self._opt.max_range) + self._opt.bias
+        return np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
+
+    def read(self) -> np.ndarray:
+        rate = self._opt.rate_hz
+        if rate:
+            tick = math.floor(self._world.t_s * rate + 1e-9)
+            if tick == self._tick:
+                return self._held
+            raw = _batch_for(self._world, rate, self).distances(self, tick)
+        else:
+            raw = self._world.cast_rays(self._i, self.directions(), self._opt.max_range)
+        d = raw + self._opt.bias
         if self._opt.noise_std > 0:
             d = d + self._opt.noise_std * self._rng.standard_normal(len(d))
-        return np.clip(d, 0.0, self._opt.max_range)
+        d = np.clip(d, 0.0, self._opt.max_range)
+        if rate:
+            self._tick, self._held = tick, d
+        return d
 
 
-SENSORS: dict[str, type] = {"compass": Compass, "range": RangeSensor}
+class _RayBatch:
+    """All range sensors of one world sharing one rate: cast together once per tick of that rate."""
+
+    def __init__(self, world) -> None:
+        self.world = world
+        self.sensors: list[RangeSensor] = []
+        self.tick = -1
+        self.results: dict[int, np.ndarray] = {}
+
+    def distances(self, sensor: RangeSensor, tick: int) -> np.ndarray:
+        if tick != self.tick:
+            many = getattr(self.world, "cast_rays_many", None)
+            requests = [(s._i, s.directions(), s._opt.max_range) for s in self.sensors]
+            if many is not None:
+                out = many(requests)
+            else:
+                out = [self.world.cast_rays(i, d, r) for i, d, r in requests]
+            self.results = {id(s): o for s, o in zip(self.sensors, out)}
+            self.tick = tick
+        return self.results[id(sensor)]
+
+
+def _batch_for(world, rate: float, sensor: RangeSensor) -> _RayBatch:
+    batches = world.__dict__.setdefault("_ray_batches", {})
+    batch = batches.get(rate)
+    if batch is None:
+        batch = batches[rate] = _RayBatch(world)
+    if id(sensor) not in {id(s) for s in batch.sensors}:
+        batch.sensors.append(sensor)
+    return batch
+
+
+class _Sampled:
+    """Sample and hold at `rate_hz` (0: a fresh reading at every call), by the world's clock."""
+
+    def __init__(self, world, index: int, options, rng: np.random.Generator) -> None:
+        self._world = world
+        self._i = index
+        self._opt = options
+        self._rng = rng
+        self._next_t = -1.0
+        self._held = None
+
+    def read(self):
+        rate = self._opt.rate_hz
+        t = self._world.t_s
+        if rate and self._held is not None and t < self._next_t - 1e-12:
+            return self._held
+        self._held = self._measure()
+        if rate:
+            self._next_t = t + 1.0 / rate
+        return self._held
+
+    def _noisy(self, value: np.ndarray, std: float, bias) -> np.ndarray:
+        out = value + np.asarray(bias, dtype=float)
+        if std > 0:
+            out = out + std * self._rng.standard_normal(len(out))
+        return out
+
+
+@dataclass(frozen=True)
+class CompassOptions:
+    """Heading sensor: noise standard deviation and constant bias (radians), `rate_hz` (0: every read)."""
+
+    noise_std: float = 0.0
+    bias: float = 0.0
+    rate_hz: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.noise_std < 0 or self.rate_hz < 0:
+            raise ValueError(f"noise_std must be >= 0 radians and rate_hz >= 0, got {self.noise_std}, {self.rate_hz}")
+
+
+class Compass(_Sampled):
+    """Reads the robot's heading, wrapped to (-pi, pi], plus N(bias, noise_std^2)."""
+
+    name = "compass"
+    Options = CompassOptions
+
+    def _measure(self) -> float:
+        h = float(self._world.active_heading[self._i]) + self._opt.bias
+        if self._opt.noise_std > 0:
+            h += self._opt.noise_std * float(self._rng.standard_normal())
+        return math.remainder(h, 2.0 * math.pi)
+
+
+@dataclass(frozen=True)
+class BatteryOptions:
+    """Battery gauge: the charge as a fraction of capacity (0..1), with Gaussian noise and a bias
+    (fractions), `rate_hz` (0: every read)."""
+
+    noise_std: float = 0.0
+    bias: float = 0.0
+    rate_hz: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.noise_std < 0 or self.rate_hz < 0:
+            raise ValueError("noise_std and rate_hz must be >= 0")
+
+
+class BatteryGauge(_Sampled):
+    """Charge left as a fraction of capacity, clipped to [0, 1]; 1.0 for a robot without a battery."""
+
+    name = "battery"
+    Options = BatteryOptions
+
+    def _measure(self) -> float:
+        b = getattr(self._world, "batteries", None)
+        if b is None or not b.has[self._i]:
+            return 1.0
+        level = float(b.energy_j[self._i] / b.capacity_j[self._i]) + self._opt.bias
+        if self._opt.noise_std > 0:
+            level += self._opt.noise_std * float(self._rng.standard_normal())
+        return min(1.0, max(0.0, level))
+
+
+@dataclass(frozen=True)
+class GpsOptions:
+    """Position fix: Gaussian noise (m, per axis), a constant bias (m, x y z), `rate_hz` fixes per
+    second (0: every read), and the geodetic origin of the arena (latitude, longitude in degrees,
+    altitude in metres) for `geodetic()`."""
+
+    noise_std: float = 0.0
+    bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    rate_hz: float = 0.0
+    origin: tuple[float, float, float] = (47.3977, 8.5456, 488.0)
+
+    def __post_init__(self) -> None:
+        if self.noise_std < 0 or self.rate_hz < 0:
+            raise ValueError("noise_std and rate_hz must be >= 0")
+
+
+EARTH_RADIUS_M = 6_378_137.0
+
+
+class Gps(_Sampled):
+    """Local position (m, arena frame: x east, y north, z up) with noise; `geodetic()` converts the
+    same fix to latitude, longitude (degrees) and altitude (m) about the origin (a local tangent
+    plane, accurate to centimetres over a few kilometres)."""
+
+    name = "gps"
+    Options = GpsOptions
+
+    def _measure(self) -> np.ndarray:
+        return self._noisy(self._world.position_of(self._i), self._opt.noise_std, self._opt.bias)
+
+    def geodetic(self) -> tuple[float, float, float]:
+        x, y, z = self.read()
+        lat0, lon0, alt0 = self._opt.origin
+        lat = lat0 + math.degrees(y / EARTH_RADIUS_M)
+        lon = lon0 + math.degrees(x / (EARTH_RADIUS_M * math.cos(math.radians(lat0))))
+        return lat, lon, alt0 + z
+
+
+@dataclass(frozen=True)
+class ImuOptions:
+    """Accelerometer (m/s^2) and gyroscope (rad/s): noise standard deviations, constant biases (x y z
+    in the body frame), and `rate_hz` (0: every read)."""
+
+    accel_noise_std: float = 0.0
+    accel_bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    gyro_noise_std: float = 0.0
+    gyro_bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    rate_hz: float = 0.0
+
+    def __post_init__(self) -> None:
+        if min(self.accel_noise_std, self.gyro_noise_std, self.rate_hz) < 0:
+            raise ValueError("noise standard deviations and rate_hz must be >= 0")
+
+
+class Imu(_Sampled):
+    """`read()` gives (accelerometer, gyroscope), each (3,) in the body frame. The accelerometer
+    measures specific force: the body's acceleration minus gravity, so a vehicle at rest reads +g
+    on its z axis. Needs a world that keeps the previous step's motion (the kinematic world)."""
+
+    name = "imu"
+    Options = ImuOptions
+
+    def __init__(self, world, index: int, options, rng: np.random.Generator) -> None:
+        if not hasattr(world, "acceleration_of"):
+            raise ValueError("the imu sensor needs physics.backend: kinematic")
+        super().__init__(world, index, options, rng)
+        world.track_motion = True
+
+    def _measure(self) -> tuple[np.ndarray, np.ndarray]:
+        w, i, o = self._world, self._i, self._opt
+        roll, pitch, yaw = w.attitude_of(i)
+        cr, sr, cp, sp, cy, sy = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch), math.cos(yaw), math.sin(yaw)
+        rot = np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+                        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+                        [-sp, cp * sr, cp * cr]])
+        specific = rot.T @ (w.acceleration_of(i) + np.array([0.0, 0.0, 9.81]))
+        return (self._noisy(specific, o.accel_noise_std, o.accel_bias),
+                self._noisy(w.body_rates_of(i), o.gyro_noise_std, o.gyro_bias))
+
+
+@dataclass(frozen=True)
+class BumpOptions:
+    """Contact switch: `false_positive_p` and `false_negative_p` per reading make it wrong sometimes."""
+
+    false_positive_p: float = 0.0
+    false_negative_p: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.false_positive_p <= 1 and 0 <= self.false_negative_p <= 1):
+            raise ValueError("false_positive_p and false_negative_p must be within [0, 1]")
+
+
+class Bump:
+    """True if the robot touched anything (robot, obstacle, wall, ground) during the last physics step."""
+
+    name = "bump"
+    Options = BumpOptions
+
+    def __init__(self, world, index: int, options: BumpOptions, rng: np.random.Generator) -> None:
+        self._world = world
+        self._i = index
+        self._opt = options
+        self._rng = rng
+        world.track_contacts = True
+
+    def read(self) -> bool:
+        touched = any(a == self._i for a, _ in self._world.contacts())
+        o = self._opt
+        if touched and o.false_negative_p and self._rng.random() < o.false_negative_p:
+            return False
+        if not touched and o.false_positive_p and self._rng.random() < o.false_positive_p:
+            return True
+        return touched
+
+
+SENSORS: dict[str, type] = {"compass": Compass, "range": RangeSensor, "gps": Gps, "imu": Imu, "bump": Bump,
+                            "battery": BatteryGauge}

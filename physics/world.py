@@ -13,13 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
-
-@dataclass(frozen=True)
-class Box:
-    """An axis-aligned static box obstacle: centre and half extents in metres."""
-
-    center: tuple[float, float, float]
-    half_extents: tuple[float, float, float]
+from physics.obstacles import Box  # noqa: F401  (re-exported: worlds take obstacles from here)
 
 
 @dataclass(frozen=True)
@@ -39,6 +33,10 @@ class RobotSpec:
     radius_m: float = 0.1
     mass_kg: float = 0.05
     max_speed: float = 5.0
+    airframe: str | None = None
+    """A quadrotor preset (physics.quadrotor.AIRFRAMES) or None."""
+    drive: object | None = None
+    """A physics.diff_drive.DriveSpec for a differential-drive ground robot, or None."""
 
 
 class World(Protocol):
@@ -79,6 +77,7 @@ class CommandArrays:
         self.active_heading = np.zeros(0)
         self.alive = np.zeros(0, dtype=bool)
         self.max_speed = np.zeros(0)
+        self.t_s = 0.0  # simulated time of the last step (sensors with a rate sample and hold by it)
 
     def _register(self, spec: RobotSpec) -> int:
         if spec.radius_m <= 0 or spec.mass_kg <= 0 or spec.max_speed < 0:

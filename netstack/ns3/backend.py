@@ -104,7 +104,7 @@ class Ns3Backend:
         if cfg.is_wifi:
             err = net.SetupWifi(cfg.standard, RATE_MANAGERS[cfg.rate_manager], cfg.wifi_data_mode(), cfg.tx_power_dbm,
                                 loss_type, names, values, cfg.rx_sensitivity_dbm, cfg.preamble_min_rssi_dbm,
-                                cfg.preamble_threshold_db, cfg.wifi_channel_settings(), 0)
+                                cfg.preamble_threshold_db, cfg.wifi_channel_settings(), 0, self.ip_routing is None)
         else:
             err = net.SetupLrWpan(cfg.tx_power_dbm, loss_type, names, values, cfg.channel or 11, 0)
         if err:

@@ -73,7 +73,8 @@ class Net
                           double preambleMinRssiDbm,
                           double preambleThresholdDb,
                           const std::string& channelSettings,
-                          int64_t stream)
+                          int64_t stream,
+                          bool sniff = true)
     {
         WifiHelper& wifi = m_wifiHelper;
         if (standard == "802.11a")
@@ -126,8 +127,9 @@ class Net
             Ptr<WifiNetDevice> dev = DynamicCast<WifiNetDevice>(m_devices.Get(i));
             m_addrIndex[Key(dev->GetAddress())] = i;
             m_nodes.Get(i)->RegisterProtocolHandler(MakeCallback(&Net::ReceiveWifi, this), kEtherType, dev);
-            dev->GetPhy()->TraceConnectWithoutContext("MonitorSnifferRx",
-                                                      MakeBoundCallback(&Net::SniffWifi, this, i));
+            if (sniff) // RSSI and SNR of each received frame (not needed when ns-3 routes IP itself)
+                dev->GetPhy()->TraceConnectWithoutContext("MonitorSnifferRx",
+                                                          MakeBoundCallback(&Net::SniffWifi, this, i));
             dev->GetMac()->TraceConnectWithoutContext("AckedMpdu", MakeBoundCallback(&Net::AckedWifi, this, i));
             dev->GetMac()->TraceConnectWithoutContext("DroppedMpdu", MakeBoundCallback(&Net::DroppedWifi, this, i));
         }

@@ -69,3 +69,38 @@ class Ns3Fatal(Controller):
         from ns import ns
 
         ns.Config.SetDefault("ns3::NoSuchModel::Attribute", ns.StringValue("1"))
+
+
+class QuadCruise(Controller):
+    """Take off to `altitude`, then cruise along +x at `speed` (ground speed + altitude + heading 0)."""
+
+    @dataclass(frozen=True)
+    class Params:
+        speed: float = 1.0
+        altitude: float = 2.0
+
+    period = None
+
+    def setup(self) -> None:
+        self.robot.fly("speed_altitude_heading", 0.0, 0.0, self.params.altitude, 0.0)
+        self.after(2.0, lambda: self.robot.fly("speed_altitude_heading", self.params.speed, 0.0, self.params.altitude, 0.0))
+
+
+class Drive(Controller):
+    """Hold a wheel command: (v, w) or (left, right) wheel speeds, from t = 0."""
+
+    @dataclass(frozen=True)
+    class Params:
+        v: float | None = None
+        w: float = 0.0
+        left: float | None = None
+        right: float | None = None
+
+    period = None
+
+    def setup(self) -> None:
+        p = self.params
+        if p.left is not None:
+            self.robot.set_wheel_speeds(p.left, p.right)
+        else:
+            self.robot.drive(p.v, p.w)

@@ -66,3 +66,29 @@ def test_field_of_view_spreads_rays_symmetrically():
     assert np.degrees(RangeOptions(count=4).angles()).tolist() == pytest.approx([0, 90, 180, 270])
     with pytest.raises(ValueError, match="count must be >= 1"):
         RangeOptions(count=0)
+
+
+@pytest.mark.parametrize("kind", ["kinematic", "pybullet"])
+def test_a_sampling_rate_casts_every_robot_together_and_holds_the_readings(kind, monkeypatch):
+    """Ten robots in a row facing the box, range at 10 Hz: the first read of a tick casts all of
+    them (pybullet: one rayTestBatch), the readings equal individual casts, and they hold until
+    the next tick."""
+    positions = [(0.0, -1.8 + 0.4 * k, 1.0) for k in range(10)]
+    w = make(kind, *positions)
+    opts = RangeOptions(count=4, max_range=5.0, rate_hz=10.0)
+    sensors = [RangeSensor(w, i, opts, np.random.default_rng(i)) for i in range(10)]
+    calls = []
+    if kind == "pybullet":
+        import pybullet
+
+        real = pybullet.rayTestBatch
+        monkeypatch.setattr(pybullet, "rayTestBatch", lambda *a, **k: calls.append(len(a[0])) or real(*a, **k))
+    first = [s.read() for s in sensors]
+    if kind == "pybullet":
+        assert calls == [40]  # all ten robots' four rays in one call
+    for i, reading in enumerate(first):
+        assert reading == pytest.approx(w.cast_rays(i, sensors[i].directions(), 5.0), abs=1e-9)
+        assert reading[0] == pytest.approx(2.4, abs=1e-3)
+    w.step(0.05)
+    assert all(np.array_equal(s.read(), f) for s, f in zip(sensors, first))  # still the same 100 ms tick
+    w.close()

@@ -1,0 +1,86 @@
+"""Robot-model speed; prints one JSON line per case.
+
+quadrotors: N vehicles (Crazyflie preset) with the full cascaded PID at 400 Hz (2.5 ms tick),
+flying position setpoints spread over a 100 m square (the dynamics and controllers alone, and the
+same inside a scenario run by the coordinator); targets: 10 at 30x real time or faster, 100 at 5x
+or faster (gym-pybullet-drones reports about 2x for 10 drones at 240 Hz).
+ground: configs/ground_robots.yaml's robots (differential drive, 8 range rays each at 10 Hz,
+obstacle avoidance), N of them in a square sized for constant density with a box, a cylinder and
+a wall, no network; target: 500 at 1x or faster.
+
+    python benchmarks/robots.py                      # everything, 20 simulated seconds each
+    python benchmarks/robots.py --only quadrotors --n 100 --seconds 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank  # noqa: E402
+
+
+def quadrotors(n: int, seconds: float, seed: int = 1) -> dict:
+    rng = np.random.default_rng(seed)
+    start = np.column_stack([rng.uniform(0, 100, n), rng.uniform(0, 100, n), np.ones(n)])
+    bank = QuadrotorBank([AIRFRAMES["crazyflie"]] * n, start)
+    goals = np.column_stack([rng.uniform(0, 100, n), rng.uniform(0, 100, n), rng.uniform(1, 10, n)])
+    for i in range(n):
+        bank.command(i, Mode.POSITION, *goals[i], float(rng.uniform(-math.pi, math.pi)))
+    steps = round(seconds / bank.tick)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        bank.step()
+    wall = time.perf_counter() - t0
+    return {"workload": "quadrotor_cascaded_pid_400hz", "N": n, "simulated_s": seconds, "wall_s": round(wall, 3),
+            "real_time_factor": round(seconds / wall, 2), "us_per_tick": round(wall / steps * 1e6, 1)}
+
+
+def in_simulator(workload: str, overrides: dict, n: int, seconds: float) -> dict:
+    import cosim
+
+    base = ROOT / "configs" / ("quadrotors.yaml" if workload.startswith("quad") else "ground_robots.yaml")
+    scenario = cosim.load(base, {"duration": seconds, "groups.0.count": n, "network.backend": "none",
+                                 "output.trace.positions_every": None, "output.trace.network": False, **overrides})
+    sim = cosim.build(scenario)
+    sim.run()
+    return {"workload": workload, "N": n, "simulated_s": seconds, "wall_s": round(sim.wall_s, 3),
+            "real_time_factor": round(seconds / sim.wall_s, 2)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", choices=["quadrotors", "ground"])
+    ap.add_argument("--n", type=int, nargs="+")
+    ap.add_argument("--seconds", type=float, default=20.0)
+    args = ap.parse_args()
+    if args.only in (None, "quadrotors"):
+        for n in args.n or [10, 100, 300]:
+            print(json.dumps(quadrotors(n, args.seconds)), flush=True)
+            side = max(10.0, 3.0 * n ** 0.5)
+            layout = {"groups.0.layout": {"type": "random_box", "lower": [0, 0, 0], "upper": [side, side, 0]},
+                      "world.arena_upper": [side + 40, side + 40, 20]}
+            print(json.dumps(in_simulator("quadrotor_scenario_waypoints", layout, n, args.seconds)), flush=True)
+    if args.only in (None, "ground"):
+        for n in args.n or [100, 500]:
+            side = max(4.0, 0.9 * n ** 0.5)
+            world = {"arena_lower": [-2 * side - 10, -2 * side - 10, 0], "arena_upper": [2 * side + 10, 2 * side + 10, 3],
+                     "obstacles": [{"center": [side / 2, 0, 0.5], "size": [0.4, side, 1]},
+                                   {"type": "cylinder", "center": [-side / 2, side / 3, 0.5], "radius": 1.0, "height": 1},
+                                   {"type": "wall", "start": [-side / 2, -side / 2], "end": [0, -side], "height": 1}]}
+            layout = {"groups.0.layout": {"type": "random_box", "lower": [-side, -side, 0.2], "upper": [side, side, 0.2]},
+                      "world": world}
+            print(json.dumps(in_simulator("ground_diff_drive_8_rays_10hz", layout, n, args.seconds)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""Differential-drive ground robots: two wheels on one axle, no sideways motion.
+
+Commands are a forward speed v (m/s) and a turn rate w (rad/s), or equivalently the two wheel
+speeds (v -/+ w * wheel_base / 2). Each step the commanded wheel speeds are approached at most at
+the robot's acceleration, itself capped by what ground friction can give (mu * g), and clipped to
+the maximum wheel speed; the pose then moves along the exact arc of constant (v, w) for the step.
+A heading command (the SimpleBee `turn` / `set_heading`) becomes a turn rate proportional to the
+heading error, so generic controllers drive these robots too. All arrays hold every robot.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+G = 9.81
+
+
+@dataclass(frozen=True)
+class DriveSpec:
+    """Wheel base (m), top wheel speed (m/s), acceleration (m/s^2), ground friction coefficient."""
+
+    wheel_base: float = 0.3
+    max_wheel_speed: float = 1.0
+    max_accel: float = 2.0
+    friction: float = 0.8
+    heading_gain: float = 3.0
+    """Turn rate per radian of heading error when the robot is steered by heading commands (1/s)."""
+
+    def __post_init__(self) -> None:
+        if min(self.wheel_base, self.max_wheel_speed, self.max_accel, self.friction, self.heading_gain) <= 0:
+            raise ValueError("wheel_base, max_wheel_speed, max_accel, friction and heading_gain must be > 0")
+
+
+class DiffDriveBank:
+    """Wheel speeds and poses of N differential-drive robots; `step` integrates them."""
+
+    def __init__(self, specs: list[DriveSpec], positions: np.ndarray, headings: np.ndarray) -> None:
+        self.n = len(specs)
+        self.base = np.array([s.wheel_base for s in specs])
+        self.max_wheel = np.array([s.max_wheel_speed for s in specs])
+        self.accel = np.array([min(s.max_accel, s.friction * G) for s in specs])
+        self.heading_gain = np.array([s.heading_gain for s in specs])
+        self.pos = np.array(positions, dtype=float).reshape(self.n, 3)
+        self.heading = np.array(headings, dtype=float)
+        self.wheels = np.zeros((self.n, 2))  # left, right (m/s)
+        self.cmd_wheels = np.zeros((self.n, 2))
+        self.steer_by_heading = np.zeros(self.n, dtype=bool)
+        self.cmd_speed = np.zeros(self.n)
+        self.cmd_heading = self.heading.copy()
+
+    def drive(self, i: int, v: float, w: float) -> None:
+        """Forward speed v and turn rate w (counter-clockwise)."""
+        half = 0.5 * self.base[i] * w
+        self.cmd_wheels[i] = (v - half, v + half)
+        self.steer_by_heading[i] = False
+
+    def steer(self, speeds: np.ndarray, headings: np.ndarray, which: np.ndarray) -> None:
+        """Generic commands for robots in `which`: forward speed and a heading to turn to."""
+        self.cmd_speed[which] = speeds[which]
+        self.cmd_heading[which] = headings[which]
+        self.steer_by_heading[which] = True
+
+    @property
+    def speed(self) -> np.ndarray:
+        return self.wheels.mean(axis=1)
+
+    @property
+    def turn_rate(self) -> np.ndarray:
+        return (self.wheels[:, 1] - self.wheels[:, 0]) / self.base
+
+    def velocity(self) -> np.ndarray:
+        v = self.speed
+        out = np.zeros((self.n, 3))
+        out[:, 0] = v * np.cos(self.heading)
+        out[:, 1] = v * np.sin(self.heading)
+        return out
+
+    def step(self, dt: float, alive: np.ndarray) -> None:
+        target = self.cmd_wheels.copy()
+        s = self.steer_by_heading
+        if s.any():
+            err = np.remainder(self.cmd_heading[s] - self.heading[s] + math.pi, 2.0 * math.pi) - math.pi
+            half = 0.5 * self.base[s] * self.heading_gain[s] * err
+            target[s, 0] = self.cmd_speed[s] - half
+            target[s, 1] = self.cmd_speed[s] + half
+        # both wheels within the top speed, keeping the turn (scale the pair, not each wheel)
+        peak = np.abs(target).max(axis=1)
+        over = peak > self.max_wheel
+        if over.any():
+            target[over] *= (self.max_wheel[over] / peak[over])[:, None]
+        target[~alive] = 0.0
+        step = self.accel[:, None] * dt
+        self.wheels += np.clip(target - self.wheels, -step, step)
+        v, w = self.speed, self.turn_rate
+        th = self.heading
+        straight = np.abs(w) < 1e-9
+        safe_w = np.where(straight, 1.0, w)
+        dx = np.where(straight, v * np.cos(th) * dt, v / safe_w * (np.sin(th + w * dt) - np.sin(th)))
+        dy = np.where(straight, v * np.sin(th) * dt, -v / safe_w * (np.cos(th + w * dt) - np.cos(th)))
+        self.pos[:, 0] += dx
+        self.pos[:, 1] += dy
+        self.heading = np.remainder(th + w * dt + math.pi, 2.0 * math.pi) - math.pi

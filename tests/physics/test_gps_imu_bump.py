@@ -1,0 +1,156 @@
+"""GPS, IMU and bump sensors: true values within their noise, biases, rates, seeded repeats."""
+
+import math
+
+import numpy as np
+import pytest
+
+import cosim
+from cosim.build import build
+from cosim.errors import ScenarioError
+
+
+def world(sensors: dict, controller: dict | None = None, model: dict | None = None, count: int = 1, **extra):
+    data = {
+        "name": "sensors", "seed": 5, "duration": 3.0, "quantum": "10 ms",
+        "physics": {"backend": "kinematic", "dt": "10 ms", "collisions": True},
+        "network": {"backend": "none"},
+        "world": {"arena_lower": [-20, -20, 0], "arena_upper": [20, 20, 10],
+                  "obstacles": [{"center": [3.0, 0.0, 1.0], "size": [1.0, 4.0, 2.0]}], **extra},
+        "groups": [{"name": "g", "count": count, "sensors": sensors, "robot": model or {"radius": 0.2},
+                    "layout": {"type": "point", "position": [0.0, 0.0, 1.0]},
+                    "controller": controller or {"class": "controllers.station:Station"}}],
+    }
+    sim = build(cosim.from_dict(data))
+    sim.world.start()
+    for c, _i in zip(sim.controllers, range(count)):
+        c.setup()
+    return sim
+
+
+def test_gps_reads_the_true_position_within_its_noise_and_bias():
+    sim = world({"gps": {"noise_std": 0.5, "bias": [1.0, 0.0, -2.0]}})
+    robot = sim.controllers[0].robot
+    fixes = np.array([robot.gps() for _ in range(2000)])
+    assert fixes.mean(axis=0) == pytest.approx([1.0, 0.0, -1.0], abs=0.05)
+    assert fixes.std(axis=0) == pytest.approx([0.5, 0.5, 0.5], rel=0.1)
+
+
+def test_gps_geodetic_is_consistent_with_the_local_frame():
+    sim = world({"gps": {"origin": [47.0, 8.0, 400.0]}})
+    sim.world._pos[0] = (1000.0, 2000.0, 30.0)
+    lat, lon, alt = sim.controllers[0].robot.sensors["gps"].geodetic()
+    assert alt == pytest.approx(430.0)
+    assert (lat - 47.0) * math.pi / 180 * 6_378_137.0 == pytest.approx(2000.0, rel=1e-9)
+    assert (lon - 8.0) * math.pi / 180 * 6_378_137.0 * math.cos(math.radians(47.0)) == pytest.approx(1000.0, rel=1e-9)
+
+
+def test_gps_rate_holds_a_fix_between_updates():
+    sim = world({"gps": {"noise_std": 1.0, "rate_hz": 5.0}})
+    robot = sim.controllers[0].robot
+    a = robot.gps()
+    sim.world.step(0.1)
+    assert np.array_equal(robot.gps(), a)  # 0.1 s < 0.2 s between fixes
+    sim.world.step(0.1)
+    assert not np.array_equal(robot.gps(), a)
+
+
+def test_imu_at_rest_reads_gravity_and_no_rotation():
+    sim = world({"imu": {"accel_noise_std": 0.01, "gyro_bias": [0.0, 0.0, 0.02]}})
+    sim.world.step(0.01)
+    acc, gyro = sim.controllers[0].robot.imu()
+    assert acc == pytest.approx([0.0, 0.0, 9.81], abs=0.05)
+    assert gyro == pytest.approx([0.0, 0.0, 0.02], abs=1e-12)
+
+
+def test_imu_on_a_turning_wheeled_robot_measures_the_turn_rate_and_centripetal_acceleration():
+    sim = world({"imu": {}}, {"class": "tests.controllers.helpers:Drive", "params": {"v": 0.5, "w": 0.5}},
+                {"model": "diff_drive", "radius": 0.2})
+    sim.world.latch()
+    for _ in range(300):
+        sim.world.step(0.01)
+    acc, gyro = sim.controllers[0].robot.imu()
+    assert gyro[2] == pytest.approx(0.5, rel=1e-6)
+    assert acc[1] == pytest.approx(0.5 * 0.5, rel=0.02)  # v * w towards the centre of the turn (left)
+    assert acc[2] == pytest.approx(9.81)
+
+
+def test_imu_on_a_quadrotor_in_steady_cruise_reads_gravity_in_the_tilted_body_frame():
+    sim = world({"imu": {}}, {"class": "tests.controllers.helpers:QuadCruise", "params": {"speed": 2.0, "altitude": 2.0}},
+                {"model": "quadrotor", "radius": 0.1})
+    robot = sim.controllers[0].robot
+    sim.world.latch()
+    for _ in range(300):  # take off (to 2 m), then climb to 5 m to clear the box
+        sim.world.step(0.01)
+    robot.fly("speed_altitude_heading", 2.0, 0.0, 5.0, 0.0)
+    sim.world.latch()
+    for _ in range(800):  # cruise at 2 m/s: tilted against the drag
+        sim.world.step(0.01)
+    acc, gyro = robot.imu()
+    _roll, pitch, _ = robot.attitude
+    assert pitch > math.radians(2.0)  # nose down... the thrust leans forward
+    drag_over_mass = 0.01 * 2.0 / 0.027
+    # not accelerating: the accelerometer feels thrust plus drag, which balance gravity: g seen from the tilted body
+    assert acc == pytest.approx([-9.81 * math.sin(pitch), 0.0, 9.81 * math.cos(pitch)], abs=0.02)
+    assert np.linalg.norm(acc) == pytest.approx(9.81, abs=0.02)
+    assert math.tan(pitch) == pytest.approx(drag_over_mass / 9.81, rel=0.05)  # the tilt that balances the drag
+    assert np.abs(gyro).max() < 0.01
+
+
+def test_bump_reports_touching_an_obstacle():
+    sim = world({"bump": {}}, {"class": "tests.controllers.helpers:Drive", "params": {"v": 1.0, "w": 0.0}},
+                {"model": "diff_drive", "radius": 0.2})
+    sim.world.latch()
+    robot = sim.controllers[0].robot
+    touched = []
+    for _k in range(400):
+        sim.world.step(0.01)
+        touched.append(robot.bumped())
+    first = touched.index(True)
+    # the face is at x = 2.5: the 0.2 m robot touches once its centre passes 2.3 m (speeding up at 2 m/s^2 first)
+    assert 2.2 < first * 0.01 < 2.8
+    assert all(touched[first:])  # it keeps pushing against it
+
+
+def test_sensors_repeat_with_the_seed():
+    def fixes():
+        sim = world({"gps": {"noise_std": 1.0}, "imu": {"accel_noise_std": 0.3}})
+        return [sim.controllers[0].robot.gps().tolist() for _ in range(5)]
+
+    assert fixes() == fixes()
+
+
+def test_a_missing_sensor_is_named():
+    sim = world({})
+    with pytest.raises(RuntimeError, match="no 'imu' sensor"):
+        sim.controllers[0].robot.imu()
+
+
+def test_imu_is_refused_on_pybullet():
+    data = {"name": "x", "duration": 1.0, "physics": {"backend": "pybullet", "dt": "10 ms"}, "network": {"backend": "none"},
+            "groups": [{"name": "g", "count": 1, "sensors": {"imu": {}}, "controller": {"class": "controllers.station:Station"}}]}
+    with pytest.raises(ScenarioError, match=r"imu sensor needs physics\.backend: kinematic"):
+        cosim.from_dict(data)
+
+
+def test_battery_gauge_reads_the_charge_fraction_with_noise():
+    data = {"name": "b", "seed": 2, "duration": 10.0, "physics": {"backend": "kinematic", "dt": "10 ms"},
+            "network": {"backend": "none"},
+            "groups": [{"name": "g", "count": 1, "sensors": {"battery": {"noise_std": 0.01}},
+                        "battery": {"capacity_j": 100.0, "electronics_w": 2.0, "per_speed_w": 0.0},
+                        "controller": {"class": "controllers.station:Station"}}]}
+    sim = build(cosim.from_dict(data))
+    sim.run()
+    robot = sim.controllers[0].robot
+    levels = np.array([robot.battery_level() for _ in range(1000)])
+    assert levels.mean() == pytest.approx((100.0 - 2.0 * 10.0) / 100.0, abs=0.002)  # 2 W for 10 s of 100 J
+    assert levels.std() == pytest.approx(0.01, rel=0.1)
+
+
+def test_compass_rate_holds_the_reading():
+    sim = world({"compass": {"noise_std": 0.5, "rate_hz": 10.0}})
+    robot = sim.controllers[0].robot
+    first = robot.compass()
+    assert robot.compass() == first
+    sim.world.step(0.1)
+    assert robot.compass() != first
