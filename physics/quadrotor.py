@@ -40,6 +40,7 @@ class Mode(IntEnum):
 
 _ATTITUDE, _SPEED_ALTITUDE, _SPEED_ALT_HEADING, _POSITION = 0, 2, 3, 4
 _TWO_PI = 2.0 * math.pi
+_clip = np._core.umath.clip  # the ufunc: np.clip's Python wrapper costs twice as much on small arrays
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,7 @@ class QuadrotorBank:
         self._holds_alt = self.mode >= _SPEED_ALTITUDE
         self._holds_heading = self.mode >= _SPEED_ALT_HEADING
         self._attitude = self.mode == _ATTITUDE
-        self._all_position = False
+        self._mode_flags()
         g = self.gains
         self._kp_vel = np.array([g.velocity_p, g.velocity_p, g.vertical_p])
         self._ki_vel = np.array([g.velocity_i, g.velocity_i, g.vertical_i])
@@ -180,6 +181,7 @@ class QuadrotorBank:
         self._drag_col = self.drag[:, None]
         self._h_over_mass = tick / self.mass[:, None]
         self._h_over_inertia = tick / self.inertia
+        self._make_views()
 
     # -- commands ------------------------------------------------------------------------------
     def command(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = math.nan) -> None:
@@ -191,124 +193,164 @@ class QuadrotorBank:
         self._holds_alt[i] = m >= _SPEED_ALTITUDE
         self._holds_heading[i] = m >= _SPEED_ALT_HEADING
         self._attitude[i] = m == _ATTITUDE
+        self._mode_flags()
+
+    def _mode_flags(self) -> None:
         self._all_position = bool(self._pos_mode.all())
+        self._any_position = bool(self._pos_mode.any())
+        self._all_hold_alt = bool(self._holds_alt.all())
+        self._all_hold_heading = bool(self._holds_heading.all())
+        self._any_attitude = bool(self._attitude.any())
 
     # -- one control tick and one integration step ---------------------------------------------------
+    def _make_views(self) -> None:
+        """Column views of the state, setpoint and scratch arrays, made once: the arrays are only ever
+        updated in place, and slicing a view costs as much as a small arithmetic operation."""
+        n = self.n
+        self._cos, self._sin = np.empty((n, 3)), np.empty((n, 3))
+        self._cr, self._cp, self._cy = self._cos[:, 0], self._cos[:, 1], self._cos[:, 2]
+        self._sr, self._spi, self._sy = self._sin[:, 0], self._sin[:, 1], self._sin[:, 2]
+        self._sp0, self._sp1, self._sp2, self._sp3 = (self.setpoint[:, k] for k in range(4))
+        self._px, self._py, self._pz = (self.pos[:, k] for k in range(3))
+        self._roll, self._pitch, self._yaw = (self.euler[:, k] for k in range(3))
+        self._wp, self._wq, self._wr = (self.rates[:, k] for k in range(3))
+        self._err = np.zeros((n, 3))
+        self._ex, self._ey, self._ez = (self._err[:, k] for k in range(3))
+        self._acc = np.zeros((n, 3))
+        self._ax, self._ay, self._az = (self._acc[:, k] for k in range(3))
+        self._rate_err = np.zeros((n, 3))
+        self._re0, self._re1, self._re2 = (self._rate_err[:, k] for k in range(3))
+        self._T, self._tau, self._tz = self._wrench[:, 0], self._wrench[:, 1:], self._wrench[:, 3]
+        self._fx, self._fy, self._fz = (self._force[:, k] for k in range(3))
+        self._cross = np.zeros((n, 3))
+        self._iw = np.zeros((n, 3))
+        self._weight_g = self.mass * G
+
     def step(self) -> None:
-        """One control tick and one integration step, for every vehicle (about 50 numpy operations)."""
+        """One control tick and one integration step, for every vehicle at once."""
         g, h = self.gains, self.tick
-        sp = self.setpoint
-        pos, vel, euler = self.pos, self.vel, self.euler
-        roll, pitch, yaw = euler[:, 0], euler[:, 1], euler[:, 2]
-        cos, sin = np.cos(euler), np.sin(euler)  # shared with the integration step (same angles)
-        cy, sy = cos[:, 2], sin[:, 2]
-        att, pos_mode = self._attitude, self._pos_mode
+        np.cos(self.euler, out=self._cos)  # shared with the integration step (same angles)
+        np.sin(self.euler, out=self._sin)
+        cy, sy = self._cy, self._sy
+        att = self._attitude
+        sp0, sp1, sp2, sp3 = self._sp0, self._sp1, self._sp2, self._sp3
 
         # position -> horizontal velocity (world); ground-speed modes give it in the heading frame
         if self._all_position:
-            vx = g.position_p * (sp[:, 0] - pos[:, 0])
-            vy = g.position_p * (sp[:, 1] - pos[:, 1])
+            vx = g.position_p * (sp0 - self._px)
+            vy = g.position_p * (sp1 - self._py)
         else:
-            vx = cy * sp[:, 0] - sy * sp[:, 1]
-            vy = sy * sp[:, 0] + cy * sp[:, 1]
-            if pos_mode.any():
-                vx = np.where(pos_mode, g.position_p * (sp[:, 0] - pos[:, 0]), vx)
-                vy = np.where(pos_mode, g.position_p * (sp[:, 1] - pos[:, 1]), vy)
+            vx = cy * sp0 - sy * sp1
+            vy = sy * sp0 + cy * sp1
+            if self._any_position:
+                pos_mode = self._pos_mode
+                vx = np.where(pos_mode, g.position_p * (sp0 - self._px), vx)
+                vy = np.where(pos_mode, g.position_p * (sp1 - self._py), vy)
         scale = np.minimum(1.0, g.max_horizontal_speed / np.maximum(np.hypot(vx, vy), 1e-9))
         # altitude -> vertical speed
-        vz = np.where(self._holds_alt, g.altitude_p * (sp[:, 2] - pos[:, 2]), sp[:, 2])
-        vz = np.minimum(np.maximum(vz, -g.max_vertical_speed), g.max_vertical_speed)
+        if self._all_hold_alt:
+            vz = g.altitude_p * (sp2 - self._pz)
+        else:
+            vz = np.where(self._holds_alt, g.altitude_p * (sp2 - self._pz), sp2)
         # velocity -> acceleration (PI; integrators off in attitude mode)
-        err = np.empty_like(vel)
-        err[:, 0] = vx * scale
-        err[:, 1] = vy * scale
-        err[:, 2] = vz
-        err -= vel
-        err[att] = 0.0
+        err = self._err
+        np.multiply(vx, scale, out=self._ex)
+        np.multiply(vy, scale, out=self._ey)
+        _clip(vz, -g.max_vertical_speed, g.max_vertical_speed, out=self._ez)
+        err -= self.vel
+        any_att = self._any_attitude
+        if any_att:
+            err[att] = 0.0
         self._i_vel += err * h
-        acc = self._kp_vel * err + self._ki_vel * self._i_vel
+        acc = self._acc
+        np.multiply(err, self._kp_vel, out=acc)
+        acc += self._ki_vel * self._i_vel
+        ax, ay = self._ax, self._ay
         # acceleration -> attitude and thrust (small-angle inversion about the current heading)
         tilt = g.max_tilt
-        pitch_cmd = np.minimum(np.maximum((cy * acc[:, 0] + sy * acc[:, 1]) / G, -tilt), tilt)
-        roll_cmd = np.minimum(np.maximum((sy * acc[:, 0] - cy * acc[:, 1]) / G, -tilt), tilt)
-        thrust = self.mass * (G + acc[:, 2]) / np.maximum(cos[:, 0] * cos[:, 1], 0.5)
-        if att.any():
-            roll_cmd = np.where(att, sp[:, 0], roll_cmd)
-            pitch_cmd = np.where(att, sp[:, 1], pitch_cmd)
-            thrust = np.where(att, sp[:, 3], thrust)
+        pitch_cmd = _clip((cy * ax + sy * ay) * (1.0 / G), -tilt, tilt)
+        roll_cmd = _clip((sy * ax - cy * ay) * (1.0 / G), -tilt, tilt)
+        thrust = self.mass * (G + self._az) / np.maximum(self._cr * self._cp, 0.5)
         # heading -> yaw rate: a square-root law near the target keeps the turn within the yaw
         # acceleration the rotors can give
-        yaw_err = np.remainder(sp[:, 3] - yaw + math.pi, _TWO_PI) - math.pi
+        yaw_err = np.remainder(sp3 - self._yaw + math.pi, _TWO_PI) - math.pi
         abs_err = np.abs(yaw_err)
-        turn = np.sign(yaw_err) * np.minimum(g.yaw_p * abs_err, np.sqrt(self._yaw_accel * abs_err))
-        yaw_rate = turn * self._holds_heading
-        if att.any():
-            yaw_rate = np.where(att, sp[:, 2], yaw_rate)
+        yaw_rate = np.copysign(np.minimum(g.yaw_p * abs_err, np.sqrt(self._yaw_accel * abs_err)), yaw_err)
+        if not self._all_hold_heading:
+            yaw_rate *= self._holds_heading
+        if any_att:
+            roll_cmd = np.where(att, sp0, roll_cmd)
+            pitch_cmd = np.where(att, sp1, pitch_cmd)
+            thrust = np.where(att, sp3, thrust)
+            yaw_rate = np.where(att, sp2, yaw_rate)
         # attitude -> body rates -> torques (PI on rates, scaled by inertia)
-        rate_err = np.empty_like(euler)
-        rate_err[:, 0] = g.attitude_p * (roll_cmd - roll)
-        rate_err[:, 1] = g.attitude_p * (pitch_cmd - pitch)
-        rate_err[:, 2] = np.minimum(np.maximum(yaw_rate, -g.max_yaw_rate), g.max_yaw_rate)
+        rate_err = self._rate_err
+        np.multiply(roll_cmd - self._roll, g.attitude_p, out=self._re0)
+        np.multiply(pitch_cmd - self._pitch, g.attitude_p, out=self._re1)
+        _clip(yaw_rate, -g.max_yaw_rate, g.max_yaw_rate, out=self._re2)
         rate_err -= self.rates
-        self._i_rate = np.minimum(np.maximum(self._i_rate + rate_err * h, -0.5), 0.5)
+        self._i_rate += rate_err * h
+        _clip(self._i_rate, -0.5, 0.5, out=self._i_rate)
         wrench = self._wrench
-        wrench[:, 0] = thrust
-        wrench[:, 1:] = self.inertia * (g.rate_p * rate_err + g.rate_i * self._i_rate)
+        self._T[:] = thrust
+        np.multiply(self.inertia, g.rate_p * rate_err + g.rate_i * self._i_rate, out=self._tau)
         # yaw authority is small (rotor drag): roll, pitch and thrust have priority
         yaw_limit = self._yaw_torque_per_n * np.maximum(np.minimum(thrust, self._max_collective - thrust), 0.0)
-        wrench[:, 3] = np.minimum(np.maximum(wrench[:, 3], -yaw_limit), yaw_limit)
-        # mixer, rotor saturation, realised wrench
+        _clip(self._tz, -yaw_limit, yaw_limit, out=self._tz)
+        # mixer, rotor saturation (dead vehicles' rotors stop), realised wrench
         rotor = self._apply(self._unmix, wrench)
-        rotor = np.minimum(np.maximum(rotor, 0.0), self._max_rotor_col)
-        if not self._all_alive:
-            rotor[~self.alive] = 0.0
+        _clip(rotor, 0.0, self._max_rotor_col, out=rotor)
+        rotor *= self.alive[:, None]
         self.rotor = rotor
-        self._integrate(self._apply(self._mix, rotor), cos, sin)
+        self._integrate(self._apply(self._mix, rotor))
 
     def _apply(self, matrices: np.ndarray, vectors: np.ndarray) -> np.ndarray:
         if self._shared:  # one airframe for all: one small matrix product
             return vectors @ matrices[0].T
         return np.einsum("nij,nj->ni", matrices, vectors)
 
-    @property
-    def _all_alive(self) -> bool:
-        return bool(self.alive.all())
-
-    def _integrate(self, wrench: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> None:
+    def _integrate(self, wrench: np.ndarray) -> None:
         h = self.tick
-        euler = self.euler
-        yaw = euler[:, 2]
-        cr, sr, cp, sp_, cy, sy = cos[:, 0], sin[:, 0], cos[:, 1], sin[:, 1], cos[:, 2], sin[:, 2]
+        cr, sr, cp, sp_, cy, sy = self._cr, self._sr, self._cp, self._spi, self._cy, self._sy
         thrust = wrench[:, 0]
         force = self._force
-        force[:, 0] = thrust * (cy * sp_ * cr + sy * sr)
-        force[:, 1] = thrust * (sy * sp_ * cr - cy * sr)
-        force[:, 2] = thrust * (cp * cr) - self._weight
+        cy_sp = cy * sp_
+        sy_sp = sy * sp_
+        np.multiply(thrust, cy_sp * cr + sy * sr, out=self._fx)
+        np.multiply(thrust, sy_sp * cr - cy * sr, out=self._fy)
+        np.multiply(thrust, cp * cr, out=self._fz)
+        self._fz -= self._weight
         force -= self._drag_col * self.vel
         for model in self.forces:
             force += model.force(self.t, self.pos, self.vel, self.drag)
-        self.vel += force * self._h_over_mass
-        self.pos += self.vel * h
-        z = self.pos[:, 2]
+        vel = self.vel
+        vel += force * self._h_over_mass
+        self.pos += vel * h
+        # the ground stops a descent and holds a landed vehicle
+        z = self._pz
         grounded = z <= 0.0
         self.on_ground = grounded
-        if grounded.any():  # the ground stops a descent and holds a landed vehicle
-            z[grounded] = 0.0
-            vz = self.vel[:, 2]
-            vz[grounded & (vz < 0.0)] = 0.0
-            self.vel[grounded, :2] = 0.0
+        np.maximum(z, 0.0, out=z)
+        airborne = ~grounded
+        vel[:, :2] *= airborne[:, None]
+        vz = vel[:, 2]
+        np.maximum(vz, vz * airborne, out=vz)  # a grounded vehicle keeps only an upward speed
         w = self.rates
-        iw = self.inertia * w
-        cross = np.empty_like(w)
-        cross[:, 0] = w[:, 1] * iw[:, 2] - w[:, 2] * iw[:, 1]
-        cross[:, 1] = w[:, 2] * iw[:, 0] - w[:, 0] * iw[:, 2]
-        cross[:, 2] = w[:, 0] * iw[:, 1] - w[:, 1] * iw[:, 0]
+        iw = self._iw
+        np.multiply(self.inertia, w, out=iw)
+        cross = self._cross
+        p, q, r = self._wp, self._wq, self._wr
+        np.subtract(q * iw[:, 2], r * iw[:, 1], out=cross[:, 0])
+        np.subtract(r * iw[:, 0], p * iw[:, 2], out=cross[:, 1])
+        np.subtract(p * iw[:, 1], q * iw[:, 0], out=cross[:, 2])
         w += (wrench[:, 1:] - cross) * self._h_over_inertia
-        p, q, r = w[:, 0], w[:, 1], w[:, 2]
         qs_rc = q * sr + r * cr
-        euler[:, 0] += (p + qs_rc * sp_ / cp) * h
-        euler[:, 1] += (q * cr - r * sr) * h
-        euler[:, 2] = np.remainder(yaw + qs_rc / cp * h + math.pi, _TWO_PI) - math.pi
+        self._roll += (p + qs_rc * sp_ / cp) * h
+        self._pitch += (q * cr - r * sr) * h
+        yaw = self._yaw
+        yaw += qs_rc / cp * h
+        np.remainder(yaw + math.pi, _TWO_PI, out=yaw)
+        yaw -= math.pi
         self.t += h
 
     def run(self, seconds: float) -> None:
