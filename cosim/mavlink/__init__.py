@@ -1,0 +1,1 @@
+"""MAVLink: simulated vehicles served as MAVLink endpoints, frame conversions (ENU/NED, geodetic)."""

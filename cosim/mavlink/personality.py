@@ -1,0 +1,48 @@
+"""Autopilot personalities: how PX4 and ArduPilot Copter identify themselves and encode flight modes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pymavlink.dialects.v20 import common as mav
+
+
+def _px4(main: int, sub: int = 0) -> int:
+    return (main << 16) | (sub << 24)
+
+
+@dataclass(frozen=True)
+class Personality:
+    """MAVLink identity and mode numbers of one autopilot family."""
+
+    name: str
+    autopilot: int
+    modes: dict[str, int] = field(default_factory=dict)  # our mode name -> custom_mode
+    takeoff_altitude_is_amsl: bool = False  # PX4's MAV_CMD_NAV_TAKEOFF param7 is AMSL; ArduPilot's is relative
+    offboard_needs_setpoints: bool = False  # PX4 refuses OFFBOARD unless setpoints already stream
+    setpoint_timeout_s: float = 3.0  # a velocity setpoint older than this becomes hold
+    auto_disarm_after_land: bool = True
+
+    def mode_name(self, custom_mode: int) -> str | None:
+        for name, value in self.modes.items():
+            if value == custom_mode:
+                return name
+        return None
+
+
+PX4 = Personality(
+    "px4", mav.MAV_AUTOPILOT_PX4,
+    {"manual": _px4(1), "altctl": _px4(2), "posctl": _px4(3), "hold": _px4(4, 3), "takeoff": _px4(4, 2),
+     "land": _px4(4, 6), "rtl": _px4(4, 5), "mission": _px4(4, 4), "offboard": _px4(6)},
+    takeoff_altitude_is_amsl=True, offboard_needs_setpoints=True, setpoint_timeout_s=0.5,
+)
+
+ARDUPILOT = Personality(
+    "ardupilot", mav.MAV_AUTOPILOT_ARDUPILOTMEGA,
+    {"stabilize": 0, "althold": 2, "auto": 3, "guided": 4, "hold": 5, "rtl": 6, "land": 9, "brake": 17},
+    setpoint_timeout_s=3.0,
+)
+
+PERSONALITIES = {"px4": PX4, "ardupilot": ARDUPILOT}
+GUIDED_MODES = {"offboard", "guided"}
+"""Modes in which the vehicle follows SET_POSITION_TARGET_LOCAL_NED setpoints."""

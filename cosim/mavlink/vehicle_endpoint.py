@@ -1,0 +1,389 @@
+"""A simulated quadrotor served as a MAVLink 2 vehicle on UDP, so ground stations and scripts written
+for real vehicles can fly it.
+
+The endpoint listens on `host:port` (127.0.0.1 unless told otherwise) and answers whoever writes to
+it: HEARTBEAT at 1 Hz with the personality's autopilot, mode and armed bits; telemetry
+(GLOBAL_POSITION_INT, LOCAL_POSITION_NED, ATTITUDE, SYS_STATUS with health bits,
+EXTENDED_SYS_STATE, HOME_POSITION); COMMAND_ACK for every command; parameters; AUTOPILOT_VERSION;
+an empty mission of every type. Arm, take off, land, mode changes and position/velocity setpoints
+drive the vehicle's cascaded PID. Malformed or foreign traffic is counted and ignored.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import socket
+from dataclasses import dataclass, field
+
+from pymavlink.dialects.v20 import common as mav
+
+from cosim.mavlink.frames import GeoOrigin, enu_to_ned, heading_to_yaw, ned_to_enu, yaw_to_heading
+from cosim.mavlink.personality import GUIDED_MODES, PX4, Personality
+from physics.quadrotor import Mode, QuadrotorBank
+
+log = logging.getLogger(__name__)
+
+_SENSORS = (mav.MAV_SYS_STATUS_SENSOR_3D_GYRO | mav.MAV_SYS_STATUS_SENSOR_3D_ACCEL | mav.MAV_SYS_STATUS_SENSOR_3D_MAG
+            | mav.MAV_SYS_STATUS_SENSOR_ABSOLUTE_PRESSURE | mav.MAV_SYS_STATUS_SENSOR_GPS
+            | mav.MAV_SYS_STATUS_SENSOR_MOTOR_OUTPUTS | mav.MAV_SYS_STATUS_PREARM_CHECK)
+_IGNORE_POSITION = 0b111
+_IGNORE_VELOCITY = 0b111000
+_IGNORE_YAW = 1 << 10
+LAND_SPEED = 0.7  # m/s
+
+
+@dataclass
+class EndpointStats:
+    """What the endpoint saw: messages handled, bytes that did not parse, messages for other systems."""
+
+    handled: int = 0
+    malformed: int = 0
+    foreign: int = 0
+    commands: dict[int, int] = field(default_factory=dict)
+
+
+class SimVehicleEndpoint:
+    """Vehicle `index` of a QuadrotorBank as a MAVLink vehicle with system id `sysid`."""
+
+    def __init__(self, bank: QuadrotorBank, index: int, port: int, personality: Personality = PX4, sysid: int = 1,
+                 origin: GeoOrigin | None = None, host: str = "127.0.0.1", telemetry_hz: float = 10.0) -> None:
+        self.bank = bank
+        self.i = index
+        self.p = personality
+        self.sysid = sysid
+        self.origin = origin or GeoOrigin()
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind((host, port))
+        self.sock.setblocking(False)
+        self.port = self.sock.getsockname()[1]
+        self.mav = mav.MAVLink(None, srcSystem=sysid, srcComponent=1)
+        self.mav.robust_parsing = True
+        self.peers: list[tuple[str, int]] = []
+        self.stats = EndpointStats()
+        self.armed = False
+        self.mode = "hold" if personality is PX4 else "stabilize"
+        self.home = tuple(float(x) for x in bank.pos[index])
+        self.params: dict[str, float] = {"SYSID_THISMAV": float(sysid), "MPC_XY_VEL_MAX": 10.0, "MPC_Z_VEL_MAX_UP": 3.0,
+                                         "COM_OF_LOSS_T": personality.setpoint_timeout_s, "WPNAV_SPEED": 500.0}
+        self.intervals: dict[int, float] = {}
+        self._next: dict[str, float] = {}
+        self._setpoint_t = -math.inf
+        self._velocity_setpoint = False
+        self._landing = False
+        bank.alive[index] = False  # motors stopped until armed
+        self.now = 0.0
+
+    # -- the loop's hook ---------------------------------------------------------------------------
+    def poll(self, now: float) -> None:
+        """Handle what arrived, enforce timeouts, send what is due; `now` is simulated seconds."""
+        self.now = now
+        while True:
+            try:
+                data, addr = self.sock.recvfrom(65536)
+            except BlockingIOError:
+                break
+            if addr not in self.peers:
+                self.peers.append(addr)
+            try:
+                msgs = self.mav.parse_buffer(data) or []
+            except Exception:  # a corrupt frame must never stop the vehicle
+                self.stats.malformed += 1
+                msgs = []
+            if self.mav.buf_index < len(self.mav.buf):  # a datagram's leftover bytes never join the next one
+                self.stats.malformed += 1
+                self._reset_parser()
+            for msg in msgs:
+                if msg.get_type() == "BAD_DATA":
+                    self.stats.malformed += 1
+                    continue
+                self._handle(msg)
+        self._supervise()
+        self._send_due()
+
+    def close(self) -> None:
+        self.sock.close()
+
+    def _reset_parser(self) -> None:
+        self.mav.buf = bytearray()
+        self.mav.buf_index = 0
+        self.mav.expected_length = mav.HEADER_LEN_V1 + 2
+        self.mav.have_prefix_error = False
+
+    # -- sending ---------------------------------------------------------------------------------
+    def _send(self, msg) -> None:
+        buf = msg.pack(self.mav)
+        for peer in self.peers:
+            try:
+                self.sock.sendto(buf, peer)
+            except OSError:
+                pass
+
+    def _due(self, key: str, hz: float) -> bool:
+        if self.now >= self._next.get(key, 0.0):
+            self._next[key] = self.now + 1.0 / hz
+            return True
+        return False
+
+    def _send_due(self) -> None:
+        if not self.peers:
+            return
+        if self._due("heartbeat", 1.0):
+            self._send(self._heartbeat())
+        hz = 10.0
+        if self._due("telemetry", hz):
+            for m in self._telemetry():
+                self._send(m)
+        if self._due("status", 2.0):
+            self._send(self._sys_status())
+            self._send(self._extended_state())
+            self._send(self._home())
+
+    def _heartbeat(self):
+        base = mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED | mav.MAV_MODE_FLAG_STABILIZE_ENABLED
+        if self.mode in GUIDED_MODES:
+            base |= mav.MAV_MODE_FLAG_GUIDED_ENABLED
+        if self.armed:
+            base |= mav.MAV_MODE_FLAG_SAFETY_ARMED
+        state = mav.MAV_STATE_ACTIVE if self.armed else mav.MAV_STATE_STANDBY
+        return mav.MAVLink_heartbeat_message(mav.MAV_TYPE_QUADROTOR, self.p.autopilot, base, self.p.modes[self.mode], state, 3)
+
+    def _telemetry(self):
+        b, i = self.bank, self.i
+        x, y, z = (float(v) for v in b.pos[i])
+        vx, vy, vz = (float(v) for v in b.vel[i])
+        n, e, d = enu_to_ned(x, y, z)
+        vn, ve, vd = enu_to_ned(vx, vy, vz)
+        roll, pitch, heading = (float(v) for v in b.euler[i])
+        yaw = heading_to_yaw(heading)
+        lat, lon, alt = self.origin.to_geodetic(x, y, z)
+        t_ms = int(self.now * 1000) & 0xFFFFFFFF
+        hdg = int(math.degrees(yaw) % 360.0 * 100)
+        return [
+            mav.MAVLink_global_position_int_message(t_ms, int(lat * 1e7), int(lon * 1e7), int(alt * 1000),
+                                                    int((z - self.home[2]) * 1000), int(vn * 100), int(ve * 100),
+                                                    int(vd * 100), hdg),
+            mav.MAVLink_local_position_ned_message(t_ms, n, e, d, vn, ve, vd),
+            # body FLU -> FRD: roll keeps its sign, pitch (nose up positive in FRD) flips
+            mav.MAVLink_attitude_message(t_ms, roll, -pitch, yaw, 0.0, 0.0, 0.0),
+        ]
+
+    def _sys_status(self):
+        return mav.MAVLink_sys_status_message(_SENSORS, _SENSORS, _SENSORS, 200, 12600, -1, 90, 0, 0, 0, 0, 0, 0)
+
+    def _extended_state(self):
+        if self._landing:
+            landed = mav.MAV_LANDED_STATE_LANDING
+        elif not self.armed or self.bank.on_ground[self.i]:
+            landed = mav.MAV_LANDED_STATE_ON_GROUND
+        else:
+            landed = mav.MAV_LANDED_STATE_IN_AIR
+        return mav.MAVLink_extended_sys_state_message(mav.MAV_VTOL_STATE_MC, landed)
+
+    def _home(self):
+        lat, lon, alt = self.origin.to_geodetic(*self.home)
+        n, e, d = enu_to_ned(*self.home)
+        return mav.MAVLink_home_position_message(int(lat * 1e7), int(lon * 1e7), int(alt * 1000), n, e, d,
+                                                 [1.0, 0.0, 0.0, 0.0], 0.0, 0.0, 0.0)
+
+    def _ack(self, command: int, result: int) -> None:
+        self._send(mav.MAVLink_command_ack_message(command, result, 0, 0, 0, 0))
+
+    # -- receiving -------------------------------------------------------------------------------------
+    def _handle(self, msg) -> None:
+        target = getattr(msg, "target_system", None)
+        if target not in (None, 0, self.sysid):
+            self.stats.foreign += 1
+            return
+        self.stats.handled += 1
+        handler = getattr(self, "_on_" + msg.get_type().lower(), None)
+        if handler is not None:
+            handler(msg)
+
+    def _on_command_long(self, m) -> None:
+        self.stats.commands[m.command] = self.stats.commands.get(m.command, 0) + 1
+        self._command(m.command, [m.param1, m.param2, m.param3, m.param4, m.param5, m.param6, m.param7])
+
+    def _on_command_int(self, m) -> None:
+        self.stats.commands[m.command] = self.stats.commands.get(m.command, 0) + 1
+        self._command(m.command, [m.param1, m.param2, m.param3, m.param4, m.x / 1e7, m.y / 1e7, m.z])
+
+    def _command(self, cmd: int, p: list[float]) -> None:
+        ok, denied, unsupported = mav.MAV_RESULT_ACCEPTED, mav.MAV_RESULT_DENIED, mav.MAV_RESULT_UNSUPPORTED
+        if cmd == mav.MAV_CMD_COMPONENT_ARM_DISARM:
+            self._ack(cmd, ok if self._arm(p[0] >= 0.5) else denied)
+        elif cmd == mav.MAV_CMD_NAV_TAKEOFF:
+            self._ack(cmd, ok if self._takeoff(p[6]) else denied)
+        elif cmd == mav.MAV_CMD_NAV_LAND:
+            self._land()
+            self._ack(cmd, ok)
+        elif cmd == mav.MAV_CMD_DO_SET_MODE:
+            custom = int(p[1]) << 16 | int(p[2]) << 24 if self.p is PX4 else int(p[1])
+            self._ack(cmd, ok if self._set_mode(custom) else denied)
+        elif cmd == mav.MAV_CMD_DO_REPOSITION:
+            self._ack(cmd, ok if self._goto_global(p[4], p[5], p[6], p[3]) else denied)
+        elif cmd == mav.MAV_CMD_SET_MESSAGE_INTERVAL:
+            self.intervals[int(p[0])] = p[1]
+            self._ack(cmd, ok)
+        elif cmd in (mav.MAV_CMD_REQUEST_MESSAGE, mav.MAV_CMD_REQUEST_AUTOPILOT_CAPABILITIES):
+            self._ack(cmd, ok)
+            wanted = int(p[0]) if cmd == mav.MAV_CMD_REQUEST_MESSAGE else mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION
+            reply = self._on_request(wanted)
+            if reply is not None:
+                self._send(reply)
+        else:
+            self._ack(cmd, unsupported)
+
+    def _on_request(self, msg_id: int):
+        if msg_id == mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION:
+            caps = (mav.MAV_PROTOCOL_CAPABILITY_MAVLINK2 | mav.MAV_PROTOCOL_CAPABILITY_SET_POSITION_TARGET_LOCAL_NED
+                    | mav.MAV_PROTOCOL_CAPABILITY_COMMAND_INT | mav.MAV_PROTOCOL_CAPABILITY_PARAM_FLOAT)
+            return mav.MAVLink_autopilot_version_message(caps, 1 << 24, 0, 0, 0, [0] * 8, [0] * 8, [0] * 8, 0, 0,
+                                                         self.sysid, [0] * 18)
+        if msg_id == mav.MAVLINK_MSG_ID_HOME_POSITION:
+            return self._home()
+        if msg_id == mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE:
+            return self._extended_state()
+        return None
+
+    def _on_set_mode(self, m) -> None:
+        self._set_mode(m.custom_mode)
+
+    def _on_param_request_list(self, m) -> None:
+        for k, (name, value) in enumerate(sorted(self.params.items())):
+            self._send(mav.MAVLink_param_value_message(name.encode(), value, mav.MAV_PARAM_TYPE_REAL32, len(self.params), k))
+
+    def _on_param_request_read(self, m) -> None:
+        names = sorted(self.params)
+        name = m.param_id if m.param_index < 0 else (names[m.param_index] if m.param_index < len(names) else None)
+        if isinstance(name, bytes):
+            name = name.decode(errors="replace")
+        if name in self.params:
+            self._send(mav.MAVLink_param_value_message(name.encode(), self.params[name], mav.MAV_PARAM_TYPE_REAL32,
+                                                       len(names), names.index(name)))
+
+    def _on_param_set(self, m) -> None:
+        name = m.param_id.decode(errors="replace") if isinstance(m.param_id, bytes) else m.param_id
+        self.params[name] = float(m.param_value)
+        names = sorted(self.params)
+        self._send(mav.MAVLink_param_value_message(name.encode(), self.params[name], mav.MAV_PARAM_TYPE_REAL32,
+                                                   len(names), names.index(name)))
+
+    def _on_mission_request_list(self, m) -> None:
+        self._send(mav.MAVLink_mission_count_message(m.target_system or 255, m.target_component or 0, 0,
+                                                     getattr(m, "mission_type", 0)))
+
+    def _on_set_position_target_local_ned(self, m) -> None:
+        self._setpoint_t = self.now
+        if self.mode not in GUIDED_MODES or not self.armed:
+            return
+        mask = m.type_mask
+        yaw = None if mask & _IGNORE_YAW else m.yaw
+        if not mask & _IGNORE_POSITION:
+            x, y, z = ned_to_enu(m.x, m.y, m.z)
+            self._velocity_setpoint = False
+            self._fly(Mode.POSITION, x, y, z, yaw)
+        elif not mask & _IGNORE_VELOCITY:
+            vx, vy, vz = ned_to_enu(m.vx, m.vy, m.vz)
+            if m.coordinate_frame in (mav.MAV_FRAME_BODY_NED, mav.MAV_FRAME_BODY_OFFSET_NED):
+                vx, vy = m.vx, -m.vy  # body forward/right/down -> heading frame forward/left/up
+                self._velocity_setpoint = True
+                self.bank.command(self.i, Mode.SPEED_VERTICAL, vx, vy, vz)
+                return
+            heading = float(self.bank.euler[self.i, 2])
+            c, s = math.cos(heading), math.sin(heading)
+            self._velocity_setpoint = True
+            self.bank.command(self.i, Mode.SPEED_VERTICAL, c * vx + s * vy, -s * vx + c * vy, vz)
+
+    def _on_set_position_target_global_int(self, m) -> None:
+        self._setpoint_t = self.now
+        if self.mode in GUIDED_MODES and self.armed and not m.type_mask & _IGNORE_POSITION:
+            self._goto_global(m.lat_int / 1e7, m.lon_int / 1e7, m.alt, None if m.type_mask & _IGNORE_YAW else m.yaw,
+                              relative=m.coordinate_frame != mav.MAV_FRAME_GLOBAL_INT)
+
+    # -- vehicle logic -----------------------------------------------------------------------------
+    def _fly(self, mode: Mode, x: float, y: float, z: float, yaw_ned: float | None) -> None:
+        heading = float(self.bank.euler[self.i, 2]) if yaw_ned is None or math.isnan(yaw_ned) else yaw_to_heading(yaw_ned)
+        self.bank.command(self.i, mode, x, y, z, heading)
+
+    def _hold_here(self) -> None:
+        x, y, z = (float(v) for v in self.bank.pos[self.i])
+        self._velocity_setpoint = False
+        self._fly(Mode.POSITION, x, y, z, None)
+
+    def _arm(self, arm: bool) -> bool:
+        if arm == self.armed:
+            return True
+        if arm:
+            self.armed = True
+            self.bank.alive[self.i] = True
+            self._hold_here()
+            return True
+        if not self.bank.on_ground[self.i]:
+            return False  # no disarming in the air
+        self.armed = False
+        self.bank.alive[self.i] = False
+        return True
+
+    def _takeoff(self, altitude: float) -> bool:
+        if not self.armed:
+            return False
+        x, y, _ = (float(v) for v in self.bank.pos[self.i])
+        if math.isnan(altitude):
+            z = self.home[2] + 2.5
+        elif self.p.takeoff_altitude_is_amsl:
+            z = altitude - self.origin.alt
+        else:
+            z = self.home[2] + altitude
+        self._landing = False
+        if "takeoff" in self.p.modes:
+            self.mode = "takeoff"
+        self._fly(Mode.POSITION, x, y, z, None)
+        return True
+
+    def _land(self) -> None:
+        self.mode = "land"
+        self._landing = True
+        self._velocity_setpoint = False
+        self.bank.command(self.i, Mode.SPEED_VERTICAL, 0.0, 0.0, -LAND_SPEED)
+
+    def _goto_global(self, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False) -> bool:
+        if not self.armed:
+            return False
+        x, y, z = self.origin.from_geodetic(lat, lon, alt)
+        if relative:
+            z = self.home[2] + alt
+        self._velocity_setpoint = False
+        yaw = None if yaw_deg is None or math.isnan(yaw_deg) else math.radians(yaw_deg)
+        self._fly(Mode.POSITION, x, y, z, yaw)
+        return True
+
+    def _set_mode(self, custom_mode: int) -> bool:
+        name = self.p.mode_name(custom_mode)
+        if name is None:
+            return False
+        if name == "offboard" and self.p.offboard_needs_setpoints and self.now - self._setpoint_t > self.p.setpoint_timeout_s:
+            return False
+        self.mode = name
+        if name == "land":
+            self._land()
+        elif name in ("hold", "guided", "offboard", "posctl", "brake"):
+            self._landing = False
+            self._hold_here()
+        return True
+
+    def _supervise(self) -> None:
+        """Setpoint time-out becomes hold; a landing ends on the ground, disarmed."""
+        if self._velocity_setpoint and self.now - self._setpoint_t > self.p.setpoint_timeout_s:
+            log.info("vehicle %d: setpoint stream lost, holding", self.sysid)
+            if self.p is PX4 and self.mode == "offboard":
+                self.mode = "hold"
+            self._hold_here()
+        if self.mode == "takeoff" and self.bank.pos[self.i, 2] >= self.bank.setpoint[self.i, 2] - 0.1:
+            self.mode = "hold"
+        if self._landing and self.bank.on_ground[self.i] and self.bank.vel[self.i, 2] >= -1e-6:
+            self._landing = False
+            if self.p.auto_disarm_after_land:
+                self.armed = False
+                self.bank.alive[self.i] = False
+            self.mode = "hold" if self.p is PX4 else "land"

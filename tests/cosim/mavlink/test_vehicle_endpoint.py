@@ -1,0 +1,209 @@
+"""A simulated quadrotor served as a MAVLink 2 vehicle, flown by a pymavlink client over UDP on 127.0.0.1.
+
+    client (pymavlink, UDP) <-> 127.0.0.1:port <-> SimVehicleEndpoint <-> QuadrotorBank (cascaded PID, 400 Hz)
+
+The vehicle runs in a thread paced at 4x real time; the test plays the ground station.
+"""
+
+import math
+import socket
+import threading
+import time
+
+import numpy as np
+import pytest
+from pymavlink.dialects.v20 import common as mav
+
+from cosim.mavlink.frames import GeoOrigin, enu_to_ned, heading_to_yaw, ned_to_enu, yaw_to_heading
+from cosim.mavlink.personality import ARDUPILOT, PX4
+from cosim.mavlink.realtime import run_realtime
+from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
+from physics.quadrotor import AIRFRAMES, QuadrotorBank
+
+SPEED = 4.0  # simulated seconds per wall second
+
+
+class Client:
+    """A minimal ground station: pymavlink's MAVLink 2 codec on a UDP socket."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.settimeout(0.05)
+        self.addr = ("127.0.0.1", port)
+        self.mav = mav.MAVLink(None, srcSystem=255, srcComponent=190)
+        self.latest: dict[str, object] = {}
+        self.backlog: list = []  # received since the last command, not yet waited for
+
+    def send(self, msg) -> None:
+        self.sock.sendto(msg.pack(self.mav), self.addr)
+
+    def pump(self, seconds: float = 0.05) -> list:
+        out = []
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                data = self.sock.recv(65536)
+            except TimeoutError:
+                continue
+            for m in self.mav.parse_buffer(data) or []:
+                self.latest[m.get_type()] = m
+                out.append(m)
+        self.backlog.extend(out)
+        return out
+
+    def wait(self, kind: str, cond=lambda m: True, timeout: float = 10.0):
+        end = time.monotonic() + timeout
+        while True:
+            for k, m in enumerate(self.backlog):
+                if m.get_type() == kind and cond(m):
+                    del self.backlog[: k + 1]
+                    return m
+            self.backlog.clear()
+            if time.monotonic() >= end:
+                break
+            self.send(mav.MAVLink_heartbeat_message(mav.MAV_TYPE_GCS, mav.MAV_AUTOPILOT_INVALID, 0, 0, 0, 3))
+            self.pump(0.1)
+        raise AssertionError(f"no {kind} within {timeout} s (latest: {self.latest.get(kind)})")
+
+    def command(self, cmd: int, *params: float, sysid: int = 1):
+        p = list(params) + [0.0] * (7 - len(params))
+        self.backlog.clear()
+        self.send(mav.MAVLink_command_long_message(sysid, 1, cmd, 0, *p))
+        return self.wait("COMMAND_ACK", lambda m: m.command == cmd)
+
+
+@pytest.fixture
+def vehicle(request):
+    personality = getattr(request, "param", PX4)
+    bank = QuadrotorBank([AIRFRAMES["crazyflie"]], np.array([[0.0, 0.0, 0.0]]))
+    endpoint = SimVehicleEndpoint(bank, 0, 0, personality, sysid=1, origin=GeoOrigin(47.0, 8.0, 400.0))
+    stop = threading.Event()
+    thread = threading.Thread(target=run_realtime, args=(bank, [endpoint], 600.0), kwargs={"speed": SPEED, "stop": stop})
+    thread.start()
+    yield bank, endpoint, Client(endpoint.port)
+    stop.set()
+    thread.join()
+    endpoint.close()
+
+
+def test_frames_round_trip():
+    assert ned_to_enu(*enu_to_ned(1.0, 2.0, 3.0)) == (1.0, 2.0, 3.0)
+    assert enu_to_ned(1.0, 2.0, 3.0) == (2.0, 1.0, -3.0)
+    assert heading_to_yaw(0.0) == pytest.approx(math.pi / 2)  # east
+    assert yaw_to_heading(heading_to_yaw(0.3)) == pytest.approx(0.3)
+    o = GeoOrigin(47.0, 8.0, 400.0)
+    assert o.from_geodetic(*o.to_geodetic(120.0, -45.0, 7.0)) == pytest.approx((120.0, -45.0, 7.0))
+
+
+def test_heartbeat_identifies_a_px4_quadrotor_and_health_is_reported(vehicle):
+    _, _, gcs = vehicle
+    hb = gcs.wait("HEARTBEAT")
+    assert (hb.type, hb.autopilot) == (mav.MAV_TYPE_QUADROTOR, mav.MAV_AUTOPILOT_PX4)
+    assert not hb.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED
+    status = gcs.wait("SYS_STATUS")
+    assert status.onboard_control_sensors_health & mav.MAV_SYS_STATUS_PREARM_CHECK
+    gcs.wait("HOME_POSITION")
+    state = gcs.wait("EXTENDED_SYS_STATE")
+    assert state.landed_state == mav.MAV_LANDED_STATE_ON_GROUND
+    gcs.send(mav.MAVLink_mission_request_list_message(1, 1, mav.MAV_MISSION_TYPE_FENCE))
+    assert gcs.wait("MISSION_COUNT").count == 0
+    ack = gcs.command(mav.MAV_CMD_REQUEST_MESSAGE, mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION)
+    assert ack.result == mav.MAV_RESULT_ACCEPTED
+    assert gcs.wait("AUTOPILOT_VERSION").capabilities & mav.MAV_PROTOCOL_CAPABILITY_MAVLINK2
+
+
+def test_params_list_and_set(vehicle):
+    _, _, gcs = vehicle
+    gcs.wait("HEARTBEAT")
+    gcs.send(mav.MAVLink_param_set_message(1, 1, b"MPC_XY_VEL_MAX", 4.5, mav.MAV_PARAM_TYPE_REAL32))
+    v = gcs.wait("PARAM_VALUE", lambda m: m.param_id == "MPC_XY_VEL_MAX")
+    assert v.param_value == pytest.approx(4.5)
+    gcs.send(mav.MAVLink_param_request_list_message(1, 1))
+    names = set()
+    end = time.monotonic() + 3
+    while time.monotonic() < end and len(names) < v.param_count:
+        names |= {m.param_id for m in gcs.pump(0.1) if m.get_type() == "PARAM_VALUE"}
+    assert "SYSID_THISMAV" in names and len(names) == v.param_count
+
+
+def test_px4_arm_takeoff_offboard_velocity_position_and_land(vehicle):
+    bank, endpoint, gcs = vehicle
+    gcs.wait("HEARTBEAT")
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
+    assert gcs.wait("HEARTBEAT", lambda m: m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED)
+    # PX4: takeoff altitude is AMSL (origin 400 m + 5 m)
+    assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, 405.0).result == mav.MAV_RESULT_ACCEPTED
+    gcs.wait("LOCAL_POSITION_NED", lambda m: abs(m.z + 5.0) < 0.1, timeout=10)
+    # offboard needs setpoints streaming first: a switch without them is refused
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 6, 0).result == mav.MAV_RESULT_DENIED
+    vel = lambda vn, ve: mav.MAVLink_set_position_target_local_ned_message(  # noqa: E731
+        0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1100_0111, 0, 0, 0, vn, ve, 0, 0, 0, 0, 0, 0)
+    for _ in range(5):
+        gcs.send(vel(0.0, 0.0))
+        gcs.pump(0.05)
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 6, 0).result == mav.MAV_RESULT_ACCEPTED
+    end = time.monotonic() + 2.5 / SPEED * 4  # fly north at 1 m/s for about 2.5 simulated s
+    while time.monotonic() < end:
+        gcs.send(vel(1.0, 0.0))
+        gcs.pump(0.05)
+    gcs.wait("LOCAL_POSITION_NED", lambda m: m.x > 1.0 and m.vx > 0.5 and abs(m.y) < 0.2, timeout=1.0)
+    target = mav.MAVLink_set_position_target_local_ned_message(
+        0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1111_1000, 3.0, 2.0, -4.0, 0, 0, 0, 0, 0, 0, 0, 0)
+    end = time.monotonic() + 12.0 / SPEED
+    while time.monotonic() < end:
+        gcs.send(target)
+        gcs.pump(0.05)
+    n, e, d = enu_to_ned(*bank.pos[0])
+    assert math.dist((n, e, d), (3.0, 2.0, -4.0)) < 0.3
+    assert gcs.command(mav.MAV_CMD_NAV_LAND).result == mav.MAV_RESULT_ACCEPTED
+    gcs.wait("HEARTBEAT", lambda m: not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED, timeout=15)
+    assert bank.pos[0, 2] == 0.0 and not endpoint.armed
+    assert math.dist(bank.pos[0, :2], (2.0, 3.0)) < 0.3  # landed where it was (ENU x = east = 2, y = north = 3)
+
+
+def test_lost_setpoint_stream_holds_position(vehicle):
+    bank, endpoint, gcs = vehicle
+    gcs.wait("HEARTBEAT")
+    gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1)
+    gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, 403.0)
+    gcs.wait("LOCAL_POSITION_NED", lambda m: abs(m.z + 3.0) < 0.1, timeout=10)
+    vel = mav.MAVLink_set_position_target_local_ned_message(
+        0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1100_0111, 0, 0, 0, 0.0, 2.0, 0, 0, 0, 0, 0, 0)
+    for _ in range(5):
+        gcs.send(vel)
+        gcs.pump(0.05)
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 6, 0).result == mav.MAV_RESULT_ACCEPTED
+    end = time.monotonic() + 2.0 / SPEED * 4
+    while time.monotonic() < end:
+        gcs.send(vel)
+        gcs.pump(0.05)
+    assert bank.vel[0, 0] > 1.0  # flying east
+    time.sleep(3.0 / SPEED)  # the stream stops: after PX4's 0.5 s the vehicle holds
+    assert endpoint.mode == "hold"
+    held = bank.pos[0].copy()
+    time.sleep(2.0 / SPEED)
+    assert np.linalg.norm(bank.vel[0]) < 0.1 and np.linalg.norm(bank.pos[0] - held) < 0.5
+
+
+@pytest.mark.parametrize("vehicle", [ARDUPILOT], indirect=True)
+def test_ardupilot_guided_takeoff_is_relative(vehicle):
+    bank, _, gcs = vehicle
+    hb = gcs.wait("HEARTBEAT")
+    assert hb.autopilot == mav.MAV_AUTOPILOT_ARDUPILOTMEGA
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4).result == mav.MAV_RESULT_ACCEPTED  # GUIDED
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
+    assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, 0, 0, 0, 5.0).result == mav.MAV_RESULT_ACCEPTED
+    m = gcs.wait("GLOBAL_POSITION_INT", lambda m: abs(m.relative_alt - 5000) < 100, timeout=10)
+    assert m.alt == pytest.approx(405_000, abs=100)
+    assert bank.pos[0, 2] == pytest.approx(5.0, abs=0.15)
+
+
+def test_garbage_and_foreign_traffic_are_counted_not_fatal(vehicle):
+    _, endpoint, gcs = vehicle
+    gcs.wait("HEARTBEAT")
+    gcs.sock.sendto(b"\xfd\x09garbage-that-is-not-mavlink\x00\x01", gcs.addr)
+    gcs.send(mav.MAVLink_command_long_message(42, 1, mav.MAV_CMD_COMPONENT_ARM_DISARM, 0, 1, 0, 0, 0, 0, 0, 0))
+    gcs.wait("HEARTBEAT")
+    time.sleep(0.2)
+    assert endpoint.stats.foreign >= 1 and endpoint.stats.malformed >= 1
+    assert not endpoint.armed
