@@ -65,7 +65,8 @@ class SimVehicleEndpoint:
         self.mode = "hold" if personality is PX4 else "stabilize"
         self.home = tuple(float(x) for x in bank.pos[index])
         self.params: dict[str, float] = {"SYSID_THISMAV": float(sysid), "MPC_XY_VEL_MAX": 10.0, "MPC_Z_VEL_MAX_UP": 3.0,
-                                         "COM_OF_LOSS_T": personality.setpoint_timeout_s, "WPNAV_SPEED": 500.0}
+                                         "COM_OF_LOSS_T": personality.setpoint_timeout_s, "WPNAV_SPEED": 500.0,
+                                         "MIS_TAKEOFF_ALT": 2.5}
         self.intervals: dict[int, float] = {}
         self._next: dict[str, float] = {}
         self._setpoint_t = -math.inf
@@ -329,8 +330,8 @@ class SimVehicleEndpoint:
         if not self.armed:
             return False
         x, y, _ = (float(v) for v in self.bank.pos[self.i])
-        if math.isnan(altitude):
-            z = self.home[2] + 2.5
+        if math.isnan(altitude):  # PX4: the altitude is the MIS_TAKEOFF_ALT parameter (what MAVSDK sets)
+            z = self.home[2] + self.params.get("MIS_TAKEOFF_ALT", 2.5)
         elif self.p.takeoff_altitude_is_amsl:
             z = altitude - self.origin.alt
         else:
