@@ -43,24 +43,99 @@ class EndpointStats:
     commands: dict[int, int] = field(default_factory=dict)
 
 
-class SimVehicleEndpoint:
-    """Vehicle `index` of a QuadrotorBank as a MAVLink vehicle with system id `sysid`."""
+class VehiclePort:
+    """One UDP socket serving one or more simulated vehicles, told apart by system id (as several
+    real vehicles on one telemetry link are). Replies go to every address that has written to it."""
 
-    def __init__(self, bank: QuadrotorBank, index: int, port: int, personality: Personality = PX4, sysid: int = 1,
-                 origin: GeoOrigin | None = None, host: str = "127.0.0.1", telemetry_hz: float = 10.0) -> None:
+    def __init__(self, port: int, host: str = "127.0.0.1") -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind((host, port))
+        self.sock.setblocking(False)
+        self.port = self.sock.getsockname()[1]
+        self.vehicles: list[SimVehicleEndpoint] = []
+        self.peers: list[tuple[str, int]] = []
+        self.stats = EndpointStats()
+        self._parser = mav.MAVLink(None)
+        self._parser.robust_parsing = True
+        self._last_poll = -1.0
+
+    def add(self, vehicle: SimVehicleEndpoint) -> None:
+        if any(v.sysid == vehicle.sysid for v in self.vehicles):
+            raise ValueError(f"system id {vehicle.sysid} is already served on port {self.port}")
+        self.vehicles.append(vehicle)
+
+    def send(self, buf: bytes) -> None:
+        for peer in self.peers:
+            try:
+                self.sock.sendto(buf, peer)
+            except OSError:
+                pass
+
+    def poll(self, now: float) -> None:
+        """Route what arrived to the vehicles it is for, then let each send what is due (once per instant)."""
+        if now == self._last_poll:
+            return
+        self._last_poll = now
+        for v in self.vehicles:
+            v.now = now
+        while True:
+            try:
+                data, addr = self.sock.recvfrom(65536)
+            except BlockingIOError:
+                break
+            if addr not in self.peers:
+                self.peers.append(addr)
+            try:
+                msgs = self._parser.parse_buffer(data) or []
+            except Exception:  # a corrupt frame must never stop the vehicles
+                self.stats.malformed += 1
+                msgs = []
+            if self._parser.buf_index < len(self._parser.buf):  # a datagram's leftover never joins the next
+                self.stats.malformed += 1
+                self._reset_parser()
+            for msg in msgs:
+                if msg.get_type() == "BAD_DATA":
+                    self.stats.malformed += 1
+                    continue
+                target = getattr(msg, "target_system", None)
+                takers = [v for v in self.vehicles if target in (None, 0, v.sysid)]
+                if not takers:
+                    self.stats.foreign += 1
+                for v in takers:
+                    self.stats.handled += 1
+                    v._handle(msg)
+        for v in self.vehicles:
+            v._supervise()
+            v._send_due()
+
+    def _reset_parser(self) -> None:
+        p = self._parser
+        p.buf = bytearray()
+        p.buf_index = 0
+        p.expected_length = mav.HEADER_LEN_V1 + 2
+        p.have_prefix_error = False
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+class SimVehicleEndpoint:
+    """Vehicle `index` of a QuadrotorBank as a MAVLink vehicle with system id `sysid`, on its own UDP
+    port (`port` an int; 0 picks a free one) or on a shared VehiclePort."""
+
+    def __init__(self, bank: QuadrotorBank, index: int, port: int | VehiclePort, personality: Personality = PX4,
+                 sysid: int = 1, origin: GeoOrigin | None = None, host: str = "127.0.0.1") -> None:
         self.bank = bank
         self.i = index
         self.p = personality
         self.sysid = sysid
         self.origin = origin or GeoOrigin()
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind((host, port))
-        self.sock.setblocking(False)
-        self.port = self.sock.getsockname()[1]
+        self.transport = port if isinstance(port, VehiclePort) else VehiclePort(port, host)
+        self._owns_port = not isinstance(port, VehiclePort)
+        self.transport.add(self)
+        self.port = self.transport.port
+        self.stats = self.transport.stats
         self.mav = mav.MAVLink(None, srcSystem=sysid, srcComponent=1)
-        self.mav.robust_parsing = True
-        self.peers: list[tuple[str, int]] = []
-        self.stats = EndpointStats()
         self.armed = False
         self.mode = "hold" if personality is PX4 else "stabilize"
         self.home = tuple(float(x) for x in bank.pos[index])
@@ -78,47 +153,15 @@ class SimVehicleEndpoint:
     # -- the loop's hook ---------------------------------------------------------------------------
     def poll(self, now: float) -> None:
         """Handle what arrived, enforce timeouts, send what is due; `now` is simulated seconds."""
-        self.now = now
-        while True:
-            try:
-                data, addr = self.sock.recvfrom(65536)
-            except BlockingIOError:
-                break
-            if addr not in self.peers:
-                self.peers.append(addr)
-            try:
-                msgs = self.mav.parse_buffer(data) or []
-            except Exception:  # a corrupt frame must never stop the vehicle
-                self.stats.malformed += 1
-                msgs = []
-            if self.mav.buf_index < len(self.mav.buf):  # a datagram's leftover bytes never join the next one
-                self.stats.malformed += 1
-                self._reset_parser()
-            for msg in msgs:
-                if msg.get_type() == "BAD_DATA":
-                    self.stats.malformed += 1
-                    continue
-                self._handle(msg)
-        self._supervise()
-        self._send_due()
+        self.transport.poll(now)
 
     def close(self) -> None:
-        self.sock.close()
-
-    def _reset_parser(self) -> None:
-        self.mav.buf = bytearray()
-        self.mav.buf_index = 0
-        self.mav.expected_length = mav.HEADER_LEN_V1 + 2
-        self.mav.have_prefix_error = False
+        if self._owns_port:
+            self.transport.close()
 
     # -- sending ---------------------------------------------------------------------------------
     def _send(self, msg) -> None:
-        buf = msg.pack(self.mav)
-        for peer in self.peers:
-            try:
-                self.sock.sendto(buf, peer)
-            except OSError:
-                pass
+        self.transport.send(msg.pack(self.mav))
 
     def _due(self, key: str, hz: float) -> bool:
         if self.now >= self._next.get(key, 0.0):
@@ -127,7 +170,7 @@ class SimVehicleEndpoint:
         return False
 
     def _send_due(self) -> None:
-        if not self.peers:
+        if not self.transport.peers:
             return
         if self._due("heartbeat", 1.0):
             self._send(self._heartbeat())
@@ -192,11 +235,6 @@ class SimVehicleEndpoint:
 
     # -- receiving -------------------------------------------------------------------------------------
     def _handle(self, msg) -> None:
-        target = getattr(msg, "target_system", None)
-        if target not in (None, 0, self.sysid):
-            self.stats.foreign += 1
-            return
-        self.stats.handled += 1
         handler = getattr(self, "_on_" + msg.get_type().lower(), None)
         if handler is not None:
             handler(msg)

@@ -104,3 +104,23 @@ class Drive(Controller):
             self.robot.set_wheel_speeds(p.left, p.right)
         else:
             self.robot.drive(p.v, p.w)
+
+
+class GoTo(Controller):
+    """Fly to `offset` (x, y, z metres from where the controller starts), heading `heading`."""
+
+    @dataclass(frozen=True)
+    class Params:
+        offset: tuple[float, float, float] = (1.0, 0.0, 2.0)
+        heading: float = 0.0
+
+    period = 0.5
+
+    def setup(self) -> None:
+        self.start = self.robot.position.copy()
+        self.steps = 0
+
+    def step(self) -> None:
+        x, y, z = self.params.offset
+        self.robot.fly("position", self.start[0] + x, self.start[1] + y, z, self.params.heading)
+        self.steps += 1

@@ -1,0 +1,324 @@
+"""The adapter for vehicles reached over MAVLink (real ArduPilot or PX4 vehicles, or simulated
+endpoints): a `Controller` flies them through the same robot API it uses in simulation.
+
+`MavlinkLink` is one UDP connection (to 127.0.0.1 unless told otherwise) that may carry several
+vehicles, told apart by system id. `MavlinkVehicle` discovers its vehicle by heartbeat, sends our
+own heartbeat at 1 Hz, asks for telemetry rates, waits for COMMAND_ACK with retries (failures
+carry the vehicle's STATUSTEXT), arms, switches to GUIDED or OFFBOARD (streaming setpoints first,
+as PX4 requires), takes off, and then streams the controller's latest setpoint at 10 Hz; a
+setpoint older than its time-to-live becomes hold. `MavlinkRobot` is the controller's `robot`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import math
+import socket
+import time
+from collections.abc import Callable
+
+import numpy as np
+from pymavlink.dialects.v20 import common as mav
+
+from cosim.mavlink.frames import heading_to_yaw, ned_to_enu, yaw_to_heading
+from cosim.mavlink.personality import PX4, Personality
+
+log = logging.getLogger(__name__)
+
+_VELOCITY_MASK = 0b0000_1111_1100_0111  # use vx, vy, vz and yaw
+_POSITION_MASK = 0b0000_1011_1111_1000  # use x, y, z and yaw
+
+
+class MavlinkError(RuntimeError):
+    """A command the vehicle refused or never acknowledged; the message carries its STATUSTEXT."""
+
+
+class MavlinkLink:
+    """One UDP connection carrying one or more vehicles (demultiplexed by system id)."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 14540) -> None:
+        self.addr = (host, port)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.setblocking(False)
+        self.mav = mav.MAVLink(None, srcSystem=255, srcComponent=190)
+        self.mav.robust_parsing = True
+        self.vehicles: dict[int, MavlinkVehicle] = {}
+        self.ignored = 0
+
+    def send(self, msg) -> None:
+        self.sock.sendto(msg.pack(self.mav), self.addr)
+
+    def poll(self) -> None:
+        while True:
+            try:
+                data = self.sock.recv(65536)
+            except (BlockingIOError, ConnectionRefusedError):
+                break
+            try:
+                msgs = self.mav.parse_buffer(data) or []
+            except Exception:
+                self.ignored += 1
+                continue
+            for m in msgs:
+                v = self.vehicles.get(m.get_srcSystem())
+                if v is None or m.get_type() == "BAD_DATA":
+                    self.ignored += 1
+                else:
+                    v.receive(m)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+class MavlinkVehicle:
+    """One vehicle on a link: its latest telemetry, and commands with acknowledgement."""
+
+    def __init__(self, link: MavlinkLink, sysid: int, personality: Personality = PX4, setpoint_hz: float = 10.0,
+                 setpoint_ttl_s: float = 1.0) -> None:
+        self.link = link
+        self.sysid = sysid
+        self.p = personality
+        link.vehicles[sysid] = self
+        self.latest: dict[str, object] = {}
+        self.statustext: list[str] = []
+        self._acks: dict[int, int] = {}
+        self.setpoint: tuple | None = None  # ("velocity", vn, ve, vd, yaw) or ("position", n, e, d, yaw)
+        self.setpoint_t = -math.inf
+        self.setpoint_hz = setpoint_hz
+        self.setpoint_ttl_s = setpoint_ttl_s
+        self._next_heartbeat = 0.0
+        self._next_setpoint = 0.0
+        self.streaming = False
+
+    # -- telemetry ---------------------------------------------------------------------------------
+    def receive(self, m) -> None:
+        kind = m.get_type()
+        self.latest[kind] = m
+        if kind == "COMMAND_ACK":
+            self._acks[m.command] = m.result
+        elif kind == "STATUSTEXT":
+            self.statustext.append(m.text)
+
+    @property
+    def armed(self) -> bool:
+        hb = self.latest.get("HEARTBEAT")
+        return bool(hb and hb.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED)
+
+    def position_enu(self) -> np.ndarray:
+        lp = self.latest.get("LOCAL_POSITION_NED")
+        return np.array(ned_to_enu(lp.x, lp.y, lp.z)) if lp else np.full(3, np.nan)
+
+    def velocity_enu(self) -> np.ndarray:
+        lp = self.latest.get("LOCAL_POSITION_NED")
+        return np.array(ned_to_enu(lp.vx, lp.vy, lp.vz)) if lp else np.full(3, np.nan)
+
+    def heading(self) -> float:
+        att = self.latest.get("ATTITUDE")
+        return yaw_to_heading(att.yaw) if att else math.nan
+
+    # -- the loop --------------------------------------------------------------------------------
+    def tick(self, now: float) -> None:
+        """Heartbeat at 1 Hz; the latest setpoint at setpoint_hz while streaming (hold when stale)."""
+        if now >= self._next_heartbeat:
+            self._next_heartbeat = now + 1.0
+            self.link.send(mav.MAVLink_heartbeat_message(mav.MAV_TYPE_GCS, mav.MAV_AUTOPILOT_INVALID, 0, 0, 0, 3))
+        if self.streaming and now >= self._next_setpoint:
+            self._next_setpoint = now + 1.0 / self.setpoint_hz
+            if self.setpoint is None or now - self.setpoint_t > self.setpoint_ttl_s:
+                self._hold()
+            self._send_setpoint()
+
+    def _hold(self) -> None:
+        lp = self.latest.get("LOCAL_POSITION_NED")
+        yaw = self.latest["ATTITUDE"].yaw if "ATTITUDE" in self.latest else 0.0
+        if lp is not None:
+            self.setpoint = ("position", lp.x, lp.y, lp.z, yaw)
+
+    def _send_setpoint(self) -> None:
+        if self.setpoint is None:
+            return
+        kind, a, b, c, yaw = self.setpoint
+        if kind == "velocity":
+            msg = mav.MAVLink_set_position_target_local_ned_message(0, self.sysid, 1, mav.MAV_FRAME_LOCAL_NED,
+                                                                    _VELOCITY_MASK, 0, 0, 0, a, b, c, 0, 0, 0, yaw, 0)
+        else:
+            msg = mav.MAVLink_set_position_target_local_ned_message(0, self.sysid, 1, mav.MAV_FRAME_LOCAL_NED,
+                                                                    _POSITION_MASK, a, b, c, 0, 0, 0, 0, 0, 0, yaw, 0)
+        self.link.send(msg)
+
+    # -- commands ---------------------------------------------------------------------------------
+    def command(self, cmd: int, *params: float, retries: int = 3, timeout_s: float = 1.0,
+                wait: Callable[[float], None] | None = None) -> None:
+        """COMMAND_LONG, resent until acknowledged; raises MavlinkError with the vehicle's reason."""
+        p = list(params) + [0.0] * (7 - len(params))
+        for attempt in range(retries):
+            self._acks.pop(cmd, None)
+            self.link.send(mav.MAVLink_command_long_message(self.sysid, 1, cmd, attempt, *p))
+            end = time.monotonic() + timeout_s
+            while time.monotonic() < end:
+                (wait or _idle)(0.02)
+                self.link.poll()
+                if cmd in self._acks:
+                    result = self._acks[cmd]
+                    if result in (mav.MAV_RESULT_ACCEPTED, mav.MAV_RESULT_IN_PROGRESS):
+                        return
+                    reason = self.statustext[-1] if self.statustext else "no STATUSTEXT"
+                    raise MavlinkError(f"vehicle {self.sysid} refused command {cmd} (result {result}): {reason}")
+        raise MavlinkError(f"vehicle {self.sysid} did not acknowledge command {cmd} after {retries} tries")
+
+
+def _idle(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+class MavlinkRobot:
+    """The robot API on a MAVLink vehicle: pose from telemetry (ENU), commands become setpoints."""
+
+    def __init__(self, vehicle: MavlinkVehicle, clock: Callable[[], float] = time.monotonic) -> None:
+        self.v = vehicle
+        self.id = vehicle.sysid
+        self.sensors: dict = {}
+        self._clock = clock
+
+    @property
+    def position(self) -> np.ndarray:
+        return self.v.position_enu()
+
+    @property
+    def velocity(self) -> np.ndarray:
+        return self.v.velocity_enu()
+
+    @property
+    def heading(self) -> float:
+        return self.v.heading()
+
+    @property
+    def alive(self) -> bool:
+        return "HEARTBEAT" in self.v.latest
+
+    def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
+        """Body-frame velocity (x forward, y left, z up) at the current heading, as in simulation."""
+        h = self.heading
+        c, s = math.cos(h), math.sin(h)
+        e, n = c * vx - s * vy, s * vx + c * vy
+        self._set(("velocity", n, e, -vz, heading_to_yaw(h)))
+
+    def hover(self) -> None:
+        self.v._hold()
+        self.v.setpoint_t = self._clock()
+
+    def fly(self, mode: str, a: float, b: float, c: float, d: float | None = None) -> None:
+        """Only `position` (x, y, z ENU, heading) goes to a MAVLink vehicle as a setpoint."""
+        if mode != "position":
+            raise ValueError(f"a MAVLink vehicle takes position setpoints; got mode {mode!r}")
+        heading = self.heading if d is None else d
+        self._set(("position", b, a, -c, heading_to_yaw(heading)))
+
+    def _set(self, setpoint: tuple) -> None:
+        self.v.setpoint = setpoint
+        self.v.setpoint_t = self._clock()
+
+
+class WallClockServices:
+    """Timers for controllers on real vehicles, in wall-clock seconds (Controller's NodeServices)."""
+
+    def __init__(self) -> None:
+        self.t0 = time.monotonic()
+        self._heap: list = []
+        self._seq = itertools.count()
+
+    def now_s(self) -> float:
+        return time.monotonic() - self.t0
+
+    def every(self, period_s: float, fn, phase_s: float | None = None):
+        return self._add(self.now_s() + (phase_s or 0.0), period_s, fn)
+
+    def after(self, delay_s: float, fn):
+        return self._add(self.now_s() + delay_s, 0.0, fn)
+
+    def record(self, name: str, value: float) -> None:
+        log.info("%s = %s", name, value)
+
+    def _add(self, t: float, period: float, fn):
+        handle = _Timer()
+        heapq.heappush(self._heap, (t, next(self._seq), period, fn, handle))
+        return handle
+
+    def run_due(self) -> None:
+        now = self.now_s()
+        while self._heap and self._heap[0][0] <= now:
+            t, _, period, fn, handle = heapq.heappop(self._heap)
+            if handle.cancelled:
+                continue
+            if period:
+                heapq.heappush(self._heap, (t + period, next(self._seq), period, fn, handle))
+            fn()
+
+
+class _Timer:
+    cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+def take_off(vehicle: MavlinkVehicle, altitude_m: float, wait: Callable[[float], None] | None = None) -> None:
+    """Arm, switch to GUIDED (ArduPilot) or OFFBOARD (PX4, after streaming setpoints), and climb to
+    `altitude_m` above the current position, holding there; setpoints then stream from `tick`."""
+    sleep = wait or _idle
+    end = time.monotonic() + 10
+    while "LOCAL_POSITION_NED" not in vehicle.latest or "HEARTBEAT" not in vehicle.latest:
+        if time.monotonic() > end:
+            raise MavlinkError(f"no telemetry from vehicle {vehicle.sysid}")
+        vehicle.tick(time.monotonic())
+        sleep(0.05)
+        vehicle.link.poll()
+    for msg_id in (mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED, mav.MAVLINK_MSG_ID_ATTITUDE):
+        vehicle.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, msg_id, 100_000, wait=wait)
+    lp = vehicle.latest["LOCAL_POSITION_NED"]
+    yaw = vehicle.latest["ATTITUDE"].yaw if "ATTITUDE" in vehicle.latest else 0.0
+    vehicle.setpoint = ("position", lp.x, lp.y, lp.z - altitude_m, yaw)
+    vehicle.setpoint_t = math.inf  # the take-off setpoint does not go stale
+    vehicle.streaming = True
+    if vehicle.p is PX4:
+        for _ in range(5):  # PX4 enters OFFBOARD only once setpoints stream
+            vehicle._send_setpoint()
+            sleep(0.05)
+        vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
+        vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, 6, 0, wait=wait)
+    else:
+        vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, vehicle.p.modes["guided"], wait=wait)
+        vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
+        vehicle.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, altitude_m, wait=wait)
+
+
+def fly_controllers(link: MavlinkLink, crews: list[tuple[MavlinkVehicle, object]], duration_s: float,
+                    altitude_m: float = 2.0, seed: int = 0) -> None:
+    """Take each vehicle off, then run each Controller against its vehicle for `duration_s` wall
+    seconds: timers and steps in wall-clock time, setpoints streamed and held when stale."""
+    for vehicle, _ in crews:
+        take_off(vehicle, altitude_m)
+    services = WallClockServices()
+    streams = np.random.SeedSequence(seed).spawn(len(crews))
+    for (vehicle, ctrl), stream in zip(crews, streams):
+        ctrl.bind(vehicle.sysid, MavlinkRobot(vehicle), None, np.random.default_rng(stream), services)
+        ctrl.setup()
+        period = getattr(ctrl, "period", None)
+        if period and type(ctrl).step is not _base_step():
+            services.every(period, ctrl.step)
+    end = time.monotonic() + duration_s
+    while time.monotonic() < end:
+        link.poll()
+        now = time.monotonic()
+        for vehicle, _ in crews:
+            vehicle.tick(now)
+        services.run_due()
+        time.sleep(0.01)
+
+
+def _base_step():
+    from controllers.base import Controller
+
+    return Controller.step

@@ -1,0 +1,61 @@
+"""Our adapter flies two simulated vehicles served on one UDP port, each driven by a Controller:
+a closed loop through real MAVLink.
+
+    GoTo controller -> MavlinkRobot -> MavlinkVehicle (sysid 1) \\
+                                                                 >- UDP 127.0.0.1:port -> VehiclePort -> QuadrotorBank
+    GoTo controller -> MavlinkRobot -> MavlinkVehicle (sysid 2) /
+"""
+
+import threading
+
+import numpy as np
+import pytest
+
+from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle, fly_controllers
+from cosim.mavlink.frames import GeoOrigin
+from cosim.mavlink.personality import ARDUPILOT, PX4
+from cosim.mavlink.realtime import run_realtime
+from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint, VehiclePort
+from physics.quadrotor import AIRFRAMES, QuadrotorBank
+from tests.controllers.helpers import GoTo
+
+
+@pytest.fixture
+def two_vehicles(request):
+    personality = request.param
+    bank = QuadrotorBank([AIRFRAMES["crazyflie"]] * 2, np.array([[0.0, 0.0, 0.0], [4.0, 0.0, 0.0]]))
+    port = VehiclePort(0)
+    endpoints = [SimVehicleEndpoint(bank, i, port, personality, sysid=i + 1, origin=GeoOrigin(47.0, 8.0, 400.0))
+                 for i in range(2)]
+    stop = threading.Event()
+    thread = threading.Thread(target=run_realtime, args=(bank, [port], 600.0), kwargs={"speed": 2.0, "stop": stop})
+    thread.start()
+    link = MavlinkLink("127.0.0.1", port.port)
+    yield bank, endpoints, link, personality
+    stop.set()
+    thread.join()
+    link.close()
+    port.close()
+
+
+@pytest.mark.parametrize("two_vehicles", [PX4, ARDUPILOT], indirect=True, ids=["px4", "ardupilot"])
+def test_two_vehicles_on_one_port_each_end_where_their_controller_sent_them(two_vehicles):
+    bank, endpoints, link, personality = two_vehicles
+    crews = [(MavlinkVehicle(link, 1, personality), GoTo(GoTo.Params(offset=(2.0, 3.0, 3.0)))),
+             (MavlinkVehicle(link, 2, personality), GoTo(GoTo.Params(offset=(-1.0, -2.0, 2.0), heading=1.0)))]
+    fly_controllers(link, crews, duration_s=7.0, altitude_m=2.0)
+    assert all(e.armed for e in endpoints)
+    assert np.linalg.norm(bank.pos[0] - [2.0, 3.0, 3.0]) < 0.3
+    assert np.linalg.norm(bank.pos[1] - [3.0, -2.0, 2.0]) < 0.3
+    assert abs(bank.euler[1, 2] - 1.0) < 0.1
+    assert all(c.steps >= 5 for _, c in crews)
+
+
+@pytest.mark.parametrize("two_vehicles", [PX4], indirect=True, ids=["px4"])
+def test_a_refused_command_raises_with_the_reason(two_vehicles):
+    _, _, link, personality = two_vehicles
+    vehicle = MavlinkVehicle(link, 1, personality)
+    with pytest.raises(MavlinkError, match="refused command 22"):
+        vehicle.command(22, 0, 0, 0, 0, 0, 0, 405.0)  # take off while disarmed
+    with pytest.raises(MavlinkError, match="did not acknowledge"):
+        MavlinkVehicle(link, 9, personality).command(400, 1, retries=2, timeout_s=0.2)  # nobody is system 9
