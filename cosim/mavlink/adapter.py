@@ -91,12 +91,19 @@ class MavlinkVehicle:
         self._next_heartbeat = 0.0
         self._next_setpoint = 0.0
         self.streaming = False
+        self.heartbeat_t = -math.inf
+        self.expected_mode: int | None = None  # the mode we put the vehicle in; another one means a pilot took over
+        self.failsafe: str | None = None  # why we stopped commanding, if we did
+        self.heartbeat_timeout_s = 3.0
 
     # -- telemetry ---------------------------------------------------------------------------------
     def receive(self, m) -> None:
         kind = m.get_type()
         self.latest[kind] = m
-        if kind == "COMMAND_ACK":
+        if kind == "HEARTBEAT":
+            self.heartbeat_t = time.monotonic()
+            self._check_mode(m)
+        elif kind == "COMMAND_ACK":
             self._acks[m.command] = m.result
         elif kind == "STATUSTEXT":
             self.statustext.append(m.text)
@@ -119,8 +126,21 @@ class MavlinkVehicle:
         return yaw_to_heading(att.yaw) if att else math.nan
 
     # -- the loop --------------------------------------------------------------------------------
+    def _check_mode(self, hb) -> None:
+        if self.streaming and self.expected_mode is not None and hb.custom_mode != self.expected_mode:
+            name = self.p.mode_name(hb.custom_mode) or str(hb.custom_mode)
+            self._stop(f"mode changed to {name} by someone else (a pilot?): no longer commanding")
+
+    def _stop(self, why: str) -> None:
+        self.streaming = False
+        self.failsafe = why
+        log.warning("vehicle %d: %s", self.sysid, why)
+
     def tick(self, now: float) -> None:
-        """Heartbeat at 1 Hz; the latest setpoint at setpoint_hz while streaming (hold when stale)."""
+        """Heartbeat at 1 Hz; the latest setpoint at setpoint_hz while streaming (hold when stale);
+        a vehicle silent for heartbeat_timeout_s is reported lost and no longer commanded."""
+        if self.streaming and now - self.heartbeat_t > self.heartbeat_timeout_s:
+            self._stop(f"no heartbeat for {now - self.heartbeat_t:.1f} s: vehicle lost")
         if now >= self._next_heartbeat:
             self._next_heartbeat = now + 1.0
             self.link.send(mav.MAVLink_heartbeat_message(mav.MAV_TYPE_GCS, mav.MAV_AUTOPILOT_INVALID, 0, 0, 0, 3))
@@ -288,7 +308,9 @@ def take_off(vehicle: MavlinkVehicle, altitude_m: float, wait: Callable[[float],
             sleep(0.05)
         vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
         vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, 6, 0, wait=wait)
+        vehicle.expected_mode = vehicle.p.modes["offboard"]
     else:
+        vehicle.expected_mode = vehicle.p.modes["guided"]
         vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, vehicle.p.modes["guided"], wait=wait)
         vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
         vehicle.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, altitude_m, wait=wait)

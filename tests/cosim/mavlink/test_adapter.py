@@ -7,11 +7,12 @@ a closed loop through real MAVLink.
 """
 
 import threading
+import time
 
 import numpy as np
 import pytest
 
-from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle, fly_controllers
+from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle, fly_controllers, take_off
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import ARDUPILOT, PX4
 from cosim.mavlink.realtime import run_realtime
@@ -59,3 +60,30 @@ def test_a_refused_command_raises_with_the_reason(two_vehicles):
         vehicle.command(22, 0, 0, 0, 0, 0, 0, 405.0)  # take off while disarmed
     with pytest.raises(MavlinkError, match="did not acknowledge"):
         MavlinkVehicle(link, 9, personality).command(400, 1, retries=2, timeout_s=0.2)  # nobody is system 9
+
+
+@pytest.mark.parametrize("two_vehicles", [PX4], indirect=True, ids=["px4"])
+def test_a_pilot_taking_over_stops_the_adapter(two_vehicles):
+    _, endpoints, link, personality = two_vehicles
+    crews = [(MavlinkVehicle(link, 1, personality), GoTo(GoTo.Params(offset=(2.0, 0.0, 3.0))))]
+    pilot = threading.Timer(3.0, lambda: endpoints[0]._set_mode(personality.modes["posctl"]))
+    pilot.start()
+    fly_controllers(link, crews, duration_s=5.0, altitude_m=2.0)
+    vehicle = crews[0][0]
+    assert not vehicle.streaming and "mode changed to posctl" in vehicle.failsafe
+
+
+@pytest.mark.parametrize("two_vehicles", [PX4], indirect=True, ids=["px4"])
+def test_a_silent_vehicle_is_reported_lost(two_vehicles):
+    _, endpoints, link, personality = two_vehicles
+    vehicle = MavlinkVehicle(link, 1, personality)
+    vehicle.heartbeat_timeout_s = 1.0
+    take_off(vehicle, 2.0)
+    assert vehicle.streaming and vehicle.failsafe is None
+    endpoints[0].mav.srcSystem = 77  # the vehicle's radio now speaks for another system: system 1 falls silent
+    end = time.monotonic() + 2.0
+    while time.monotonic() < end and vehicle.streaming:
+        link.poll()
+        vehicle.tick(time.monotonic())
+        time.sleep(0.01)
+    assert not vehicle.streaming and "vehicle lost" in vehicle.failsafe
