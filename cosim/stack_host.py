@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from controllers.base import Controller, Message
+from controllers.base import Message
 from cosim.node_services import Timer
 from cosim.timeunits import NS_PER_S
 from netstack.routing.base import Packet
@@ -20,8 +20,7 @@ class SimStackHost:
     def __init__(self, sim: Simulation) -> None:
         self._sim = sim
         self._port_handlers: dict[tuple[int, int], Callable[[Message], None]] = {}
-        base = Controller.on_message
-        self._listens = [type(c).on_message is not base for c in sim.controllers]
+        self._listens = sim._listens.tolist()  # controllers that override on_message
 
     def now_ns(self) -> int:
         return self._sim.now_ns

@@ -221,13 +221,13 @@ class KinematicWorld(CommandArrays):
 
     def _push_out_of(self, shape) -> None:
         """Move robots that penetrate an obstacle out through its nearest surface; they stop there."""
-        before = self._pos.copy()
-        idx = shape.push_out(self._pos, self._radius)
+        before: list[np.ndarray] = []
+        idx = shape.push_out(self._pos, self._radius, before)
         if not len(idx):
             return
         if self.track_contacts:
             self._contacts.extend((int(k), -1) for k in idx)
-        moved = self._pos[idx] - before[idx]
+        moved = self._pos[idx] - before[0]
         norm = np.sqrt(np.einsum("ij,ij->i", moved, moved))
         normal = moved / np.maximum(norm, 1e-12)[:, None]
         into = np.einsum("ij,ij->i", self._vel[idx], normal)

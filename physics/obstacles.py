@@ -27,9 +27,9 @@ class Box:
         d = np.maximum(np.abs(p - self.center) - self.half_extents, 0.0)
         return float(math.sqrt(d @ d))
 
-    def push_out(self, pos: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    def push_out(self, pos: np.ndarray, radius: np.ndarray, old: list | None = None) -> np.ndarray:
         """Move points that penetrate the box (inflated by radius) out through the nearest face;
-        returns the indices moved."""
+        returns the indices moved (and appends their positions before the move to `old`)."""
         center, half = np.asarray(self.center), np.asarray(self.half_extents)
         rel = pos - center
         reach = half + radius[:, None]
@@ -38,6 +38,8 @@ class Box:
         if not inside.any():
             return np.zeros(0, dtype=np.int64)
         idx = np.nonzero(inside)[0]
+        if old is not None:
+            old.append(pos[idx].copy())
         axis = np.argmin(depth[idx], axis=1)
         sign = np.where(rel[idx, axis] >= 0, 1.0, -1.0)
         pos[idx, axis] = center[axis] + sign * reach[idx, axis]
@@ -77,10 +79,12 @@ class OrientedBox:
         d = np.maximum(np.abs(self._local(np.asarray(p, dtype=float), True)) - self.half_extents, 0.0)
         return float(math.sqrt(d @ d))
 
-    def push_out(self, pos: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    def push_out(self, pos: np.ndarray, radius: np.ndarray, old: list | None = None) -> np.ndarray:
         local = self._local(pos, True)
         idx = Box((0.0, 0.0, 0.0), self.half_extents).push_out(local, radius)
         if len(idx):
+            if old is not None:
+                old.append(pos[idx].copy())
             pos[idx] = self._world(local[idx])
         return idx
 
@@ -102,7 +106,7 @@ class Cylinder:
         dz = max(abs(p[2] - self.center[2]) - self.half_height, 0.0)
         return math.hypot(dxy, dz)
 
-    def push_out(self, pos: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    def push_out(self, pos: np.ndarray, radius: np.ndarray, old: list | None = None) -> np.ndarray:
         c = np.asarray(self.center)
         rel = pos - c
         dist = np.hypot(rel[:, 0], rel[:, 1])
@@ -113,6 +117,8 @@ class Cylinder:
         if not inside.any():
             return np.zeros(0, dtype=np.int64)
         idx = np.nonzero(inside)[0]
+        if old is not None:
+            old.append(pos[idx].copy())
         through_side = depth_side[idx] <= depth_z[idx]
         side, top = idx[through_side], idx[~through_side]
         if len(side):

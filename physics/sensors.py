@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from physics.geodesy import GeoOrigin
+
 
 @dataclass(frozen=True)
 class RangeOptions:
@@ -219,9 +221,6 @@ class GpsOptions:
             raise ValueError("noise_std and rate_hz must be >= 0")
 
 
-EARTH_RADIUS_M = 6_378_137.0
-
-
 class Gps(_Sampled):
     """Local position (m, arena frame: x east, y north, z up) with noise; `geodetic()` converts the
     same fix to latitude, longitude (degrees) and altitude (m) about the origin (a local tangent
@@ -234,11 +233,7 @@ class Gps(_Sampled):
         return self._noisy(self._world.position_of(self._i), self._opt.noise_std, self._opt.bias)
 
     def geodetic(self) -> tuple[float, float, float]:
-        x, y, z = self.read()
-        lat0, lon0, alt0 = self._opt.origin
-        lat = lat0 + math.degrees(y / EARTH_RADIUS_M)
-        lon = lon0 + math.degrees(x / (EARTH_RADIUS_M * math.cos(math.radians(lat0))))
-        return lat, lon, alt0 + z
+        return GeoOrigin(*self._opt.origin).to_geodetic(*(float(v) for v in self.read()))
 
 
 @dataclass(frozen=True)

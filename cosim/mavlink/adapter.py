@@ -22,6 +22,7 @@ from collections.abc import Callable
 import numpy as np
 from pymavlink.dialects.v20 import common as mav
 
+from controllers.base import Controller
 from cosim.mavlink.frames import heading_to_yaw, ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import PX4, Personality
 
@@ -328,7 +329,7 @@ def fly_controllers(link: MavlinkLink, crews: list[tuple[MavlinkVehicle, object]
         ctrl.bind(vehicle.sysid, MavlinkRobot(vehicle), None, np.random.default_rng(stream), services)
         ctrl.setup()
         period = getattr(ctrl, "period", None)
-        if period and type(ctrl).step is not _base_step():
+        if period and type(ctrl).step is not Controller.step:
             services.every(period, ctrl.step)
     end = time.monotonic() + duration_s
     while time.monotonic() < end:
@@ -339,8 +340,3 @@ def fly_controllers(link: MavlinkLink, crews: list[tuple[MavlinkVehicle, object]
         services.run_due()
         time.sleep(0.01)
 
-
-def _base_step():
-    from controllers.base import Controller
-
-    return Controller.step

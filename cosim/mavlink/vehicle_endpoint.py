@@ -142,7 +142,6 @@ class SimVehicleEndpoint:
         self.params: dict[str, float] = {"SYSID_THISMAV": float(sysid), "MPC_XY_VEL_MAX": 10.0, "MPC_Z_VEL_MAX_UP": 3.0,
                                          "COM_OF_LOSS_T": personality.setpoint_timeout_s, "WPNAV_SPEED": 500.0,
                                          "MIS_TAKEOFF_ALT": 2.5}
-        self.intervals: dict[int, float] = {}
         self._next: dict[str, float] = {}
         self._setpoint_t = -math.inf
         self._velocity_setpoint = False
@@ -262,8 +261,7 @@ class SimVehicleEndpoint:
         elif cmd == mav.MAV_CMD_DO_REPOSITION:
             self._ack(cmd, ok if self._goto_global(p[4], p[5], p[6], p[3]) else denied)
         elif cmd == mav.MAV_CMD_SET_MESSAGE_INTERVAL:
-            self.intervals[int(p[0])] = p[1]
-            self._ack(cmd, ok)
+            self._ack(cmd, ok)  # acknowledged; telemetry streams at a fixed 10 Hz
         elif cmd in (mav.MAV_CMD_REQUEST_MESSAGE, mav.MAV_CMD_REQUEST_AUTOPILOT_CAPABILITIES):
             self._ack(cmd, ok)
             wanted = int(p[0]) if cmd == mav.MAV_CMD_REQUEST_MESSAGE else mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION
