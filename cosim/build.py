@@ -134,6 +134,25 @@ def _install_stacks(s: Scenario, sim: Simulation, streams: SeedStreams) -> None:
     traffic.schedule(sim, traffic.sessions_of(s.traffic, s.n_nodes, s.duration_ns, streams.generator("traffic")))
 
 
+def _mavlink_bridge(s: Scenario, mapper: Mapper):
+    """The MAVLink bridge; sockets open here so that a busy port or a missing key fails before the run."""
+    from cosim.mavlink.bridge import MavlinkBridge
+
+    groups, node = {}, 0
+    for g in s.groups:
+        groups[g.name] = (node, g.count)
+        node += g.count
+    try:
+        return MavlinkBridge(s.mavlink, groups)
+    except (OSError, ValueError) as exc:
+        for path, e in s.mavlink.entries():
+            if e.signing_key_env and str(e.signing_key_env) in str(exc):
+                raise mapper.error(f"{path}.signing_key_env", str(exc)) from None
+        where = next((f"mavlink.serve[{k}].port" for k, e in enumerate(s.mavlink.serve)
+                      if isinstance(exc, OSError) and f"{e.host}:{e.port}" in str(exc)), "mavlink")
+        raise mapper.error(where, f"cannot open the MAVLink endpoint: {exc}") from None
+
+
 def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     """Instantiate everything the scenario names; the random streams depend only on the seed.
     `run_dir` is where backends may write files of their own (pcap)."""
@@ -181,6 +200,9 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
         world.batteries = sim.batteries  # for battery gauges
     if s.network.routing is not None:
         _install_stacks(s, sim, streams)
+    bridge = _mavlink_bridge(s, mapper) if s.mavlink is not None else None
+    if bridge is not None:
+        sim.extensions.append(bridge)
     for ctrl, i, gi, period in plans:
         g = s.groups[gi]
         sensors = {
@@ -188,7 +210,8 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
             for name, opts in sensor_options[gi].items()
         }
         services = NodeServices(sim, i, streams.generator("timers", i))
-        ctrl.bind(i, Robot(world, i, sensors, sim.batteries), NetHandle(sim, i), streams.generator("controller", i), services)
+        robot = Robot(world, i, sensors, sim.batteries) if bridge is None else bridge.robot_for(i, world, sensors, sim.batteries)
+        ctrl.bind(i, robot, NetHandle(sim, i), streams.generator("controller", i), services)
         if period is not None and type(ctrl).step is not Controller.step:
             services.every_ns(period, ctrl.step, g.controller.phase_ns)
     return sim

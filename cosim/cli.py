@@ -68,8 +68,22 @@ def main(argv: list[str] | None = None) -> int:
     p_val = sub.add_parser("validate", help="check a scenario without running it")
     p_val.add_argument("scenario", type=Path)
     p_val.add_argument("--set", action="append", metavar="KEY=VALUE")
+    p_veh = sub.add_parser("serve-vehicle", help="serve one simulated vehicle over MAVLink (a stand-in for a real one)")
+    p_veh.add_argument("--port", type=int, default=14550, help="UDP port (default 14550)")
+    p_veh.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; others are your choice)")
+    p_veh.add_argument("--personality", choices=["px4", "ardupilot", "ardupilot_rover"], default="ardupilot")
+    p_veh.add_argument("--origin", type=float, nargs=3, metavar=("LAT", "LON", "ALT"), default=(47.3977, 8.5456, 488.0),
+                       help="geodetic origin of the vehicle's local frame (degrees, degrees, m AMSL)")
+    p_veh.add_argument("--at", type=float, nargs=2, metavar=("X", "Y"), default=(0.0, 0.0),
+                       help="where the vehicle stands, metres east and north of the origin")
+    p_veh.add_argument("--out", metavar="HOST:PORT", help="also send to this address from the start (a listening ghost)")
+    p_veh.add_argument("--sysid", type=int, default=1)
+    p_veh.add_argument("--airframe", default="quad_1500g")
+    p_veh.add_argument("--duration", type=float, default=None, help="seconds to run (default: until Ctrl-C)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if args.command == "serve-vehicle":
+        return _serve_vehicle(args)
     if args.command == "sweep":
         from cosim.sweep_cli import sweep_command
 
@@ -88,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         sim.world.close()
+        for ext in sim.extensions:
+            ext.finish(sim)
         print(f"{args.scenario}: ok ({scenario.n_nodes} robots, {scenario.duration_ns / 1e9:g} s simulated)")
         return 0
     from cosim.isolated import run_isolated
@@ -106,6 +122,35 @@ def main(argv: list[str] | None = None) -> int:
     if result.status != "ok":
         print(f"error: the run failed: {result.error}\n(traceback in {result.directory / 'error.txt'})", file=sys.stderr)
         return 1
+    return 0
+
+
+def _serve_vehicle(args: argparse.Namespace) -> int:
+    from cosim.mavlink.frames import GeoOrigin
+    from cosim.mavlink.standin import StandInVehicle
+
+    try:
+        out = None
+        if args.out:
+            host, _, port = args.out.rpartition(":")
+            if not host or not port.isdigit():
+                raise ValueError(f"--out expects HOST:PORT, got {args.out!r}")
+            out = (host, int(port))
+        vehicle = StandInVehicle(args.personality, args.port, args.host, GeoOrigin(*args.origin),
+                                 (args.at[0], args.at[1], 0.0), sysid=args.sysid, airframe=args.airframe, out=out)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"serving a simulated {args.personality} vehicle (system {args.sysid}) on udp {args.host}:{vehicle.port}; "
+          "Ctrl-C stops it", flush=True)
+    try:
+        stats = vehicle.run(args.duration if args.duration is not None else 1e9)
+    except KeyboardInterrupt:
+        stats = vehicle.stats
+    finally:
+        vehicle.endpoint.close()
+    if stats is not None:
+        print(f"{stats.ticks} ticks, {stats.overruns} overruns")
     return 0
 
 

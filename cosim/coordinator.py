@@ -88,6 +88,7 @@ class Simulation:
         self.stacks: list | None = None  # netstack.stack.NodeStack per node when the scenario routes
         self.stack_host = None  # cosim.stack_host.SimStackHost when the scenario routes
         self.rx_per_node: list[int] = [0] * len(controllers)  # frames each node's stack was handed
+        self.extensions: list[Any] = []  # objects with start(sim), finish(sim) and metrics() (e.g. the MAVLink bridge)
         self._sent = False
         self.wall_s = 0.0
 
@@ -252,6 +253,9 @@ class Simulation:
         q.push(0, Priority.SAMPLE, self._report_progress)
         self._wall0 = time.perf_counter()
         try:
+            for ext in self.extensions:
+                ext.start(self)
+            self._wall0 = time.perf_counter()
             for i, stack in enumerate(self.stacks or ()):
                 self.current_node = i
                 stack.protocol.start()
@@ -269,6 +273,11 @@ class Simulation:
             ) from exc
         finally:
             self.wall_s = time.perf_counter() - self._wall0
+            for ext in self.extensions:
+                try:
+                    ext.finish(self)
+                except Exception:  # closing down must not hide the run's own outcome
+                    log.exception("extension %s failed to finish", type(ext).__name__)
 
     def _loop(self, end: int) -> None:
         heap = self.queue._heap

@@ -75,6 +75,10 @@ def summary_text(scenario: Scenario, m: dict, status: str, error: str | None) ->
             f"(a broadcast counts once per receiver), dropped {m.get('messages_dropped', 0)}",
             f"neighbours {m.get('mean_neighbors', 0):.2f} on average (heard within the neighbour timeout)",
             ]
+        rt = m.get("realtime")
+        if rt:
+            lines.append(f"real time  paced at {rt['speed']}x the wall clock: {rt['overruns']} overruns "
+                         f"(worst {rt['worst_late_s'] * 1e3:.1f} ms late)")
         r = m.get("routing")
         if r:
             lines.append(
@@ -131,6 +135,8 @@ def run(
         metrics = metrics_of(sim, scenario, digest)
         if sim.stacks is not None:
             metrics["routing"] = _routing_metrics(sim, scenario, directory / "trace")
+        for ext in sim.extensions:
+            metrics.update(ext.metrics())
         (directory / "metrics.json").write_text(json.dumps(metrics, indent=2))
     (directory / "summary.txt").write_text(summary_text(scenario, metrics, status, error))
     extra = {"error": error, "t_s": sim.now_ns / NS_PER_S if sim else 0.0} if error else {}

@@ -17,6 +17,7 @@ import yaml
 from controllers.base import Controller
 from cosim.errors import ScenarioError
 from cosim.layouts import LAYOUTS, ListLayout, RandomDiscLayout
+from cosim.mavlink.spec import MavlinkSpec
 from cosim.schema import Mapper
 from cosim.timeunits import format_ns
 from netstack.fast.backend import FastRadioConfig
@@ -323,6 +324,8 @@ class Scenario:
     output: OutputSpec = field(default_factory=OutputSpec)
     kills: tuple[KillSpec, ...] = ()
     traffic: tuple[CbrSpec, ...] = ()
+    mavlink: MavlinkSpec | None = None
+    """Simulated robots served as MAVLink vehicles and real vehicles as ghosts (paced to the wall clock)."""
     source: str = field(default="<memory>", compare=False)
 
     @property
@@ -430,6 +433,8 @@ def _check(s: Scenario, m: Mapper) -> None:
         if kill.node >= s.n_nodes:
             raise m.error(f"kills[{k}].node", f"expected a node id below {s.n_nodes} (the scenario's robot count)")
     _check_routing(s, m)
+    if s.mavlink is not None:
+        _check_mavlink(s, m)
     if s.physics.backend == "kinematic":
         for k, o in enumerate(s.world.obstacles):
             if isinstance(o, MeshSpec):
@@ -477,6 +482,43 @@ def _check_routing(s: Scenario, m: Mapper) -> None:
                 raise m.error(f"traffic[{k}].pairs", f"node ids must be below {s.n_nodes} (the robot count); got [{a}, {b}]")
         if cbr.sessions and s.n_nodes < 2:
             raise m.error(f"traffic[{k}].sessions", "random sessions need at least two robots")
+
+
+_SERVABLE = {"px4": "quadrotor", "ardupilot": "quadrotor", "ardupilot_rover": "diff_drive"}
+
+
+def _check_mavlink(s: Scenario, m: Mapper) -> None:
+    groups = {g.name: g for g in s.groups}
+    used: dict[str, str] = {}
+    ports: dict[tuple[str, int], list[tuple[int, int, str | None, str]]] = {}
+    for path, e in s.mavlink.entries():
+        g = groups.get(e.group)
+        if g is None:
+            raise m.error(f"{path}.group", f"no group named {e.group!r}; expected one of: {', '.join(groups)}")
+        if e.group in used:
+            raise m.error(f"{path}.group", f"group {e.group!r} is already bound to MAVLink at {used[e.group]}")
+        used[e.group] = path
+        if s.physics.backend != "kinematic":
+            raise m.error(path, "MAVLink vehicles need physics.backend: kinematic")
+        if e.first_sysid + g.count - 1 > 255:
+            raise m.error(f"{path}.first_sysid", f"{g.count} vehicles from system id {e.first_sysid} pass 255")
+        if path.startswith("mavlink.serve"):
+            want = _SERVABLE[e.personality]
+            if g.robot.model != want:
+                raise m.error(f"{path}.personality", f"the {e.personality} personality serves robot.model: {want}; "
+                                                     f"group {e.group!r} has {g.robot.model}")
+            span = (e.first_sysid, e.first_sysid + g.count - 1, e.signing_key_env, path)
+            for lo, hi, key, other in ports.setdefault((e.host, e.port), []):
+                if e.port and not (span[1] < lo or span[0] > hi):
+                    raise m.error(f"{path}.first_sysid", f"system ids {span[0]}..{span[1]} overlap those of {other} on "
+                                                         f"the same port {e.port}")
+                if e.port and key != e.signing_key_env:
+                    raise m.error(f"{path}.signing_key_env", f"one port has one signing key; {other} uses {key!r}")
+            ports[(e.host, e.port)].append(span)
+        elif g.robot.model != "point":
+            raise m.error(f"groups[{s.groups.index(g)}].robot.model",
+                          "a ghost's body is the real vehicle: give its group robot.model: point "
+                          "(the twin only carries its pose)")
 
 
 def _check_controller(g: GroupSpec, path: str, dt: int, m: Mapper) -> None:

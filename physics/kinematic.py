@@ -61,6 +61,10 @@ class KinematicWorld(CommandArrays):
         self.drive_slot = np.zeros(0, dtype=np.int64)
         self._drive_idx = np.zeros(0, dtype=np.int64)
         self._drive_cmd: dict[int, tuple[float, float] | None] = {}  # None: back to generic commands
+        self._ext_idx = np.zeros(0, dtype=np.int64)  # robots whose pose comes from outside (ghost twins)
+        self._ext_pos = np.zeros((0, 3))
+        self._ext_vel = np.zeros((0, 3))
+        self._ext_slot: dict[int, int] = {}
 
     def add_robot(self, spec: RobotSpec) -> int:
         return self._register(spec)
@@ -93,6 +97,31 @@ class KinematicWorld(CommandArrays):
             self.drives = DiffDriveBank([self.specs[i].drive for i in idx], self._pos[self._drive_idx],
                                         self.active_heading[self._drive_idx])
             self.drives.steer_by_heading[:] = True
+
+    # -- externally driven robots (twins of real vehicles) ------------------------------------------
+    def make_external(self, robots: list[int]) -> None:
+        """These robots' poses come from `set_external_pose` (e.g. a real vehicle's telemetry): the
+        world dead-reckons them between updates and never moves them itself. Call after start()."""
+        self._ext_idx = np.array(sorted(set(robots)), dtype=np.int64)
+        self._ext_slot = {int(i): k for k, i in enumerate(self._ext_idx)}
+        self._ext_pos = self._pos[self._ext_idx].copy()
+        self._ext_vel = np.zeros((len(self._ext_idx), 3))
+
+    def set_external_pose(self, i: int, position, velocity, heading: float) -> None:
+        """The latest known pose of external robot i (arena frame, m, m/s, rad)."""
+        k = self._ext_slot[i]
+        self._ext_pos[k] = position
+        self._ext_vel[k] = velocity
+        self._pos[i] = position
+        self._vel[i] = velocity
+        self.cmd_heading[i] = heading
+        self.active_heading[i] = heading
+
+    def _place_external(self, dt_s: float) -> None:
+        idx = self._ext_idx
+        self._ext_pos += self._ext_vel * dt_s
+        self._pos[idx] = self._ext_pos
+        self._vel[idx] = self._ext_vel
 
     # -- differential drive ----------------------------------------------------------------------
     def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
@@ -154,7 +183,7 @@ class KinematicWorld(CommandArrays):
             self._step_quads(dt_s)
         if drives is not None:
             drives.step(dt_s, self.alive[self._drive_idx])
-        if quads is None and drives is None and self._at_rest and not self.active_vel.any():
+        if quads is None and drives is None and self._at_rest and not self.active_vel.any() and not self._ext_idx.size:
             return  # nothing moves and nothing is commanded to (e.g. a static sensor field)
         target = self.world_velocity_targets()
         if np.isfinite(self.max_accel):
@@ -184,6 +213,8 @@ class KinematicWorld(CommandArrays):
             outside = np.nonzero(np.any((self._pos < self._clip_lo) | (self._pos > self._clip_hi), axis=1))[0]
             self._contacts.extend((int(k), -1) for k in outside)  # the arena's walls
         np.clip(self._pos, self._clip_lo, self._clip_hi, out=self._pos)
+        if self._ext_idx.size:  # a real vehicle is where its telemetry says, walls or not
+            self._place_external(dt_s)
         if quads is not None:  # walls, obstacles and other robots stop quadrotors too
             moved = self._pos[qi] != quads.pos
             if moved.any():

@@ -158,6 +158,8 @@ class QuadrotorBank:
         self.setpoint[:, 2] = self.pos[:, 2]
         self.setpoint[:, 3] = self.euler[:, 2]
         self.alive = np.ones(n, dtype=bool)
+        self.armed = np.ones(n, dtype=bool)  # motors enabled (an autopilot's arming); see set_armed
+        self._all_armed = True
         self.forces: list[ForceModel] = []
         self.t = 0.0
         self._i_rate = np.zeros((n, 3))
@@ -194,6 +196,11 @@ class QuadrotorBank:
         self._holds_heading[i] = m >= _SPEED_ALT_HEADING
         self._attitude[i] = m == _ATTITUDE
         self._mode_flags()
+
+    def set_armed(self, i: int, armed: bool) -> None:
+        """Enable or stop vehicle i's motors (a disarmed vehicle's rotors stand still; it falls)."""
+        self.armed[i] = armed
+        self._all_armed = bool(self.armed.all())
 
     def _mode_flags(self) -> None:
         self._all_position = bool(self._pos_mode.all())
@@ -301,6 +308,8 @@ class QuadrotorBank:
         rotor = self._apply(self._unmix, wrench)
         _clip(rotor, 0.0, self._max_rotor_col, out=rotor)
         rotor *= self.alive[:, None]
+        if not self._all_armed:
+            rotor *= self.armed[:, None]
         self.rotor = rotor
         self._integrate(self._apply(self._mix, rotor))
 

@@ -6,7 +6,8 @@ vehicles, told apart by system id. `MavlinkVehicle` discovers its vehicle by hea
 own heartbeat at 1 Hz, asks for telemetry rates, waits for COMMAND_ACK with retries (failures
 carry the vehicle's STATUSTEXT), arms, switches to GUIDED or OFFBOARD (streaming setpoints first,
 as PX4 requires), takes off, and then streams the controller's latest setpoint at 10 Hz; a
-setpoint older than its time-to-live becomes hold. `MavlinkRobot` is the controller's `robot`.
+velocity setpoint older than its time-to-live becomes hold (a position target is already safe to
+keep: it stands until replaced). `MavlinkRobot` is the controller's `robot`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import numpy as np
 from pymavlink.dialects.v20 import common as mav
 
 from controllers.base import Controller
+from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.frames import heading_to_yaw, ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import PX4, Personality
 
@@ -37,34 +39,53 @@ class MavlinkError(RuntimeError):
 
 
 class MavlinkLink:
-    """One UDP connection carrying one or more vehicles (demultiplexed by system id)."""
+    """One UDP connection carrying one or more vehicles (demultiplexed by system id).
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 14540) -> None:
-        self.addr = (host, port)
+    `connect` (default): `host:port` is the vehicle's (or its radio's) address and we write first.
+    `listen`: we bind `host:port` (127.0.0.1 unless told otherwise) and answer whoever sends to it,
+    as a ground station does for SITL's or MAVProxy's `--out=udp:127.0.0.1:14550`.
+    With `signing_key` (32 bytes, 64 hex digits or a passphrase) our frames are MAVLink 2 signed and
+    the vehicle's unsigned or badly signed frames are dropped and counted."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 14540, signing_key: bytes | str | None = None,
+                 link_id: int = 1, mode: str = "connect") -> None:
+        if mode not in ("connect", "listen"):
+            raise ValueError(f"mode is connect or listen, got {mode!r}")
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.setblocking(False)
-        self.mav = mav.MAVLink(None, srcSystem=255, srcComponent=190)
-        self.mav.robust_parsing = True
+        self.addr: tuple[str, int] | None = (host, port)
+        if mode == "listen":
+            try:
+                self.sock.bind((host, port))
+            except OSError as exc:
+                self.sock.close()
+                raise OSError(exc.errno, f"cannot bind UDP {host}:{port}: {exc.strerror}") from None
+            self.addr = None  # learnt from the first datagram
+        self.port = self.sock.getsockname()[1] if mode == "listen" else port
+        self.codec = Codec(255, 190, signing_key, link_id)
         self.vehicles: dict[int, MavlinkVehicle] = {}
-        self.ignored = 0
+        self.ignored = 0  # foreign messages (other system ids); malformed ones are in codec.stats
 
     def send(self, msg) -> None:
-        self.sock.sendto(msg.pack(self.mav), self.addr)
+        if self.addr is None:
+            return  # listening, and nobody has spoken yet
+        try:
+            self.sock.sendto(self.codec.pack(msg), self.addr)
+        except OSError as exc:  # e.g. no route while a radio is down: the heartbeat watchdog reports it
+            log.debug("send to %s failed: %s", self.addr, exc)
 
     def poll(self) -> None:
         while True:
             try:
-                data = self.sock.recv(65536)
+                data, sender = self.sock.recvfrom(65536)
             except (BlockingIOError, ConnectionRefusedError):
                 break
-            try:
-                msgs = self.mav.parse_buffer(data) or []
-            except Exception:
-                self.ignored += 1
-                continue
+            msgs = self.codec.parse(data)
+            if msgs and self.addr is None:
+                self.addr = sender
             for m in msgs:
                 v = self.vehicles.get(m.get_srcSystem())
-                if v is None or m.get_type() == "BAD_DATA":
+                if v is None:
                     self.ignored += 1
                 else:
                     v.receive(m)
@@ -96,6 +117,7 @@ class MavlinkVehicle:
         self.expected_mode: int | None = None  # the mode we put the vehicle in; another one means a pilot took over
         self.failsafe: str | None = None  # why we stopped commanding, if we did
         self.heartbeat_timeout_s = 3.0
+        self.position_t = -math.inf  # wall time of the latest GLOBAL_POSITION_INT
 
     # -- telemetry ---------------------------------------------------------------------------------
     def receive(self, m) -> None:
@@ -104,6 +126,8 @@ class MavlinkVehicle:
         if kind == "HEARTBEAT":
             self.heartbeat_t = time.monotonic()
             self._check_mode(m)
+        elif kind == "GLOBAL_POSITION_INT":
+            self.position_t = time.monotonic()
         elif kind == "COMMAND_ACK":
             self._acks[m.command] = m.result
         elif kind == "STATUSTEXT":
@@ -147,7 +171,8 @@ class MavlinkVehicle:
             self.link.send(mav.MAVLink_heartbeat_message(mav.MAV_TYPE_GCS, mav.MAV_AUTOPILOT_INVALID, 0, 0, 0, 3))
         if self.streaming and now >= self._next_setpoint:
             self._next_setpoint = now + 1.0 / self.setpoint_hz
-            if self.setpoint is None or now - self.setpoint_t > self.setpoint_ttl_s:
+            moving = self.setpoint is not None and self.setpoint[0] == "velocity"
+            if self.setpoint is None or (moving and now - self.setpoint_t > self.setpoint_ttl_s):
                 self._hold()
             self._send_setpoint()
 
@@ -202,6 +227,8 @@ class MavlinkRobot:
         self.id = vehicle.sysid
         self.sensors: dict = {}
         self._clock = clock
+        self._heading_cmd: float | None = None  # the commanded heading (turn, set_heading), else the vehicle's
+        self._body_vel = (0.0, 0.0, 0.0)
 
     @property
     def position(self) -> np.ndarray:
@@ -220,13 +247,25 @@ class MavlinkRobot:
         return "HEARTBEAT" in self.v.latest
 
     def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
-        """Body-frame velocity (x forward, y left, z up) at the current heading, as in simulation."""
-        h = self.heading
+        """Body-frame velocity (x forward, y left, z up) at the commanded heading, as in simulation."""
+        self._body_vel = (vx, vy, vz)
+        h = self.heading if self._heading_cmd is None else self._heading_cmd
         c, s = math.cos(h), math.sin(h)
         e, n = c * vx - s * vy, s * vx + c * vy
         self._set(("velocity", n, e, -vz, heading_to_yaw(h)))
 
+    def turn(self, angle: float) -> None:
+        """Rotate the commanded heading by `angle` rad (counter-clockwise); the velocity turns with it."""
+        base = self.heading if self._heading_cmd is None else self._heading_cmd
+        self.set_heading(base + angle)
+
+    def set_heading(self, heading: float) -> None:
+        self._heading_cmd = math.remainder(heading, 2.0 * math.pi)
+        if self.v.setpoint is not None and self.v.setpoint[0] == "velocity":
+            self.set_velocity(*self._body_vel)
+
     def hover(self) -> None:
+        self._body_vel = (0.0, 0.0, 0.0)
         self.v._hold()
         self.v.setpoint_t = self._clock()
 
@@ -287,7 +326,8 @@ class _Timer:
 
 def take_off(vehicle: MavlinkVehicle, altitude_m: float, wait: Callable[[float], None] | None = None) -> None:
     """Arm, switch to GUIDED (ArduPilot) or OFFBOARD (PX4, after streaming setpoints), and climb to
-    `altitude_m` above the current position, holding there; setpoints then stream from `tick`."""
+    `altitude_m` above the current position, holding there; setpoints then stream from `tick`.
+    A rover arms and switches to GUIDED, holding where it stands."""
     sleep = wait or _idle
     end = time.monotonic() + 10
     while "LOCAL_POSITION_NED" not in vehicle.latest or "HEARTBEAT" not in vehicle.latest:
@@ -300,10 +340,15 @@ def take_off(vehicle: MavlinkVehicle, altitude_m: float, wait: Callable[[float],
         vehicle.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, msg_id, 100_000, wait=wait)
     lp = vehicle.latest["LOCAL_POSITION_NED"]
     yaw = vehicle.latest["ATTITUDE"].yaw if "ATTITUDE" in vehicle.latest else 0.0
-    vehicle.setpoint = ("position", lp.x, lp.y, lp.z - altitude_m, yaw)
+    rover = vehicle.p.vehicle == "rover"
+    vehicle.setpoint = ("position", lp.x, lp.y, lp.z if rover else lp.z - altitude_m, yaw)
     vehicle.setpoint_t = math.inf  # the take-off setpoint does not go stale
     vehicle.streaming = True
-    if vehicle.p is PX4:
+    if rover:
+        vehicle.expected_mode = vehicle.p.modes["guided"]
+        vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, vehicle.p.modes["guided"], wait=wait)
+        vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
+    elif vehicle.p is PX4:
         for _ in range(5):  # PX4 enters OFFBOARD only once setpoints stream
             vehicle._send_setpoint()
             sleep(0.05)

@@ -1,4 +1,5 @@
-"""Autopilot personalities: how PX4 and ArduPilot Copter identify themselves and encode flight modes."""
+"""Autopilot personalities: how PX4, ArduPilot Copter and ArduPilot Rover identify themselves and
+encode flight modes."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class Personality:
     offboard_needs_setpoints: bool = False  # PX4 refuses OFFBOARD unless setpoints already stream
     setpoint_timeout_s: float = 3.0  # a velocity setpoint older than this becomes hold
     auto_disarm_after_land: bool = True
+    vehicle: str = "copter"  # the kind of body it flies or drives: copter or rover
 
     def mode_name(self, custom_mode: int) -> str | None:
         for name, value in self.modes.items():
@@ -43,6 +45,12 @@ ARDUPILOT = Personality(
     setpoint_timeout_s=3.0,
 )
 
-PERSONALITIES = {"px4": PX4, "ardupilot": ARDUPILOT}
+ARDUPILOT_ROVER = Personality(
+    "ardupilot_rover", mav.MAV_AUTOPILOT_ARDUPILOTMEGA,
+    {"manual": 0, "acro": 1, "steering": 3, "hold": 4, "loiter": 5, "auto": 10, "rtl": 11, "smart_rtl": 12, "guided": 15},
+    setpoint_timeout_s=3.0, auto_disarm_after_land=False, vehicle="rover",
+)
+
+PERSONALITIES = {"px4": PX4, "ardupilot": ARDUPILOT, "ardupilot_rover": ARDUPILOT_ROVER}
 GUIDED_MODES = {"offboard", "guided"}
 """Modes in which the vehicle follows SET_POSITION_TARGET_LOCAL_NED setpoints."""

@@ -1,4 +1,4 @@
-"""Pace a quadrotor bank and its MAVLink endpoints to the wall clock (real-time factor 1 by default)."""
+"""Pace a standalone vehicle model and its MAVLink endpoints to the wall clock (real-time factor 1 by default)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,36 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
-from physics.quadrotor import QuadrotorBank
+import numpy as np
+
+from physics.diff_drive import DiffDriveBank
 
 log = logging.getLogger(__name__)
+
+
+class Steppable(Protocol):
+    """A model advanced one fixed `tick` (s) per `step()`; `t` is its simulated time (s)."""
+
+    tick: float
+    t: float
+
+    def step(self) -> None: ...
+
+
+class DriveStepper:
+    """A DiffDriveBank as a Steppable (all robots alive), for standalone rover endpoints."""
+
+    def __init__(self, drives: DiffDriveBank, tick: float = 0.01) -> None:
+        self.drives = drives
+        self.tick = tick
+        self.t = 0.0
+        self._alive = np.ones(drives.n, dtype=bool)
+
+    def step(self) -> None:
+        self.drives.step(self.tick, self._alive)
+        self.t += self.tick
 
 
 @dataclass
@@ -21,9 +47,9 @@ class PacingStats:
     worst_late_s: float = 0.0
 
 
-def run_realtime(bank: QuadrotorBank, endpoints: list, duration_s: float, poll_every: int = 4,
+def run_realtime(bank: Steppable, endpoints: list, duration_s: float, poll_every: int = 4,
                  speed: float = 1.0, stop: threading.Event | None = None) -> PacingStats:
-    """Step the bank at its control tick, poll each endpoint every `poll_every` ticks, and sleep so
+    """Step the model (a QuadrotorBank or a DriveStepper) at its tick, poll each endpoint every `poll_every` ticks, and sleep so
     that simulated time runs at `speed` times the wall clock. Overruns are counted and logged."""
     stats = PacingStats()
     t0 = time.perf_counter()

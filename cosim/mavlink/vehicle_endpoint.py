@@ -1,12 +1,13 @@
-"""A simulated quadrotor served as a MAVLink 2 vehicle on UDP, so ground stations and scripts written
-for real vehicles can fly it.
+"""A simulated quadrotor or rover served as a MAVLink 2 vehicle on UDP, so ground stations and scripts
+written for real vehicles can fly or drive it.
 
 The endpoint listens on `host:port` (127.0.0.1 unless told otherwise) and answers whoever writes to
 it: HEARTBEAT at 1 Hz with the personality's autopilot, mode and armed bits; telemetry
 (GLOBAL_POSITION_INT, LOCAL_POSITION_NED, ATTITUDE, SYS_STATUS with health bits,
 EXTENDED_SYS_STATE, HOME_POSITION); COMMAND_ACK for every command; parameters; AUTOPILOT_VERSION;
 an empty mission of every type. Arm, take off, land, mode changes and position/velocity setpoints
-drive the vehicle's cascaded PID. Malformed or foreign traffic is counted and ignored.
+drive the body (cosim.mavlink.bodies). Malformed, foreign or (with signing) unsigned traffic is
+counted and ignored.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from dataclasses import dataclass, field
 
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink.bodies import QuadBody, RoverBody
+from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.frames import GeoOrigin, enu_to_ned, heading_to_yaw, ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import GUIDED_MODES, PX4, Personality
-from physics.quadrotor import Mode, QuadrotorBank
 
 log = logging.getLogger(__name__)
 
@@ -35,29 +37,41 @@ LAND_SPEED = 0.7  # m/s
 
 @dataclass
 class EndpointStats:
-    """What the endpoint saw: messages handled, bytes that did not parse, messages for other systems."""
+    """What the endpoint saw: messages handled, bytes that did not parse, messages for other systems,
+    frames refused for a missing or wrong signature."""
 
     handled: int = 0
     malformed: int = 0
     foreign: int = 0
+    rejected_signature: int = 0
     commands: dict[int, int] = field(default_factory=dict)
 
 
 class VehiclePort:
     """One UDP socket serving one or more simulated vehicles, told apart by system id (as several
-    real vehicles on one telemetry link are). Replies go to every address that has written to it."""
+    real vehicles on one telemetry link are). Replies go to every address that has written to it.
+    With `signing_key` (32 bytes, hex or passphrase) every frame is signed and unsigned ones refused."""
 
-    def __init__(self, port: int, host: str = "127.0.0.1") -> None:
+    def __init__(self, port: int, host: str = "127.0.0.1", signing_key: bytes | str | None = None) -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind((host, port))
+        try:
+            self.sock.bind((host, port))
+        except OSError as exc:
+            self.sock.close()
+            raise OSError(exc.errno, f"cannot bind UDP {host}:{port}: {exc.strerror}") from None
         self.sock.setblocking(False)
         self.port = self.sock.getsockname()[1]
         self.vehicles: list[SimVehicleEndpoint] = []
         self.peers: list[tuple[str, int]] = []
         self.stats = EndpointStats()
-        self._parser = mav.MAVLink(None)
-        self._parser.robust_parsing = True
+        self.signing_key = signing_key
+        self._codec = Codec(0, 0, signing_key)
         self._last_poll = -1.0
+
+    def add_peer(self, host: str, port: int) -> None:
+        """Also send to host:port before it writes (as SITL's `--out` does for a listening ground station)."""
+        if (host, port) not in self.peers:
+            self.peers.append((host, port))
 
     def add(self, vehicle: SimVehicleEndpoint) -> None:
         if any(v.sysid == vehicle.sysid for v in self.vehicles):
@@ -85,18 +99,10 @@ class VehiclePort:
                 break
             if addr not in self.peers:
                 self.peers.append(addr)
-            try:
-                msgs = self._parser.parse_buffer(data) or []
-            except Exception:  # a corrupt frame must never stop the vehicles
-                self.stats.malformed += 1
-                msgs = []
-            if self._parser.buf_index < len(self._parser.buf):  # a datagram's leftover never joins the next
-                self.stats.malformed += 1
-                self._reset_parser()
+            msgs = self._codec.parse(data)
+            self.stats.malformed = self._codec.stats.malformed
+            self.stats.rejected_signature = self._codec.stats.rejected_signature
             for msg in msgs:
-                if msg.get_type() == "BAD_DATA":
-                    self.stats.malformed += 1
-                    continue
                 target = getattr(msg, "target_system", None)
                 takers = [v for v in self.vehicles if target in (None, 0, v.sysid)]
                 if not takers:
@@ -106,39 +112,38 @@ class VehiclePort:
                     v._handle(msg)
         for v in self.vehicles:
             v._supervise()
+            v.body.update()
             v._send_due()
-
-    def _reset_parser(self) -> None:
-        p = self._parser
-        p.buf = bytearray()
-        p.buf_index = 0
-        p.expected_length = mav.HEADER_LEN_V1 + 2
-        p.have_prefix_error = False
 
     def close(self) -> None:
         self.sock.close()
 
 
 class SimVehicleEndpoint:
-    """Vehicle `index` of a QuadrotorBank as a MAVLink vehicle with system id `sysid`, on its own UDP
-    port (`port` an int; 0 picks a free one) or on a shared VehiclePort."""
+    """A simulated body (QuadBody or RoverBody) as a MAVLink vehicle with system id `sysid`, on its
+    own UDP port (`port` an int; 0 picks a free one) or on a shared VehiclePort."""
 
-    def __init__(self, bank: QuadrotorBank, index: int, port: int | VehiclePort, personality: Personality = PX4,
-                 sysid: int = 1, origin: GeoOrigin | None = None, host: str = "127.0.0.1") -> None:
-        self.bank = bank
-        self.i = index
+    def __init__(self, body: QuadBody | RoverBody, port: int | VehiclePort, personality: Personality = PX4,
+                 sysid: int = 1, origin: GeoOrigin | None = None, host: str = "127.0.0.1",
+                 signing_key: bytes | str | None = None) -> None:
+        if personality.vehicle != body.vehicle:
+            raise ValueError(f"the {personality.name} personality drives a {personality.vehicle}, not a {body.vehicle}")
+        if not 1 <= sysid <= 255:
+            raise ValueError(f"a MAVLink system id is within 1..255, got {sysid}")
+        self.body = body
         self.p = personality
         self.sysid = sysid
         self.origin = origin or GeoOrigin()
-        self.transport = port if isinstance(port, VehiclePort) else VehiclePort(port, host)
+        self.transport = port if isinstance(port, VehiclePort) else VehiclePort(port, host, signing_key)
         self._owns_port = not isinstance(port, VehiclePort)
         self.transport.add(self)
         self.port = self.transport.port
         self.stats = self.transport.stats
-        self.mav = mav.MAVLink(None, srcSystem=sysid, srcComponent=1)
+        self.codec = Codec(sysid, 1, self.transport.signing_key)
         self.armed = False
-        self.mode = "hold" if personality is PX4 else "stabilize"
-        self.home = tuple(float(x) for x in bank.pos[index])
+        self.mode = {"px4": "hold", "ardupilot": "stabilize"}.get(personality.name, "hold")
+        self.home = body.position()
+        self._takeoff_z: float | None = None
         self.params: dict[str, float] = {"SYSID_THISMAV": float(sysid), "MPC_XY_VEL_MAX": 10.0, "MPC_Z_VEL_MAX_UP": 3.0,
                                          "COM_OF_LOSS_T": personality.setpoint_timeout_s, "WPNAV_SPEED": 500.0,
                                          "MIS_TAKEOFF_ALT": 2.5}
@@ -146,7 +151,7 @@ class SimVehicleEndpoint:
         self._setpoint_t = -math.inf
         self._velocity_setpoint = False
         self._landing = False
-        bank.alive[index] = False  # motors stopped until armed
+        body.set_motors(False)  # motors stopped until armed
         self.now = 0.0
 
     # -- the loop's hook ---------------------------------------------------------------------------
@@ -160,7 +165,7 @@ class SimVehicleEndpoint:
 
     # -- sending ---------------------------------------------------------------------------------
     def _send(self, msg) -> None:
-        self.transport.send(msg.pack(self.mav))
+        self.transport.send(self.codec.pack(msg))
 
     def _due(self, key: str, hz: float) -> bool:
         if self.now >= self._next.get(key, 0.0):
@@ -189,15 +194,14 @@ class SimVehicleEndpoint:
         if self.armed:
             base |= mav.MAV_MODE_FLAG_SAFETY_ARMED
         state = mav.MAV_STATE_ACTIVE if self.armed else mav.MAV_STATE_STANDBY
-        return mav.MAVLink_heartbeat_message(mav.MAV_TYPE_QUADROTOR, self.p.autopilot, base, self.p.modes[self.mode], state, 3)
+        return mav.MAVLink_heartbeat_message(self.body.mav_type, self.p.autopilot, base, self.p.modes[self.mode], state, 3)
 
     def _telemetry(self):
-        b, i = self.bank, self.i
-        x, y, z = (float(v) for v in b.pos[i])
-        vx, vy, vz = (float(v) for v in b.vel[i])
+        x, y, z = self.body.position()
+        vx, vy, vz = self.body.velocity()
         n, e, d = enu_to_ned(x, y, z)
         vn, ve, vd = enu_to_ned(vx, vy, vz)
-        roll, pitch, heading = (float(v) for v in b.euler[i])
+        roll, pitch, heading = self.body.attitude()
         yaw = heading_to_yaw(heading)
         lat, lon, alt = self.origin.to_geodetic(x, y, z)
         t_ms = int(self.now * 1000) & 0xFFFFFFFF
@@ -212,16 +216,18 @@ class SimVehicleEndpoint:
         ]
 
     def _sys_status(self):
-        return mav.MAVLink_sys_status_message(_SENSORS, _SENSORS, _SENSORS, 200, 12600, -1, 90, 0, 0, 0, 0, 0, 0)
+        health = _SENSORS if self.body.healthy() else 0
+        return mav.MAVLink_sys_status_message(_SENSORS, _SENSORS, health, 200, 12600, -1, 90, 0, 0, 0, 0, 0, 0)
 
     def _extended_state(self):
         if self._landing:
             landed = mav.MAV_LANDED_STATE_LANDING
-        elif not self.armed or self.bank.on_ground[self.i]:
+        elif not self.armed or self.body.on_ground:
             landed = mav.MAV_LANDED_STATE_ON_GROUND
         else:
             landed = mav.MAV_LANDED_STATE_IN_AIR
-        return mav.MAVLink_extended_sys_state_message(mav.MAV_VTOL_STATE_MC, landed)
+        vtol = mav.MAV_VTOL_STATE_MC if self.body.vehicle == "copter" else mav.MAV_VTOL_STATE_UNDEFINED
+        return mav.MAVLink_extended_sys_state_message(vtol, landed)
 
     def _home(self):
         lat, lon, alt = self.origin.to_geodetic(*self.home)
@@ -253,8 +259,7 @@ class SimVehicleEndpoint:
         elif cmd == mav.MAV_CMD_NAV_TAKEOFF:
             self._ack(cmd, ok if self._takeoff(p[6]) else denied)
         elif cmd == mav.MAV_CMD_NAV_LAND:
-            self._land()
-            self._ack(cmd, ok)
+            self._ack(cmd, ok if self._land() else denied)
         elif cmd == mav.MAV_CMD_DO_SET_MODE:
             custom = int(p[1]) << 16 | int(p[2]) << 24 if self.p is PX4 else int(p[1])
             self._ack(cmd, ok if self._set_mode(custom) else denied)
@@ -319,18 +324,13 @@ class SimVehicleEndpoint:
         if not mask & _IGNORE_POSITION:
             x, y, z = ned_to_enu(m.x, m.y, m.z)
             self._velocity_setpoint = False
-            self._fly(Mode.POSITION, x, y, z, yaw)
+            self._goto(x, y, z, yaw)
         elif not mask & _IGNORE_VELOCITY:
-            vx, vy, vz = ned_to_enu(m.vx, m.vy, m.vz)
-            if m.coordinate_frame in (mav.MAV_FRAME_BODY_NED, mav.MAV_FRAME_BODY_OFFSET_NED):
-                vx, vy = m.vx, -m.vy  # body forward/right/down -> heading frame forward/left/up
-                self._velocity_setpoint = True
-                self.bank.command(self.i, Mode.SPEED_VERTICAL, vx, vy, vz)
-                return
-            heading = float(self.bank.euler[self.i, 2])
-            c, s = math.cos(heading), math.sin(heading)
             self._velocity_setpoint = True
-            self.bank.command(self.i, Mode.SPEED_VERTICAL, c * vx + s * vy, -s * vx + c * vy, vz)
+            if m.coordinate_frame in (mav.MAV_FRAME_BODY_NED, mav.MAV_FRAME_BODY_OFFSET_NED):
+                self.body.velocity_body(m.vx, -m.vy, -m.vz)  # body forward/right/down -> forward/left/up
+            else:
+                self.body.velocity_world(*ned_to_enu(m.vx, m.vy, m.vz))
 
     def _on_set_position_target_global_int(self, m) -> None:
         self._setpoint_t = self.now
@@ -339,33 +339,41 @@ class SimVehicleEndpoint:
                               relative=m.coordinate_frame != mav.MAV_FRAME_GLOBAL_INT)
 
     # -- vehicle logic -----------------------------------------------------------------------------
-    def _fly(self, mode: Mode, x: float, y: float, z: float, yaw_ned: float | None) -> None:
-        heading = float(self.bank.euler[self.i, 2]) if yaw_ned is None or math.isnan(yaw_ned) else yaw_to_heading(yaw_ned)
-        self.bank.command(self.i, mode, x, y, z, heading)
+    def _goto(self, x: float, y: float, z: float, yaw_ned: float | None) -> None:
+        heading = None if yaw_ned is None or math.isnan(yaw_ned) else yaw_to_heading(yaw_ned)
+        self.body.goto(x, y, z, heading)
 
     def _hold_here(self) -> None:
-        x, y, z = (float(v) for v in self.bank.pos[self.i])
         self._velocity_setpoint = False
-        self._fly(Mode.POSITION, x, y, z, None)
+        self.body.hold()
+
+    def _deny(self, reason: str) -> bool:
+        """Refuse a request; the reason goes out as STATUSTEXT before the COMMAND_ACK."""
+        self._send(mav.MAVLink_statustext_message(mav.MAV_SEVERITY_WARNING, reason.encode()[:50]))
+        return False
 
     def _arm(self, arm: bool) -> bool:
         if arm == self.armed:
             return True
         if arm:
+            if not self.body.healthy():
+                return self._deny("PreArm: vehicle not healthy (motors or sensors failed)")
             self.armed = True
-            self.bank.alive[self.i] = True
+            self.body.set_motors(True)
             self._hold_here()
             return True
-        if not self.bank.on_ground[self.i]:
-            return False  # no disarming in the air
+        if not self.body.on_ground:
+            return self._deny("Disarm: vehicle is in the air")
         self.armed = False
-        self.bank.alive[self.i] = False
+        self.body.set_motors(False)
         return True
 
     def _takeoff(self, altitude: float) -> bool:
+        if self.body.vehicle != "copter":
+            return self._deny("Takeoff: a rover does not take off")
         if not self.armed:
-            return False
-        x, y, _ = (float(v) for v in self.bank.pos[self.i])
+            return self._deny("Takeoff: vehicle not armed")
+        x, y, _ = self.body.position()
         if math.isnan(altitude):  # PX4: the altitude is the MIS_TAKEOFF_ALT parameter (what MAVSDK sets)
             z = self.home[2] + self.params.get("MIS_TAKEOFF_ALT", 2.5)
         elif self.p.takeoff_altitude_is_amsl:
@@ -375,35 +383,39 @@ class SimVehicleEndpoint:
         self._landing = False
         if "takeoff" in self.p.modes:
             self.mode = "takeoff"
-        self._fly(Mode.POSITION, x, y, z, None)
+        self._takeoff_z = z
+        self.body.goto(x, y, z, None)
         return True
 
-    def _land(self) -> None:
+    def _land(self) -> bool:
+        if self.body.vehicle != "copter":
+            return self._deny("Land: a rover does not land")
         self.mode = "land"
         self._landing = True
         self._velocity_setpoint = False
-        self.bank.command(self.i, Mode.SPEED_VERTICAL, 0.0, 0.0, -LAND_SPEED)
+        self.body.descend(LAND_SPEED)
+        return True
 
     def _goto_global(self, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False) -> bool:
         if not self.armed:
-            return False
+            return self._deny("Reposition: vehicle not armed")
         x, y, z = self.origin.from_geodetic(lat, lon, alt)
         if relative:
             z = self.home[2] + alt
         self._velocity_setpoint = False
         yaw = None if yaw_deg is None or math.isnan(yaw_deg) else math.radians(yaw_deg)
-        self._fly(Mode.POSITION, x, y, z, yaw)
+        self._goto(x, y, z, yaw)
         return True
 
     def _set_mode(self, custom_mode: int) -> bool:
         name = self.p.mode_name(custom_mode)
         if name is None:
-            return False
+            return self._deny(f"Mode change: unknown mode {custom_mode}")
         if name == "offboard" and self.p.offboard_needs_setpoints and self.now - self._setpoint_t > self.p.setpoint_timeout_s:
-            return False
+            return self._deny("Offboard: no setpoints streaming")
         self.mode = name
         if name == "land":
-            self._land()
+            return self._land()
         elif name in ("hold", "guided", "offboard", "posctl", "brake"):
             self._landing = False
             self._hold_here()
@@ -416,11 +428,11 @@ class SimVehicleEndpoint:
             if self.p is PX4 and self.mode == "offboard":
                 self.mode = "hold"
             self._hold_here()
-        if self.mode == "takeoff" and self.bank.pos[self.i, 2] >= self.bank.setpoint[self.i, 2] - 0.1:
+        if self.mode == "takeoff" and self._takeoff_z is not None and self.body.position()[2] >= self._takeoff_z - 0.1:
             self.mode = "hold"
-        if self._landing and self.bank.on_ground[self.i] and self.bank.vel[self.i, 2] >= -1e-6:
+        if self._landing and self.body.on_ground and self.body.velocity()[2] >= -1e-6:
             self._landing = False
             if self.p.auto_disarm_after_land:
                 self.armed = False
-                self.bank.alive[self.i] = False
+                self.body.set_motors(False)
             self.mode = "hold" if self.p is PX4 else "land"

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle, fly_controllers, take_off
+from cosim.mavlink.bodies import QuadBody
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import ARDUPILOT, PX4
 from cosim.mavlink.realtime import run_realtime
@@ -26,7 +27,7 @@ def two_vehicles(request):
     personality = request.param
     bank = QuadrotorBank([AIRFRAMES["crazyflie"]] * 2, np.array([[0.0, 0.0, 0.0], [4.0, 0.0, 0.0]]))
     port = VehiclePort(0)
-    endpoints = [SimVehicleEndpoint(bank, i, port, personality, sysid=i + 1, origin=GeoOrigin(47.0, 8.0, 400.0))
+    endpoints = [SimVehicleEndpoint(QuadBody(bank, i), port, personality, sysid=i + 1, origin=GeoOrigin(47.0, 8.0, 400.0))
                  for i in range(2)]
     stop = threading.Event()
     thread = threading.Thread(target=run_realtime, args=(bank, [port], 600.0), kwargs={"speed": 2.0, "stop": stop})
@@ -80,10 +81,21 @@ def test_a_silent_vehicle_is_reported_lost(two_vehicles):
     vehicle.heartbeat_timeout_s = 1.0
     take_off(vehicle, 2.0)
     assert vehicle.streaming and vehicle.failsafe is None
-    endpoints[0].mav.srcSystem = 77  # the vehicle's radio now speaks for another system: system 1 falls silent
+    endpoints[0].codec.mav.srcSystem = 77  # the vehicle's radio now speaks for another system: system 1 falls silent
     end = time.monotonic() + 2.0
     while time.monotonic() < end and vehicle.streaming:
         link.poll()
         vehicle.tick(time.monotonic())
         time.sleep(0.01)
     assert not vehicle.streaming and "vehicle lost" in vehicle.failsafe
+
+
+@pytest.mark.parametrize("two_vehicles", [ARDUPILOT], indirect=True, ids=["ardupilot"])
+def test_a_rejected_arming_raises_with_the_pre_arm_reason(two_vehicles):
+    bank, endpoints, link, personality = two_vehicles
+    bank.alive[0] = False  # a failed motor: the vehicle reports itself unhealthy and will not arm
+    vehicle = MavlinkVehicle(link, 1, personality)
+    with pytest.raises(MavlinkError, match=r"refused command 400 .*PreArm: vehicle not healthy"):
+        take_off(vehicle, 2.0)
+    assert not endpoints[0].armed and vehicle.latest["SYS_STATUS"].onboard_control_sensors_health == 0
+    assert take_off(MavlinkVehicle(link, 2, personality), 2.0) is None  # its healthy neighbour arms

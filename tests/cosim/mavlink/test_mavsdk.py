@@ -15,6 +15,7 @@ import time
 import numpy as np
 import pytest
 
+from cosim.mavlink.bodies import QuadBody
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import ARDUPILOT, PX4
 from cosim.mavlink.realtime import run_realtime
@@ -69,7 +70,7 @@ async def fly(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoint) -> N
 @pytest.mark.parametrize("personality", [PX4, ARDUPILOT], ids=lambda p: p.name)
 def test_mavsdk_flies_the_simulated_vehicle(personality):
     bank = QuadrotorBank([AIRFRAMES["crazyflie"]], np.array([[0.0, 0.0, 0.0]]))
-    endpoint = SimVehicleEndpoint(bank, 0, 0, personality, origin=GeoOrigin(47.0, 8.0, 400.0))
+    endpoint = SimVehicleEndpoint(QuadBody(bank, 0), 0, personality, origin=GeoOrigin(47.0, 8.0, 400.0))
     stop = threading.Event()
     thread = threading.Thread(target=run_realtime, args=(bank, [endpoint], 600.0), kwargs={"speed": SPEED, "stop": stop})
     thread.start()

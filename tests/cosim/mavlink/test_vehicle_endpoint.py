@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink.bodies import QuadBody
 from cosim.mavlink.frames import GeoOrigin, enu_to_ned, heading_to_yaw, ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import ARDUPILOT, PX4
 from cosim.mavlink.realtime import run_realtime
@@ -76,7 +77,7 @@ class Client:
 def vehicle(request):
     personality = getattr(request, "param", PX4)
     bank = QuadrotorBank([AIRFRAMES["crazyflie"]], np.array([[0.0, 0.0, 0.0]]))
-    endpoint = SimVehicleEndpoint(bank, 0, 0, personality, sysid=1, origin=GeoOrigin(47.0, 8.0, 400.0))
+    endpoint = SimVehicleEndpoint(QuadBody(bank, 0), 0, personality, sysid=1, origin=GeoOrigin(47.0, 8.0, 400.0))
     stop = threading.Event()
     thread = threading.Thread(target=run_realtime, args=(bank, [endpoint], 600.0), kwargs={"speed": SPEED, "stop": stop})
     thread.start()

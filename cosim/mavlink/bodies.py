@@ -1,0 +1,158 @@
+"""The simulated bodies a MAVLink vehicle endpoint can serve: a quadrotor of a QuadrotorBank, or a
+differential-drive rover of a DiffDriveBank, standalone or inside a running scenario's world.
+
+A body turns an autopilot's requests (go to a point, fly a velocity, hold, descend, motors on or
+off) into its model's commands. Positions are ENU metres in the arena frame; headings are radians
+counter-clockwise from east.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from pymavlink.dialects.v20 import common as mav
+
+from physics.diff_drive import DiffDriveBank
+from physics.quadrotor import Mode, QuadrotorBank
+
+Health = Callable[[], bool]
+QuadCommand = Callable[[Mode, float, float, float, float], None]  # mode, a, b, c, d (see QuadrotorBank.command)
+DriveCommand = Callable[[float, float], None]  # forward speed (m/s), turn rate (rad/s)
+
+
+class QuadBody:
+    """Quadrotor `i` of `bank`. `command` defaults to the bank's own (standalone); a scenario passes
+    the world's pending command so that it applies at the next physics latch. `healthy` says whether
+    it may arm (default: the bank's alive flag; a scenario passes the robot's)."""
+
+    vehicle = "copter"
+    mav_type = mav.MAV_TYPE_QUADROTOR
+
+    def __init__(self, bank: QuadrotorBank, i: int, command: QuadCommand | None = None, healthy: Health | None = None) -> None:
+        self.bank = bank
+        self.i = i
+        self._command = command or (lambda mode, a, b, c, d: bank.command(i, mode, a, b, c, d))
+        self.healthy = healthy or (lambda: bool(bank.alive[i]))
+
+    def position(self) -> tuple[float, float, float]:
+        return tuple(float(v) for v in self.bank.pos[self.i])
+
+    def velocity(self) -> tuple[float, float, float]:
+        return tuple(float(v) for v in self.bank.vel[self.i])
+
+    def attitude(self) -> tuple[float, float, float]:
+        """Roll, pitch (body FLU), heading."""
+        return tuple(float(v) for v in self.bank.euler[self.i])
+
+    @property
+    def on_ground(self) -> bool:
+        return bool(self.bank.on_ground[self.i])
+
+    def set_motors(self, on: bool) -> None:
+        self.bank.set_armed(self.i, on)
+
+    def goto(self, x: float, y: float, z: float, heading: float | None) -> None:
+        self._command(Mode.POSITION, x, y, z, self.attitude()[2] if heading is None else heading)
+
+    def velocity_world(self, ve: float, vn: float, vu: float) -> None:
+        h = self.attitude()[2]
+        c, s = math.cos(h), math.sin(h)
+        self._command(Mode.SPEED_VERTICAL, c * ve + s * vn, -s * ve + c * vn, vu, math.nan)
+
+    def velocity_body(self, forward: float, left: float, up: float) -> None:
+        self._command(Mode.SPEED_VERTICAL, forward, left, up, math.nan)
+
+    def hold(self) -> None:
+        x, y, z = self.position()
+        self.goto(x, y, z, None)
+
+    def descend(self, speed: float) -> bool:
+        self._command(Mode.SPEED_VERTICAL, 0.0, 0.0, -speed, math.nan)
+        return True
+
+    def update(self) -> None:
+        """Quadrotors run their own controllers; nothing to do between polls."""
+
+
+class RoverBody:
+    """Differential-drive robot `k` of `drives`, steered to position or velocity targets by a
+    pursuit law evaluated at every poll (turn toward the target, slow down near it, stop within
+    `arrive_m`). `command` defaults to the bank's own; a scenario passes the world's."""
+
+    vehicle = "rover"
+    mav_type = mav.MAV_TYPE_GROUND_ROVER
+
+    def __init__(self, drives: DiffDriveBank, k: int, command: DriveCommand | None = None, arrive_m: float = 0.05,
+                 approach_gain: float = 0.8, healthy: Health | None = None) -> None:
+        self.drives = drives
+        self.k = k
+        self._command = command or (lambda v, w: drives.drive(k, v, w))
+        self.healthy = healthy or (lambda: True)
+        self.arrive_m = arrive_m
+        self.approach_gain = approach_gain
+        self._target: tuple | None = None  # ("point", x, y) or ("velocity", speed, heading)
+        self._motors = True
+
+    def position(self) -> tuple[float, float, float]:
+        return tuple(float(v) for v in self.drives.pos[self.k])
+
+    def velocity(self) -> tuple[float, float, float]:
+        v = float(self.drives.speed[self.k])
+        h = float(self.drives.heading[self.k])
+        return v * math.cos(h), v * math.sin(h), 0.0
+
+    def attitude(self) -> tuple[float, float, float]:
+        return 0.0, 0.0, float(self.drives.heading[self.k])
+
+    on_ground = True
+
+    def set_motors(self, on: bool) -> None:
+        self._motors = on
+        if not on:
+            self._target = None
+            self._command(0.0, 0.0)
+
+    def goto(self, x: float, y: float, z: float, heading: float | None) -> None:
+        self._target = ("point", x, y)
+
+    def velocity_world(self, ve: float, vn: float, vu: float) -> None:
+        speed = math.hypot(ve, vn)
+        self._target = ("velocity", speed, math.atan2(vn, ve)) if speed > 1e-6 else None
+        if self._target is None:
+            self._command(0.0, 0.0)
+
+    def velocity_body(self, forward: float, left: float, up: float) -> None:
+        h = self.attitude()[2]
+        self.velocity_world(forward * math.cos(h) - left * math.sin(h), forward * math.sin(h) + left * math.cos(h), 0.0)
+
+    def hold(self) -> None:
+        self._target = None
+        self._command(0.0, 0.0)
+
+    def descend(self, speed: float) -> bool:
+        return False  # a rover cannot land
+
+    def update(self) -> None:
+        t = self._target
+        if t is None or not self._motors:
+            return
+        d = self.drives
+        k = self.k
+        x, y, _ = self.position()
+        h = float(d.heading[k])
+        vmax = float(d.max_wheel[k])
+        wmax = 2.0 * vmax / float(d.base[k])
+        if t[0] == "point":
+            dx, dy = t[1] - x, t[2] - y
+            dist = math.hypot(dx, dy)
+            if dist < self.arrive_m:
+                self._command(0.0, 0.0)
+                return
+            want, speed = math.atan2(dy, dx), min(vmax, self.approach_gain * dist)
+        else:
+            want, speed = t[2], t[1]
+        err = math.remainder(want - h, 2.0 * math.pi)
+        w = float(np.clip(float(d.heading_gain[k]) * err, -wmax, wmax))
+        self._command(speed * max(math.cos(err), 0.0), w)

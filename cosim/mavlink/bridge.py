@@ -1,0 +1,285 @@
+"""The scenario's MAVLink bridge: paces the run to the wall clock, serves simulated robots as
+vehicles, and keeps ghost twins of real vehicles in the world.
+
+Every `poll_every` of simulated time the bridge sleeps until the wall clock catches up (at `speed`;
+an overrun is counted and logged), lets served vehicles read their commands and send telemetry,
+and moves each ghost twin to its vehicle's latest GLOBAL_POSITION_INT (converted to the arena
+frame about the scenario's geodetic origin, dead-reckoned between reports). A ghost's controller
+runs in the simulation, senses the simulated world and talks over the simulated network; its
+motion commands go to the real vehicle as setpoints.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from pymavlink.dialects.v20 import common as mav
+
+from cosim.mavlink.adapter import MavlinkLink, MavlinkRobot, MavlinkVehicle, take_off
+from cosim.mavlink.bodies import QuadBody, RoverBody
+from cosim.mavlink.datagrams import key_from_env
+from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
+from cosim.mavlink.personality import PERSONALITIES
+from cosim.mavlink.spec import GhostSpec, MavlinkSpec
+from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint, VehiclePort
+from cosim.timeline import Priority
+from cosim.timeunits import NS_PER_S
+from physics.robot import Robot
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Ghost:
+    """One real vehicle and its twin, node `node` of the scenario."""
+
+    node: int
+    spec: GhostSpec
+    vehicle: MavlinkVehicle
+    remote: MavlinkRobot
+    offset: np.ndarray = field(default_factory=lambda: np.zeros(3))  # arena minus the vehicle's local frame (ENU)
+    seen_t: float = -math.inf  # wall time of the last GLOBAL_POSITION_INT applied
+    stale: bool = False
+    stale_events: int = 0
+    reported_failsafe: str | None = None
+
+
+class GhostRobot(Robot):
+    """A ghost's `robot`: pose and sensors are the twin's (the simulated world's), motion commands
+    go to the real vehicle. Position targets are arena coordinates, as in simulation."""
+
+    __slots__ = ("_ghost",)
+
+    def __init__(self, world: Any, index: int, sensors: dict[str, Any], batteries: Any, ghost: Ghost) -> None:
+        super().__init__(world, index, sensors, batteries)
+        self._ghost = ghost
+
+    @property
+    def stale(self) -> bool:
+        """The vehicle's telemetry is older than the ghost's stale_after: the pose is its last known."""
+        return self._ghost.stale
+
+    @property
+    def attitude(self) -> tuple[float, float, float]:
+        att = self._ghost.vehicle.latest.get("ATTITUDE")
+        if att is None:
+            return 0.0, 0.0, self.heading
+        return float(att.roll), float(-att.pitch), yaw_to_heading(att.yaw)
+
+    def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
+        self._ghost.remote.set_velocity(vx, vy, vz)
+
+    def turn(self, angle: float) -> None:
+        self._ghost.remote.turn(angle)
+
+    def set_heading(self, heading: float) -> None:
+        self._ghost.remote.set_heading(heading)
+
+    def hover(self) -> None:
+        self._ghost.remote.hover()
+
+    def fly(self, mode: str, a: float, b: float, c: float, d: float | None = None) -> None:
+        """Only `position` (x, y, z in the arena frame, heading) reaches a real vehicle."""
+        if mode != "position":
+            raise ValueError(f"robot {self.id} is a ghost of a real vehicle: it takes fly('position', ...) or "
+                             f"set_velocity, not mode {mode!r}")
+        o = self._ghost.offset
+        self._ghost.remote.fly("position", a - o[0], b - o[1], c - o[2], d)
+
+    def drive(self, v: float, w: float) -> None:
+        raise ValueError(f"robot {self.id} is a ghost of a real vehicle: steer it with set_velocity and turn")
+
+
+@dataclass
+class Pacing:
+    """How the run kept to the wall clock: polls, late polls (by more than one poll period), worst lateness."""
+
+    speed: float
+    polls: int = 0
+    overruns: int = 0
+    worst_late_s: float = 0.0
+
+
+class MavlinkBridge:
+    """Built from the scenario's `mavlink` section; `groups` maps a group name to (first node, count)."""
+
+    def __init__(self, spec: MavlinkSpec, groups: dict[str, tuple[int, int]]) -> None:
+        self.spec = spec
+        self.origin = GeoOrigin(*spec.origin)
+        self.pacing = Pacing(spec.speed)
+        self.ports: dict[tuple[str, int], VehiclePort] = {}
+        self.endpoints: list[SimVehicleEndpoint] = []
+        self._serve_plan: list[tuple[int, Any, VehiclePort, int]] = []  # (node, personality, port, sysid)
+        for e in spec.serve:
+            key = (e.host, e.port)
+            if key not in self.ports or e.port == 0:
+                signing = key_from_env(e.signing_key_env) if e.signing_key_env else None
+                port = VehiclePort(e.port, e.host, signing)
+                self.ports[(e.host, port.port)] = port
+            else:
+                port = self.ports[key]
+            first, count = groups[e.group]
+            for k in range(count):
+                self._serve_plan.append((first + k, PERSONALITIES[e.personality], port, e.first_sysid + k))
+        self.links: list[MavlinkLink] = []
+        self.ghosts: dict[int, Ghost] = {}
+        for g in spec.ghosts:
+            signing = key_from_env(g.signing_key_env) if g.signing_key_env else None
+            link = MavlinkLink(g.host, g.port, signing, mode=g.mode)
+            self.links.append(link)
+            first, count = groups[g.group]
+            for k in range(count):
+                vehicle = MavlinkVehicle(link, g.first_sysid + k, PERSONALITIES[g.personality])
+                self.ghosts[first + k] = Ghost(first + k, g, vehicle, MavlinkRobot(vehicle))
+        self._sim: Any = None
+        self._wall0 = 0.0
+        self._last_warning = -math.inf
+        self._started = False
+
+    def robot_for(self, node: int, world: Any, sensors: dict[str, Any], batteries: Any) -> Robot:
+        ghost = self.ghosts.get(node)
+        if ghost is None:
+            return Robot(world, node, sensors, batteries)
+        return GhostRobot(world, node, sensors, batteries, ghost)
+
+    # -- the simulation's extension hooks ----------------------------------------------------------
+    def start(self, sim: Any) -> None:
+        """Serve the simulated vehicles, bring the real ones up (blocking until airborne), start pacing."""
+        self._sim = sim
+        self._started = True
+        world = sim.world
+        for node, personality, port, sysid in self._serve_plan:
+            self.endpoints.append(SimVehicleEndpoint(self._body(world, node), port, personality, sysid, self.origin))
+            log.info("robot %d served as MAVLink system %d (%s) on %s:%d", node, sysid, personality.name,
+                     port.sock.getsockname()[0], port.port)
+        if self.ghosts:
+            world.make_external(list(self.ghosts))
+            for ghost in self.ghosts.values():
+                self._bring_up(ghost)
+        self._wall0 = time.perf_counter()
+        sim.queue.push(0, Priority.TIMER, self._poll)
+
+    def _body(self, world: Any, node: int) -> QuadBody | RoverBody:
+        slot = int(world.quad_slot[node]) if world.quad_slot.size else -1
+        healthy = lambda i=node: bool(world.alive[i])  # noqa: E731  (a dead robot refuses to arm)
+        if slot >= 0:
+            return QuadBody(world.quads, slot, lambda mode, a, b, c, d, i=node: world.fly(i, mode, a, b, c, d), healthy)
+        slot = int(world.drive_slot[node])
+        return RoverBody(world.drives, slot, lambda v, w, i=node: world.drive(i, v, w), healthy=healthy)
+
+    def _bring_up(self, ghost: Ghost) -> None:
+        s = ghost.spec
+        v = ghost.vehicle
+        deadline = time.monotonic() + s.connect_timeout_ns / NS_PER_S
+        while "GLOBAL_POSITION_INT" not in v.latest or "LOCAL_POSITION_NED" not in v.latest:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no telemetry from MAVLink system {v.sysid} at {s.host}:{s.port} within "
+                                   f"{s.connect_timeout_ns / NS_PER_S:g} s (the ghost of robot {ghost.node}); "
+                                   "is the vehicle on and the address right?")
+            v.tick(time.monotonic())
+            time.sleep(0.05)
+            v.link.poll()
+        self._update_twin(ghost)
+        log.info("ghost of robot %d: vehicle %d found at %s; taking off", ghost.node, v.sysid, tuple(self._arena_pos(v)))
+        take_off(v, s.altitude)
+
+    def finish(self, sim: Any) -> None:
+        """Land the ghosts (if asked) and close every socket; also right after a build (validate)."""
+        for ghost in self.ghosts.values() if self._started else ():
+            v = ghost.vehicle
+            if ghost.spec.land_at_end and v.p.vehicle == "copter" and v.failsafe is None:
+                v.streaming = False
+                try:
+                    v.command(mav.MAV_CMD_NAV_LAND, timeout_s=0.5)
+                except Exception as exc:
+                    log.warning("ghost of robot %d: landing command failed: %s", ghost.node, exc)
+        for link in self.links:
+            link.close()
+        for port in self.ports.values():
+            port.close()
+
+    def metrics(self) -> dict:
+        p = self.pacing
+        out: dict[str, Any] = {"realtime": {"speed": p.speed, "polls": p.polls, "overruns": p.overruns,
+                                            "worst_late_s": p.worst_late_s}}
+        mav_stats: dict[str, Any] = {}
+        for (host, port_no), port in self.ports.items():
+            st = port.stats
+            mav_stats[f"{host}:{port_no}"] = {"handled": st.handled, "malformed": st.malformed, "foreign": st.foreign,
+                                              "rejected_signature": st.rejected_signature}
+        for ghost in self.ghosts.values():
+            mav_stats[f"ghost{ghost.node}"] = {"stale_events": ghost.stale_events, "failsafe": ghost.vehicle.failsafe}
+        out["mavlink"] = mav_stats
+        return out
+
+    # -- every poll ------------------------------------------------------------------------------
+    def _poll(self) -> None:
+        sim = self._sim
+        now_s = sim.now_ns / NS_PER_S
+        self._pace(now_s)
+        for port in self.ports.values():
+            port.poll(now_s)
+        if self.ghosts:
+            wall = time.monotonic()
+            for link in self.links:
+                link.poll()
+            for ghost in self.ghosts.values():
+                ghost.vehicle.tick(wall)
+                self._watch(ghost, wall)
+        nxt = sim.now_ns + self.spec.poll_every_ns
+        if nxt <= sim.duration_ns:
+            sim.queue.push(nxt, Priority.TIMER, self._poll)
+
+    def _pace(self, now_s: float) -> None:
+        p = self.pacing
+        p.polls += 1
+        ahead = self._wall0 + now_s / p.speed - time.perf_counter()
+        if ahead > 0:
+            time.sleep(ahead)
+        elif -ahead > self.spec.poll_every_ns / NS_PER_S:
+            p.overruns += 1
+            p.worst_late_s = max(p.worst_late_s, -ahead)
+            if now_s - self._last_warning > 5.0:
+                log.warning("real-time pacing: %.1f ms behind at t = %.2f s", -ahead * 1e3, now_s)
+                self._last_warning = now_s
+
+    def _watch(self, ghost: Ghost, wall: float) -> None:
+        v = ghost.vehicle
+        sim = self._sim
+        if v.position_t > ghost.seen_t:
+            self._update_twin(ghost)
+            if ghost.stale:
+                ghost.stale = False
+                sim.recorder.event(sim.now_ns, ghost.node, "ghost_fresh", f"telemetry from vehicle {v.sysid} again")
+        elif not ghost.stale and wall - ghost.seen_t > ghost.spec.stale_after_ns / NS_PER_S:
+            ghost.stale = True
+            ghost.stale_events += 1
+            age = wall - ghost.seen_t
+            sim.recorder.event(sim.now_ns, ghost.node, "ghost_stale", f"no position from vehicle {v.sysid} for {age:.1f} s")
+            log.warning("ghost of robot %d: no position from vehicle %d for %.1f s", ghost.node, v.sysid, age)
+            w = sim.world
+            w.set_external_pose(ghost.node, w.position_of(ghost.node), np.zeros(3), float(w.active_heading[ghost.node]))
+        if v.failsafe is not None and ghost.reported_failsafe is None:
+            ghost.reported_failsafe = v.failsafe
+            sim.recorder.event(sim.now_ns, ghost.node, "ghost_failsafe", v.failsafe)
+
+    def _arena_pos(self, v: MavlinkVehicle) -> np.ndarray:
+        g = v.latest["GLOBAL_POSITION_INT"]
+        return np.array(self.origin.from_geodetic(g.lat / 1e7, g.lon / 1e7, g.alt / 1000.0))
+
+    def _update_twin(self, ghost: Ghost) -> None:
+        v = ghost.vehicle
+        g = v.latest["GLOBAL_POSITION_INT"]
+        pos = self._arena_pos(v)
+        vel = np.array(ned_to_enu(g.vx / 100.0, g.vy / 100.0, g.vz / 100.0))
+        heading = yaw_to_heading(math.radians(g.hdg / 100.0)) if g.hdg != 0xFFFF else v.heading()
+        lp = v.latest.get("LOCAL_POSITION_NED")
+        if lp is not None:
+            ghost.offset = pos - np.array(ned_to_enu(lp.x, lp.y, lp.z))
+        ghost.seen_t = v.position_t
+        self._sim.world.set_external_pose(ghost.node, pos, vel, heading)

@@ -1,0 +1,94 @@
+"""The scenario's `mavlink` section: simulated robots served as vehicles, real vehicles as ghosts,
+and the wall-clock pacing both need."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+PersonalityName = Literal["px4", "ardupilot", "ardupilot_rover"]
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _check_endpoint(port: int, first_sysid: int, key_env: str | None) -> None:
+    if not 0 <= port <= 0xFFFF:
+        raise ValueError(f"port must be within 0..65535, got {port}")
+    if not 1 <= first_sysid <= 255:
+        raise ValueError(f"first_sysid must be within 1..255 (MAVLink system ids), got {first_sysid}")
+    if key_env is not None and not _ENV_NAME.match(key_env):
+        raise ValueError(f"signing_key_env names an environment variable, got {key_env!r}")
+
+
+@dataclass(frozen=True)
+class ServeSpec:
+    """Serve every robot of `group` (quadrotors, or diff_drive robots with ardupilot_rover) as a
+    MAVLink 2 vehicle on UDP `host:port`, system ids first_sysid, first_sysid + 1, ...
+    `signing_key_env` names an environment variable holding a signing key (hex or passphrase)."""
+
+    group: str
+    port: int
+    personality: PersonalityName = "px4"
+    host: str = "127.0.0.1"
+    first_sysid: int = 1
+    signing_key_env: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_endpoint(self.port, self.first_sysid, self.signing_key_env)
+
+
+@dataclass(frozen=True)
+class GhostSpec:
+    """The robots of `group` are twins of real vehicles reached on UDP `host:port` (system ids
+    first_sysid, ...); `mode: connect` writes to that address, `mode: listen` binds it and answers
+    whoever sends there (SITL's or MAVProxy's `--out`). Their telemetry sets the twins' poses, and the group's controllers command
+    them. At the start copters take off to `altitude` metres above where they stand (rovers arm
+    and hold); at the end copters land if `land_at_end`. A twin whose telemetry is older than
+    `stale_after` is flagged (an event in the trace) and stops moving until telemetry returns."""
+
+    group: str
+    port: int
+    personality: PersonalityName = "ardupilot"
+    host: str = "127.0.0.1"
+    mode: Literal["connect", "listen"] = "connect"
+    first_sysid: int = 1
+    altitude: float = 2.0
+    land_at_end: bool = True
+    stale_after_ns: int = 1_000_000_000
+    connect_timeout_ns: int = 15_000_000_000
+    signing_key_env: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_endpoint(self.port, self.first_sysid, self.signing_key_env)
+        if self.altitude <= 0:
+            raise ValueError(f"altitude must be > 0 m, got {self.altitude}")
+        if self.stale_after_ns <= 0 or self.connect_timeout_ns <= 0:
+            raise ValueError("stale_after and connect_timeout must be positive durations")
+
+
+@dataclass(frozen=True)
+class MavlinkSpec:
+    """MAVLink vehicles in a scenario. The run is paced to the wall clock at `speed` (1: real time;
+    ghosts need 1) and the sockets are polled every `poll_every` of simulated time. `origin` is
+    the arena origin's latitude, longitude (degrees) and altitude (m AMSL) for geodetic positions."""
+
+    origin: tuple[float, float, float] = (47.3977, 8.5456, 488.0)
+    speed: float = 1.0
+    poll_every_ns: int = 20_000_000
+    serve: tuple[ServeSpec, ...] = ()
+    ghosts: tuple[GhostSpec, ...] = ()
+
+    def entries(self) -> list[tuple[str, ServeSpec | GhostSpec]]:
+        """Every served and ghost group with its key path (for error messages)."""
+        return [(f"mavlink.serve[{k}]", e) for k, e in enumerate(self.serve)] + \
+            [(f"mavlink.ghosts[{k}]", e) for k, e in enumerate(self.ghosts)]
+
+    def __post_init__(self) -> None:
+        if not self.speed > 0:
+            raise ValueError(f"speed must be > 0 (simulated seconds per wall second), got {self.speed}")
+        if self.poll_every_ns <= 0:
+            raise ValueError("poll_every must be a positive duration")
+        if self.ghosts and self.speed != 1.0:
+            raise ValueError("real vehicles fly in real time: a scenario with ghosts needs speed: 1")
+        if not -90.0 <= self.origin[0] <= 90.0 or not -180.0 <= self.origin[1] <= 180.0:
+            raise ValueError(f"origin is [latitude, longitude, altitude] in degrees and metres, got {list(self.origin)}")
