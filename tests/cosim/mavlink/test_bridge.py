@@ -79,7 +79,11 @@ def test_a_ghost_leads_simulated_followers(tmp_path):
 
 def test_a_listening_ghost_of_a_cosim_serve_vehicle_goes_stale_when_it_stops(tmp_path):
     """The README's recipe: `cosim serve-vehicle --out` sends to the scenario, which listens; the
+    network is ns-3's 802.11b, so the twin's beacons reach the followers through its ns-3 node. The
     vehicle process ends after 5 s and its twin is flagged stale and stops where it was last seen."""
+    from netstack.ns3.backend import _ns
+
+    _ns()  # ns-3 loads once per session; load it before the vehicle's 5 s start to run
     port = _free_port()
     cmd = [sys.executable, "-m", "cosim.cli", "serve-vehicle", "--port", "0", "--out", f"127.0.0.1:{port}",
            "--duration", "5", "--personality", "ardupilot"]
@@ -87,7 +91,9 @@ def test_a_listening_ghost_of_a_cosim_serve_vehicle_goes_stale_when_it_stops(tmp
     try:
         scenario = cosim.load(ROOT / "configs" / "mavlink_mixed.yaml", {
             "duration": 8.0, "mavlink.ghosts.0.port": port, "mavlink.ghosts.0.mode": "listen",
-            "mavlink.ghosts.0.land_at_end": False})
+            "mavlink.ghosts.0.land_at_end": False,
+            "network": {"backend": "ns3", "radio": {"standard": "802.11b", "data_mode": "DsssRate1Mbps",
+                                                    "rate_manager": "constant"}}})
         result = cosim.run(scenario, out_dir=tmp_path / "stale")
     finally:
         out, err = vehicle.communicate(timeout=30)
@@ -95,6 +101,8 @@ def test_a_listening_ghost_of_a_cosim_serve_vehicle_goes_stale_when_it_stops(tmp
     assert "serving a simulated ardupilot vehicle (system 1) on udp 127.0.0.1:" in out
     assert result.status == "ok", result.error
     assert result.metrics["mavlink"]["ghost0"]["stale_events"] == 1
+    rec = _trace(result.directory, "records")
+    assert sorted(n for n, k in zip(rec["node"], rec["name"]) if k == "leader_seen") == [1, 2, 3, 4]
     ev = _trace(result.directory, "events")
     stale = [(t, d) for t, k, d in zip(ev["t_ns"], ev["kind"], ev["detail"]) if k == "ghost_stale"]
     assert len(stale) == 1 and "no position from vehicle 1" in stale[0][1]
