@@ -68,6 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     p_val = sub.add_parser("validate", help="check a scenario without running it")
     p_val.add_argument("scenario", type=Path)
     p_val.add_argument("--set", action="append", metavar="KEY=VALUE")
+    p_rep = sub.add_parser("report", help="write an HTML report (and PNG figures) of a run or sweep directory")
+    p_rep.add_argument("directory", type=Path)
+    p_rep.add_argument("--out", type=Path, help="report directory (default: DIRECTORY/report)")
+    p_rep.add_argument("--metric", action="append", help="sweeps: a metric to plot (dotted, e.g. routing.delivery_ratio)")
     p_veh = sub.add_parser("serve-vehicle", help="serve one simulated vehicle over MAVLink (a stand-in for a real one)")
     p_veh.add_argument("--port", type=int, default=14550, help="UDP port (default 14550)")
     p_veh.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; others are your choice)")
@@ -84,6 +88,16 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if args.command == "serve-vehicle":
         return _serve_vehicle(args)
+    if args.command == "report":
+        from cosim.report import write_report
+
+        try:
+            path = write_report(args.directory, args.out, args.metric)
+        except FileNotFoundError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"report: {path}")
+        return 0
     if args.command == "sweep":
         from cosim.sweep_cli import sweep_command
 

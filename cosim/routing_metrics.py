@@ -35,11 +35,10 @@ def _stats(x: np.ndarray, prefix: str) -> dict[str, float]:
             f"{prefix}_p99_s": float(np.percentile(x, 99))}
 
 
-def routing_metrics(packets: dict[str, Any], n_nodes: int, extra_control: tuple[int, int] = (0, 0),
-                    received_per_node: list[int] | None = None) -> dict[str, Any]:
-    """Metrics from the packets table's columns (`kind` holds codes or labels of PACKET_KINDS);
-    `extra_control` adds routing traffic counted outside the trace (ns-3's own protocols), and
-    `received_per_node` is counted by the coordinator (or by ns-3's MACs for its protocols)."""
+def packet_samples(packets: dict[str, Any]) -> dict[str, Any]:
+    """Per-packet and per-session samples behind the metrics (for distributions and time series):
+    `delay_s` of each delivered packet, `delivered_sent_ns` its send time, `sent_ns` every send
+    time, `discovery_s` per session, and `jitter_terms_s`."""
     kind = np.asarray(packets["kind"])
     if kind.dtype.kind in "US" or kind.dtype == object:
         kind = np.array([PACKET_KINDS.index(k) for k in kind], dtype=np.int8)
@@ -80,12 +79,25 @@ def routing_metrics(packets: dict[str, Any], n_nodes: int, extra_control: tuple[
         got = [recv_time_of[k] for k in (a * (1 << 32) + int(s_seq[i]) for i in rows) if k in recv_time_of]
         if got:
             discovery.append((min(got) - int(s_t[rows[0]])) / 1e9)
+    return {"delay_s": delays, "delivered_sent_ns": ts[pos[ok]] if len(ks) else np.zeros(0, np.int64),
+            "sent_ns": t[sent], "discovery_s": np.array(discovery), "jitter_terms_s": jitter_terms,
+            "sessions": len(sess_of_sent), "kind": kind, "size": size, "detail": detail, "n_sent": int(sent.sum()),
+            "n_recv": int(ok.sum())}
 
+
+def routing_metrics(packets: dict[str, Any], n_nodes: int, extra_control: tuple[int, int] = (0, 0),
+                    received_per_node: list[int] | None = None) -> dict[str, Any]:
+    """Metrics from the packets table's columns (`kind` holds codes or labels of PACKET_KINDS);
+    `extra_control` adds routing traffic counted outside the trace (ns-3's own protocols), and
+    `received_per_node` is counted by the coordinator (or by ns-3's MACs for its protocols)."""
+    sm = packet_samples(packets)
+    kind, size, detail = sm["kind"], sm["size"], sm["detail"]
+    delays, discovery, jitter_terms = sm["delay_s"], sm["discovery_s"], sm["jitter_terms_s"]
     frames = kind == FRAME
     ctl = frames & np.array([d != "data" for d in detail], dtype=bool) if len(kind) else frames
     ctl_frames = int(ctl.sum()) + extra_control[0]
     ctl_bytes = int(size[ctl].sum()) + extra_control[1]
-    n_sent, n_recv = int(sent.sum()), int(ok.sum())
+    n_sent, n_recv = sm["n_sent"], sm["n_recv"]
     per_node = list(received_per_node) if received_per_node is not None else [0] * n_nodes
     out = {
         "data_sent": n_sent,
@@ -97,8 +109,8 @@ def routing_metrics(packets: dict[str, Any], n_nodes: int, extra_control: tuple[
         "control_bytes": ctl_bytes,
         "control_frames_per_delivered": ctl_frames / n_recv if n_recv else math.nan,
         "control_bytes_per_delivered": ctl_bytes / n_recv if n_recv else math.nan,
-        **_stats(np.array(discovery), "route_discovery"),
-        "sessions": len(sess_of_sent),
+        **_stats(discovery, "route_discovery"),
+        "sessions": sm["sessions"],
         "dropped": int((kind == DROP).sum()),
         "received_per_node": per_node,
     }

@@ -65,6 +65,26 @@ def _routing_metrics(sim: Simulation, scenario: Scenario, trace_dir: Path) -> di
     return m
 
 
+def _record_summary(path: Path) -> dict:
+    """Per record name: how many values, their mean, min, max, and the last one written (for sweeps
+    to compare runs by what controllers recorded, e.g. `records.barrier_passed.max`)."""
+    if not path.exists():
+        return {}
+    import pyarrow.parquet as pq
+
+    cols = pq.read_table(path, columns=["name", "value"]).to_pydict()
+    names = np.array(cols["name"], dtype=object)
+    values = np.array(cols["value"], dtype=np.float64)
+    out = {}
+    for name in sorted(set(cols["name"])):
+        v = values[names == name]
+        finite = v[np.isfinite(v)]
+        out[name] = {"count": len(v), "mean": float(finite.mean()) if len(finite) else math.nan,
+                     "min": float(finite.min()) if len(finite) else math.nan,
+                     "max": float(finite.max()) if len(finite) else math.nan, "last": float(v[-1])}
+    return out
+
+
 def summary_text(scenario: Scenario, m: dict, status: str, error: str | None) -> str:
     lines = [f"scenario   {scenario.name} ({scenario.source}), seed {scenario.seed}, status {status}"]
     if m:  # a run that died before producing metrics has only its status and error
@@ -137,6 +157,9 @@ def run(
             metrics["routing"] = _routing_metrics(sim, scenario, directory / "trace")
         for ext in sim.extensions:
             metrics.update(ext.metrics())
+        summary = _record_summary(directory / "trace" / "records.parquet")
+        if summary:
+            metrics["records"] = summary
         (directory / "metrics.json").write_text(json.dumps(metrics, indent=2))
     (directory / "summary.txt").write_text(summary_text(scenario, metrics, status, error))
     extra = {"error": error, "t_s": sim.now_ns / NS_PER_S if sim else 0.0} if error else {}

@@ -70,6 +70,18 @@ def rebuild_index(directory: Path) -> SweepIndex:
     return index
 
 
+def flatten(metrics: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Scalar metrics at any depth as dotted names (routing.delivery_ratio, records.passed.max); lists are left out."""
+    out: dict[str, Any] = {}
+    for name, value in metrics.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, (int, float, str, bool)) or value is None:
+            out[key] = value
+        elif isinstance(value, dict):
+            out.update(flatten(value, key + "."))
+    return out
+
+
 def results_table(directory: Path) -> list[dict[str, Any]]:
     """One flat row per run: key, replication, seed, each parameter, status, error, scalar metrics."""
     index_path = directory / "index.sqlite"
@@ -80,12 +92,7 @@ def results_table(directory: Path) -> list[dict[str, Any]]:
         flat.update(row["params"])
         flat["status"] = row["status"]
         flat["error"] = row["error"]
-        for name, value in row["metrics"].items():
-            if isinstance(value, (int, float, str, bool)) or value is None:
-                flat[name] = value
-            elif isinstance(value, dict):  # e.g. routing metrics: routing.delivery_ratio
-                flat.update({f"{name}.{k}": v for k, v in value.items()
-                             if isinstance(v, (int, float, str, bool)) or v is None})
+        flat.update(flatten(row["metrics"]))
         rows.append(flat)
     index.close()
     return rows

@@ -124,3 +124,13 @@ class GoTo(Controller):
         x, y, z = self.params.offset
         self.robot.fly("position", self.start[0] + x, self.start[1] + y, z, self.params.heading)
         self.steps += 1
+
+
+class Strider(Controller):
+    """Walks east at 2 m/s and records its x position every second."""
+
+    period = None
+
+    def setup(self):
+        self.robot.set_velocity(2.0)
+        self.every(1.0, lambda: self.record("x", float(self.robot.position[0])))
