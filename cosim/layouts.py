@@ -20,11 +20,13 @@ class PointLayout:
 
 @dataclass(frozen=True)
 class GridLayout:
-    """Row-major grid starting at `origin`, `columns` per row, `spacing` metres apart."""
+    """Row-major grid starting at `origin`, `columns` per row, `spacing` metres apart; with `snake`
+    every other row runs backwards, so consecutive robots are always neighbours."""
 
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
     spacing: float = 1.0
     columns: int = 0  # 0: as square as possible
+    snake: bool = False
 
     def __post_init__(self) -> None:
         if self.spacing <= 0:
@@ -36,8 +38,11 @@ class GridLayout:
         cols = self.columns or max(1, math.ceil(math.sqrt(count)))
         k = np.arange(count)
         out = np.tile(np.array(self.origin, dtype=np.float64), (count, 1))
-        out[:, 0] += (k % cols) * self.spacing
-        out[:, 1] += (k // cols) * self.spacing
+        col, row = k % cols, k // cols
+        if self.snake:
+            col = np.where(row % 2 == 1, cols - 1 - col, col)
+        out[:, 0] += col * self.spacing
+        out[:, 1] += row * self.spacing
         return out
 
 

@@ -140,6 +140,20 @@ class NetHandle:
             raise ValueError("ports need a routing protocol: set network.routing in the scenario")
         sim.stack_host.bind_port(self.node, port, fn)
 
+    def range_to(self, node: int) -> float:
+        """The true distance (m) from this robot to `node` now: what an ideal received-signal distance
+        estimate gives (Kilobots' infrared, ranging radios); add the sensor's own noise in the controller."""
+        w = self._sim.world
+        d = w.position_of(node) - w.position_of(self.node)
+        return float(math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
+
+    def bearing_to(self, node: int) -> float:
+        """The true bearing (rad, robot frame, counter-clockwise) from this robot to `node` now: what a
+        range-and-bearing board measures (e-puck, marXbot; Kilobots have none). Add its noise yourself."""
+        w = self._sim.world
+        d = w.position_of(node) - w.position_of(self.node)
+        return math.remainder(math.atan2(d[1], d[0]) - float(w.active_heading[self.node]), 2 * math.pi)
+
     def neighbors(self) -> list[Neighbor]:
         """Nodes heard within the neighbour timeout, with range (m) and bearing (rad, robot frame)."""
         sim = self._sim

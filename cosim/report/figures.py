@@ -64,7 +64,7 @@ def _fit(ax: plt.Axes, points: np.ndarray, scenario: dict) -> None:
     if not len(xy):
         return
     lo, hi = xy.min(axis=0), xy.max(axis=0)
-    pad = np.maximum((hi - lo) * 0.08, 1.0)
+    pad = np.maximum((hi - lo) * 0.08, 0.04 * max(float((hi - lo).max()), 1e-3))
     ax.set_xlim(lo[0] - pad[0], hi[0] + pad[0])
     ax.set_ylim(lo[1] - pad[1], hi[1] + pad[1])
     span = (hi - lo) + 2 * pad

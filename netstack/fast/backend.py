@@ -23,8 +23,10 @@ from netstack.fast.neighbors import CellIndex
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
 
 NS_PER_S = 1_000_000_000
-# Use the cell index only above this many nodes; below, one vectorized pass over all nodes is faster.
-CELL_INDEX_MIN_NODES = 4000
+# Use the cell index only above this many nodes, and only when the radio range is small against the
+# swarm's extent (a few cells across); otherwise one vectorized pass over all nodes is faster.
+CELL_INDEX_MIN_NODES = 256
+CELL_INDEX_MIN_CELLS = 4.0
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,11 @@ class FastBackend:
         self._range = config.max_range_m()
         self._ignores_threshold = bool(getattr(config.pathloss, "ignores_threshold", lambda: False)())
         self._index: CellIndex | None = None
-        self._index_slack = 0.0
+        self._index_pos = np.zeros((0, 3))  # positions the index was built from
+        self._index_slack = 0.0  # its cells are range + slack wide: valid while nobody moved slack/2 from there
+        self._moved = 0.0  # the farthest any node is from its indexed position, at the last sync
+        self._vmax = 0.0
+        self._sparse = False  # use the cell index (decided at each position sync)
         self.now_ns = 0
 
     # -- interface -------------------------------------------------------------------------
@@ -105,7 +111,15 @@ class FastBackend:
         self._pos = np.array(xyz, dtype=np.float64, copy=True)
         self._vel = np.array(vel, dtype=np.float64, copy=True)
         self._sync_ns = t_ns
-        self._index = None
+        self._vmax = float(np.sqrt(np.einsum("ij,ij->i", self._vel, self._vel).max())) if self._n else 0.0
+        if self._index is not None:
+            d = self._pos - self._index_pos
+            self._moved = float(np.sqrt(np.einsum("ij,ij->i", d, d).max()))
+            if self._moved > self._index_slack / 2.0:
+                self._index = None
+        extent = float(np.ptp(self._pos[:, :2], axis=0).max()) if self._n else 0.0
+        self._sparse = (self._n >= CELL_INDEX_MIN_NODES and math.isfinite(self._range)
+                        and extent > CELL_INDEX_MIN_CELLS * self._range)
 
     def set_alive(self, node_id: int, alive: bool) -> None:
         self._alive[node_id] = alive
@@ -162,16 +176,18 @@ class FastBackend:
         return self._pos[idx] + self._vel[idx] * dt
 
     def _candidates(self, src: int, t_ns: int) -> np.ndarray | None:
-        """Nodes that may be in range of src, or None meaning 'all of them'."""
-        if self._n < CELL_INDEX_MIN_NODES or not math.isfinite(self._range):
+        """Nodes that may be in range of src, or None meaning 'all of them'. The cell index is rebuilt
+        only when some node may have moved more than half its slack since it was built."""
+        if not self._sparse:
             return None
-        dt = max(0.0, (t_ns - self._sync_ns) / NS_PER_S)
-        vmax = float(np.sqrt((self._vel ** 2).sum(axis=1).max())) if self._n else 0.0
-        slack = 2.0 * vmax * dt
-        if self._index is None or slack > self._index_slack:
-            self._index_slack = max(slack, 2.0 * vmax * 0.1)
-            self._index = CellIndex(self._pos, self._range + self._index_slack)
-        return self._index.candidates(self._pos[src])
+        drift = self._vmax * max(0.0, (t_ns - self._sync_ns) / NS_PER_S)
+        if self._index is None or self._moved + drift > self._index_slack / 2.0:
+            self._index_slack = max(2.0 * self._vmax * 1.0, 0.05 * self._range)  # about a second of motion
+            self._index_pos = self._positions_at(t_ns, slice(None)).copy()
+            self._index = CellIndex(self._index_pos, self._range + self._index_slack)
+            self._moved = 0.0
+            return self._index.candidates(self._index_pos[src])
+        return self._index.candidates(self._positions_at(t_ns, src))
 
     def _reachable(self, src: int, dst: int, t_ns: int) -> tuple[np.ndarray, np.ndarray]:
         if not self._alive[src]:
