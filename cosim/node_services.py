@@ -133,6 +133,20 @@ class NetHandle:
         sim = self._sim
         return {} if sim.stacks is None else sim.stacks[self.node].protocol.routes()
 
+    def invalidate_route(self, dst: int, next_hop: int) -> None:
+        """Tell the routing protocol to forget its route to `dst` through `next_hop`."""
+        sim = self._sim
+        if sim.stacks is None:
+            raise ValueError("routes need a routing protocol: set network.routing in the scenario")
+        sim.stacks[self.node].protocol.invalidate(int(dst), int(next_hop))
+
+    def discover_route(self, dst: int) -> None:
+        """Ask the routing protocol to look for routes to `dst` now (AntHocNet: a reactive forward ant)."""
+        sim = self._sim
+        if sim.stacks is None:
+            raise ValueError("routes need a routing protocol: set network.routing in the scenario")
+        sim.stacks[self.node].protocol.discover(int(dst))
+
     def bind(self, port: int, fn: Callable[[Message], None]) -> None:
         """Deliver packets arriving on `port` to fn instead of the controller's on_message (routed scenarios)."""
         sim = self._sim

@@ -42,6 +42,9 @@ class SimStackHost:
     def protocol_event(self, node: int, kind: str, detail: str) -> None:
         self._sim.recorder.event(self._sim.now_ns, node, kind, detail)
 
+    def protocol_record(self, node: int, name: str, value: float) -> None:
+        self._sim.recorder.record(self._sim.now_ns, node, name, value)
+
     def bind_port(self, node: int, port: int, fn: Callable[[Message], None]) -> None:
         self._port_handlers[(node, port)] = fn
 

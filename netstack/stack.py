@@ -89,3 +89,6 @@ class NodeStack:
 
     def event(self, kind: str, detail: str) -> None:
         self._host.protocol_event(self.node, kind, detail)
+
+    def record(self, name: str, value: float) -> None:
+        self._host.protocol_record(self.node, name, value)

@@ -286,7 +286,7 @@ class AntHocNet(RoutingProtocol):
         if dst in self._setup:
             return
         self.link.event("route_request", f"to {dst}")
-        state = [1, None]
+        state = [1, None, self.link.now_ns()]  # tries, retry timer, start
         self._setup[dst] = state
         self._send_forward_ant(dst, REACTIVE)
         state[1] = self.link.after(self.params.setup_retry_ns, lambda: self._setup_timeout(dst))
@@ -335,6 +335,7 @@ class AntHocNet(RoutingProtocol):
         state = self._setup.pop(dst, None)
         if state is not None:
             state[1].cancel()
+            self.link.record("route_discovery_s", (self.link.now_ns() - state[2]) / 1e9)
         timer = self._repair.pop(dst, None)
         if timer is not None:
             timer.cancel()
@@ -539,6 +540,17 @@ class AntHocNet(RoutingProtocol):
             rows.sort(key=lambda r: -r.goodness)
             out[dst] = rows
         return out
+
+    def discover(self, dst: int) -> None:
+        if dst != self.link.node:
+            self._start_setup(dst)
+
+    def invalidate(self, dst: int, next_hop: int) -> None:
+        entries = self._pher.get(dst)
+        if entries is not None and entries.pop(next_hop, None) is not None:
+            self.count("routes_invalidated")
+            if not entries:
+                del self._pher[dst]
 
     def pheromone(self, dst: int) -> dict[int, float]:
         """Pheromone towards `dst` per live next hop (tests, plots)."""

@@ -71,6 +71,9 @@ class LinkServices(Protocol):
     def event(self, kind: str, detail: str) -> None:
         """Record a protocol happening (a link failure, a repair) in the run's events table."""
 
+    def record(self, name: str, value: float) -> None:
+        """Record a protocol measurement (e.g. `route_discovery_s`) in the run's records table."""
+
 
 class RoutingProtocol:
     """Base class: override what the protocol needs. Parameters: a frozen dataclass `Params`."""
@@ -116,3 +119,11 @@ class RoutingProtocol:
     def routes(self) -> dict[int, list[RouteEntry]]:
         """For each known destination, the candidate next hops (best first)."""
         return {}
+
+    def invalidate(self, dst: int, next_hop: int) -> None:
+        """Forget the route to `dst` through `next_hop` (an application knows better, e.g. a robot
+        that is leaving that neighbour behind). Protocols without per-hop state ignore it."""
+
+    def discover(self, dst: int) -> None:
+        """Start a route discovery towards `dst` now, even if a route is known (reactive protocols;
+        others ignore it)."""
