@@ -121,7 +121,7 @@ def received_map(d: rd.RunData) -> tuple[Figure, str] | None:
     fig.colorbar(sc, ax=ax, label="frames received")
     hi, lo = int(np.argmax(counts)), int(np.argmin(counts))
     note = f"most {int(counts[hi])} (node {hi}), least {int(counts[lo])} (node {lo}), total {int(counts.sum())}"
-    ax.set_title(f"packets received per node: {note}", fontsize=10)
+    ax.set_title(f"frames received per node (most {int(counts[hi])}, node {hi})", fontsize=10)
     _fit(ax, xy, d.scenario)
     ax.set_aspect("equal", adjustable="box")
     ax.set_xlabel("x (m)")
@@ -158,7 +158,7 @@ def delivery_over_time(d: rd.RunData) -> Figure | None:
     return fig
 
 
-def _log_distribution(x: np.ndarray, what: str) -> Figure | None:
+def log_distribution(x: np.ndarray, what: str) -> Figure | None:
     x = x[np.isfinite(x) & (x > 0)]
     if not len(x):
         return None
@@ -182,11 +182,11 @@ def _ms(seconds: float) -> str:
 
 
 def delay_distribution(d: rd.RunData) -> Figure | None:
-    return _log_distribution(rd.delay_samples(d), "end-to-end delay")
+    return log_distribution(rd.delay_samples(d), "end-to-end delay")
 
 
 def discovery_distribution(d: rd.RunData) -> Figure | None:
-    return _log_distribution(rd.discovery_samples(d), "route discovery time")
+    return log_distribution(rd.discovery_samples(d), "route discovery time")
 
 
 def _band(ax: plt.Axes, t: np.ndarray, grid: np.ndarray, label: str) -> None:

@@ -219,7 +219,9 @@ def record_series(d: RunData, limit: int = 12) -> dict[str, dict[int, tuple[np.n
     if not r or not len(r.get("name", [])):
         return {}
     names, counts = np.unique(r["name"].astype(str), return_counts=True)
-    chosen = [str(n) for n in names[np.argsort(-counts, kind="stable")][:limit] if n != "route_discovery_s"]
+    series = names[counts >= 3]  # a value or two is an event: see few_records
+    counts = counts[counts >= 3]
+    chosen = [str(n) for n in series[np.argsort(-counts, kind="stable")][:limit] if n != "route_discovery_s"]
     out: dict[str, dict[int, tuple[np.ndarray, np.ndarray]]] = {}
     for name in sorted(chosen):
         mine = r["name"] == name
@@ -241,3 +243,15 @@ def quartiles(x: np.ndarray) -> dict[str, float]:
         return {}
     q = np.percentile(x, [0, 25, 50, 75, 100])
     return dict(zip(("min", "q1", "median", "q3", "max"), (float(v) for v in q)))
+
+
+def few_records(d: RunData, limit: int = 60) -> list[tuple[float, int, str, float]]:
+    """Records written fewer than three times (events such as `robot_arrived`): (t_s, node, name, value)."""
+    r = d.records
+    if not r or not len(r.get("name", [])):
+        return []
+    names, counts = np.unique(r["name"].astype(str), return_counts=True)
+    few = set(names[counts < 3].tolist())
+    rows = [(float(t) / NS, int(n), str(k), float(v)) for t, n, k, v in zip(r["t_ns"], r["node"], r["name"], r["value"])
+            if str(k) in few]
+    return sorted(rows)[:limit]

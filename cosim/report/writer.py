@@ -99,6 +99,10 @@ def run_report(directory: Path, out: Path) -> Report:
             fig, note = built if isinstance(built, tuple) else (built, "")
             rep.figure(spec.name, spec.title, fig, f"{spec.caption} {note}".strip())
     _distribution_table(rep, d)
+    few = rd.few_records(d)
+    if few:
+        rep.heading("Recorded once or twice")
+        rep.table(["time (s)", "node", "name", "value"], [list(row) for row in few])
     events = rd.event_counts(d)
     if events:
         rep.heading("Events")

@@ -213,6 +213,15 @@ class Net
             aodv.AssignStreams(m_nodes, stream);
         else if (routing == "olsr")
             olsr.AssignStreams(m_nodes, stream);
+        else  // DsdvHelper has no AssignStreams: fix each protocol's stream, or the run would depend on
+              // how many random streams earlier runs in this process took
+            for (uint32_t i = 0; i < m_n; ++i)
+            {
+                Ptr<dsdv::RoutingProtocol> proto =
+                    DynamicCast<dsdv::RoutingProtocol>(m_nodes.Get(i)->GetObject<Ipv4>()->GetRoutingProtocol());
+                if (proto)
+                    stream += proto->AssignStreams(stream);
+            }
         Ipv4AddressHelper addresses;
         addresses.SetBase("10.0.0.0", "255.255.0.0");
         m_ifaces = addresses.Assign(m_devices);
