@@ -157,16 +157,19 @@ class NetHandle:
     def range_to(self, node: int) -> float:
         """The true distance (m) from this robot to `node` now: what an ideal received-signal distance
         estimate gives (Kilobots' infrared, ranging radios); add the sensor's own noise in the controller."""
-        w = self._sim.world
-        d = w.position_of(node) - w.position_of(self.node)
-        return float(math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
+        return self._geometry(node)[0]
 
     def bearing_to(self, node: int) -> float:
         """The true bearing (rad, robot frame, counter-clockwise) from this robot to `node` now: what a
         range-and-bearing board measures (e-puck, marXbot; Kilobots have none). Add its noise yourself."""
+        return self._geometry(node)[1]
+
+    def _geometry(self, node: int) -> tuple[float, float]:
+        """(range m, bearing rad in this robot's frame) to `node`, from the world's current poses."""
         w = self._sim.world
         d = w.position_of(node) - w.position_of(self.node)
-        return math.remainder(math.atan2(d[1], d[0]) - float(w.active_heading[self.node]), 2 * math.pi)
+        rng = float(math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
+        return rng, math.remainder(math.atan2(d[1], d[0]) - float(w.active_heading[self.node]), 2 * math.pi)
 
     def neighbors(self) -> list[Neighbor]:
         """Nodes heard within the neighbour timeout, with range (m) and bearing (rad, robot frame)."""
@@ -177,13 +180,9 @@ class NetHandle:
         heard = table.heard_by(self.node, sim.now_ns - sim.neighbor_timeout_ns)
         if not heard:
             return []
-        me = sim.world.position_of(self.node)
-        heading = float(sim.world.active_heading[self.node])
         out = []
         for src, t, rssi in heard:
-            d = sim.world.position_of(src) - me
-            rng = float(math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
-            bearing = math.remainder(math.atan2(d[1], d[0]) - heading, 2 * math.pi)
+            rng, bearing = self._geometry(src)
             out.append(Neighbor(src, rng, bearing, rssi, (sim.now_ns - t) / NS_PER_S))
         return out
 

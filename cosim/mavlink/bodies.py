@@ -83,6 +83,7 @@ class RoverBody:
 
     vehicle = "rover"
     mav_type = mav.MAV_TYPE_GROUND_ROVER
+    on_ground = True
 
     def __init__(self, drives: DiffDriveBank, k: int, command: DriveCommand | None = None, arrive_m: float = 0.05,
                  approach_gain: float = 0.8, healthy: Health | None = None) -> None:
@@ -105,8 +106,6 @@ class RoverBody:
 
     def attitude(self) -> tuple[float, float, float]:
         return 0.0, 0.0, float(self.drives.heading[self.k])
-
-    on_ground = True
 
     def set_motors(self, on: bool) -> None:
         self._motors = on

@@ -25,6 +25,7 @@ from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import key_from_env
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import PERSONALITIES
+from cosim.mavlink.realtime import Pacer
 from cosim.mavlink.spec import GhostSpec, MavlinkSpec
 from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint, VehiclePort
 from cosim.timeline import Priority
@@ -95,23 +96,13 @@ class GhostRobot(Robot):
         raise ValueError(f"robot {self.id} is a ghost of a real vehicle: steer it with set_velocity and turn")
 
 
-@dataclass
-class Pacing:
-    """How the run kept to the wall clock: polls, late polls (by more than one poll period), worst lateness."""
-
-    speed: float
-    polls: int = 0
-    overruns: int = 0
-    worst_late_s: float = 0.0
-
-
 class MavlinkBridge:
     """Built from the scenario's `mavlink` section; `groups` maps a group name to (first node, count)."""
 
     def __init__(self, spec: MavlinkSpec, groups: dict[str, tuple[int, int]]) -> None:
         self.spec = spec
         self.origin = GeoOrigin(*spec.origin)
-        self.pacing = Pacing(spec.speed)
+        self.pacer = Pacer(spec.speed, late_after_s=spec.poll_every_ns / NS_PER_S)
         self.ports: dict[tuple[str, int], VehiclePort] = {}
         self.endpoints: list[SimVehicleEndpoint] = []
         self._serve_plan: list[tuple[int, Any, VehiclePort, int]] = []  # (node, personality, port, sysid)
@@ -137,8 +128,6 @@ class MavlinkBridge:
                 vehicle = MavlinkVehicle(link, g.first_sysid + k, PERSONALITIES[g.personality])
                 self.ghosts[first + k] = Ghost(first + k, g, vehicle, MavlinkRobot(vehicle))
         self._sim: Any = None
-        self._wall0 = 0.0
-        self._last_warning = -math.inf
         self._started = False
 
     def robot_for(self, node: int, world: Any, sensors: dict[str, Any], batteries: Any) -> Robot:
@@ -161,7 +150,7 @@ class MavlinkBridge:
             world.make_external(list(self.ghosts))
             for ghost in self.ghosts.values():
                 self._bring_up(ghost)
-        self._wall0 = time.perf_counter()
+        self.pacer.restart()
         sim.queue.push(0, Priority.TIMER, self._poll)
 
     def _body(self, world: Any, node: int) -> QuadBody | RoverBody:
@@ -204,9 +193,9 @@ class MavlinkBridge:
             port.close()
 
     def metrics(self) -> dict:
-        p = self.pacing
-        out: dict[str, Any] = {"realtime": {"speed": p.speed, "polls": p.polls, "overruns": p.overruns,
-                                            "worst_late_s": p.worst_late_s}}
+        st = self.pacer.stats
+        out: dict[str, Any] = {"realtime": {"speed": self.pacer.speed, "polls": st.ticks, "overruns": st.overruns,
+                                            "worst_late_s": st.worst_late_s}}
         mav_stats: dict[str, Any] = {}
         for (host, port_no), port in self.ports.items():
             st = port.stats
@@ -221,7 +210,7 @@ class MavlinkBridge:
     def _poll(self) -> None:
         sim = self._sim
         now_s = sim.now_ns / NS_PER_S
-        self._pace(now_s)
+        self.pacer.wait(now_s)
         for port in self.ports.values():
             port.poll(now_s)
         if self.ghosts:
@@ -234,19 +223,6 @@ class MavlinkBridge:
         nxt = sim.now_ns + self.spec.poll_every_ns
         if nxt <= sim.duration_ns:
             sim.queue.push(nxt, Priority.TIMER, self._poll)
-
-    def _pace(self, now_s: float) -> None:
-        p = self.pacing
-        p.polls += 1
-        ahead = self._wall0 + now_s / p.speed - time.perf_counter()
-        if ahead > 0:
-            time.sleep(ahead)
-        elif -ahead > self.spec.poll_every_ns / NS_PER_S:
-            p.overruns += 1
-            p.worst_late_s = max(p.worst_late_s, -ahead)
-            if now_s - self._last_warning > 5.0:
-                log.warning("real-time pacing: %.1f ms behind at t = %.2f s", -ahead * 1e3, now_s)
-                self._last_warning = now_s
 
     def _watch(self, ghost: Ghost, wall: float) -> None:
         v = ghost.vehicle

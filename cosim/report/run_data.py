@@ -33,6 +33,7 @@ class RunData:
     packets: dict[str, Any] = field(default_factory=dict)
     records: dict[str, np.ndarray] = field(default_factory=dict)
     events: dict[str, np.ndarray] = field(default_factory=dict)
+    _packet_samples: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def duration_s(self) -> float:
@@ -81,6 +82,13 @@ def load_run(directory: str | Path) -> RunData:
         records=_columns(t["records"]) if "records" in t else {},
         events=_columns(t["events"]) if "events" in t else {},
     )
+
+
+def _samples(d: RunData) -> dict[str, Any]:
+    """The packets table's samples (cosim.routing_metrics.packet_samples), computed once per run."""
+    if d._packet_samples is None:
+        d._packet_samples = packet_samples(d.packets)
+    return d._packet_samples
 
 
 # -- derived series --------------------------------------------------------------------------------
@@ -133,7 +141,7 @@ def delivery_over_time(d: RunData) -> tuple[np.ndarray, np.ndarray, np.ndarray] 
     """(bin edges, packets sent per bin, fraction of them delivered) by send time, for routed runs."""
     if not d.packets or not len(d.packets.get("t_ns", [])):
         return None
-    s = packet_samples(d.packets)
+    s = _samples(d)
     if not s["n_sent"]:
         return None
     edges = bins(d.duration_s)
@@ -160,7 +168,7 @@ def frames_over_time(d: RunData) -> tuple[np.ndarray, np.ndarray, np.ndarray] | 
 def delay_samples(d: RunData) -> np.ndarray:
     if not d.packets or not len(d.packets.get("t_ns", [])):
         return np.zeros(0)
-    return packet_samples(d.packets)["delay_s"]
+    return _samples(d)["delay_s"]
 
 
 def discovery_samples(d: RunData) -> np.ndarray:
@@ -173,7 +181,7 @@ def discovery_samples(d: RunData) -> np.ndarray:
             return r["value"][mine].astype(float)
     if not d.packets or not len(d.packets.get("t_ns", [])):
         return np.zeros(0)
-    return packet_samples(d.packets)["discovery_s"]
+    return _samples(d)["discovery_s"]
 
 
 def neighbour_counts(d: RunData, every_s: float | None = None) -> tuple[np.ndarray, np.ndarray] | None:

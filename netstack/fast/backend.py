@@ -111,15 +111,16 @@ class FastBackend:
         self._pos = np.array(xyz, dtype=np.float64, copy=True)
         self._vel = np.array(vel, dtype=np.float64, copy=True)
         self._sync_ns = t_ns
-        self._vmax = float(np.sqrt(np.einsum("ij,ij->i", self._vel, self._vel).max())) if self._n else 0.0
+        self._sparse = False
+        if self._n < CELL_INDEX_MIN_NODES or not math.isfinite(self._range):
+            return  # small swarms and unbounded radios: one pass over all nodes per send
+        self._vmax = float(np.sqrt(np.einsum("ij,ij->i", self._vel, self._vel).max()))
         if self._index is not None:
             d = self._pos - self._index_pos
             self._moved = float(np.sqrt(np.einsum("ij,ij->i", d, d).max()))
             if self._moved > self._index_slack / 2.0:
                 self._index = None
-        extent = float(np.ptp(self._pos[:, :2], axis=0).max()) if self._n else 0.0
-        self._sparse = (self._n >= CELL_INDEX_MIN_NODES and math.isfinite(self._range)
-                        and extent > CELL_INDEX_MIN_CELLS * self._range)
+        self._sparse = float(np.ptp(self._pos[:, :2], axis=0).max()) > CELL_INDEX_MIN_CELLS * self._range
 
     def set_alive(self, node_id: int, alive: bool) -> None:
         self._alive[node_id] = alive
