@@ -58,6 +58,10 @@ class HelpMote(Controller):
         relay_jitter: float = 0.05
         """A relayed request waits a uniform random time up to this (s)."""
 
+        def __post_init__(self) -> None:
+            if self.reply_timeout <= 0 or self.tries < 1 or self.flood_ttl < 1 or self.relay_jitter < 0:
+                raise ValueError("reply_timeout must be > 0 s, tries and flood_ttl >= 1, relay_jitter >= 0 s")
+
     period = None
 
     def setup(self) -> None:
@@ -144,6 +148,14 @@ class HelpRobot(Controller):
         """The expected maximum time per hop the robot announces (s)."""
         keepalive_every: float = 10.0
         avoid_m: float = 3.0
+
+        def __post_init__(self) -> None:
+            if min(self.speed, self.reply_timeout, self.hop_timeout, self.hop_time, self.keepalive_every) <= 0:
+                raise ValueError("speed, reply_timeout, hop_timeout, hop_time and keepalive_every must be > 0")
+            if self.tries < 1:
+                raise ValueError(f"tries must be >= 1, got {self.tries}")
+            if not 0 < self.reached_m < self.invalidate_m:
+                raise ValueError(f"expected 0 < reached_m < invalidate_m, got {self.reached_m} and {self.invalidate_m} m")
 
     period = 0.2
 

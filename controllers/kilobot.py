@@ -74,6 +74,11 @@ class OrbitParams(KilobotParams):
     desired_distance: float = 0.06
     too_close: float = 0.04
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not 0 <= self.too_close < self.desired_distance:
+            raise ValueError(f"expected 0 <= too_close < desired_distance, got {self.too_close} and {self.desired_distance} m")
+
 
 class OrbitPlanet(Kilobot):
     """From each distance estimate d to the star: d < too_close: forward; d < desired: turn left;
@@ -96,11 +101,16 @@ class OrbitPlanet(Kilobot):
 class ChainParams(KilobotParams):
     follow_distance: float = 0.05
     leader_duty: float = 0.5
-    """The leader moves in this fraction of its seconds (its followers, searching by distance alone, need the slack)."""
+    """The leader moves in this fraction of its seconds (its followers, which turn before they drive, need the slack)."""
     aim: float = 0.3
     """A follower drives straight when its predecessor is within this bearing (rad) ahead."""
     leader_turn_every: int = 4
     """The leader turns left one moving second in this many (a wide circle)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.follow_distance <= 0 or not 0 < self.leader_duty <= 1 or self.leader_turn_every < 1 or self.aim <= 0:
+            raise ValueError("follow_distance and aim must be > 0, leader_duty within (0, 1], leader_turn_every >= 1")
 
 
 class ChainLeader(Kilobot):

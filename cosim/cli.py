@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             path = write_report(args.directory, args.out, args.metric)
-        except FileNotFoundError as exc:
+        except (FileNotFoundError, ValueError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         print(f"report: {path}")

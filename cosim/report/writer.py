@@ -138,6 +138,11 @@ def sweep_report(directory: Path, out: Path, metrics: list[str] | None = None) -
     counts = S.status_counts(rows)
     rep.text(f"{directory} · base scenario {base} · {len(rows)} runs: "
              + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f" · swept: {', '.join(axes) or 'nothing'}", "meta")
+    known = {k for r in rows for k in r}
+    unknown = [m for m in metrics or () if m not in known]
+    if unknown:
+        sample = ", ".join(S.metric_names(rows, axes, limit=12)) or "none"
+        raise ValueError(f"{directory}: no run has the metric {unknown[0]!r}; plottable metrics include: {sample}")
     chosen = S.metric_names(rows, axes, metrics)
     for m in chosen:
         fig = _safe(lambda m=m: S.metric_figure(rows, axes, m), m)

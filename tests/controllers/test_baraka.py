@@ -11,8 +11,10 @@ import math
 
 import numpy as np
 import pyarrow.parquet as pq
+import pytest
 
 import cosim
+from cosim.errors import ScenarioError
 from tests.conftest import ROOT
 
 
@@ -46,3 +48,8 @@ def test_the_robot_reaches_the_mote_through_the_network(tmp_path):
     assert np.linalg.norm(path[-1] - [250.0, 250.0]) < 10.5
     travelled = np.linalg.norm(np.diff(path, axis=0), axis=1).sum()
     assert travelled > math.dist((10, 10), (250, 250))  # not a straight line: round the wall, hop to hop
+
+
+def test_impossible_help_robot_parameters_name_the_key():
+    with pytest.raises(ScenarioError, match=r"groups\[1\]\.controller\.params.*reached_m < invalidate_m"):
+        cosim.load(ROOT / "configs" / "baraka_help.yaml", {"groups.1.controller.params.reached_m": 12.0})

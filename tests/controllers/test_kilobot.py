@@ -5,8 +5,10 @@
 
 import numpy as np
 import pyarrow.parquet as pq
+import pytest
 
 import cosim
+from cosim.errors import ScenarioError
 from cosim.layouts import GridLayout
 from tests.conftest import ROOT
 
@@ -58,3 +60,8 @@ def test_snake_grid_keeps_consecutive_robots_adjacent():
     steps = np.linalg.norm(np.diff(pts, axis=0), axis=1)
     assert np.allclose(steps, 0.045)
     assert pts[4].tolist() == [3 * 0.045, 0.045, 0.0]  # the second row runs backwards
+
+
+def test_impossible_kilobot_parameters_name_the_key():
+    with pytest.raises(ScenarioError, match=r"groups\[1\]\.controller\.params.*too_close < desired_distance"):
+        cosim.load(ROOT / "configs" / "kilombo_orbit.yaml", {"groups.1.controller.params.too_close": 0.07})

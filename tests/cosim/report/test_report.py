@@ -79,7 +79,7 @@ def test_run_report_numbers_are_the_runs(routed_run):
     assert "<td>routing.delivery_ratio</td>" in html
 
 
-def test_sweep_report_plots_each_metric_against_the_swept_parameter(tmp_path):
+def test_sweep_report_plots_each_metric_against_the_swept_parameter(tmp_path, capsys):
     base = base_scenario(duration=1.0)
     base["groups"][0]["count"] = 8
     (tmp_path / "base.yaml").write_text(yaml.safe_dump(base))
@@ -92,6 +92,9 @@ def test_sweep_report_plots_each_metric_against_the_swept_parameter(tmp_path):
     html = (out / "index.html").read_text()
     assert (out / "sweep_messages_delivered.png").read_bytes().startswith(PNG)
     assert "swept: network.radio.loss_probability" in html and "9 ok" in html
+    assert main(["report", str(tmp_path / "out"), "--metric", "mesages_delivered"]) == 2  # a typo is named
+    err = capsys.readouterr().err
+    assert "no run has the metric 'mesages_delivered'" in err and "messages_delivered" in err
     # the points table: more loss, fewer deliveries, each mean with its confidence interval
     cells = re.findall(r"<tr><td>(0\.0|0\.5|0\.9)</td><td>3/3</td><td>([\d.]+) ± ([\d.]+)</td>", html)
     means = [float(m) for _, m, _ in cells]
