@@ -95,7 +95,7 @@ def baraka(sweeps: Path, tmp: Path) -> str:
 `configs/baraka_help.yaml`, {len(dirs)} replications (`configs/sweeps/baraka_help.yaml`): 25 motes 100 m
 apart on a 5 x 5 grid in a 500 m square, the robot in the bottom-left corner behind a wall, ns-3
 802.11b at 2 Mbit/s, AntHocNet. Mote 24 (top right) floods a help request at 10 s; the mote and robot
-state machines are figures 9 and 10 of the paper (`controllers/baraka.py`).
+state machines are figures 9 and 10 of the paper (`controllers/case_studies/baraka.py`).
 
 The robot reached the mote in **{len(arrived)} of {len(ok)}** runs (the paper: it reached its target),
 after {np.mean(arrival):.0f} s on average (range {min(arrival):.0f}-{max(arrival):.0f} s, at 1 m/s).
@@ -149,7 +149,7 @@ def rosbuzz(sweeps: Path, tmp: Path) -> str:
 
 `configs/rosbuzz_barrier.yaml` swept by `configs/sweeps/rosbuzz_barrier.yaml`: six quadrotors take off
 one by one (random delays up to 10 s) and wait in a barrier, gossiping a virtual stigmergy with Lamport
-clocks (`controllers/stigmergy.py`, `controllers/barrier.py`) every 0.1 s in frames of at most 250
+clocks (`controllers/case_studies/stigmergy.py`, `controllers/case_studies/barrier.py`) every 0.1 s in frames of at most 250
 bytes, until all six are in; each frame is dropped with the swept probability (Bernoulli, as the
 paper's relay node). 10 replications per drop rate.
 
@@ -209,7 +209,7 @@ def kilombo(sweeps: Path, tmp: Path) -> str:
     return f"""## Kilombo: orbit and follow-the-leader (paper 002, sections 4-5)
 
 `configs/kilombo_orbit.yaml`: a Kilobot orbits a stationary one, choosing forward, left or right from
-each infrared distance estimate (desired 60 mm, `controllers/kilobot.py`), 200 s; once noise-free and
+each infrared distance estimate (desired 60 mm, `controllers/case_studies/kilobot.py`), 200 s; once noise-free and
 once with the paper's realistic noise (20% of messages lost, 2 mm Gaussian distance error).
 
 | run | distance, 5th percentile (mm) | median | 95th percentile | laps in 200 s |
@@ -269,7 +269,7 @@ def flocking(sweeps: Path, tmp: Path) -> str:
 `configs/uav_flocking.yaml`: ten 1.5 kg quadrotors (cascaded PID at 400 Hz) scout the paper's
 configuration's rectangle (centre (50, 50), 80 m x 100 m, passes along 60 degrees) as a
 leader-follower flock flying line abreast, each camera photographing a 6 m strip
-(`controllers/flock_coverage.py`). Robot 3 fails at 45 s; the leader notices its silence and adds
+(`controllers/case_studies/flock_coverage.py`). Robot 3 fails at 45 s; the leader notices its silence and adds
 passes that put its own camera over the failed strip.
 
 | run | coverage at the end | mission done at |
@@ -300,7 +300,7 @@ def gradient(sweeps: Path, tmp: Path) -> str:
 
 `configs/simbeeotic_gradient.yaml`: fifteen beacons with CC2420-class radios (-25 dBm, two-ray ground
 path loss, about 18 m range) mark two paths out of the hive; each broadcasts its gradient value. Five
-MAVs run and tumble on the power-weighted value they hear (`controllers/rf_gradient.py`): out to the
+MAVs run and tumble on the power-weighted value they hear (`controllers/case_studies/rf_gradient.py`): out to the
 edge (value 6.5 of 7), home to the hive, and out again, for 600 s.
 
 | MAV | times at the edge | times back at the hive |

@@ -58,7 +58,7 @@ def _ground_station(port: int, stop: threading.Event, counts: dict) -> None:
 
 def served(n: int, seconds: float, speed: float) -> dict:
     port = _free_port()
-    scenario = cosim.scenario.from_dict({
+    scenario = cosim.from_dict({
         "name": "served", "seed": 1, "duration": seconds, "quantum": "10 ms",
         "physics": {"backend": "kinematic", "dt": "10 ms"}, "network": {"backend": "none"},
         "world": {"arena_lower": [-200, -200, 0], "arena_upper": [200, 200, 50]},
@@ -66,7 +66,7 @@ def served(n: int, seconds: float, speed: float) -> dict:
         "mavlink": {"speed": speed, "serve": [{"group": "quads", "port": port, "personality": "px4"}]},
         "groups": [{"name": "quads", "count": n, "robot": {"model": "quadrotor", "airframe": "crazyflie"},
                     "layout": {"type": "grid", "origin": [0, 0, 0], "spacing": 2.0, "columns": 20},
-                    "controller": {"class": "controllers.base:Controller"}}],
+                    "controller": {"class": "controllers:Controller"}}],
     }, "benchmarks/mavlink.py")
     stop, counts = threading.Event(), {"messages": 0}
     sim = cosim.build(scenario)  # binds the port

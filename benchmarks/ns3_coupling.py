@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import numpy as np  # noqa: E402
 
 import cosim  # noqa: E402
-from cosim.seeding import SeedStreams  # noqa: E402
+from cosim.core.seeding import SeedStreams  # noqa: E402
 
 STORM_SECONDS = 10.0
 
@@ -43,7 +43,8 @@ def storm_scenario(n: int, seed: int) -> cosim.Scenario:
         "world": {"arena_lower": [-10, -10, 0], "arena_upper": [210, 210, 10]},
         "groups": [{"name": "nodes", "count": n, "layout": {"type": "list", "points": points},
                     "robot": {"max_speed": 0.0},
-                    "controller": {"class": "controllers.probes:PeriodicBroadcast", "params": {"interval": 1.0, "size": 100}}}],
+                    "controller": {"class": "controllers.library.probes:PeriodicBroadcast",
+                                   "params": {"interval": 1.0, "size": 100}}}],
         "output": {"trace": {"positions_every": None, "network": False, "records": False}},
     }, source=f"benchmarks/ns3_coupling.py:storm-{n}")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cosim.sweep_index import results_table  # noqa: E402
+from cosim.sweep.index import results_table  # noqa: E402
 
 SWEEP = ROOT / "configs" / "sweeps" / "ppsn_table.yaml"
 SWEEP_DIR = ROOT / "sweeps" / "ppsn_table"

@@ -51,7 +51,7 @@ def scenario(workload: str, world: str, n: int, duration: float, seed: int, dt: 
             "robot": {"radius": 0.1, "mass": 0.05, "max_speed": 2.0},
             "sensors": {"compass": {"noise_std": 0.2}},
             "controller": {
-                "class": "controllers.instrument:InstrumentBee",
+                "class": "controllers.library.instrument:InstrumentBee",
                 "period": "100 ms",
                 "params": {"sensor_period": 1.0, "radio_period": 1.0 if broadcast else 0.0},
             },

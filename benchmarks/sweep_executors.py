@@ -18,15 +18,15 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cosim.sweep_runner import run_sweep  # noqa: E402
-from cosim.sweep_spec import load_sweep  # noqa: E402
+from cosim.sweep.runner import run_sweep  # noqa: E402
+from cosim.sweep.spec import load_sweep  # noqa: E402
 
 
 def write(tmp: Path, runs: int) -> Path:
     base = {"name": "tiny", "duration": 0.5, "physics": {"backend": "kinematic", "dt": "10 ms"},
             "network": {"backend": "fast"},
             "groups": [{"name": "g", "count": 5, "layout": {"type": "random_disc", "radius": 5},
-                        "controller": {"class": "controllers.random_walk:RandomWalk"}}],
+                        "controller": {"class": "controllers.library.random_walk:RandomWalk"}}],
             "output": {"trace": {"positions_every": None, "network": False, "records": False}}}
     (tmp / "base.yaml").write_text(yaml.safe_dump(base))
     (tmp / "sweep.yaml").write_text(yaml.safe_dump({"base": "base.yaml", "replications": runs, "grid": {"groups.0.count": [5]}}))

@@ -1,5 +1,7 @@
-"""The Controller base class and reference controllers."""
+"""Robot programs. `controllers.api` is everything a controller sees (re-exported here);
+`controllers.library` holds general controllers (random walk, waypoints, relays, probes);
+`controllers.case_studies` the seed papers' programs (BARAKA, Kilombo, ROSBuzz, UAV flocking, Simbeeotic)."""
 
-from controllers.base import Controller, Message, Neighbor
+from controllers.api import BROADCAST, Controller, Message, Neighbor, Net, Robot, Services, TimerHandle, Unbound
 
-__all__ = ["Controller", "Message", "Neighbor"]
+__all__ = ["BROADCAST", "Controller", "Message", "Neighbor", "Net", "Robot", "Services", "TimerHandle", "Unbound"]

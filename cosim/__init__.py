@@ -8,14 +8,19 @@ Python API::
     print(result.metrics["messages_delivered"])
     out = cosim.read_run("runs/demo")            # later, from the files
     positions = out.trace("positions")           # a pyarrow Table; .to_pandas() for a DataFrame
+
+Subpackages: `core` (timeline, coordinator, timers, node handles, recorder), `scenario` (specs,
+loading, checks, layouts), `engine` (build and run), `output` (run directory, metrics),
+`sweep`, `mavlink`, `report`.
 """
 
-from cosim.build import build
+from cosim.engine.assemble import build
+from cosim.engine.execute import run
 from cosim.errors import ScenarioError, SimulationError
-from cosim.results import RunOutput, read_run
-from cosim.run import run
-from cosim.rundir import RunResult
-from cosim.scenario import Scenario, from_dict, load
+from cosim.output.results import RunOutput, read_run
+from cosim.output.rundir import RunResult
+from cosim.scenario.loading import from_dict, load
+from cosim.scenario.specs import Scenario
 
 __all__ = [
     "RunOutput", "RunResult", "Scenario", "ScenarioError", "SimulationError", "build", "from_dict", "load", "read_run", "run",

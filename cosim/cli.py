@@ -1,4 +1,4 @@
-"""`cosim` command line: run and validate scenarios."""
+"""`cosim` command line: one function per subcommand (run, validate, sweep, report, serve-vehicle)."""
 
 from __future__ import annotations
 
@@ -7,127 +7,47 @@ import logging
 import sys
 from pathlib import Path
 
+from cosim.core.progress import ProgressLine
 from cosim.errors import ScenarioError
-from cosim.progress import ProgressLine
-from cosim.scenario import load, parse_set_option
+from cosim.scenario.loading import load, parse_set_option
+from cosim.scenario.specs import Scenario
+from cosim.sweep import cli as sweep_cli
+from cosim.sweep.cli import AddParser
 
 
-def _overrides(args: argparse.Namespace) -> dict:
-    out = {}
-    for text in args.set or []:
-        key, value = parse_set_option(text)
-        out[key] = value
-    if getattr(args, "seed", None) is not None:
-        out["seed"] = args.seed
-    if getattr(args, "duration", None) is not None:
-        out["duration"] = args.duration
-    return out
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
-    return value
-
-
-def _duration_arg(text: str):
+def _duration_arg(text: str) -> float | str:
     try:
         return float(text)
     except ValueError:
         return text  # a string with a unit, checked with the scenario
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="cosim", description="Co-simulate networked robot swarms.")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_run = sub.add_parser("run", help="run a scenario and write a run directory")
-    p_run.add_argument("scenario", type=Path)
-    p_run.add_argument("--seed", type=int, help="master seed (overrides the file)")
-    p_run.add_argument("--duration", type=_duration_arg, help="simulated duration, seconds or e.g. '30 s'")
-    p_run.add_argument("--out", type=Path, help="run directory (default: output.dir/<name>-seed<seed>-<time>)")
-    p_run.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a dotted key, e.g. groups.0.count=50")
-    p_run.add_argument("--quiet", action="store_true", help="no progress line")
-    p_run.add_argument("--in-process", action="store_true",
-                       help="run ns-3 scenarios in this process (default: a child process, so an ns-3 abort is reported)")
-    p_sw = sub.add_parser("sweep", help="run a sweep (cosim sweep FILE) or export its results (cosim sweep results DIR)")
-    p_sw.add_argument("target", help="a sweep file, or the word 'results'")
-    p_sw.add_argument("directory", nargs="?", type=Path, help="with 'results': the sweep's output directory")
-    p_sw.add_argument("--jobs", type=_positive_int, help="runs at a time (default: number of CPUs)")
-    p_sw.add_argument("--out", type=Path, help="sweep directory (default: the file's output.dir, else sweeps/<name>)")
-    p_sw.add_argument("--retry-failed", action="store_true", help="rerun runs that failed before")
-    p_sw.add_argument("--dask", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://127.0.0.1:8786")
-    p_sw.add_argument("--quiet", action="store_true", help="no progress line")
-    p_sw.add_argument("--format", choices=["csv", "parquet"], default="csv", help="with 'results'")
-    p_sw.add_argument("--output", type=Path, help="with 'results': the table's path (default: DIR/results.<format>)")
-    p_sw.add_argument("--rebuild", action="store_true", help="with 'results': rebuild the index from the run directories")
-    p_val = sub.add_parser("validate", help="check a scenario without running it")
-    p_val.add_argument("scenario", type=Path)
-    p_val.add_argument("--set", action="append", metavar="KEY=VALUE")
-    p_rep = sub.add_parser("report", help="write an HTML report (and PNG figures) of a run or sweep directory")
-    p_rep.add_argument("directory", type=Path)
-    p_rep.add_argument("--out", type=Path, help="report directory (default: DIRECTORY/report)")
-    p_rep.add_argument("--metric", action="append", help="sweeps: a metric to plot (dotted, e.g. routing.delivery_ratio)")
-    p_veh = sub.add_parser("serve-vehicle", help="serve one simulated vehicle over MAVLink (a stand-in for a real one)")
-    p_veh.add_argument("--port", type=int, default=14550, help="UDP port (default 14550)")
-    p_veh.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; others are your choice)")
-    p_veh.add_argument("--personality", choices=["px4", "ardupilot", "ardupilot_rover"], default="ardupilot")
-    p_veh.add_argument("--origin", type=float, nargs=3, metavar=("LAT", "LON", "ALT"), default=(47.3977, 8.5456, 488.0),
-                       help="geodetic origin of the vehicle's local frame (degrees, degrees, m AMSL)")
-    p_veh.add_argument("--at", type=float, nargs=2, metavar=("X", "Y"), default=(0.0, 0.0),
-                       help="where the vehicle stands, metres east and north of the origin")
-    p_veh.add_argument("--out", metavar="HOST:PORT", help="also send to this address from the start (a listening ghost)")
-    p_veh.add_argument("--sysid", type=int, default=1)
-    p_veh.add_argument("--airframe", default="quad_1500g")
-    p_veh.add_argument("--duration", type=float, default=None, help="seconds to run (default: until Ctrl-C)")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    if args.command == "serve-vehicle":
-        return _serve_vehicle(args)
-    if args.command == "report":
-        from cosim.report import write_report
+def _load(args: argparse.Namespace, seed: int | None = None, duration: float | str | None = None) -> Scenario:
+    """The scenario file with --set, --seed and --duration applied; raises ScenarioError or ValueError."""
+    overrides = dict(parse_set_option(text) for text in args.set or [])
+    if seed is not None:
+        overrides["seed"] = seed
+    if duration is not None:
+        overrides["duration"] = duration
+    return load(args.scenario, overrides)
 
-        try:
-            path = write_report(args.directory, args.out, args.metric)
-        except (FileNotFoundError, ValueError) as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        print(f"report: {path}")
-        return 0
-    if args.command == "sweep":
-        from cosim.sweep_cli import sweep_command
 
-        return sweep_command(args)
+def run_command(args: argparse.Namespace) -> int:
+    """`cosim run SCENARIO`: run it (ns-3 scenarios in a child process) and print the summary."""
     try:
-        scenario = load(args.scenario, _overrides(args))
+        scenario = _load(args, args.seed, args.duration)
     except (ScenarioError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if args.command == "validate":
-        from cosim.build import build
+    from cosim.engine.execute import run
+    from cosim.engine.isolated import run_isolated
 
-        try:
-            sim = build(scenario)  # constructs everything (start positions, worlds) without running
-        except ScenarioError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        sim.world.close()
-        for ext in sim.extensions:
-            ext.finish(sim)
-        print(f"{args.scenario}: ok ({scenario.n_nodes} robots, {scenario.duration_ns / 1e9:g} s simulated)")
-        return 0
-    from cosim.isolated import run_isolated
-    from cosim.run import run
-
-    progress = None if args.quiet else ProgressLine()
+    line = None if args.quiet else ProgressLine()
     runner = run_isolated if scenario.network.backend == "ns3" and not args.in_process else run
-    result = runner(scenario, out_dir=args.out, progress=progress, argv=sys.argv if argv is None else ["cosim", *argv])
-    if progress is not None:
-        progress.finish()
+    result = runner(scenario, out_dir=args.out, progress=None if line is None else line.run,
+                    argv=args.command_line)
+    if line is not None:
+        line.finish()
     print((result.directory / "summary.txt").read_text(), end="")
     print(f"run directory: {result.directory}")
     if result.status == "interrupted":
@@ -139,7 +59,38 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _serve_vehicle(args: argparse.Namespace) -> int:
+def validate_command(args: argparse.Namespace) -> int:
+    """`cosim validate SCENARIO`: check it and build everything it names, without running."""
+    from cosim.engine.assemble import build
+
+    try:
+        scenario = _load(args)
+        sim = build(scenario)  # constructs everything (start positions, worlds) without running
+    except (ScenarioError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    sim.close()
+    for ext in sim.extensions:
+        ext.finish(sim)
+    print(f"{args.scenario}: ok ({scenario.n_nodes} robots, {scenario.duration_ns / 1e9:g} s simulated)")
+    return 0
+
+
+def report_command(args: argparse.Namespace) -> int:
+    """`cosim report DIR`: the HTML report of a run or a sweep."""
+    from cosim.report import write_report
+
+    try:
+        path = write_report(args.directory, args.out, args.metric)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"report: {path}")
+    return 0
+
+
+def serve_vehicle_command(args: argparse.Namespace) -> int:
+    """`cosim serve-vehicle`: one simulated vehicle over MAVLink, paced to the wall clock."""
     from cosim.mavlink.frames import GeoOrigin
     from cosim.mavlink.standin import StandInVehicle
 
@@ -166,6 +117,66 @@ def _serve_vehicle(args: argparse.Namespace) -> int:
     if stats is not None:
         print(f"{stats.ticks} ticks, {stats.overruns} overruns")
     return 0
+
+
+def _add_run(sub: AddParser) -> None:
+    p = sub("run", help="run a scenario and write a run directory")
+    p.add_argument("scenario", type=Path)
+    p.add_argument("--seed", type=int, help="master seed (overrides the file)")
+    p.add_argument("--duration", type=_duration_arg, help="simulated duration, seconds or e.g. '30 s'")
+    p.add_argument("--out", type=Path, help="run directory (default: output.dir/<name>-seed<seed>-<time>)")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a dotted key, e.g. groups.0.count=50")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.add_argument("--in-process", action="store_true",
+                   help="run ns-3 scenarios in this process (default: a child process, so an ns-3 abort is reported)")
+    p.set_defaults(handler=run_command)
+
+
+def _add_validate_and_report(sub: AddParser) -> None:
+    p = sub("validate", help="check a scenario without running it")
+    p.add_argument("scenario", type=Path)
+    p.add_argument("--set", action="append", metavar="KEY=VALUE")
+    p.set_defaults(handler=validate_command)
+    p = sub("report", help="write an HTML report (and PNG figures) of a run or sweep directory")
+    p.add_argument("directory", type=Path)
+    p.add_argument("--out", type=Path, help="report directory (default: DIRECTORY/report)")
+    p.add_argument("--metric", action="append", help="sweeps: a metric to plot (dotted, e.g. routing.delivery_ratio)")
+    p.set_defaults(handler=report_command)
+
+
+def _add_serve_vehicle(sub: AddParser) -> None:
+    p = sub("serve-vehicle", help="serve one simulated vehicle over MAVLink (a stand-in for a real one)")
+    p.add_argument("--port", type=int, default=14550, help="UDP port (default 14550)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; others are your choice)")
+    p.add_argument("--personality", choices=["px4", "ardupilot", "ardupilot_rover"], default="ardupilot")
+    p.add_argument("--origin", type=float, nargs=3, metavar=("LAT", "LON", "ALT"), default=(47.3977, 8.5456, 488.0),
+                   help="geodetic origin of the vehicle's local frame (degrees, degrees, m AMSL)")
+    p.add_argument("--at", type=float, nargs=2, metavar=("X", "Y"), default=(0.0, 0.0),
+                   help="where the vehicle stands, metres east and north of the origin")
+    p.add_argument("--out", metavar="HOST:PORT", help="also send to this address from the start (a listening ghost)")
+    p.add_argument("--sysid", type=int, default=1)
+    p.add_argument("--airframe", default="quad_1500g")
+    p.add_argument("--duration", type=float, default=None, help="seconds to run (default: until Ctrl-C)")
+    p.set_defaults(handler=serve_vehicle_command)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The `cosim` argument parser; each subcommand sets its handler."""
+    p = argparse.ArgumentParser(prog="cosim", description="Co-simulate networked robot swarms.")
+    p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    sub = p.add_subparsers(dest="command", required=True).add_parser
+    _add_run(sub)
+    _add_validate_and_report(sub)
+    sweep_cli.add_parser(sub)
+    _add_serve_vehicle(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    command_line = sys.argv if argv is None else ["cosim", *argv]  # recorded in the run's metadata
+    args = parser().parse_args(argv, namespace=argparse.Namespace(command_line=command_line))
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    return args.handler(args)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,9 @@ from typing import Protocol
 import numpy as np
 
 BROADCAST = -1
+"""The destination id of a frame for every node in range."""
+NS_PER_S = 1_000_000_000
+"""Nanoseconds per second: the one conversion between the simulator's integer times and seconds."""
 _EMPTY_I64 = np.zeros(0, dtype=np.int64)
 _EMPTY_I8 = np.zeros(0, dtype=np.int8)
 
@@ -139,6 +142,16 @@ class NetworkBackend(Protocol):
     def set_listening(self, node_id: int, listening: bool) -> None:
         """Deliveries to a listening node must be returned at their exact time (early stop); others
         may be batched with a later stop, carrying their own times in rx_t_ns."""
+
+    def set_passive_kinds(self, kinds: frozenset[int]) -> None:
+        """Deliveries whose payload starts with one of these bytes need no early stop: they may come
+        with the next stop, each with its own receive time (a speed hint for routing hellos)."""
+
+    def control_overhead(self) -> tuple[int, int]:
+        """Routing packets and bytes sent by routing that runs inside the backend; (0, 0) for none."""
+
+    def frames_received(self) -> list[int] | None:
+        """Frames each node's MAC passed up, when the backend routes inside itself; else None."""
 
     def close(self) -> None:
         """Release resources (files, simulator state)."""

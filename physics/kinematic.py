@@ -11,7 +11,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank
+from physics.obstacles import SOLID_SHAPES
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
 from physics.raycast import ray_sphere_distances
 from physics.world import Arena, CommandArrays, RobotSpec
@@ -29,8 +31,10 @@ class KinematicWorld(CommandArrays):
         collisions: bool = True,
         pair_finder: PairFinder | None = None,
         obstacles: tuple = (),
+        wind: tuple | None = None,
+        batteries: Batteries | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(batteries)
         if collisions and pair_finder is None:
             raise ValueError("collisions need a pair_finder (fixed-radius neighbour search)")
         self.arena = arena
@@ -40,25 +44,22 @@ class KinematicWorld(CommandArrays):
         self._lo = np.array(arena.lower, dtype=np.float64)
         self._hi = np.array(arena.upper, dtype=np.float64)
         for shape in obstacles:
-            if not hasattr(shape, "push_out"):
+            if not isinstance(shape, SOLID_SHAPES):
                 raise ValueError(f"the kinematic world cannot hold a {type(shape).__name__} obstacle (pybullet can)")
         self.obstacles = tuple(obstacles)
         self._pos = np.zeros((0, 3))
         self._vel = np.zeros((0, 3))
         self._radius = np.zeros(0)
-        self.track_contacts = False
         self._contacts: list[tuple[int, int]] = []
         self.track_motion = False  # keep the previous step's velocities and headings (IMU sensors)
         self._prev_vel = np.zeros((0, 3))
         self._prev_heading = np.zeros(0)
         self._last_dt = 0.0
         self.quads: QuadrotorBank | None = None  # the quadrotors' dynamics and controllers, if any
-        self.wind: tuple | None = None  # (mean, gust_std, gust_tau, rng, tick) for the quadrotors, set before start
-        self.quad_slot = np.zeros(0, dtype=np.int64)  # robot -> row in quads (-1: not a quadrotor)
+        self.wind = wind  # (mean, gust_std, gust_tau, rng, tick) for the quadrotors, or None
         self._quad_idx = np.zeros(0, dtype=np.int64)
         self._quad_cmd: dict[int, tuple] = {}
         self.drives: DiffDriveBank | None = None  # differential-drive robots, if any
-        self.drive_slot = np.zeros(0, dtype=np.int64)
         self._drive_idx = np.zeros(0, dtype=np.int64)
         self._drive_cmd: dict[int, tuple[float, float] | None] = {}  # None: back to generic commands
         self._ext_idx = np.zeros(0, dtype=np.int64)  # robots whose pose comes from outside (ghost twins)
@@ -68,6 +69,10 @@ class KinematicWorld(CommandArrays):
 
     def add_robot(self, spec: RobotSpec) -> int:
         return self._register(spec)
+
+    def want_motion(self) -> None:
+        """Keep the previous step's velocities and headings (IMU sensors)."""
+        self.track_motion = True
 
     def start(self) -> None:
         self._allocate()

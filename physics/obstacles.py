@@ -3,13 +3,15 @@
 Each shape knows what the kinematic world needs from it: whether points lie inside (inflated by a
 robot's radius), how to push robots out, where rays hit it, and a lower bound on its distance from
 a point (to skip it when it is out of reach). The pybullet world builds the same shapes as static
-bodies; meshes (OBJ or URDF files) exist only there.
+bodies; meshes (OBJ or URDF files) exist only there. The shapes are also what a scenario's
+`world.obstacles` list holds (`OBSTACLES` names them), so each checks its own values.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -18,10 +20,16 @@ from physics.raycast import ray_box_distances
 
 @dataclass(frozen=True)
 class Box:
-    """An axis-aligned box: centre and half extents (m)."""
+    """An axis-aligned box: centre and size (full extents, m)."""
 
     center: tuple[float, float, float]
-    half_extents: tuple[float, float, float]
+    size: tuple[float, float, float]
+    half_extents: tuple[float, float, float] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if min(self.size) <= 0:
+            raise ValueError(f"box size must be positive on every axis, got {self.size}")
+        object.__setattr__(self, "half_extents", tuple(x / 2.0 for x in self.size))
 
     def gap(self, p: np.ndarray) -> float:
         d = np.maximum(np.abs(p - self.center) - self.half_extents, 0.0)
@@ -30,24 +38,28 @@ class Box:
     def push_out(self, pos: np.ndarray, radius: np.ndarray, old: list | None = None) -> np.ndarray:
         """Move points that penetrate the box (inflated by radius) out through the nearest face;
         returns the indices moved (and appends their positions before the move to `old`)."""
-        center, half = np.asarray(self.center), np.asarray(self.half_extents)
-        rel = pos - center
-        reach = half + radius[:, None]
-        depth = reach - np.abs(rel)
-        inside = np.all(depth > 0, axis=1)
-        if not inside.any():
-            return np.zeros(0, dtype=np.int64)
-        idx = np.nonzero(inside)[0]
-        if old is not None:
-            old.append(pos[idx].copy())
-        axis = np.argmin(depth[idx], axis=1)
-        sign = np.where(rel[idx, axis] >= 0, 1.0, -1.0)
-        pos[idx, axis] = center[axis] + sign * reach[idx, axis]
-        return idx
+        return _push_out_of_box(np.asarray(self.center), np.asarray(self.half_extents), pos, radius, old)
 
     def rays(self, origins: np.ndarray, dirs: np.ndarray) -> np.ndarray:
         c, h = np.asarray(self.center), np.asarray(self.half_extents)
         return ray_box_distances(origins, dirs, c - h, c + h)
+
+
+def _push_out_of_box(center: np.ndarray, half: np.ndarray, pos: np.ndarray, radius: np.ndarray,
+                     old: list | None) -> np.ndarray:
+    rel = pos - center
+    reach = half + radius[:, None]
+    depth = reach - np.abs(rel)
+    inside = np.all(depth > 0, axis=1)
+    if not inside.any():
+        return np.zeros(0, dtype=np.int64)
+    idx = np.nonzero(inside)[0]
+    if old is not None:
+        old.append(pos[idx].copy())
+    axis = np.argmin(depth[idx], axis=1)
+    sign = np.where(rel[idx, axis] >= 0, 1.0, -1.0)
+    pos[idx, axis] = center[axis] + sign * reach[idx, axis]
+    return idx
 
 
 @dataclass(frozen=True)
@@ -81,7 +93,7 @@ class OrientedBox:
 
     def push_out(self, pos: np.ndarray, radius: np.ndarray, old: list | None = None) -> np.ndarray:
         local = self._local(pos, True)
-        idx = Box((0.0, 0.0, 0.0), self.half_extents).push_out(local, radius)
+        idx = _push_out_of_box(np.zeros(3), np.asarray(self.half_extents), local, radius, None)
         if len(idx):
             if old is not None:
                 old.append(pos[idx].copy())
@@ -95,11 +107,17 @@ class OrientedBox:
 
 @dataclass(frozen=True)
 class Cylinder:
-    """A vertical cylinder: centre of its base circle at mid-height, radius and half height (m)."""
+    """A vertical cylinder: centre (at mid-height), radius and height (m)."""
 
     center: tuple[float, float, float]
     radius: float
-    half_height: float
+    height: float
+    half_height: float = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.radius <= 0 or self.height <= 0:
+            raise ValueError("cylinder radius and height must be > 0")
+        object.__setattr__(self, "half_height", self.height / 2.0)
 
     def gap(self, p: np.ndarray) -> float:
         dxy = max(math.hypot(p[0] - self.center[0], p[1] - self.center[1]) - self.radius, 0.0)
@@ -151,22 +169,71 @@ class Cylinder:
         return np.where(np.abs(z - c[2]) <= self.half_height, t, np.inf)
 
 
-def wall(start: tuple[float, float], end: tuple[float, float], height: float, thickness: float,
-         base: float = 0.0) -> OrientedBox:
-    """A wall from `start` to `end` (x, y in m) standing on `base`: an oriented box."""
-    (x0, y0), (x1, y1) = start, end
-    length = math.hypot(x1 - x0, y1 - y0)
-    if length <= 0:
-        raise ValueError("a wall needs two different end points")
-    return OrientedBox(((x0 + x1) / 2, (y0 + y1) / 2, base + height / 2), (length / 2, thickness / 2, height / 2),
-                       math.atan2(y1 - y0, x1 - x0))
+@dataclass(frozen=True)
+class Wall:
+    """A wall from `start` to `end` (x, y in m), `height` and `thickness` (m), standing on `base`:
+    an oriented box."""
+
+    start: tuple[float, float]
+    end: tuple[float, float]
+    height: float = 2.0
+    thickness: float = 0.2
+    base: float = 0.0
+    box: OrientedBox = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.height <= 0 or self.thickness <= 0:
+            raise ValueError("wall height and thickness must be > 0")
+        (x0, y0), (x1, y1) = self.start, self.end
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length <= 0:
+            raise ValueError("a wall needs two different end points")
+        box = OrientedBox(((x0 + x1) / 2, (y0 + y1) / 2, self.base + self.height / 2),
+                          (length / 2, self.thickness / 2, self.height / 2), math.atan2(y1 - y0, x1 - x0))
+        object.__setattr__(self, "box", box)
+
+    @property
+    def center(self) -> tuple[float, float, float]:
+        return self.box.center
+
+    @property
+    def half_extents(self) -> tuple[float, float, float]:
+        return self.box.half_extents
+
+    @property
+    def yaw(self) -> float:
+        return self.box.yaw
+
+    def gap(self, p: np.ndarray) -> float:
+        return self.box.gap(p)
+
+    def push_out(self, pos: np.ndarray, radius: np.ndarray, old: list | None = None) -> np.ndarray:
+        return self.box.push_out(pos, radius, old)
+
+    def rays(self, origins: np.ndarray, dirs: np.ndarray) -> np.ndarray:
+        return self.box.rays(origins, dirs)
 
 
 @dataclass(frozen=True)
 class Mesh:
-    """A static mesh for the pybullet world: an OBJ file (collision shape) or a URDF file."""
+    """A static mesh for the pybullet world: an OBJ file (collision shape) or a URDF file, placed
+    at `position`, turned by `yaw` (rad) and scaled."""
 
-    path: str
+    file: str
     position: tuple[float, float, float] = (0.0, 0.0, 0.0)
     yaw: float = 0.0
     scale: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not self.file.lower().endswith((".obj", ".urdf")):
+            raise ValueError(f"mesh file must be .obj or .urdf, got {self.file!r}")
+        if not Path(self.file).is_file():
+            raise ValueError(f"mesh file {self.file!r} does not exist")
+        if self.scale <= 0:
+            raise ValueError("scale must be > 0")
+
+
+OBSTACLES: dict[str, type] = {"box": Box, "cylinder": Cylinder, "wall": Wall, "mesh": Mesh}
+"""Obstacle shapes by the `type` a world file gives them."""
+SOLID_SHAPES = (Box, Cylinder, Wall)
+"""The shapes the kinematic world resolves (meshes exist only in pybullet)."""

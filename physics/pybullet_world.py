@@ -14,7 +14,8 @@ import logging
 
 import numpy as np
 
-from physics.obstacles import Cylinder, Mesh, OrientedBox
+from physics.battery import Batteries
+from physics.obstacles import Cylinder, Mesh, Wall
 from physics.world import Arena, CommandArrays, RobotSpec
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,9 @@ class PybulletWorld(CommandArrays):
         obstacles: tuple = (),
         ground: bool = True,
         solver_iterations: int = 10,
+        batteries: Batteries | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(batteries)
         import pybullet
 
         if drag <= 0:
@@ -59,7 +61,6 @@ class PybulletWorld(CommandArrays):
         for obstacle in obstacles:
             self._static.append(self._add_static(obstacle))
         self._bodies: list[int] = []
-        self.track_contacts = False
         self._contacts: list[tuple[int, int]] = []
         self._robot_of: dict[int, int] = {}
         self._pos = np.zeros((0, 3))
@@ -76,15 +77,15 @@ class PybulletWorld(CommandArrays):
         p, cid = self._p, self._cid
         if isinstance(o, Mesh):
             orientation = p.getQuaternionFromEuler((0.0, 0.0, o.yaw))
-            if o.path.lower().endswith(".urdf"):
-                return p.loadURDF(o.path, o.position, orientation, useFixedBase=True, globalScaling=o.scale,
+            if o.file.lower().endswith(".urdf"):
+                return p.loadURDF(o.file, o.position, orientation, useFixedBase=True, globalScaling=o.scale,
                                   physicsClientId=cid)
-            shape = p.createCollisionShape(p.GEOM_MESH, fileName=o.path, meshScale=[o.scale] * 3, physicsClientId=cid)
+            shape = p.createCollisionShape(p.GEOM_MESH, fileName=o.file, meshScale=[o.scale] * 3, physicsClientId=cid)
             return p.createMultiBody(0, shape, -1, o.position, orientation, physicsClientId=cid)
         if isinstance(o, Cylinder):
             shape = p.createCollisionShape(p.GEOM_CYLINDER, radius=o.radius, height=2 * o.half_height, physicsClientId=cid)
             return p.createMultiBody(0, shape, -1, o.center, physicsClientId=cid)
-        yaw = o.yaw if isinstance(o, OrientedBox) else 0.0
+        yaw = o.yaw if isinstance(o, Wall) else 0.0
         shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=o.half_extents, physicsClientId=cid)
         return p.createMultiBody(0, shape, -1, o.center, p.getQuaternionFromEuler((0.0, 0.0, yaw)), physicsClientId=cid)
 
@@ -195,6 +196,10 @@ class PybulletWorld(CommandArrays):
             out.append(np.minimum(f[at:at + count] * max_range + 1e-4, max_range))
             at += count
         return out
+
+    def thrusts(self) -> np.ndarray:
+        """Spheres have no rotors."""
+        return np.zeros(self.n)
 
     def speeds(self) -> np.ndarray:
         """Commanded speed of every robot (m/s): what its thrust sustains, without a pybullet call per body."""

@@ -235,13 +235,17 @@ class QuadrotorBank:
 
     def step(self) -> None:
         """One control tick and one integration step, for every vehicle at once."""
-        g, h = self.gains, self.tick
         np.cos(self.euler, out=self._cos)  # shared with the integration step (same angles)
         np.sin(self.euler, out=self._sin)
-        cy, sy = self._cy, self._sy
-        att = self._attitude
-        sp0, sp1, sp2, sp3 = self._sp0, self._sp1, self._sp2, self._sp3
+        self._velocity_loop()
+        roll_cmd, pitch_cmd, thrust, yaw_rate = self._attitude_targets()
+        self._rate_loop(roll_cmd, pitch_cmd, thrust, yaw_rate)
 
+    def _velocity_loop(self) -> None:
+        """Position and altitude setpoints to velocity targets, then the velocity PI to `_acc`."""
+        g, h = self.gains, self.tick
+        cy, sy = self._cy, self._sy
+        sp0, sp1, sp2 = self._sp0, self._sp1, self._sp2
         # position -> horizontal velocity (world); ground-speed modes give it in the heading frame
         if self._all_position:
             vx = g.position_p * (sp0 - self._px)
@@ -265,13 +269,19 @@ class QuadrotorBank:
         np.multiply(vy, scale, out=self._ey)
         _clip(vz, -g.max_vertical_speed, g.max_vertical_speed, out=self._ez)
         err -= self.vel
-        any_att = self._any_attitude
-        if any_att:
-            err[att] = 0.0
+        if self._any_attitude:
+            err[self._attitude] = 0.0
         self._i_vel += err * h
         acc = self._acc
         np.multiply(err, self._kp_vel, out=acc)
         acc += self._ki_vel * self._i_vel
+
+    def _attitude_targets(self) -> tuple:
+        """Acceleration to roll, pitch and thrust, heading to yaw rate; attitude-mode vehicles take theirs as given."""
+        g = self.gains
+        cy, sy = self._cy, self._sy
+        att = self._attitude
+        sp0, sp1, sp2, sp3 = self._sp0, self._sp1, self._sp2, self._sp3
         ax, ay = self._ax, self._ay
         # acceleration -> attitude and thrust (small-angle inversion about the current heading)
         tilt = g.max_tilt
@@ -285,11 +295,16 @@ class QuadrotorBank:
         yaw_rate = np.copysign(np.minimum(g.yaw_p * abs_err, np.sqrt(self._yaw_accel * abs_err)), yaw_err)
         if not self._all_hold_heading:
             yaw_rate *= self._holds_heading
-        if any_att:
+        if self._any_attitude:
             roll_cmd = np.where(att, sp0, roll_cmd)
             pitch_cmd = np.where(att, sp1, pitch_cmd)
             thrust = np.where(att, sp3, thrust)
             yaw_rate = np.where(att, sp2, yaw_rate)
+        return roll_cmd, pitch_cmd, thrust, yaw_rate
+
+    def _rate_loop(self, roll_cmd, pitch_cmd, thrust, yaw_rate) -> None:
+        """Attitude to body rates to torques, the mixer and rotor limits, then integration."""
+        g, h = self.gains, self.tick
         # attitude -> body rates -> torques (PI on rates, scaled by inertia)
         rate_err = self._rate_err
         np.multiply(roll_cmd - self._roll, g.attitude_p, out=self._re0)

@@ -1,4 +1,5 @@
-"""A controller's handle on one simulated robot (SimpleBee-style actuation and its sensors)."""
+"""A controller's handle on one simulated robot (SimpleBee-style actuation and its sensors): the
+simulated implementation of `controllers.Robot`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from physics.battery import Batteries
 from physics.quadrotor import Mode
+from physics.world import World
 
 FLY_MODES = {"attitude": Mode.ATTITUDE, "speed_vertical": Mode.SPEED_VERTICAL, "speed_altitude": Mode.SPEED_ALTITUDE,
              "speed_altitude_heading": Mode.SPEED_ALT_HEADING, "position": Mode.POSITION}
@@ -22,7 +25,7 @@ class Robot:
 
     __slots__ = ("_batteries", "_w", "id", "sensors")
 
-    def __init__(self, world: Any, index: int, sensors: dict[str, Any], batteries: Any = None) -> None:
+    def __init__(self, world: World, index: int, sensors: dict[str, Any], batteries: Batteries | None = None) -> None:
         self.id = index
         self._w = world
         self.sensors = sensors
@@ -70,8 +73,8 @@ class Robot:
 
     @property
     def _wheeled(self) -> bool:
-        slots = getattr(self._w, "drive_slot", None)
-        return slots is not None and slots.size > 0 and slots[self.id] >= 0
+        slots = self._w.drive_slot
+        return slots.size > 0 and slots[self.id] >= 0
 
     def drive(self, v: float, w: float) -> None:
         """A differential-drive robot's forward speed (m/s) and turn rate (rad/s, counter-clockwise)."""
@@ -88,8 +91,8 @@ class Robot:
 
     @property
     def _quad(self) -> bool:
-        slots = getattr(self._w, "quad_slot", None)
-        return slots is not None and slots.size > 0 and slots[self.id] >= 0
+        slots = self._w.quad_slot
+        return slots.size > 0 and slots[self.id] >= 0
 
     def fly(self, mode: str, a: float, b: float, c: float, d: float | None = None) -> None:
         """Quadrotor command (see physics.quadrotor): mode `attitude` (roll, pitch, yaw rate, thrust N),

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
 
 from physics.geodesy import GeoOrigin
+from physics.kinematic import KinematicWorld
 
 
 @dataclass(frozen=True)
@@ -100,19 +102,18 @@ class _RayBatch:
 
     def distances(self, sensor: RangeSensor, tick: int) -> np.ndarray:
         if tick != self.tick:
-            many = getattr(self.world, "cast_rays_many", None)
             requests = [(s._i, s.directions(), s._opt.max_range) for s in self.sensors]
-            if many is not None:
-                out = many(requests)
-            else:
-                out = [self.world.cast_rays(i, d, r) for i, d, r in requests]
+            out = self.world.cast_rays_many(requests)
             self.results = {id(s): o for s, o in zip(self.sensors, out)}
             self.tick = tick
         return self.results[id(sensor)]
 
 
+_BATCHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # world -> {rate: _RayBatch}
+
+
 def _batch_for(world, rate: float, sensor: RangeSensor) -> _RayBatch:
-    batches = world.__dict__.setdefault("_ray_batches", {})
+    batches = _BATCHES.setdefault(world, {})
     batch = batches.get(rate)
     if batch is None:
         batch = batches[rate] = _RayBatch(world)
@@ -196,7 +197,7 @@ class BatteryGauge(_Sampled):
     Options = BatteryOptions
 
     def _measure(self) -> float:
-        b = getattr(self._world, "batteries", None)
+        b = self._world.batteries
         if b is None or not b.has[self._i]:
             return 1.0
         level = float(b.energy_j[self._i] / b.capacity_j[self._i]) + self._opt.bias
@@ -261,10 +262,10 @@ class Imu(_Sampled):
     Options = ImuOptions
 
     def __init__(self, world, index: int, options, rng: np.random.Generator) -> None:
-        if not hasattr(world, "acceleration_of"):
+        if not isinstance(world, KinematicWorld):
             raise ValueError("the imu sensor needs physics.backend: kinematic")
         super().__init__(world, index, options, rng)
-        world.track_motion = True
+        world.want_motion()
 
     def _measure(self) -> tuple[np.ndarray, np.ndarray]:
         w, i, o = self._world, self._i, self._opt
@@ -301,7 +302,7 @@ class Bump:
         self._i = index
         self._opt = options
         self._rng = rng
-        world.track_contacts = True
+        world.want_contacts()
 
     def read(self) -> bool:
         touched = any(a == self._i for a, _ in self._world.contacts())

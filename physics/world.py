@@ -13,7 +13,8 @@ from typing import Protocol
 
 import numpy as np
 
-from physics.obstacles import Box  # noqa: F401  (re-exported: worlds take obstacles from here)
+from physics.battery import Batteries
+from physics.obstacles import Box as Box  # re-exported: worlds take obstacles from here
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,11 @@ class World(Protocol):
     cmd_vel: np.ndarray  # (N,3) pending body-frame velocity commands
     cmd_heading: np.ndarray  # (N,) pending heading commands, radians
     alive: np.ndarray  # (N,) bool
-    track_contacts: bool  # collect contacts() during steps (for collision kills)
+    active_heading: np.ndarray  # (N,) headings the last step integrated
+    quad_slot: np.ndarray  # (N,) row of each robot in the quadrotor bank, -1 for others
+    drive_slot: np.ndarray  # (N,) row of each robot in the differential-drive bank, -1 for others
+    batteries: Batteries | None  # what battery gauges read
+    track_contacts: bool  # contacts() are collected (after want_contacts())
 
     def add_robot(self, spec: RobotSpec) -> int: ...
     def start(self) -> None: ...
@@ -60,7 +65,11 @@ class World(Protocol):
     def velocity_of(self, i: int) -> np.ndarray: ...
     def speeds(self) -> np.ndarray: ...
     def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray: ...
+    def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]: ...
     def contacts(self) -> list[tuple[int, int]]: ...
+    def want_contacts(self) -> None: ...
+    def thrusts(self) -> np.ndarray:
+        """Total rotor thrust per robot (N), 0 for robots without rotors: battery drain."""
     def kill(self, i: int) -> None: ...
     def close(self) -> None: ...
 
@@ -68,8 +77,12 @@ class World(Protocol):
 class CommandArrays:
     """Pending and active command arrays plus the robot registry shared by all backends."""
 
-    def __init__(self) -> None:
+    def __init__(self, batteries: Batteries | None = None) -> None:
         self.n = 0
+        self.batteries = batteries  # what battery gauges read; None: no robot has a battery
+        self.track_contacts = False  # collect contacts() during steps: on once a bump sensor or collision kill asks
+        self.quad_slot = np.zeros(0, dtype=np.int64)  # robot -> row of the quadrotor bank (-1: not a quadrotor)
+        self.drive_slot = np.zeros(0, dtype=np.int64)  # robot -> row of the differential-drive bank (-1: none)
         self.specs: list[RobotSpec] = []
         self.cmd_vel = np.zeros((0, 3))
         self.cmd_heading = np.zeros(0)
@@ -94,6 +107,17 @@ class CommandArrays:
         self.active_heading = self.cmd_heading.copy()
         self.alive = np.ones(n, dtype=bool)
         self.max_speed = np.array([s.max_speed for s in self.specs], dtype=np.float64)
+
+    def want_contacts(self) -> None:
+        """Collect contacts from now on (bump sensors, collision kills)."""
+        self.track_contacts = True
+
+    def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
+        """cast_rays for several robots at once: (robot, directions, max_range) each."""
+        return [self.cast_rays(i, d, r) for i, d, r in requests]
+
+    def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray:
+        raise NotImplementedError
 
     def latch(self) -> None:
         np.copyto(self.active_vel, self.cmd_vel)

@@ -26,7 +26,7 @@ def base_scenario(**overrides) -> dict:
             "count": 20,
             "layout": {"type": "random_disc", "center": [0, 0, 1], "radius": 20},
             "sensors": {"compass": {"noise_std": 0.2}},
-            "controller": {"class": "controllers.instrument:InstrumentBee", "period": 0.1},
+            "controller": {"class": "controllers.library.instrument:InstrumentBee", "period": 0.1},
         }],
     }
     data = copy.deepcopy(data)

@@ -7,13 +7,11 @@ own heartbeat at 1 Hz, asks for telemetry rates, waits for COMMAND_ACK with retr
 carry the vehicle's STATUSTEXT), arms, switches to GUIDED or OFFBOARD (streaming setpoints first,
 as PX4 requires), takes off, and then streams the controller's latest setpoint at 10 Hz; a
 velocity setpoint older than its time-to-live becomes hold (a position target is already safe to
-keep: it stands until replaced). `MavlinkRobot` is the controller's `robot`.
+keep: it stands until replaced). `cosim.mavlink.remote_robot.MavlinkRobot` is the controller's `robot`.
 """
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import logging
 import math
 import socket
@@ -23,10 +21,11 @@ from collections.abc import Callable
 import numpy as np
 from pymavlink.dialects.v20 import common as mav
 
-from controllers.base import Controller
+from controllers import Controller
 from cosim.mavlink.datagrams import Codec
-from cosim.mavlink.frames import heading_to_yaw, ned_to_enu, yaw_to_heading
+from cosim.mavlink.frames import ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import PX4, Personality
+from cosim.mavlink.remote_robot import MavlinkRobot, NoNetwork, WallClockServices
 
 log = logging.getLogger(__name__)
 
@@ -173,10 +172,10 @@ class MavlinkVehicle:
             self._next_setpoint = now + 1.0 / self.setpoint_hz
             moving = self.setpoint is not None and self.setpoint[0] == "velocity"
             if self.setpoint is None or (moving and now - self.setpoint_t > self.setpoint_ttl_s):
-                self._hold()
+                self.hold()
             self._send_setpoint()
 
-    def _hold(self) -> None:
+    def hold(self) -> None:
         lp = self.latest.get("LOCAL_POSITION_NED")
         yaw = self.latest["ATTITUDE"].yaw if "ATTITUDE" in self.latest else 0.0
         if lp is not None:
@@ -219,111 +218,6 @@ def _idle(seconds: float) -> None:
     time.sleep(seconds)
 
 
-class MavlinkRobot:
-    """The robot API on a MAVLink vehicle: pose from telemetry (ENU), commands become setpoints."""
-
-    def __init__(self, vehicle: MavlinkVehicle, clock: Callable[[], float] = time.monotonic) -> None:
-        self.v = vehicle
-        self.id = vehicle.sysid
-        self.sensors: dict = {}
-        self._clock = clock
-        self._heading_cmd: float | None = None  # the commanded heading (turn, set_heading), else the vehicle's
-        self._body_vel = (0.0, 0.0, 0.0)
-
-    @property
-    def position(self) -> np.ndarray:
-        return self.v.position_enu()
-
-    @property
-    def velocity(self) -> np.ndarray:
-        return self.v.velocity_enu()
-
-    @property
-    def heading(self) -> float:
-        return self.v.heading()
-
-    @property
-    def alive(self) -> bool:
-        return "HEARTBEAT" in self.v.latest
-
-    def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
-        """Body-frame velocity (x forward, y left, z up) at the commanded heading, as in simulation."""
-        self._body_vel = (vx, vy, vz)
-        h = self.heading if self._heading_cmd is None else self._heading_cmd
-        c, s = math.cos(h), math.sin(h)
-        e, n = c * vx - s * vy, s * vx + c * vy
-        self._set(("velocity", n, e, -vz, heading_to_yaw(h)))
-
-    def turn(self, angle: float) -> None:
-        """Rotate the commanded heading by `angle` rad (counter-clockwise); the velocity turns with it."""
-        base = self.heading if self._heading_cmd is None else self._heading_cmd
-        self.set_heading(base + angle)
-
-    def set_heading(self, heading: float) -> None:
-        self._heading_cmd = math.remainder(heading, 2.0 * math.pi)
-        if self.v.setpoint is not None and self.v.setpoint[0] == "velocity":
-            self.set_velocity(*self._body_vel)
-
-    def hover(self) -> None:
-        self._body_vel = (0.0, 0.0, 0.0)
-        self.v._hold()
-        self.v.setpoint_t = self._clock()
-
-    def fly(self, mode: str, a: float, b: float, c: float, d: float | None = None) -> None:
-        """Only `position` (x, y, z ENU, heading) goes to a MAVLink vehicle as a setpoint."""
-        if mode != "position":
-            raise ValueError(f"a MAVLink vehicle takes position setpoints; got mode {mode!r}")
-        heading = self.heading if d is None else d
-        self._set(("position", b, a, -c, heading_to_yaw(heading)))
-
-    def _set(self, setpoint: tuple) -> None:
-        self.v.setpoint = setpoint
-        self.v.setpoint_t = self._clock()
-
-
-class WallClockServices:
-    """Timers for controllers on real vehicles, in wall-clock seconds (Controller's NodeServices)."""
-
-    def __init__(self) -> None:
-        self.t0 = time.monotonic()
-        self._heap: list = []
-        self._seq = itertools.count()
-
-    def now_s(self) -> float:
-        return time.monotonic() - self.t0
-
-    def every(self, period_s: float, fn, phase_s: float | None = None):
-        return self._add(self.now_s() + (phase_s or 0.0), period_s, fn)
-
-    def after(self, delay_s: float, fn):
-        return self._add(self.now_s() + delay_s, 0.0, fn)
-
-    def record(self, name: str, value: float) -> None:
-        log.info("%s = %s", name, value)
-
-    def _add(self, t: float, period: float, fn):
-        handle = _Timer()
-        heapq.heappush(self._heap, (t, next(self._seq), period, fn, handle))
-        return handle
-
-    def run_due(self) -> None:
-        now = self.now_s()
-        while self._heap and self._heap[0][0] <= now:
-            t, _, period, fn, handle = heapq.heappop(self._heap)
-            if handle.cancelled:
-                continue
-            if period:
-                heapq.heappush(self._heap, (t + period, next(self._seq), period, fn, handle))
-            fn()
-
-
-class _Timer:
-    cancelled = False
-
-    def cancel(self) -> None:
-        self.cancelled = True
-
-
 def take_off(vehicle: MavlinkVehicle, altitude_m: float, wait: Callable[[float], None] | None = None) -> None:
     """Arm, switch to GUIDED (ArduPilot) or OFFBOARD (PX4, after streaming setpoints), and climb to
     `altitude_m` above the current position, holding there; setpoints then stream from `tick`.
@@ -362,7 +256,7 @@ def take_off(vehicle: MavlinkVehicle, altitude_m: float, wait: Callable[[float],
         vehicle.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, altitude_m, wait=wait)
 
 
-def fly_controllers(link: MavlinkLink, crews: list[tuple[MavlinkVehicle, object]], duration_s: float,
+def fly_controllers(link: MavlinkLink, crews: list[tuple[MavlinkVehicle, Controller]], duration_s: float,
                     altitude_m: float = 2.0, seed: int = 0) -> None:
     """Take each vehicle off, then run each Controller against its vehicle for `duration_s` wall
     seconds: timers and steps in wall-clock time, setpoints streamed and held when stale."""
@@ -371,11 +265,10 @@ def fly_controllers(link: MavlinkLink, crews: list[tuple[MavlinkVehicle, object]
     services = WallClockServices()
     streams = np.random.SeedSequence(seed).spawn(len(crews))
     for (vehicle, ctrl), stream in zip(crews, streams):
-        ctrl.bind(vehicle.sysid, MavlinkRobot(vehicle), None, np.random.default_rng(stream), services)
+        ctrl.bind(vehicle.sysid, MavlinkRobot(vehicle), NoNetwork(vehicle.sysid), np.random.default_rng(stream), services)
         ctrl.setup()
-        period = getattr(ctrl, "period", None)
-        if period and type(ctrl).step is not Controller.step:
-            services.every(period, ctrl.step)
+        if ctrl.period and type(ctrl).steps():
+            services.every(ctrl.period, ctrl.step)
     end = time.monotonic() + duration_s
     while time.monotonic() < end:
         link.poll()

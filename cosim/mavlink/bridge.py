@@ -20,16 +20,18 @@ from typing import Any
 import numpy as np
 from pymavlink.dialects.v20 import common as mav
 
-from cosim.mavlink.adapter import MavlinkLink, MavlinkRobot, MavlinkVehicle, take_off
+from cosim.core.timeline import Priority
+from cosim.core.timeunits import NS_PER_S
+from cosim.mavlink.adapter import MavlinkLink, MavlinkVehicle, take_off
 from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import key_from_env
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import PERSONALITIES
 from cosim.mavlink.realtime import Pacer
+from cosim.mavlink.remote_robot import MavlinkRobot
 from cosim.mavlink.spec import GhostSpec, MavlinkSpec
-from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint, VehiclePort
-from cosim.timeline import Priority
-from cosim.timeunits import NS_PER_S
+from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
+from cosim.mavlink.vehicle_port import VehiclePort
 from physics.robot import Robot
 
 log = logging.getLogger(__name__)

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from cosim.results import RunOutput, read_run
-from cosim.routing_metrics import packet_samples
+from cosim.output.results import RunOutput, read_run
+from cosim.output.routing_metrics import packet_samples
 
 NS = 1e9
 
@@ -45,7 +45,7 @@ class RunData:
 
 
 def _seconds(value: Any) -> float:
-    from cosim.timeunits import parse_duration_ns
+    from cosim.core.timeunits import parse_duration_ns
 
     try:
         return parse_duration_ns(value) / NS
@@ -85,7 +85,7 @@ def load_run(directory: str | Path) -> RunData:
 
 
 def _samples(d: RunData) -> dict[str, Any]:
-    """The packets table's samples (cosim.routing_metrics.packet_samples), computed once per run."""
+    """The packets table's samples (cosim.output.routing_metrics.packet_samples), computed once per run."""
     if d._packet_samples is None:
         d._packet_samples = packet_samples(d.packets)
     return d._packet_samples

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
-from cosim.sweep_index import results_table
+from cosim.sweep.index import results_table
 
 # t quantiles 0.975 for 1..30 degrees of freedom (beyond: the normal's 1.96)
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,

@@ -108,7 +108,7 @@ def run_report(directory: Path, out: Path) -> Report:
         rep.heading("Events")
         rep.table(["kind", "count"], sorted(events.items()))
     rep.heading("Metrics")
-    from cosim.sweep_index import flatten
+    from cosim.sweep.index import flatten
 
     rep.table(["metric", "value"], sorted(flatten(d.metrics).items()))
     return rep

@@ -18,11 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from netstack.backend import BROADCAST, NetEvents, TxStatus
+from netstack.backend import BROADCAST, NS_PER_S, NetEvents, TxStatus
 from netstack.fast.neighbors import CellIndex
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
 
-NS_PER_S = 1_000_000_000
 # Use the cell index only above this many nodes, and only when the radio range is small against the
 # swarm's extent (a few cells across); otherwise one vectorized pass over all nodes is faster.
 CELL_INDEX_MIN_NODES = 256
@@ -88,7 +87,7 @@ class FastBackend:
         self._seq = itertools.count()
         self._tx_ids = itertools.count()
         self._range = config.max_range_m()
-        self._ignores_threshold = bool(getattr(config.pathloss, "ignores_threshold", lambda: False)())
+        self._ignores_threshold = config.pathloss.ignores_threshold()
         self._index: CellIndex | None = None
         self._index_pos = np.zeros((0, 3))  # positions the index was built from
         self._index_slack = 0.0  # its cells are range + slack wide: valid while nobody moved slack/2 from there
@@ -165,6 +164,17 @@ class FastBackend:
 
     def next_event_ns(self) -> int | None:
         return self._pending[0][0] if self._pending else None
+
+    def set_passive_kinds(self, kinds: frozenset[int]) -> None:
+        """Nothing to do: this backend stops at every delivery time anyway, which is as exact."""
+
+    def control_overhead(self) -> tuple[int, int]:
+        """No routing runs inside this backend."""
+        return 0, 0
+
+    def frames_received(self) -> list[int] | None:
+        """None: the coordinator counts the frames it hands to each stack."""
+        return None
 
     def close(self) -> None:
         self._pending.clear()

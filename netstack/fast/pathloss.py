@@ -32,6 +32,9 @@ class LogDistance:
         d = np.maximum(d, self.reference_distance_m)
         return self.reference_loss_db + 10.0 * self.exponent * np.log10(d / self.reference_distance_m)
 
+    def ignores_threshold(self) -> bool:
+        return False
+
     def max_range_m(self, tx_power_dbm: float, threshold_dbm: float) -> float:
         budget = tx_power_dbm - threshold_dbm - self.reference_loss_db
         return self.reference_distance_m * 10.0 ** (budget / (10.0 * self.exponent))
@@ -45,6 +48,9 @@ class Friis:
 
     def loss_db(self, d: np.ndarray) -> np.ndarray:
         return friis_loss_db(d, self.frequency_hz)
+
+    def ignores_threshold(self) -> bool:
+        return False
 
     def max_range_m(self, tx_power_dbm: float, threshold_dbm: float) -> float:
         wavelength = SPEED_OF_LIGHT / self.frequency_hz
@@ -86,6 +92,9 @@ class TwoRayGround:
         d = np.maximum(d, 0.01)
         two_ray = 40.0 * np.log10(d) - 20.0 * np.log10(h * h)
         return np.where(d <= crossover, friis_loss_db(d, self.frequency_hz), two_ray)
+
+    def ignores_threshold(self) -> bool:
+        return False
 
     def max_range_m(self, tx_power_dbm: float, threshold_dbm: float) -> float:
         budget = tx_power_dbm - threshold_dbm

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-BROADCAST = -1
+from netstack.backend import BROADCAST as BROADCAST  # re-exported for the protocols
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,8 @@ class RouteEntry:
 
 
 class TimerHandle(Protocol):
+    """A scheduled callback that can be called off (routing timers and controller timers alike)."""
+
     def cancel(self) -> None: ...
 
 

@@ -15,5 +15,9 @@ NS3_PROTOCOLS = ("aodv", "olsr", "dsdv")
 
 PARAMS: dict[str, type] = {name: cls.Params for name, cls in PROTOCOLS.items()}
 PROTOCOL_OF_PARAMS: dict[type, type] = {cls.Params: cls for cls in PROTOCOLS.values()}
-for _name, _params in PARAMS.items():
-    _params._tag = ("protocol", _name)
+_NAME_OF_PARAMS: dict[type, str] = {params: name for name, params in PARAMS.items()}
+
+
+def protocol_name(params: object) -> str:
+    """The scenario name (`network.routing.protocol`) of a protocol's parameters."""
+    return _NAME_OF_PARAMS[type(params)]

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from controllers.base import Controller, Message
+from controllers import Controller, Message
 
 
 class TimerProbe(Controller):

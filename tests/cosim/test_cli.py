@@ -49,12 +49,12 @@ def test_bad_set_option_is_an_error(tmp_path, capsys):
 def test_progress_line_reports_time_rate_and_eta():
     import io
 
-    from cosim.progress import ProgressLine
+    from cosim.core.progress import ProgressLine
 
     out = io.StringIO()
     line = ProgressLine(out, interval_s=0.0)
-    line(0, 10_000_000_000, 0.0)
-    line(5_000_000_000, 10_000_000_000, 2.0)
+    line.run(0, 10_000_000_000, 0.0)
+    line.run(5_000_000_000, 10_000_000_000, 2.0)
     first, second = out.getvalue().splitlines()
     assert "0.00/10.00 s sim" in first and "estimating" in first
     assert "5.00/10.00 s sim" in second and "2.50x real time" in second and "~    2 s left" in second

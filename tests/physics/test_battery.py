@@ -22,7 +22,7 @@ def trace(result, name):
 
 
 def test_idle_robot_drains_at_the_electronics_power_and_dies_when_empty(run_dict):
-    result = run_dict(one_robot({"class": "controllers.probes:Cruise", "params": {"vx": 0.0}},
+    result = run_dict(one_robot({"class": "controllers.library.probes:Cruise", "params": {"vx": 0.0}},
                                 {"capacity_j": 10.0, "electronics_w": 1.0, "per_speed_w": 2.0}))
     pos = trace(result, "positions")
     at = {(t, n): b for t, n, b in zip(pos["t_ns"], pos["node"], pos["battery_j"])}
@@ -35,7 +35,7 @@ def test_idle_robot_drains_at_the_electronics_power_and_dies_when_empty(run_dict
 
 
 def test_moving_robot_pays_for_its_speed(run_dict):
-    result = run_dict(one_robot({"class": "controllers.probes:Cruise", "params": {"vx": 1.0}},
+    result = run_dict(one_robot({"class": "controllers.library.probes:Cruise", "params": {"vx": 1.0}},
                                 {"capacity_j": 10.0, "electronics_w": 1.0, "per_speed_w": 2.0}, duration=5.0))
     events = trace(result, "events")
     assert all(3.33e9 <= t <= 3.35e9 for t in events["t_ns"])  # 3 W empties 10 J in 3.33 s
@@ -44,7 +44,7 @@ def test_moving_robot_pays_for_its_speed(run_dict):
 
 
 def test_each_transmission_costs_its_energy(run_dict):
-    beacon = {"class": "controllers.probes:Beacon", "params": {"sender": 0, "count": 3, "start": 0.1, "interval": 0.2}}
+    beacon = {"class": "controllers.library.probes:Beacon", "params": {"sender": 0, "count": 3, "start": 0.1, "interval": 0.2}}
     result = run_dict(one_robot(beacon, {"capacity_j": 100.0, "electronics_w": 1.0, "per_speed_w": 0.0, "tx_j": 2.0},
                                 duration=1.5))
     pos = trace(result, "positions")
@@ -58,7 +58,7 @@ def test_bad_battery_settings_are_rejected():
     from cosim.errors import ScenarioError
 
     with pytest.raises(ScenarioError, match=r"groups\[0\].battery: capacity_j must be > 0"):
-        cosim.from_dict(one_robot({"class": "controllers.probes:Cruise"}, {"capacity_j": 0}), source="b.yaml")
+        cosim.from_dict(one_robot({"class": "controllers.library.probes:Cruise"}, {"capacity_j": 0}), source="b.yaml")
 
 
 def test_controllers_read_the_energy_left():

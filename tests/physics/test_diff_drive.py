@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import cosim
-from cosim.build import build
+from cosim.engine.assemble import build
 
 
 def run(controller: dict, seconds: float = 12.0, drive: dict | None = None, count: int = 1):
@@ -69,7 +69,7 @@ def test_no_sideways_motion_and_heading_follows_the_turn():
 
 def test_generic_controllers_steer_wheeled_robots_by_heading():
     """RandomWalk only calls set_velocity and turn: the wheels follow, never sideways."""
-    _, p = run({"class": "controllers.random_walk:RandomWalk", "params": {"max_speed": 0.8}}, seconds=10.0, count=3)
+    _, p = run({"class": "controllers.library.random_walk:RandomWalk", "params": {"max_speed": 0.8}}, seconds=10.0, count=3)
     speed = np.hypot(p["vx"], p["vy"])
     assert speed.max() > 0.1 and speed.max() <= 1.0 + 1e-9
     side = np.cos(p["heading"]) * p["vy"] - np.sin(p["heading"]) * p["vx"]

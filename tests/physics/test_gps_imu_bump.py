@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import cosim
-from cosim.build import build
+from cosim.engine.assemble import build
 from cosim.errors import ScenarioError
 
 
@@ -19,7 +19,7 @@ def world(sensors: dict, controller: dict | None = None, model: dict | None = No
                   "obstacles": [{"center": [3.0, 0.0, 1.0], "size": [1.0, 4.0, 2.0]}], **extra},
         "groups": [{"name": "g", "count": count, "sensors": sensors, "robot": model or {"radius": 0.2},
                     "layout": {"type": "point", "position": [0.0, 0.0, 1.0]},
-                    "controller": controller or {"class": "controllers.station:Station"}}],
+                    "controller": controller or {"class": "controllers.library.station:Station"}}],
     }
     sim = build(cosim.from_dict(data))
     sim.world.start()
@@ -128,7 +128,8 @@ def test_a_missing_sensor_is_named():
 
 def test_imu_is_refused_on_pybullet():
     data = {"name": "x", "duration": 1.0, "physics": {"backend": "pybullet", "dt": "10 ms"}, "network": {"backend": "none"},
-            "groups": [{"name": "g", "count": 1, "sensors": {"imu": {}}, "controller": {"class": "controllers.station:Station"}}]}
+            "groups": [{"name": "g", "count": 1, "sensors": {"imu": {}},
+                        "controller": {"class": "controllers.library.station:Station"}}]}
     with pytest.raises(ScenarioError, match=r"imu sensor needs physics\.backend: kinematic"):
         cosim.from_dict(data)
 
@@ -138,7 +139,7 @@ def test_battery_gauge_reads_the_charge_fraction_with_noise():
             "network": {"backend": "none"},
             "groups": [{"name": "g", "count": 1, "sensors": {"battery": {"noise_std": 0.01}},
                         "battery": {"capacity_j": 100.0, "electronics_w": 2.0, "per_speed_w": 0.0},
-                        "controller": {"class": "controllers.station:Station"}}]}
+                        "controller": {"class": "controllers.library.station:Station"}}]}
     sim = build(cosim.from_dict(data))
     sim.run()
     robot = sim.controllers[0].robot

@@ -55,7 +55,7 @@ def test_overlapping_robots_are_separated_and_arena_holds():
 
 
 def test_robot_cannot_enter_a_box():
-    w = world_with((0, 0, 1), obstacles=(Box((3, 0, 1), (1, 1, 1)),))
+    w = world_with((0, 0, 1), obstacles=(Box((3, 0, 1), (2, 2, 2)),))
     Robot(w, 0, {}).set_velocity(1.0)
     run(w, 5.0)
     assert w.position_of(0)[0] == pytest.approx(3 - 1 - 0.1)

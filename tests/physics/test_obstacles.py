@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 import cosim
-from cosim.build import build
+from cosim.engine.assemble import build
 from cosim.errors import ScenarioError
-from physics.obstacles import Box, Cylinder, wall
+from physics.obstacles import Box, Cylinder, Wall
 
 
 def test_cylinder_rays_and_push_out():
-    cyl = Cylinder((5.0, 0.0, 1.0), 1.0, 1.0)
+    cyl = Cylinder((5.0, 0.0, 1.0), 1.0, 2.0)
     origins = np.array([[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 0.0, 2.5]])
     dirs = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
     assert cyl.rays(origins, dirs).tolist() == [4.0, math.inf, math.inf]  # hit; beside it; above it
@@ -24,7 +24,7 @@ def test_cylinder_rays_and_push_out():
 
 
 def test_a_diagonal_wall_blocks_rays_and_robots():
-    w = wall((0.0, 0.0), (10.0, 10.0), height=2.0, thickness=0.2)
+    w = Wall((0.0, 0.0), (10.0, 10.0), height=2.0, thickness=0.2)
     # a ray from (5, 0) straight up (+y) meets the wall's near face at y = 5 - 0.1 * sqrt(2)
     d = w.rays(np.array([[5.0, 0.0, 1.0]]), np.array([[0.0, 1.0, 0.0]]))
     assert d[0] == pytest.approx(5.0 - 0.1 * math.sqrt(2.0))
@@ -36,7 +36,7 @@ def test_a_diagonal_wall_blocks_rays_and_robots():
 
 
 def test_box_gap_is_a_lower_bound_on_distance():
-    b = Box((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
+    b = Box((0.0, 0.0, 0.0), (2.0, 2.0, 2.0))
     assert b.gap(np.array([4.0, 5.0, 0.0])) == pytest.approx(5.0)
     assert b.gap(np.array([0.5, 0.0, 0.0])) == 0.0
 
@@ -46,7 +46,7 @@ def scenario_with_world(world, layout=None, backend="kinematic", source="scenari
             "world": world,
             "groups": [{"name": "g", "count": 1 if layout and layout["type"] == "point" else 30, "robot": {"radius": 0.3},
                         "layout": layout or {"type": "random_box", "lower": [0, 0, 0.5], "upper": [10, 10, 0.5]},
-                        "controller": {"class": "controllers.station:Station"}}]}
+                        "controller": {"class": "controllers.library.station:Station"}}]}
     return cosim.from_dict(data, source=source)
 
 
@@ -61,7 +61,7 @@ def test_world_file_is_read_relative_to_the_scenario(tmp_path):
           - {type: wall, start: [7, 1], end: [9, 3]}
     """))
     s = scenario_with_world({"file": "worlds/room.yaml"}, source=str(tmp_path / "scenario.yaml"))
-    assert [o._tag[1] for o in s.world.obstacles] == ["box", "cylinder", "wall"]
+    assert [type(o) for o in s.world.obstacles] == [Box, Cylinder, Wall]
     assert s.world.arena_upper == (10.0, 10.0, 3.0)
 
 

@@ -8,7 +8,7 @@ from physics.world import Arena, Box, RobotSpec
 
 @pytest.fixture
 def world():
-    w = PybulletWorld(Arena((-50, -50, 0), (50, 50, 20)), dt_s=0.005, obstacles=(Box((6, 0, 1), (0.5, 2, 1)),))
+    w = PybulletWorld(Arena((-50, -50, 0), (50, 50, 20)), dt_s=0.005, obstacles=(Box((6, 0, 1), (1, 4, 2)),))
     yield w
     w.close()
 

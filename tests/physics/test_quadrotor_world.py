@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import cosim
-from cosim.build import build
+from cosim.engine.assemble import build
 from cosim.errors import ScenarioError
 
 
@@ -25,7 +25,7 @@ def scenario(controller: dict, count: int = 1, **robot) -> dict:
 
 
 def test_waypoints_are_flown_through_the_robot_api():
-    data = scenario({"class": "controllers.waypoints:WaypointFlyer",
+    data = scenario({"class": "controllers.library.waypoints:WaypointFlyer",
                      "params": {"waypoints": [[0, 0, 1.5], [2, 1, 2.5]], "tolerance": 0.1}}, count=2)
     sim = build(cosim.from_dict(data))
     sim.run()
@@ -63,20 +63,20 @@ def test_flying_into_a_wall(kills):
 
 
 def test_quadrotors_are_refused_where_they_cannot_run():
-    data = scenario({"class": "controllers.station:Station"})
+    data = scenario({"class": "controllers.library.station:Station"})
     data["physics"]["dt"] = "1 ms"
     with pytest.raises(ScenarioError, match="multiple of their control tick"):
         cosim.from_dict(data)
     data["physics"] = {"backend": "pybullet", "dt": "10 ms"}
     with pytest.raises(ScenarioError, match="kinematic"):
         cosim.from_dict(data)
-    data = scenario({"class": "controllers.station:Station"}, airframe="blimp")
+    data = scenario({"class": "controllers.library.station:Station"}, airframe="blimp")
     with pytest.raises(ScenarioError, match="unknown airframe 'blimp'"):
         cosim.from_dict(data)
 
 
 def test_fly_checks_its_arguments():
-    sim = build(cosim.from_dict(scenario({"class": "controllers.station:Station"})))
+    sim = build(cosim.from_dict(scenario({"class": "controllers.library.station:Station"})))
     sim.world.start()
     robot = sim.controllers[0].robot
     with pytest.raises(ValueError, match="unknown flight mode 'loiter'"):
@@ -86,7 +86,7 @@ def test_fly_checks_its_arguments():
 
 def test_wind_in_the_scenario_pushes_quadrotors_and_gusts_repeat_with_the_seed():
     def flight(wind):
-        data = scenario({"class": "controllers.waypoints:WaypointFlyer",
+        data = scenario({"class": "controllers.library.waypoints:WaypointFlyer",
                          "params": {"waypoints": [[0, 0, 2]], "tolerance": 0.01}})
         data["world"]["wind"] = wind
         data["duration"] = 4.0
@@ -101,7 +101,7 @@ def test_wind_in_the_scenario_pushes_quadrotors_and_gusts_repeat_with_the_seed()
 
 
 def test_a_quadrotor_battery_drains_with_thrust():
-    data = scenario({"class": "controllers.waypoints:WaypointFlyer",
+    data = scenario({"class": "controllers.library.waypoints:WaypointFlyer",
                      "params": {"waypoints": [[0, 0, 2]], "tolerance": 0.01}}, airframe="quad_1500g")
     data["groups"][0]["battery"] = {"capacity_j": 10_000.0, "electronics_w": 0.0, "per_speed_w": 0.0,
                                     "per_thrust_w": 10.0}

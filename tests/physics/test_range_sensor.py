@@ -17,7 +17,7 @@ from physics.robot import Robot
 from physics.sensors import RangeOptions, RangeSensor
 from physics.world import Arena, Box, RobotSpec
 
-BOX = Box((3.0, 0.0, 1.0), (0.5, 2.0, 1.0))
+BOX = Box((3.0, 0.0, 1.0), (1.0, 4.0, 2.0))
 ARENA = Arena((-20, -20, 0), (20, 20, 10))
 
 

@@ -17,7 +17,8 @@ from cosim.mavlink.bodies import QuadBody
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import ARDUPILOT, PX4
 from cosim.mavlink.realtime import run_realtime
-from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint, VehiclePort
+from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
+from cosim.mavlink.vehicle_port import VehiclePort
 from physics.quadrotor import AIRFRAMES, QuadrotorBank
 from tests.controllers.helpers import GoTo
 

@@ -21,9 +21,10 @@ import pytest
 
 import cosim
 from cosim.errors import ScenarioError
-from cosim.mavlink.adapter import MavlinkLink, MavlinkRobot, MavlinkVehicle, take_off
+from cosim.mavlink.adapter import MavlinkLink, MavlinkVehicle, take_off
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import ARDUPILOT_ROVER, PX4
+from cosim.mavlink.remote_robot import MavlinkRobot
 from cosim.mavlink.standin import StandInVehicle
 from tests.conftest import ROOT
 
@@ -125,9 +126,9 @@ def _served_scenario(quad_port: int, rover_port: int) -> dict:
             {"group": "rover", "port": rover_port, "personality": "ardupilot_rover", "first_sysid": 7}]},
         "groups": [
             {"name": "quad", "count": 1, "robot": {"model": "quadrotor", "airframe": "crazyflie"},
-             "layout": {"type": "list", "points": [[0, 0, 0]]}, "controller": {"class": "controllers.base:Controller"}},
+             "layout": {"type": "list", "points": [[0, 0, 0]]}, "controller": {"class": "controllers:Controller"}},
             {"name": "rover", "count": 1, "robot": {"model": "diff_drive", "radius": 0.2},
-             "layout": {"type": "list", "points": [[-4, 0, 0]]}, "controller": {"class": "controllers.base:Controller"}},
+             "layout": {"type": "list", "points": [[-4, 0, 0]]}, "controller": {"class": "controllers:Controller"}},
         ],
     }
 
@@ -137,7 +138,7 @@ def test_served_quadrotor_and_rover_are_flown_from_outside(tmp_path, monkeypatch
     flown by our adapter through their MAVLink endpoints."""
     monkeypatch.setenv("COSIM_TEST_KEY", "correct horse battery staple")
     qport, rport = _free_port(), _free_port()
-    scenario = cosim.scenario.from_dict(_served_scenario(qport, rport))
+    scenario = cosim.from_dict(_served_scenario(qport, rport))
     outcome = {}
     runner = threading.Thread(target=lambda: outcome.setdefault("r", cosim.run(scenario, out_dir=tmp_path / "served")))
     runner.start()
@@ -191,7 +192,7 @@ def test_served_quadrotor_and_rover_are_flown_from_outside(tmp_path, monkeypatch
 def test_bad_mavlink_sections_name_the_key(change, key, message):
     data = {**_served_scenario(0, 0), **change}
     with pytest.raises(ScenarioError) as err:
-        cosim.scenario.from_dict(data, "served.yaml")
+        cosim.from_dict(data, "served.yaml")
     assert err.value.path == key and message in str(err.value) and "served.yaml" in str(err.value)
 
 
@@ -202,11 +203,11 @@ def test_a_busy_port_or_a_missing_key_fails_before_the_run(tmp_path, monkeypatch
     try:
         data = _served_scenario(busy.getsockname()[1], 0)
         data["mavlink"]["serve"][0].pop("signing_key_env")
-        result = cosim.run(cosim.scenario.from_dict(data, "served.yaml"), out_dir=tmp_path / "busy")
+        result = cosim.run(cosim.from_dict(data, "served.yaml"), out_dir=tmp_path / "busy")
         assert result.status == "failed" and "mavlink.serve[0].port" in result.error and "cannot bind" in result.error
     finally:
         busy.close()
-    result = cosim.run(cosim.scenario.from_dict(_served_scenario(0, 0), "served.yaml"), out_dir=tmp_path / "key")
+    result = cosim.run(cosim.from_dict(_served_scenario(0, 0), "served.yaml"), out_dir=tmp_path / "key")
     assert result.status == "failed" and "signing_key_env" in result.error and "COSIM_TEST_KEY" in result.error
 
 

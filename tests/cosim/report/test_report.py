@@ -18,8 +18,8 @@ import cosim
 from cosim.cli import main
 from cosim.report import write_report
 from cosim.report.sweep_figures import mean_ci
-from cosim.sweep_runner import run_sweep
-from cosim.sweep_spec import load_sweep
+from cosim.sweep.runner import run_sweep
+from cosim.sweep.spec import load_sweep
 from tests.conftest import base_scenario
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -37,7 +37,8 @@ def routed_scenario() -> dict:
         "output": {"trace": {"positions_every": 0.5}},
         "groups": [
             {"name": "motes", "count": 5, "layout": {"type": "grid", "origin": [0, 0, 1], "spacing": 30.0, "columns": 5},
-             "controller": {"class": "controllers.station:Station"}, "battery": {"capacity_j": 50.0, "electronics_w": 0.5}},
+             "controller": {"class": "controllers.library.station:Station"},
+             "battery": {"capacity_j": 50.0, "electronics_w": 0.5}},
             {"name": "walker", "count": 1, "layout": {"type": "list", "points": [[60, 20, 1]]},
              "controller": {"class": "tests.controllers.helpers:Strider"}},
         ],
@@ -47,7 +48,7 @@ def routed_scenario() -> dict:
 @pytest.fixture(scope="module")
 def routed_run(tmp_path_factory):
     directory = tmp_path_factory.mktemp("report") / "run"
-    result = cosim.run(cosim.scenario.from_dict(routed_scenario()), out_dir=directory)
+    result = cosim.run(cosim.from_dict(routed_scenario()), out_dir=directory)
     assert result.status == "ok", result.error
     return result
 

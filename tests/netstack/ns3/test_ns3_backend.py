@@ -51,7 +51,7 @@ def test_broadcast_reaches_nodes_in_range_with_plausible_rssi_and_snr(run_dict, 
         n0 --20 m-- n1 --20 m-- n2 ------50 m------ n3
     """
     data = ns3_scenario([[0, 0, 1], [20, 0, 1], [40, 0, 1], [90, 0, 1]],
-                        {"class": "controllers.probes:Beacon", "params": {"count": 3}}, standard=standard)
+                        {"class": "controllers.library.probes:Beacon", "params": {"count": 3}}, standard=standard)
     result = run_dict(data)
     assert result.status == "ok", result.error
     rec = records(result)
@@ -69,7 +69,7 @@ def test_unicast_is_acked_in_range_and_dropped_out_of_range(run_dict):
 
         n0 --30 m-- n1 ------50 m------ n2
     """
-    data = ns3_scenario([[0, 0, 1], [30, 0, 1], [80, 0, 1]], {"class": "controllers.probes:Beacon", "params": {"to": 1}})
+    data = ns3_scenario([[0, 0, 1], [30, 0, 1], [80, 0, 1]], {"class": "controllers.library.probes:Beacon", "params": {"to": 1}})
     result = run_dict(data)
     net = network(result)
     kinds = list(zip(net["kind"], net["src"], net["dst"]))
@@ -85,7 +85,7 @@ def test_unicast_is_acked_in_range_and_dropped_out_of_range(run_dict):
 def chain(quantum: str, seed: int = 3) -> dict:
     """n0 -> n1 -> n2 -> n3 -> n4, 40 m apart (only neighbours hear each other)."""
     return ns3_scenario([[40.0 * i, 0, 1] for i in range(5)],
-                        {"class": "controllers.relay:ChainRelay",
+                        {"class": "controllers.library.relay:ChainRelay",
                          "params": {"first": 0, "last": 4, "start": 0.5037, "messages": 3, "interval": 0.7311}},
                         duration=3.0, quantum=quantum, seed=seed)
 
@@ -111,7 +111,7 @@ def crowd(seed: int) -> dict:
     retries' random backoff (ns-3's streams) decides who gets through when."""
     points = [[3.0 * i, 2.0 * (i % 2), 1] for i in range(6)]
     params = {"sender": -1, "to": 0, "count": 4, "interval": 0.25}
-    return ns3_scenario(points, {"class": "controllers.probes:Beacon", "params": params}, duration=1.5, seed=seed)
+    return ns3_scenario(points, {"class": "controllers.library.probes:Beacon", "params": params}, duration=1.5, seed=seed)
 
 
 def test_broadcast_chain_delay_equals_the_sum_of_single_hops_measured_separately(run_dict):
@@ -122,7 +122,8 @@ def test_broadcast_chain_delay_equals_the_sum_of_single_hops_measured_separately
     """
     def relay(count: int, quantum: str) -> dict:
         params = {"first": 0, "last": count - 1, "start": 0.5037, "messages": 3, "interval": 0.7311, "broadcast": True}
-        return ns3_scenario([[40.0 * i, 0, 1] for i in range(count)], {"class": "controllers.relay:ChainRelay", "params": params},
+        ctrl = {"class": "controllers.library.relay:ChainRelay", "params": params}
+        return ns3_scenario([[40.0 * i, 0, 1] for i in range(count)], ctrl,
                             duration=3.0, quantum=quantum)
 
     single = records(run_dict(relay(2, "10 ms")))[(1, "delay_s")]
@@ -143,7 +144,7 @@ def test_runs_repeat_bit_identically_in_one_process(run_dict):
 
 def test_runs_repeat_bit_identically_across_processes(tmp_path):
     data = ns3_scenario([[0, 0, 1], [20, 0, 1], [35, 5, 1], [10, 25, 1]],
-                        {"class": "controllers.probes:Beacon", "params": {"count": 5, "interval": 0.2}},
+                        {"class": "controllers.library.probes:Beacon", "params": {"count": 5, "interval": 0.2}},
                         duration=1.5, seed=21)
     data["groups"][0]["controller"]["params"]["sender"] = 0
     path = tmp_path / "s.yaml"
@@ -161,7 +162,8 @@ def test_runs_repeat_bit_identically_across_processes(tmp_path):
 
 
 def test_oversize_payload_names_the_limit(run_dict):
-    data = ns3_scenario([[0, 0, 1], [10, 0, 1]], {"class": "controllers.probes:Beacon", "params": {"payload": "x" * 3000}})
+    beacon = {"class": "controllers.library.probes:Beacon", "params": {"payload": "x" * 3000}}
+    data = ns3_scenario([[0, 0, 1], [10, 0, 1]], beacon)
     result = run_dict(data)
     assert result.status == "failed"
     assert "payload of 3000 bytes is too large: 802.11b frames carry at most 2296 bytes" in result.error
@@ -185,7 +187,8 @@ def read_pcap(path):
 def test_pcap_files_hold_the_frames_sent(run_dict):
     """n0 broadcasts twice to n1 (25 m); both nodes' captures contain the payload."""
     data = ns3_scenario([[0, 0, 1], [25, 0, 1]],
-                        {"class": "controllers.probes:Beacon", "params": {"count": 2, "payload": "cosim-pcap-check"}}, pcap=True)
+                        {"class": "controllers.library.probes:Beacon", "params": {"count": 2, "payload": "cosim-pcap-check"}},
+                        pcap=True)
     result = run_dict(data)
     for node in (0, 1):
         linktype, frames = read_pcap(result.directory / "pcap" / f"node-{node}-0.pcap")
@@ -199,7 +202,7 @@ def test_802154_broadcast_unicast_lqi_and_no_ack(run_dict):
         n0 --10 m-- n1 --15 m-- n2 -------- 275 m -------- n3
     """
     points = [[0, 0, 0], [10, 0, 0], [25, 0, 0], [300, 0, 0]]
-    beacon = {"class": "controllers.probes:Beacon", "params": {"count": 2}}
+    beacon = {"class": "controllers.library.probes:Beacon", "params": {"count": 2}}
     data = ns3_scenario(points, beacon, standard="802.15.4", tx_power_dbm=0.0)
     result = run_dict(data)
     assert result.status == "ok", result.error
@@ -218,7 +221,7 @@ def test_802154_broadcast_unicast_lqi_and_no_ack(run_dict):
 
 
 def test_802154_payload_limit_names_the_frame_size(run_dict):
-    data = ns3_scenario([[0, 0, 0], [5, 0, 0]], {"class": "controllers.probes:Beacon", "params": {"payload": "y" * 117}},
+    data = ns3_scenario([[0, 0, 0], [5, 0, 0]], {"class": "controllers.library.probes:Beacon", "params": {"payload": "y" * 117}},
                         standard="802.15.4")
     result = run_dict(data)
     assert "payload of 117 bytes is too large: 802.15.4 frames are 127 bytes" in result.error
@@ -227,7 +230,8 @@ def test_802154_payload_limit_names_the_frame_size(run_dict):
 
 
 def test_802154_pcap(run_dict):
-    data = ns3_scenario([[0, 0, 0], [5, 0, 0]], {"class": "controllers.probes:Beacon", "params": {"payload": "mote-frame"}},
+    beacon = {"class": "controllers.library.probes:Beacon", "params": {"payload": "mote-frame"}}
+    data = ns3_scenario([[0, 0, 0], [5, 0, 0]], beacon,
                         standard="802.15.4", pcap=True)
     result = run_dict(data)
     linktype, frames = read_pcap(result.directory / "pcap" / "node-1-0.pcap")

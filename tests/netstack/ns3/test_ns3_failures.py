@@ -34,6 +34,6 @@ def test_controller_error_from_a_delivery_fails_the_run_and_leaves_ns3_usable(ru
     assert result.status == "failed"
     assert "ZeroDivisionError: controller bug (node 2, t = 0.70" in result.error
     assert "raise ZeroDivisionError" in (result.directory / "error.txt").read_text()
-    ok = ns3_scenario([[0, 0, 1], [10, 0, 1]], {"class": "controllers.probes:Beacon", "params": {"count": 2}})
+    ok = ns3_scenario([[0, 0, 1], [10, 0, 1]], {"class": "controllers.library.probes:Beacon", "params": {"count": 2}})
     again = run_dict(ok)
     assert again.status == "ok" and again.metrics["messages_delivered"] == 2

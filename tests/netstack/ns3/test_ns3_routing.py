@@ -19,7 +19,7 @@ RADIO = {"data_mode": "DsssRate2Mbps", "tx_power_dbm": 16.0, "rx_sensitivity_dbm
 
 
 def chain(protocol: str, duration: float = 30.0) -> dict:
-    data = ns3_scenario([[200.0 * i, 0.0, 0.0] for i in range(5)], {"class": "controllers.station:Station"},
+    data = ns3_scenario([[200.0 * i, 0.0, 0.0] for i in range(5)], {"class": "controllers.library.station:Station"},
                         duration=duration, quantum="100 ms", **RADIO)
     data["physics"] = {"backend": "kinematic", "dt": "100 ms", "collisions": False}
     data["network"]["routing"] = {"protocol": protocol}

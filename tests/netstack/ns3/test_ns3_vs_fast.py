@@ -36,7 +36,7 @@ def test_links_above_90_percent_in_ns3_are_the_fast_models_in_range_pairs(run_di
     off_diag = d[~np.eye(len(POINTS), dtype=bool)]
     assert not np.any((off_diag > 0.8 * edge) & (off_diag < 1.2 * edge))  # the margins hold
 
-    controller = {"class": "controllers.probes:PeriodicBroadcast", "params": {"interval": 0.5, "size": 100}}
+    controller = {"class": "controllers.library.probes:PeriodicBroadcast", "params": {"interval": 0.5, "size": 100}}
     ns3 = ns3_scenario(POINTS, controller, duration=SENDS * 0.5, seed=2)
     fast = ns3_scenario(POINTS, controller, duration=SENDS * 0.5, seed=2)
     fast["network"] = {"backend": "fast", "radio": {"tx_power_dbm": 16.0206, "rx_threshold_dbm": -82.0,

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 import cosim
-from cosim.build import build
+from cosim.engine.assemble import build
 
 RANGE_M = 25.0
 
@@ -28,7 +28,7 @@ def scenario(points: dict[str, tuple[float, float]], protocol: dict, pairs: list
                     "radio": {"pathloss": {"model": "unit_disk", "range_m": RANGE_M}, "bit_rate_bps": 1_000_000}},
         "groups": [{"name": "nodes", "count": len(names),
                     "layout": {"type": "list", "points": [[x, y, 1.0] for x, y in points.values()]},
-                    "controller": {"class": "controllers.station:Station"}}],
+                    "controller": {"class": "controllers.library.station:Station"}}],
         "traffic": [{"pairs": [[names.index(a), names.index(b)] for a, b in pairs], "rate": rate, "size": 64,
                      "start": start}],
         "kills": [{"node": names.index(n), "at": t} for n, t in kills],

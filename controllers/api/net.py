@@ -1,0 +1,30 @@
+"""`Net`: a controller's radio and routing, in the simulated network or none (a lone MAVLink vehicle)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from controllers.api.messages import Message, Neighbor
+from netstack.backend import BROADCAST
+
+__all__ = ["BROADCAST", "Net"]
+
+
+@runtime_checkable
+class Net(Protocol):
+    """Send and receive through the node's radio; read and steer its routing protocol."""
+
+    def send(self, dst: int, payload: bytes, port: int = 0) -> int | None:
+        """To node `dst` (a link frame, or a routed packet to `port`); None if this robot is dead."""
+    def broadcast(self, payload: bytes, port: int = 0) -> int | None:
+        """To every node in radio range (with flooding, every node reachable)."""
+    def neighbors(self) -> list[Neighbor]:
+        """Nodes heard within the neighbour timeout, with range (m) and bearing (rad, robot frame)."""
+    def range_to(self, node: int) -> float: ...
+    def bearing_to(self, node: int) -> float: ...
+    def routes(self) -> dict:
+        """The routing table: {destination: [RouteEntry, ...] best first}; empty without routing."""
+    def invalidate_route(self, dst: int, next_hop: int) -> None: ...
+    def discover_route(self, dst: int) -> None: ...
+    def bind(self, port: int, fn: Callable[[Message], None]) -> None: ...

@@ -1,0 +1,1 @@
+"""General controllers: random walks, waypoints, relays, station keepers, formation and traffic probes."""

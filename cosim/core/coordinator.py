@@ -1,0 +1,372 @@
+"""The coordinator: one timeline for physics ticks, position syncs, timers and network deliveries.
+
+Loop: take the earliest queued event time T; advance the network to T, and if it stops early at a
+delivery time t <= T, hand those deliveries to controllers at t (their sends are injected at t) and
+go round again; otherwise run the event at T. Physics ticks step the world every dt, push positions
+to the network every quantum, and latch commands after everything else at that instant.
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from controllers import Controller, Message
+from cosim.core.neighbor_table import NeighborTable
+from cosim.core.recorder import Recorder
+from cosim.core.stack_host import SimStackHost
+from cosim.core.timeline import EventQueue, Priority
+from cosim.core.timeunits import NS_PER_S
+from cosim.errors import SimulationError
+from netstack.backend import NetEvents, NetworkBackend
+from netstack.routing.base import RoutingProtocol
+from netstack.stack import NodeStack
+from physics.battery import Batteries
+from physics.world import World
+
+log = logging.getLogger(__name__)
+
+ProgressFn = Callable[[int, int, float], None]
+
+
+@dataclass
+class Counters:
+    """Totals kept during a run (network counts are frames/receptions, not bytes)."""
+
+    sent: int = 0
+    delivered: int = 0
+    dropped: int = 0
+    acked: int = 0
+    not_acked: int = 0
+    physics_steps: int = 0
+    events: int = 0
+    deaths: int = 0
+    neighbor_samples: list[float] = field(default_factory=list)
+    wall_physics_s: float = 0.0
+    wall_network_s: float = 0.0  # inside the network backend's advance (for ns-3: ns-3's own work, mostly)
+
+
+@dataclass(frozen=True)
+class RoutingPlan:
+    """Per-node stacks for a routed scenario: the protocol class, its parameters, one seeded stream per node."""
+
+    protocol: type[RoutingProtocol]
+    params: object
+    rngs: Sequence[np.random.Generator]
+
+
+class Extension(Protocol):
+    """Something that lives beside the loop for the whole run (the MAVLink bridge): started before
+    the controllers' setup, finished after the run, and contributing metrics."""
+
+    def start(self, sim: Simulation) -> None: ...
+    def finish(self, sim: Simulation) -> None: ...
+    def metrics(self) -> dict: ...
+
+
+class Simulation:
+    """A built scenario ready to run: world, network, controllers on one timeline."""
+
+    def __init__(
+        self,
+        *,
+        world: World,
+        net: NetworkBackend | None,
+        controllers: list[Controller],
+        dt_ns: int,
+        quantum_ns: int,
+        duration_ns: int,
+        recorder: Recorder,
+        neighbor_timeout_ns: int,
+        positions_every_ns: int | None,
+        batteries: Batteries | None = None,
+        collision_kills: np.ndarray | None = None,
+        routing: RoutingPlan | None = None,
+        extensions: Sequence[Extension] = (),
+    ) -> None:
+        self.world = world
+        self.net = net
+        self.controllers = controllers
+        self.dt_ns = dt_ns
+        self.quantum_ns = quantum_ns
+        self.duration_ns = duration_ns
+        self.recorder = recorder
+        self.neighbor_timeout_ns = neighbor_timeout_ns
+        self.positions_every_ns = positions_every_ns
+        self.queue = EventQueue()
+        self.now_ns = 0
+        self.current_node: int | None = None  # whose code runs now (error reports); timers and stacks set it
+        self.counters = Counters()
+        self.alive: np.ndarray = np.ones(len(controllers), dtype=bool)
+        self.alive_list: list[bool] = [True] * len(controllers)  # the same, cheap to index from Python
+        self.neighbor_table: NeighborTable | None = NeighborTable(len(controllers)) if net is not None else None
+        self._dt_s = dt_ns / NS_PER_S
+        self.listens = np.array([type(c).listens() for c in controllers], dtype=bool)
+        """Per node: its controller overrides on_message (the network stops at its receive times)."""
+        self.batteries = batteries
+        self.collision_kills = None if collision_kills is None or not np.any(collision_kills) else np.asarray(collision_kills)
+        if self.collision_kills is not None:
+            world.want_contacts()
+        self.stack_host = SimStackHost(self) if routing is not None else None
+        self.stacks: list[NodeStack] | None = None if routing is None else [
+            NodeStack(i, routing.protocol(routing.params), self.stack_host, rng) for i, rng in enumerate(routing.rngs)]
+        self.rx_per_node: list[int] = [0] * len(controllers)  # frames each node's stack was handed
+        self.extensions = tuple(extensions)
+        self.ip_overhead: tuple[int, int] = (0, 0)  # routing inside the backend (ns-3's AODV...): packets, bytes
+        self.ip_frames_received: list[int] | None = None  # frames each node's MAC passed up, with such routing
+        self.progress: ProgressFn | None = None
+        self._sent = False
+        self.wall_s = 0.0
+        self._wall0 = 0.0
+        self._sample_every = positions_every_ns or NS_PER_S
+        self._progress_every = max(duration_ns // 100, dt_ns)
+
+    # -- services used by node handles ---------------------------------------------------------
+    def send(self, src: int, dst: int, payload: bytes) -> int | None:
+        if self.net is None:
+            raise RuntimeError("this scenario has no network (network.backend: none)")
+        if not self.alive[src]:
+            return None
+        if not isinstance(payload, (bytes, bytearray, memoryview)):
+            raise TypeError(f"payload must be bytes, got {type(payload).__name__}")
+        tx = self.net.send(src, dst, bytes(payload), self.now_ns)
+        self._sent = True
+        if self.batteries is not None and self.batteries.transmit(src):
+            self.kill(src, "battery_empty", "transmission")
+        self.counters.sent += 1
+        if self.recorder.want_network:
+            self.recorder.send(self.now_ns, src, dst, tx, len(payload))
+        return tx
+
+    def kill(self, node: int, kind: str = "killed", detail: str = "") -> None:
+        """A dead robot stops moving, sensing, running timers and transmitting; recorded as an event."""
+        if not self.alive[node]:
+            return
+        self.recorder.event(self.now_ns, node, kind, detail)
+        self.counters.deaths += 1
+        self.alive[node] = False
+        self.alive_list[node] = False
+        self.world.kill(node)
+        if self.net is not None:
+            self.net.set_alive(node, False)
+        if self.stacks is not None:
+            self.stacks[node].protocol.on_node_down()
+
+    # -- scheduled actions ---------------------------------------------------------------------
+    def _tick(self) -> None:
+        t = self.now_ns
+        w0 = time.perf_counter()
+        self.world.step(self._dt_s)
+        self.counters.physics_steps += 1
+        if self.collision_kills is not None:
+            self._collision_faults()
+        if self.batteries is not None:
+            b = self.batteries
+            thrust = self.world.thrusts() if b.uses_thrust else None
+            for node in b.drain(self._dt_s, self.world.speeds(), self.alive, thrust).tolist():
+                self.kill(node, "battery_empty")
+        if self.net is not None and t % self.quantum_ns == 0:
+            self._sync()
+        self.counters.wall_physics_s += time.perf_counter() - w0
+        q = self.queue
+        q.push(t, Priority.LATCH, self.world.latch)
+        if t + self.dt_ns <= self.duration_ns:
+            q.push(t + self.dt_ns, Priority.PHYSICS_STEP, self._tick)
+
+    def _collision_faults(self) -> None:
+        for i, j in self.world.contacts():
+            for me, other in ((i, j), (j, i)):
+                if me >= 0 and self.collision_kills[me] and self.alive[me]:
+                    self.kill(me, "collision", "obstacle" if other < 0 else f"robot {other}")
+
+    def _sync(self) -> None:
+        pos, vel = self.world.network_state(self.now_ns / NS_PER_S)
+        self.net.set_positions(self.now_ns, pos, vel)
+
+    def _sample(self) -> None:
+        t = self.now_ns
+        w = self.world
+        if self.recorder.want_positions:
+            energy = self.batteries.energy_j if self.batteries is not None else None
+            self.recorder.positions(t, w.positions(), w.velocities(), w.headings(), self.alive, energy)
+        if self.neighbor_table is not None:
+            self.counters.neighbor_samples.append(self.neighbor_table.mean_count(t - self.neighbor_timeout_ns, self.alive))
+        nxt = t + self._sample_every
+        if nxt <= self.duration_ns:
+            self.queue.push(nxt, Priority.SAMPLE, self._sample)
+
+    def _report_progress(self) -> None:
+        if self.progress is not None:
+            self.progress(self.now_ns, self.duration_ns, time.perf_counter() - self._wall0)
+        nxt = self.now_ns + self._progress_every
+        if nxt < self.duration_ns:
+            self.queue.push(nxt, Priority.SAMPLE, self._report_progress)
+
+    def _deliver(self, ev: NetEvents) -> None:
+        c = self.counters
+        c.delivered += len(ev.dst)
+        c.dropped += len(ev.drop_dst)
+        for st in ev.tx_status:
+            if st.acked:
+                c.acked += 1
+            else:
+                c.not_acked += 1
+        if self.recorder.want_network:
+            self.recorder.net_events(ev)
+        if self.stacks is not None:
+            self._deliver_to_stacks(ev)
+            return
+        if len(ev.dst) == 0:
+            return
+        times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
+        self.neighbor_table.update(times, ev.dst, ev.src, ev.rssi_dbm)
+        listening = np.nonzero(self.listens[ev.dst] & self.alive[ev.dst])[0]
+        if len(listening):
+            row_t = ev.row_times()
+            lqi = ev.lqi
+            ctrls = self.controllers
+            for k in listening.tolist():
+                dst = int(ev.dst[k])
+                self.current_node = dst
+                t_s = int(row_t[k]) / NS_PER_S
+                q = int(lqi[k]) if lqi is not None and lqi[k] >= 0 else None
+                ctrls[dst].on_message(Message(int(ev.src[k]), ev.payloads[k], t_s, float(ev.rssi_dbm[k]), float(ev.snr_db[k]), q))
+
+    def _deliver_to_stacks(self, ev: NetEvents) -> None:
+        """Routed scenarios: every frame goes to the receiver's stack, every status to the sender's."""
+        stacks = self.stacks
+        alive = self.alive_list
+        if len(ev.dst):
+            times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
+            self.neighbor_table.update(times, ev.dst, ev.src, ev.rssi_dbm)
+            rssi = ev.rssi_dbm.tolist()
+            rx = self.rx_per_node
+            reached = self.now_ns
+            row_t = ev.row_times().tolist()
+            for k, (dst, src) in enumerate(zip(ev.dst.tolist(), ev.src.tolist())):
+                rx[dst] += 1
+                if alive[dst]:
+                    self.current_node = dst
+                    self.now_ns = row_t[k]  # earlier rows: passive frames handed over with this event
+                    stacks[dst].on_frame(src, ev.payloads[k], rssi[k])
+            self.now_ns = reached
+        for st in ev.tx_status:
+            if alive[st.src]:
+                self.current_node = st.src
+                stacks[st.src].on_tx_status(st.tx_id, st.dst, st.acked)
+
+    # -- the loop ------------------------------------------------------------------------------
+    def run(self, progress: ProgressFn | None = None) -> None:
+        """Run to the scenario's duration, calling `progress(now_ns, end_ns, wall_s)` now and then;
+        raises SimulationError if user code fails."""
+        end = self.duration_ns
+        self.progress = progress
+        self._start_parts()
+        q = self.queue
+        q.push(self.dt_ns, Priority.PHYSICS_STEP, self._tick)
+        q.push(0, Priority.LATCH, self.world.latch)
+        if self.recorder.want_positions or self.neighbor_table is not None:
+            q.push(0, Priority.SAMPLE, self._sample)
+        q.push(0, Priority.SAMPLE, self._report_progress)
+        self._wall0 = time.perf_counter()
+        try:
+            for ext in self.extensions:
+                ext.start(self)
+            self._wall0 = time.perf_counter()
+            for i, stack in enumerate(self.stacks or ()):
+                self.current_node = i
+                stack.protocol.start()
+            for i, ctrl in enumerate(self.controllers):
+                self.current_node = i
+                ctrl.setup()
+            self.current_node = None
+            self._loop(end)
+            if self.progress is not None:
+                self.progress(self.now_ns, end, time.perf_counter() - self._wall0)
+        except Exception as exc:
+            raise SimulationError(
+                f"{type(exc).__name__}: {exc} (node {self.current_node}, t = {self.now_ns / NS_PER_S:.9f} s)",
+                self.now_ns, self.current_node, traceback.format_exc(),
+            ) from exc
+        finally:
+            self.wall_s = time.perf_counter() - self._wall0
+            for ext in self.extensions:
+                try:
+                    ext.finish(self)
+                except Exception:  # closing down must not hide the run's own outcome
+                    log.exception("extension %s failed to finish", type(ext).__name__)
+
+    def _start_parts(self) -> None:
+        self.world.start()
+        if self.net is not None:
+            listening = range(len(self.controllers)) if self.stacks is not None else np.nonzero(self.listens)[0].tolist()
+            for node in listening:
+                self.net.set_listening(node, True)
+            if self.stacks:
+                self.net.set_passive_kinds(type(self.stacks[0].protocol).passive_kinds)
+            self._sync()
+
+    def close(self) -> None:
+        """Release the world and the network; what the network counted of its own routing is kept."""
+        self.world.close()
+        if self.net is not None:
+            self.ip_overhead = self.net.control_overhead()
+            self.ip_frames_received = self.net.frames_received()
+            self.net.close()
+
+    def _loop(self, end: int) -> None:
+        heap = self.queue.heap
+        pop = heapq.heappop
+        net = self.net
+        never = end + 1
+        events = 0
+        perf = time.perf_counter
+        wall_net = 0.0
+        try:
+            net_next = never if net is None else _or(net.next_event_ns(), never)
+            self._sent = False
+            while heap:
+                t = heap[0][0]
+                if t > end:
+                    break
+                if t >= net_next:
+                    w0 = perf()
+                    reached, ev = net.advance(t)
+                    wall_net += perf() - w0
+                    if ev is not None:
+                        self.now_ns = reached
+                        self._deliver(ev)
+                    net_next = _or(net.next_event_ns(), never)
+                    self._sent = False
+                    if ev is not None:
+                        continue
+                entry = pop(heap)
+                self.now_ns = t
+                self.current_node = None
+                entry[3]()
+                events += 1
+                if self._sent:
+                    self._sent = False
+                    net_next = _or(net.next_event_ns(), never)
+            if net is not None:
+                while True:
+                    reached, ev = net.advance(end)
+                    if ev is None:
+                        break
+                    self.now_ns = reached
+                    self._deliver(ev)
+            self.now_ns = end
+        finally:
+            self.counters.events += events
+            self.counters.wall_network_s += wall_net
+
+
+def _or(value: int | None, default: int) -> int:
+    return default if value is None else value

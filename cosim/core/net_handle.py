@@ -1,0 +1,110 @@
+"""A controller's `net` in a simulation (`controllers.Net`): send, broadcast, neighbours with range and
+bearing, and the node's routing table."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from controllers import Message, Neighbor
+from cosim.core.timeunits import NS_PER_S
+from netstack.backend import BROADCAST
+
+if TYPE_CHECKING:
+    from cosim.core.coordinator import Simulation
+
+
+class NetHandle:
+    """A controller's radio: send, broadcast, and the nodes heard recently."""
+
+    __slots__ = ("_sim", "node")
+
+    def __init__(self, sim: Simulation, node: int) -> None:
+        self._sim = sim
+        self.node = node
+
+    def send(self, dst: int, payload: bytes, port: int = 0) -> int | None:
+        """Send `payload` to node `dst` now. Without a routing protocol this is one link-layer frame and
+        the result is its transmission id; with one, the packet goes through the node's protocol to
+        `port` at `dst`, and the result is its sequence number at this source. None if this robot is dead."""
+        if not isinstance(dst, (int, np.integer)) or dst < 0:
+            raise ValueError(f"dst must be a node id >= 0, got {dst!r}")
+        return self._send(int(dst), payload, port)
+
+    def broadcast(self, payload: bytes, port: int = 0) -> int | None:
+        """Send `payload` to every node in radio range (with `flooding`, to every node reachable)."""
+        return self._send(BROADCAST, payload, port)
+
+    def _send(self, dst: int, payload: bytes, port: int) -> int | None:
+        sim = self._sim
+        if sim.stacks is None:
+            if port != 0:
+                raise ValueError("ports need a routing protocol: set network.routing in the scenario")
+            return sim.send(self.node, dst, payload)
+        if not sim.alive_list[self.node]:
+            return None
+        if not isinstance(payload, (bytes, bytearray, memoryview)):
+            raise TypeError(f"payload must be bytes, got {type(payload).__name__}")
+        return sim.stacks[self.node].send(dst, payload, port)
+
+    def routes(self) -> dict:
+        """This node's routing table: {destination: [RouteEntry(next_hop, goodness, probability, hops,
+        delay_s), ...] best first}; empty without a routing protocol."""
+        sim = self._sim
+        return {} if sim.stacks is None else sim.stacks[self.node].protocol.routes()
+
+    def invalidate_route(self, dst: int, next_hop: int) -> None:
+        """Tell the routing protocol to forget its route to `dst` through `next_hop`."""
+        sim = self._sim
+        if sim.stacks is None:
+            raise ValueError("routes need a routing protocol: set network.routing in the scenario")
+        sim.stacks[self.node].protocol.invalidate(int(dst), int(next_hop))
+
+    def discover_route(self, dst: int) -> None:
+        """Ask the routing protocol to look for routes to `dst` now (AntHocNet: a reactive forward ant)."""
+        sim = self._sim
+        if sim.stacks is None:
+            raise ValueError("routes need a routing protocol: set network.routing in the scenario")
+        sim.stacks[self.node].protocol.discover(int(dst))
+
+    def bind(self, port: int, fn: Callable[[Message], None]) -> None:
+        """Deliver packets arriving on `port` to fn instead of the controller's on_message (routed scenarios)."""
+        sim = self._sim
+        if sim.stacks is None:
+            raise ValueError("ports need a routing protocol: set network.routing in the scenario")
+        sim.stack_host.bind_port(self.node, port, fn)
+
+    def range_to(self, node: int) -> float:
+        """The true distance (m) from this robot to `node` now: what an ideal received-signal distance
+        estimate gives (Kilobots' infrared, ranging radios); add the sensor's own noise in the controller."""
+        return self._geometry(node)[0]
+
+    def bearing_to(self, node: int) -> float:
+        """The true bearing (rad, robot frame, counter-clockwise) from this robot to `node` now: what a
+        range-and-bearing board measures (e-puck, marXbot; Kilobots have none). Add its noise yourself."""
+        return self._geometry(node)[1]
+
+    def _geometry(self, node: int) -> tuple[float, float]:
+        """(range m, bearing rad in this robot's frame) to `node`, from the world's current poses."""
+        w = self._sim.world
+        d = w.position_of(node) - w.position_of(self.node)
+        rng = float(math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
+        return rng, math.remainder(math.atan2(d[1], d[0]) - float(w.active_heading[self.node]), 2 * math.pi)
+
+    def neighbors(self) -> list[Neighbor]:
+        """Nodes heard within the neighbour timeout, with range (m) and bearing (rad, robot frame)."""
+        sim = self._sim
+        table = sim.neighbor_table
+        if table is None:
+            return []
+        heard = table.heard_by(self.node, sim.now_ns - sim.neighbor_timeout_ns)
+        if not heard:
+            return []
+        out = []
+        for src, t, rssi in heard:
+            rng, bearing = self._geometry(src)
+            out.append(Neighbor(src, rng, bearing, rssi, (sim.now_ns - t) / NS_PER_S))
+        return out

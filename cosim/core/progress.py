@@ -1,0 +1,48 @@
+"""One progress line on stderr for long work: a run (simulated time, real-time factor, time left) or
+a sweep (done, failed, remaining, time left). Redrawn in place on a terminal; in a log file, a line
+every `interval_s` of wall time."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+
+class ProgressLine:
+    """`run(now_ns, end_ns, wall_s)` and `sweep(done, failed, remaining, total, wall_s)` are the two
+    callbacks (a Simulation's and a sweep runner's progress); both draw on the same line."""
+
+    def __init__(self, stream: TextIO | None = None, interval_s: float | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self._tty = self.stream.isatty()
+        self.interval_s = interval_s if interval_s is not None else (0.5 if self._tty else 10.0)
+        self._last = -1e9
+
+    def run(self, now_ns: int, end_ns: int, wall_s: float) -> None:
+        """A run's progress: simulated time reached, real-time factor, wall time left."""
+        frac = now_ns / end_ns if end_ns else 1.0
+        rtf = (now_ns / 1e9) / wall_s if wall_s > 0 else float("inf")
+        left = f"~{wall_s * (1 - frac) / frac:5.0f} s left" if frac > 0 else "time left: estimating"
+        self._draw(frac, f"{now_ns / 1e9:8.2f}/{end_ns / 1e9:.2f} s sim  {rtf:6.2f}x real time  {left}", now_ns >= end_ns)
+
+    def sweep(self, done: int, failed: int, remaining: int, total: int, wall_s: float) -> None:
+        """A sweep's progress: runs done, failed and remaining, wall time left at the pace so far."""
+        finished = done + failed
+        left = f", ~{wall_s / finished * remaining:.0f} s left" if finished else ""
+        self._draw(finished / max(1, total), f"done {done}, failed {failed}, remaining {remaining} of {total}{left}",
+                   True)
+
+    def _draw(self, frac: float, text: str, force: bool) -> None:
+        t = time.monotonic()
+        if t - self._last < self.interval_s and not force:
+            return
+        self._last = t
+        line = f"[{'#' * int(frac * 30):<30}] {text}"
+        self.stream.write("\r" + line if self._tty else line + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self._tty:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -1,0 +1,57 @@
+"""Per-node services the coordinator gives a controller: the clock, timers and metrics (`controllers.Services`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cosim.core.timers import Timer
+from cosim.core.timeunits import NS_PER_S
+
+if TYPE_CHECKING:
+    from cosim.core.coordinator import Simulation
+
+
+def _seconds_to_ns(value: float, what: str) -> int:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number of seconds, got {value!r}")
+    return round(value * NS_PER_S)
+
+
+class SimServices:
+    """Implements controllers.Services for one node, on simulated time."""
+
+    __slots__ = ("_rng", "_sim", "node")
+
+    def __init__(self, sim: Simulation, node: int, rng: np.random.Generator) -> None:
+        self._sim = sim
+        self.node = node
+        self._rng = rng  # timer phases only, so user draws do not shift them
+
+    def now_s(self) -> float:
+        return self._sim.now_ns / NS_PER_S
+
+    def every(self, period_s: float, fn: Callable[[], None], phase_s: float | None = None) -> Timer:
+        period = _seconds_to_ns(period_s, "period")
+        if period <= 0:
+            raise ValueError(f"period must be > 0 seconds, got {period_s!r}")
+        return self.every_ns(period, fn, None if phase_s is None else _seconds_to_ns(phase_s, "phase"))
+
+    def every_ns(self, period: int, fn: Callable[[], None], phase: int | None) -> Timer:
+        if phase is None:
+            phase = int(self._rng.integers(0, period))
+        elif not 0 <= phase:
+            raise ValueError(f"phase must be >= 0, got {phase} ns")
+        return Timer(self._sim, fn, self._sim.now_ns + phase, period, self.node)
+
+    def after(self, delay_s: float, fn: Callable[[], None]) -> Timer:
+        delay = _seconds_to_ns(delay_s, "delay")
+        if delay < 0:
+            raise ValueError(f"delay must be >= 0 seconds, got {delay_s!r}")
+        return Timer(self._sim, fn, self._sim.now_ns + delay, 0, self.node)
+
+    def record(self, name: str, value: float) -> None:
+        self._sim.recorder.record(self._sim.now_ns, self.node, name, value)

@@ -1,0 +1,78 @@
+"""Conversions between user-facing durations (seconds, unit strings) and internal integer nanoseconds."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from netstack.backend import NS_PER_S as NS_PER_S  # one definition, shared with the network backends
+
+_UNITS_NS: dict[str, Fraction] = {
+    "ns": Fraction(1),
+    "us": Fraction(1_000),
+    "µs": Fraction(1_000),
+    "ms": Fraction(1_000_000),
+    "s": Fraction(NS_PER_S),
+    "min": Fraction(60 * NS_PER_S),
+    "h": Fraction(3600 * NS_PER_S),
+}
+_DURATION_RE = re.compile(r"^\s*([0-9.eE+\-]+(?:\s*/\s*[0-9.eE+\-]+)?)\s*([A-Za-zµ]*)\s*$")
+
+
+class DurationError(ValueError):
+    """A duration that cannot be represented as a whole number of nanoseconds."""
+
+
+def _to_fraction(text: str) -> Fraction:
+    if "/" in text:
+        num, den = text.split("/", 1)
+        return _to_fraction(num.strip()) / _to_fraction(den.strip())
+    try:
+        return Fraction(Decimal(text))
+    except (InvalidOperation, ValueError) as exc:
+        raise DurationError(f"not a number: {text!r}") from exc
+
+
+def parse_duration_ns(value: object) -> int:
+    """Turn seconds (int/float) or a string with a unit ('10 ms', '1/240 s', '250 Hz') into ns.
+
+    The result must be a whole number of nanoseconds; floats are read through their shortest
+    decimal representation, so 0.1 s is exactly 100_000_000 ns.
+    """
+    if isinstance(value, bool):
+        raise DurationError("expected a duration (seconds or a string like '10 ms'), got a boolean")
+    if isinstance(value, int):
+        amount = Fraction(value) * NS_PER_S
+    elif isinstance(value, float):
+        amount = Fraction(Decimal(repr(value))) * NS_PER_S
+    elif isinstance(value, str):
+        match = _DURATION_RE.match(value)
+        if not match:
+            raise DurationError(f"cannot read {value!r} as a duration; use seconds or '<number> <ns|us|ms|s|min|h|Hz>'")
+        number, unit = match.group(1), match.group(2) or "s"
+        quantity = _to_fraction(number)
+        if unit.lower() == "hz":
+            if quantity <= 0:
+                raise DurationError(f"a rate must be positive, got {value!r}")
+            amount = Fraction(NS_PER_S) / quantity
+        elif unit in _UNITS_NS:
+            amount = quantity * _UNITS_NS[unit]
+        else:
+            raise DurationError(f"unknown time unit {unit!r} in {value!r}; use ns, us, ms, s, min, h or Hz")
+    else:
+        raise DurationError(f"expected a duration (seconds or a string like '10 ms'), got {type(value).__name__}")
+    if amount.denominator != 1:
+        raise DurationError(
+            f"{value!r} is not a whole number of nanoseconds ({float(amount):.3f} ns); "
+            "internal time is integer nanoseconds"
+        )
+    return int(amount)
+
+
+def format_ns(t_ns: int) -> str:
+    """Human-readable duration, e.g. '10 ms', '2.5 s'."""
+    for unit, scale in (("s", NS_PER_S), ("ms", 1_000_000), ("us", 1_000)):
+        if t_ns % scale == 0 or abs(t_ns) >= scale:
+            return f"{t_ns / scale:g} {unit}"
+    return f"{t_ns} ns"

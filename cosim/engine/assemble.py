@@ -1,0 +1,183 @@
+"""Turn a validated Scenario into a ready Simulation: world, network, robots, controllers, streams.
+
+Everything the Simulation holds is made first and handed to its constructor; then the events that
+start the run are queued in a fixed order (faults, traffic, controller steps), so the same
+scenario and seed give the same queue and the same trace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from controllers import Controller
+from cosim.core.coordinator import Extension, RoutingPlan, Simulation
+from cosim.core.net_handle import NetHandle
+from cosim.core.recorder import Recorder
+from cosim.core.seeding import SeedStreams
+from cosim.core.services import SimServices
+from cosim.core.timeline import Priority
+from cosim.engine import traffic
+from cosim.engine.placement import start_positions
+from cosim.scenario.checks import controller_period_ns
+from cosim.scenario.classes import import_class
+from cosim.scenario.schema import Mapper
+from cosim.scenario.specs import Scenario
+from netstack.backend import NetworkBackend
+from netstack.fast.backend import FastBackend
+from netstack.fast.neighbors import pairs_within
+from netstack.routing.registry import NS3_PROTOCOLS, PROTOCOL_OF_PARAMS, protocol_name
+from physics.battery import Batteries
+from physics.quadrotor import AIRFRAMES, TICK_NS
+from physics.robot import Robot
+from physics.sensors import SENSORS
+from physics.world import Arena, RobotSpec, World
+
+if TYPE_CHECKING:
+    from cosim.mavlink.bridge import MavlinkBridge
+
+
+@dataclass(frozen=True)
+class _Node:
+    """One robot as planned: its controller, node id, group index and step period."""
+
+    controller: Controller
+    node: int
+    group: int
+    period_ns: int | None
+
+
+def make_world(s: Scenario, batteries: Batteries | None = None) -> World:
+    arena = Arena(s.world.arena_lower, s.world.arena_upper)
+    shapes = tuple(s.world.obstacles)
+    ph = s.physics
+    if ph.backend == "pybullet":
+        from physics.pybullet_world import PybulletWorld
+
+        return PybulletWorld(arena, ph.dt_ns / 1e9, drag=ph.drag, obstacles=shapes, solver_iterations=ph.solver_iterations,
+                             batteries=batteries)
+    from physics.kinematic import KinematicWorld
+
+    w = s.world.wind
+    wind = None if w is None else (w.mean, w.gust_std, w.gust_tau, SeedStreams(s.seed).generator("wind"), TICK_NS / 1e9)
+    return KinematicWorld(arena, max_accel=ph.max_accel, collisions=ph.collisions, pair_finder=pairs_within, obstacles=shapes,
+                          wind=wind, batteries=batteries)
+
+
+def make_network(s: Scenario, streams: SeedStreams, run_dir: Path | None = None) -> NetworkBackend | None:
+    """The network backend the scenario names; ns-3 gets RngSeed/RngRun derived from the master seed."""
+    if s.network.backend == "none":
+        return None
+    if s.network.backend == "ns3":
+        from netstack.ns3.backend import Ns3Backend
+
+        radio = s.network.radio
+        pcap = str(run_dir / "pcap" / "node") if radio.pcap and run_dir is not None else None
+        routing = s.network.routing
+        name = None if routing is None else protocol_name(routing)
+        return Ns3Backend(radio, streams.integer("ns3.seed") or 1, streams.integer("ns3.run"), pcap_prefix=pcap,
+                          ip_routing=name if name in NS3_PROTOCOLS else None)
+    return FastBackend(s.network.radio, streams.generator("network"))
+
+
+def _mavlink_bridge(s: Scenario, mapper: Mapper) -> MavlinkBridge:
+    """The MAVLink bridge; sockets open here so that a busy port or a missing key fails before the run."""
+    from cosim.mavlink.bridge import MavlinkBridge  # pymavlink loads only for scenarios that use it
+
+    groups, node = {}, 0
+    for g in s.groups:
+        groups[g.name] = (node, g.count)
+        node += g.count
+    try:
+        return MavlinkBridge(s.mavlink, groups)
+    except (OSError, ValueError) as exc:
+        for path, e in s.mavlink.entries():
+            if e.signing_key_env and str(e.signing_key_env) in str(exc):
+                raise mapper.error(f"{path}.signing_key_env", str(exc)) from None
+        where = next((f"mavlink.serve[{k}].port" for k, e in enumerate(s.mavlink.serve)
+                      if isinstance(exc, OSError) and f"{e.host}:{e.port}" in str(exc)), "mavlink")
+        raise mapper.error(where, f"cannot open the MAVLink endpoint: {exc}") from None
+
+
+def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams: SeedStreams, mapper: Mapper) -> list[_Node]:
+    """Each group's robots into the world (and the network), each with its controller instance."""
+    layout_rng = streams.generator("layout")
+    nodes: list[_Node] = []
+    for gi, g in enumerate(s.groups):
+        cls = import_class(g.controller.cls, s.source)
+        params = mapper.build(cls.Params, g.controller.params, f"groups[{gi}].controller.params")
+        period = controller_period_ns(g.controller, cls, mapper, f"groups[{gi}].controller")
+        starts = start_positions(s, gi, layout_rng, mapper)
+        quad = g.robot.model == "quadrotor"
+        for k in range(g.count):
+            spec = RobotSpec(tuple(float(x) for x in starts[k]), g.robot.heading, g.robot.radius,
+                             AIRFRAMES[g.robot.airframe].mass if quad else g.robot.mass, g.robot.max_speed,
+                             g.robot.airframe if quad else None, g.robot.drive if g.robot.model == "diff_drive" else None)
+            world.add_robot(spec)
+            node = len(nodes)
+            if net is not None:
+                net.add_node(node)
+            nodes.append(_Node(cls(params), node, gi, period))
+    return nodes
+
+
+def _schedule_faults(s: Scenario, sim: Simulation, streams: SeedStreams, nodes: list[_Node]) -> None:
+    """Random failures (seeded exponential times) and scheduled kills."""
+    for n in nodes:
+        mttf = s.groups[n.group].faults.mean_time_to_failure_ns
+        if mttf is not None:
+            t = round(streams.generator("faults", n.node).exponential(mttf))
+            if t <= s.duration_ns:
+                sim.queue.push(t, Priority.TIMER, lambda i=n.node: sim.kill(i, "random_failure"))
+    for kill in s.kills:
+        sim.queue.push(kill.at_ns, Priority.TIMER, lambda i=kill.node: sim.kill(i, "scheduled"))
+
+
+def _bind_controllers(s: Scenario, sim: Simulation, streams: SeedStreams, nodes: list[_Node], mapper: Mapper,
+                      bridge: MavlinkBridge | None) -> None:
+    """Give each controller its robot (with sensors), net, streams and timers; queue its steps."""
+    world = sim.world
+    options = [{name: mapper.build(SENSORS[name].Options, opts, f"groups[{gi}].sensors.{name}")
+                for name, opts in g.sensors.items()} for gi, g in enumerate(s.groups)]
+    for n in nodes:
+        i = n.node
+        sensors = {name: SENSORS[name](world, i, opts, streams.generator(f"sensor.{name}", i))
+                   for name, opts in options[n.group].items()}
+        services = SimServices(sim, i, streams.generator("timers", i))
+        robot = Robot(world, i, sensors, sim.batteries) if bridge is None else bridge.robot_for(i, world, sensors, sim.batteries)
+        n.controller.bind(i, robot, NetHandle(sim, i), streams.generator("controller", i), services)
+        if n.period_ns is not None and type(n.controller).steps():
+            services.every_ns(n.period_ns, n.controller.step, s.groups[n.group].controller.phase_ns)
+
+
+def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
+    """Instantiate everything the scenario names; the random streams depend only on the seed.
+    `run_dir` is where backends may write files of their own (pcap)."""
+    streams = SeedStreams(s.seed)
+    mapper = Mapper(s.source)
+    per_node = [g for g in s.groups for _ in range(g.count)]
+    batteries = Batteries([g.battery for g in per_node]) if any(g.battery is not None for g in per_node) else None
+    world = make_world(s, batteries)
+    net = make_network(s, streams, run_dir)
+    nodes = _place_robots(s, world, net, streams, mapper)
+    routing = s.network.routing
+    plan = None if routing is None else RoutingPlan(PROTOCOL_OF_PARAMS[type(routing)], routing,
+                                                    [streams.generator("routing", i) for i in range(s.n_nodes)])
+    bridge = _mavlink_bridge(s, mapper) if s.mavlink is not None else None
+    extensions: tuple[Extension, ...] = () if bridge is None else (bridge,)
+    trace = s.output.trace
+    sim = Simulation(
+        world=world, net=net, controllers=[n.controller for n in nodes], dt_ns=s.physics.dt_ns, quantum_ns=s.quantum_ns,
+        duration_ns=s.duration_ns, recorder=Recorder(trace.positions_every_ns is not None, trace.network, trace.records),
+        neighbor_timeout_ns=s.network.neighbor_timeout_ns, positions_every_ns=trace.positions_every_ns,
+        batteries=batteries, collision_kills=np.array([g.faults.collision_kills for g in per_node], dtype=bool),
+        routing=plan, extensions=extensions,
+    )
+    _schedule_faults(s, sim, streams, nodes)
+    if plan is not None:
+        traffic.schedule(sim, traffic.sessions_of(s.traffic, s.n_nodes, s.duration_ns, streams.generator("traffic")))
+    _bind_controllers(s, sim, streams, nodes, mapper, bridge)
+    return sim

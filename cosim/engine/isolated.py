@@ -1,0 +1,129 @@
+"""Run a scenario in a child process, so that an ns-3 fatal error or a crash fails only that run.
+
+ns-3 reports fatal errors by aborting the interpreter. The parent keeps the run directory
+consistent whatever happens to the child: it relays progress, keeps the child's stderr in
+`child_stderr.txt`, and, if the child dies, marks the run failed with the ns-3 message and the
+simulated time reached.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from cosim.core.coordinator import ProgressFn
+from cosim.core.timeunits import NS_PER_S
+from cosim.output.results import read_run
+from cosim.output.rundir import RunResult, default_dir, prepare, write_status
+from cosim.output.summary import summary_text
+from cosim.scenario.specs import Scenario
+
+_NOISE = re.compile(r"^(#\d|Thread |entry=|\s*$| \*\*\* Break|\[runStaticInitializersOnce\]|terminate called)")
+_NS3_TIME = re.compile(r"\+(\d+\.\d+)s")
+
+
+def ns3_message(stderr_text: str, max_lines: int = 4) -> str:
+    """The lines of a dying child's stderr that say what went wrong (ns-3 messages, Python errors)."""
+    lines = [ln.rstrip() for ln in stderr_text.splitlines() if not _NOISE.match(ln)]
+    picked: list[str] = []
+    for i, ln in enumerate(lines):
+        key = i == 0 or any(tag in ln for tag in ("NS_ASSERT", "NS_FATAL", "msg=", "Error", "error", "Segmentation"))
+        if key and ln not in picked and not ln.startswith("  "):
+            picked.append(ln)
+        if len(picked) >= max_lines:
+            break
+    return " | ".join(picked) if picked else "(no message on stderr)"
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: on Linux, be killed if the process that started us dies, so a lost
+    sweep worker leaves no orphan run writing into the sweep directory."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def run_isolated(
+    scenario: Scenario,
+    out_dir: str | Path | None = None,
+    progress: ProgressFn | None = None,
+    argv: list[str] | None = None,
+    timeout_s: float | None = None,
+) -> RunResult:
+    """Like cosim.run(), in a fresh Python process; the result is read back from the run directory.
+    With `timeout_s`, a child still running after that many wall-clock seconds is killed and the run
+    marked failed."""
+    directory = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
+    command = list(argv if argv is not None else sys.argv)
+    prepare(directory, scenario, command)
+    stderr_path = directory / "child_stderr.txt"
+    env = dict(os.environ, CPPYY_CRASH_QUIET="1")
+    last = (0, scenario.duration_ns)
+    with open(stderr_path, "w") as err:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "cosim.engine.child", str(directory), scenario.source, json.dumps(command)],
+            stdout=subprocess.PIPE, stderr=err, text=True, env=env, preexec_fn=_die_with_parent,
+        )
+        timed_out = threading.Event()
+
+        def expire() -> None:
+            timed_out.set()
+            child.kill()
+
+        watchdog = threading.Timer(timeout_s, expire) if timeout_s is not None else None
+        if watchdog is not None:
+            watchdog.daemon = True
+            watchdog.start()
+        try:
+            for line in child.stdout:
+                parts = line.split()
+                if len(parts) == 4 and parts[0] == "progress":
+                    last = (int(parts[1]), int(parts[2]))
+                    if progress is not None:
+                        progress(last[0], last[1], float(parts[3]))
+            child.wait()
+        except KeyboardInterrupt:
+            child.send_signal(signal.SIGINT)  # the child records 'interrupted' and keeps its trace
+            child.wait()
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+    if timed_out.is_set():
+        return _record_death(directory, scenario, child.returncode, stderr_path.read_text(errors="replace"), last[0],
+                             reason=f"timed out after {timeout_s:g} s of wall-clock time")
+    status = json.loads((directory / "status.json").read_text()).get("status")
+    if status in ("ok", "failed", "interrupted"):
+        out = read_run(directory)
+        return RunResult(directory, out.status, out.metrics, out.error, out.metrics.get("trace_sha256"))
+    return _record_death(directory, scenario, child.returncode, stderr_path.read_text(errors="replace"), last[0])
+
+
+def _describe_exit(returncode: int) -> str:
+    """'killed by SIGABRT' for a signal (negative code, or 128 + n from a shell), else the exit status."""
+    sig = -returncode if returncode < 0 else returncode - 128 if returncode > 128 else 0
+    try:
+        return f"killed by {signal.Signals(sig).name}" if sig else f"exit status {returncode}"
+    except ValueError:
+        return f"exit status {returncode}"
+
+
+def _record_death(directory: Path, scenario: Scenario, returncode: int, stderr_text: str, last_ns: int,
+                  reason: str | None = None) -> RunResult:
+    how = reason or _describe_exit(returncode)
+    times = [float(m) for m in _NS3_TIME.findall(stderr_text)]
+    t_s = times[-1] if times else last_ns / NS_PER_S
+    message = ns3_message(stderr_text)
+    error = f"the simulation process died ({how}) at t = {t_s:.9f} s: {message}"
+    (directory / "error.txt").write_text(stderr_text[-20000:])
+    (directory / "summary.txt").write_text(
+        summary_text(scenario, {}, "failed", error) + "(full stderr of the child process in child_stderr.txt)\n"
+    )
+    write_status(directory, "failed", error=error, t_s=t_s)
+    return RunResult(directory, "failed", {}, error, None, lost=reason is None and returncode == -signal.SIGKILL)

@@ -1,0 +1,1 @@
+"""What a run leaves behind: the run directory, its metrics and summary, and reading it back."""

@@ -1,0 +1,78 @@
+"""A run's metrics: counters from the coordinator, routing figures from the packet trace, and a
+summary of what controllers recorded. Written to metrics.json."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from cosim.core.coordinator import Simulation
+from cosim.core.timeunits import NS_PER_S
+from cosim.output.routing_metrics import routing_metrics
+from cosim.scenario.specs import Scenario
+
+
+def metrics_of(sim: Simulation, scenario: Scenario, digest: str | None) -> dict:
+    c = sim.counters
+    sim_s = sim.now_ns / NS_PER_S
+    return {
+        "nodes": scenario.n_nodes,
+        "seed": scenario.seed,
+        "simulated_s": sim_s,
+        "wall_s": sim.wall_s,
+        "real_time_factor": sim_s / sim.wall_s if sim.wall_s > 0 else math.inf,
+        "wall_physics_s": c.wall_physics_s,
+        "wall_network_s": c.wall_network_s,
+        "messages_sent": c.sent,
+        "messages_delivered": c.delivered,
+        "messages_dropped": c.dropped,
+        "unicast_acked": c.acked,
+        "unicast_not_acked": c.not_acked,
+        "mean_neighbors": float(np.mean(c.neighbor_samples)) if c.neighbor_samples else 0.0,
+        "physics_steps": c.physics_steps,
+        "events": c.events,
+        "alive_at_end": int(sim.alive.sum()),
+        "deaths": c.deaths,
+        "trace_sha256": digest,
+    }
+
+
+def run_routing_metrics(sim: Simulation, scenario: Scenario, trace_dir: Path) -> dict:
+    import pyarrow.parquet as pq
+
+    def table(name: str) -> dict | None:
+        path = trace_dir / f"{name}.parquet"
+        return pq.read_table(path).to_pydict() if path.exists() else None
+
+    packets = table("packets") or {k: [] for k in ("t_ns", "kind", "src", "dst", "port", "seq", "size", "detail")}
+    per_node = sim.ip_frames_received or sim.rx_per_node
+    m = routing_metrics(packets, scenario.n_nodes, sim.ip_overhead, per_node)
+    m["protocol"] = sim.stacks[0].protocol.name if sim.stacks else ""
+    totals: dict[str, int] = {}
+    for stack in sim.stacks:
+        for k, v in stack.protocol.stats.items():
+            totals[k] = totals.get(k, 0) + v
+    m["protocol_counters"] = totals
+    return m
+
+
+def record_summary(path: Path) -> dict:
+    """Per record name: how many values, their mean, min, max, and the last one written (for sweeps
+    to compare runs by what controllers recorded, e.g. `records.barrier_passed.max`)."""
+    if not path.exists():
+        return {}
+    import pyarrow.parquet as pq
+
+    cols = pq.read_table(path, columns=["name", "value"]).to_pydict()
+    names = np.array(cols["name"], dtype=object)
+    values = np.array(cols["value"], dtype=np.float64)
+    out = {}
+    for name in sorted(set(cols["name"])):
+        v = values[names == name]
+        finite = v[np.isfinite(v)]
+        out[name] = {"count": len(v), "mean": float(finite.mean()) if len(finite) else math.nan,
+                     "min": float(finite.min()) if len(finite) else math.nan,
+                     "max": float(finite.max()) if len(finite) else math.nan, "last": float(v[-1])}
+    return out

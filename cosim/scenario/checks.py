@@ -1,0 +1,151 @@
+"""Checks across a scenario's sections, run after each section has validated itself: periods that
+divide, node ids in range, backends that support what the groups ask for, controller classes."""
+
+from __future__ import annotations
+
+from controllers import Controller
+from cosim.core.timeunits import format_ns
+from cosim.scenario.classes import import_class
+from cosim.scenario.layouts import ListLayout
+from cosim.scenario.schema import Mapper
+from cosim.scenario.specs import ControllerSpec, GroupSpec, Scenario
+from netstack.routing.registry import NS3_PROTOCOLS, protocol_name
+from physics.obstacles import Mesh
+from physics.quadrotor import TICK_NS
+from physics.sensors import SENSORS
+
+
+def check(s: Scenario, m: Mapper) -> None:
+    """Raise ScenarioError (through `m`) for the first inconsistency found."""
+    if s.duration_ns <= 0:
+        raise m.error("duration", "expected a positive duration")
+    dt, q = s.physics.dt_ns, s.quantum_ns
+    if q <= 0:
+        raise m.error("quantum", "expected a positive duration")
+    if q % dt:
+        raise m.error(
+            "quantum", f"the physics step ({format_ns(dt)}) must divide the quantum ({format_ns(q)}); "
+            f"try a quantum of {format_ns(dt * max(1, round(q / dt)))}"
+        )
+    if not s.groups:
+        raise m.error("groups", "expected at least one group of robots")
+    for k, kill in enumerate(s.kills):
+        if kill.node >= s.n_nodes:
+            raise m.error(f"kills[{k}].node", f"expected a node id below {s.n_nodes} (the scenario's robot count)")
+    _check_routing(s, m)
+    if s.mavlink is not None:
+        _check_mavlink(s, m)
+    if s.physics.backend == "kinematic":
+        for k, o in enumerate(s.world.obstacles):
+            if isinstance(o, Mesh):
+                raise m.error(f"world.obstacles[{k}]", "mesh obstacles need physics.backend: pybullet")
+    names = set()
+    for gi, g in enumerate(s.groups):
+        path = f"groups[{gi}]"
+        if g.name in names:
+            raise m.error(f"{path}.name", f"group name {g.name!r} is used twice")
+        names.add(g.name)
+        _check_controller(g, path, dt, m)
+        if g.robot.model == "diff_drive" and s.physics.backend != "kinematic":
+            raise m.error(f"{path}.robot.model", "diff_drive robots run on physics.backend: kinematic (pybullet: not yet)")
+        if g.robot.model == "quadrotor":
+            if s.physics.backend != "kinematic":
+                raise m.error(f"{path}.robot.model", "quadrotors run on physics.backend: kinematic (pybullet: not yet)")
+            if dt % TICK_NS:
+                raise m.error("physics.dt", f"quadrotors need a physics step that is a multiple of their control tick "
+                                            f"({format_ns(TICK_NS)}); got {format_ns(dt)}")
+        if isinstance(g.layout, ListLayout) and len(g.layout.points) != g.count:
+            got = len(g.layout.points)
+            raise m.error(f"{path}.layout.points", f"expected {g.count} positions (the group's count), got {got}")
+        for sname, sopts in g.sensors.items():
+            if sname == "imu" and s.physics.backend != "kinematic":
+                raise m.error(f"{path}.sensors.imu", "the imu sensor needs physics.backend: kinematic (pybullet: not yet)")
+            if sname not in SENSORS:
+                raise m.error(f"{path}.sensors.{sname}", f"unknown sensor; expected one of: {', '.join(sorted(SENSORS))}")
+            m.build(SENSORS[sname].Options, sopts, f"{path}.sensors.{sname}")
+
+
+def _check_routing(s: Scenario, m: Mapper) -> None:
+    routing = s.network.routing
+    name = None if routing is None else protocol_name(routing)
+    if name in NS3_PROTOCOLS and not (s.network.backend == "ns3" and s.network.radio.is_wifi):
+        raise m.error("network.routing.protocol", f"{name} runs inside ns-3: it needs network.backend: ns3 with an 802.11 radio")
+    if routing is not None and s.network.backend == "none":
+        raise m.error("network.routing", "routing needs a network; set network.backend to fast or ns3")
+    if routing is not None and s.n_nodes >= 0xFFFF:
+        raise m.error("network.routing", f"routed scenarios support at most 65,534 nodes, got {s.n_nodes}")
+    for k, cbr in enumerate(s.traffic):
+        if routing is None:
+            raise m.error(f"traffic[{k}]", "traffic runs over the per-node stack: set network.routing (e.g. protocol: direct)")
+        for a, b in cbr.pairs:
+            if max(a, b) >= s.n_nodes:
+                raise m.error(f"traffic[{k}].pairs", f"node ids must be below {s.n_nodes} (the robot count); got [{a}, {b}]")
+        if cbr.sessions and s.n_nodes < 2:
+            raise m.error(f"traffic[{k}].sessions", "random sessions need at least two robots")
+
+
+_SERVABLE = {"px4": "quadrotor", "ardupilot": "quadrotor", "ardupilot_rover": "diff_drive"}
+
+
+def _check_mavlink(s: Scenario, m: Mapper) -> None:
+    groups = {g.name: g for g in s.groups}
+    used: dict[str, str] = {}
+    ports: dict[tuple[str, int], list[tuple[int, int, str | None, str]]] = {}
+    for path, e in s.mavlink.entries():
+        g = groups.get(e.group)
+        if g is None:
+            raise m.error(f"{path}.group", f"no group named {e.group!r}; expected one of: {', '.join(groups)}")
+        if e.group in used:
+            raise m.error(f"{path}.group", f"group {e.group!r} is already bound to MAVLink at {used[e.group]}")
+        used[e.group] = path
+        if s.physics.backend != "kinematic":
+            raise m.error(path, "MAVLink vehicles need physics.backend: kinematic")
+        if e.first_sysid + g.count - 1 > 255:
+            raise m.error(f"{path}.first_sysid", f"{g.count} vehicles from system id {e.first_sysid} pass 255")
+        if path.startswith("mavlink.serve"):
+            want = _SERVABLE[e.personality]
+            if g.robot.model != want:
+                raise m.error(f"{path}.personality", f"the {e.personality} personality serves robot.model: {want}; "
+                                                     f"group {e.group!r} has {g.robot.model}")
+            span = (e.first_sysid, e.first_sysid + g.count - 1, e.signing_key_env, path)
+            for lo, hi, key, other in ports.setdefault((e.host, e.port), []):
+                if e.port and not (span[1] < lo or span[0] > hi):
+                    raise m.error(f"{path}.first_sysid", f"system ids {span[0]}..{span[1]} overlap those of {other} on "
+                                                         f"the same port {e.port}")
+                if e.port and key != e.signing_key_env:
+                    raise m.error(f"{path}.signing_key_env", f"one port has one signing key; {other} uses {key!r}")
+            ports[(e.host, e.port)].append(span)
+        elif g.robot.model != "point":
+            raise m.error(f"groups[{s.groups.index(g)}].robot.model",
+                          "a ghost's body is the real vehicle: give its group robot.model: point "
+                          "(the twin only carries its pose)")
+
+
+def _check_controller(g: GroupSpec, path: str, dt: int, m: Mapper) -> None:
+    cpath = f"{path}.controller"
+    try:
+        cls = import_class(g.controller.cls, m.source)
+    except Exception as exc:  # ImportError, or any error raised while importing user code
+        raise m.error(f"{cpath}.class", f"cannot import {g.controller.cls!r}: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Controller)):
+        raise m.error(f"{cpath}.class", f"{g.controller.cls!r} is not a subclass of controllers.Controller")
+    m.build(cls.Params, g.controller.params, f"{cpath}.params")
+    period = controller_period_ns(g.controller, cls, m, cpath)
+    if period is not None and period % dt:
+        raise m.error(
+            f"{cpath}.period",
+            f"the controller period ({format_ns(period)}) must be a multiple of the physics step ({format_ns(dt)})",
+        )
+    if g.controller.phase_ns is not None and period is not None and not 0 <= g.controller.phase_ns < period:
+        raise m.error(f"{cpath}.phase", f"expected a phase in [0, period) = [0, {format_ns(period)})")
+
+
+def controller_period_ns(spec: ControllerSpec, cls: type, m: Mapper, path: str) -> int | None:
+    """The step period: the scenario's, else the class default; None if the class has no step."""
+    if spec.period_ns is not None:
+        if spec.period_ns <= 0:
+            raise m.error(f"{path}.period", "expected a positive duration")
+        return spec.period_ns
+    if cls.period is None:
+        return None
+    return m.duration(cls.period, f"{path}.period (class default of {cls.__name__})")

@@ -1,0 +1,103 @@
+"""Start layouts for a group of robots: each maps (count, rng) to an (count, 3) array of positions."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class PointLayout:
+    """Everyone at one point (the world's overlap resolution separates them)."""
+
+    position: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        return np.tile(np.array(self.position, dtype=np.float64), (count, 1))
+
+
+@dataclass(frozen=True)
+class GridLayout:
+    """Row-major grid starting at `origin`, `columns` per row, `spacing` metres apart; with `snake`
+    every other row runs backwards, so consecutive robots are always neighbours."""
+
+    origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    spacing: float = 1.0
+    columns: int = 0  # 0: as square as possible
+    snake: bool = False
+
+    def __post_init__(self) -> None:
+        if self.spacing <= 0:
+            raise ValueError(f"spacing must be > 0 metres, got {self.spacing}")
+        if self.columns < 0:
+            raise ValueError(f"columns must be >= 0, got {self.columns}")
+
+    def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        cols = self.columns or max(1, math.ceil(math.sqrt(count)))
+        k = np.arange(count)
+        out = np.tile(np.array(self.origin, dtype=np.float64), (count, 1))
+        col, row = k % cols, k // cols
+        if self.snake:
+            col = np.where(row % 2 == 1, cols - 1 - col, col)
+        out[:, 0] += col * self.spacing
+        out[:, 1] += row * self.spacing
+        return out
+
+
+@dataclass(frozen=True)
+class RandomDiscLayout:
+    """Uniform in a horizontal disc of `radius` metres around `center`."""
+
+    center: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    radius: float = 20.0
+
+    def __post_init__(self) -> None:
+        if self.radius < 0:
+            raise ValueError(f"radius must be >= 0 metres, got {self.radius}")
+
+    def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        r = self.radius * np.sqrt(rng.random(count))
+        a = rng.random(count) * 2.0 * math.pi
+        out = np.tile(np.array(self.center, dtype=np.float64), (count, 1))
+        out[:, 0] += r * np.cos(a)
+        out[:, 1] += r * np.sin(a)
+        return out
+
+
+@dataclass(frozen=True)
+class RandomBoxLayout:
+    """Uniform in the axis-aligned box [lower, upper]."""
+
+    lower: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    upper: tuple[float, float, float] = (10.0, 10.0, 0.0)
+
+    def __post_init__(self) -> None:
+        if any(lo > hi for lo, hi in zip(self.lower, self.upper)):
+            raise ValueError(f"lower {self.lower} must be <= upper {self.upper} on every axis")
+
+    def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        lo, hi = np.array(self.lower), np.array(self.upper)
+        return lo + rng.random((count, 3)) * (hi - lo)
+
+
+@dataclass(frozen=True)
+class ListLayout:
+    """Explicit positions, one per robot."""
+
+    points: tuple[tuple[float, float, float], ...] = ()
+
+    def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        if len(self.points) != count:
+            raise ValueError(f"the list has {len(self.points)} positions but the group has {count} robots")
+        return np.array(self.points, dtype=np.float64).reshape(count, 3)
+
+
+LAYOUTS: dict[str, type] = {
+    "point": PointLayout,
+    "grid": GridLayout,
+    "random_disc": RandomDiscLayout,
+    "random_box": RandomBoxLayout,
+    "list": ListLayout,
+}

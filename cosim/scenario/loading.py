@@ -1,0 +1,153 @@
+"""Reading scenario files: YAML to a validated Scenario, `--set` overrides, separate world files.
+
+Unknown keys, wrong types, impossible values and unimportable classes raise ScenarioError naming
+the file, the key path and what was expected.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from cosim.errors import ScenarioError
+from cosim.scenario.checks import check
+from cosim.scenario.schema import Mapper
+from cosim.scenario.specs import NetworkSpec, Scenario
+from netstack.fast.backend import FastRadioConfig
+from netstack.ns3.config import Ns3RadioConfig
+
+RADIO_CONFIGS: dict[str, type] = {"fast": FastRadioConfig, "ns3": Ns3RadioConfig, "none": FastRadioConfig}
+
+
+def _controller_key_rename(data: Any) -> Any:
+    # YAML says `class:` (a Python keyword); the dataclass field is `cls`.
+    if isinstance(data, dict) and "class" in data:
+        data = dict(data)
+        data["cls"] = data.pop("class")
+    return data
+
+
+def from_dict(data: Any, source: str = "<memory>") -> Scenario:
+    """Validate plain data (as parsed from YAML) into a Scenario; raises ScenarioError."""
+    m = Mapper(source)
+    if not isinstance(data, dict):
+        raise m.error("", f"expected a mapping at the top level, got {type(data).__name__}")
+    data = dict(data)
+    groups = data.get("groups")
+    if isinstance(groups, list):
+        data["groups"] = [
+            {**g, "controller": _controller_key_rename(g.get("controller"))} if isinstance(g, dict) else g for g in groups
+        ]
+    if "seed" in data and (not isinstance(data["seed"], int) or isinstance(data["seed"], bool) or data["seed"] < 0):
+        raise m.error("seed", f"expected a non-negative integer, got {data['seed']!r}")
+    if "world" in data:
+        data["world"] = _world_section(data["world"], source, m)
+    network = data.get("network")
+    if isinstance(network, dict):
+        # the radio section's schema depends on the backend named beside it
+        network = dict(network)
+        backend = network.get("backend", "fast")
+        if backend in RADIO_CONFIGS:
+            network["radio"] = m.build(RADIO_CONFIGS[backend], network.get("radio"), "network.radio")
+        data["network"] = m.build(NetworkSpec, {k: v for k, v in network.items() if k != "radio"}, "network",
+                                  extra={"radio": network.get("radio", RADIO_CONFIGS["fast"]())})
+    scenario: Scenario = m.build(Scenario, data, "", extra={"source": source})
+    check(scenario, m)
+    return scenario
+
+
+def _world_section(world: Any, source: str, m: Mapper) -> Any:
+    """Read `world: {file: ...}` (a separate world file, as Simbeeotic keeps it) and give untyped
+    obstacles the type `box`; mesh paths are resolved against the file that names them."""
+    if not isinstance(world, dict):
+        return world
+    base = Path(source).parent if source != "<memory>" else Path.cwd()
+    if "file" in world:
+        if set(world) != {"file"}:
+            others = ", ".join(sorted(k for k in world if k != "file"))
+            raise m.error("world", f"a world file replaces the whole section; move {others} into {world['file']}")
+        path = base / str(world["file"])
+        try:
+            loaded = yaml.safe_load(path.read_text())
+        except OSError as exc:
+            raise m.error("world.file", f"cannot read the world file {str(path)!r}: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            raise m.error("world.file", f"{path} is not valid YAML: {exc}") from None
+        if not isinstance(loaded, dict):
+            raise m.error("world.file", f"{path} must hold a mapping (arena_lower, arena_upper, obstacles, wind)")
+        world, base = loaded, path.parent
+    world = dict(world)
+    items = world.get("obstacles")
+    if isinstance(items, list):
+        fixed = []
+        for item in items:
+            if isinstance(item, dict):
+                item = {"type": "box", **item}
+                if item["type"] == "mesh" and isinstance(item.get("file"), str):
+                    item["file"] = str((base / item["file"]).resolve())
+            fixed.append(item)
+        world["obstacles"] = fixed
+    return world
+
+
+def load(path: str | Path, overrides: dict[str, Any] | None = None) -> Scenario:
+    """Read, override (dotted keys) and validate a scenario file."""
+    path = Path(path)
+    source = str(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ScenarioError(source, "", f"cannot read the file: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ScenarioError(source, "", f"not valid YAML: {exc}") from None
+    if data is None:
+        raise ScenarioError(source, "", "the file is empty; expected a scenario mapping")
+    if isinstance(data, dict):
+        data.setdefault("name", path.stem)
+    for key, value in (overrides or {}).items():
+        data = apply_override(data, key, value, source)
+    return from_dict(data, source)
+
+
+def apply_override(data: Any, dotted: str, value: Any, source: str) -> Any:
+    """Set `a.b.0.c = value` in nested mappings/lists; list indices must exist."""
+    if not isinstance(data, dict):
+        raise ScenarioError(source, dotted, "cannot override: the scenario is not a mapping")
+    parts = dotted.split(".")
+    node: Any = data
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        here = ".".join(parts[: i + 1])
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                raise ScenarioError(source, here, f"override: expected a list index below {len(node)}")
+            if last:
+                node[int(part)] = value
+            else:
+                node = node[int(part)]
+        elif isinstance(node, dict):
+            if last:
+                node[part] = value
+            else:
+                if part not in node or node[part] is None:
+                    node[part] = {}
+                node = node[part]
+        else:
+            raise ScenarioError(source, here, f"override: {'.'.join(parts[:i])} is not a mapping or list")
+    return data
+
+
+def parse_set_option(text: str) -> tuple[str, Any]:
+    """Read `dotted.key=value` (value parsed as YAML) from the command line."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"--set expects dotted.key=value, got {text!r}")
+    try:
+        value = yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"--set {key}: cannot read value {raw!r}: {exc}") from None
+    return key, value

@@ -1,0 +1,210 @@
+"""Map plain YAML data onto frozen dataclasses, with errors that name the key path.
+
+Conventions: a field named `x_ns` is a duration read from the key `x` (seconds, or a string with a
+unit); `tuple[float, float, float]` takes a list of three numbers; `tuple[Spec, ...]` takes a list;
+a field whose metadata has `registry` takes a mapping whose `tag` key (default `type`) picks the
+class. A dataclass's `__post_init__` may raise ValueError to reject impossible values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+from cosim.core.timeunits import DurationError, parse_duration_ns
+from cosim.errors import ScenarioError
+
+
+def yaml_key(field_name: str) -> str:
+    return field_name[:-3] if field_name.endswith("_ns") else field_name
+
+
+def _type_name(tp: Any) -> str:
+    origin = get_origin(tp)
+    if tp is float:
+        return "a number"
+    if tp is int:
+        return "an integer"
+    if tp is bool:
+        return "true or false"
+    if tp is str:
+        return "a string"
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in get_args(tp))
+    if origin is tuple:
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return "a list"
+        return f"a list of {len(args)} numbers"
+    if dataclasses.is_dataclass(tp):
+        return "a mapping"
+    return str(tp)
+
+
+class Mapper:
+    """Converts data for one source file; `source` appears in every error."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def error(self, path: str, message: str) -> ScenarioError:
+        return ScenarioError(self.source, path, message)
+
+    def build(self, cls: type, data: Any, path: str, extra: Mapping[str, Any] | None = None) -> Any:
+        """Instantiate dataclass `cls` from mapping `data`; `extra` supplies fields not read from data.
+        An instance of `cls` (already validated) passes through unchanged."""
+        if isinstance(data, cls):
+            return data
+        if data is None:
+            data = {}
+        if not isinstance(data, Mapping):
+            raise self.error(path, f"expected a mapping, got {type(data).__name__} {data!r}")
+        hints = get_type_hints(cls)
+        fields = {yaml_key(f.name): f for f in dataclasses.fields(cls) if f.init}
+        unknown = [k for k in data if k not in fields]
+        if unknown:
+            allowed = ", ".join(sorted(k for k in fields if not (extra and fields[k].name in extra)))
+            raise self.error(_join(path, str(unknown[0])), f"unknown key; expected one of: {allowed}")
+        kwargs: dict[str, Any] = dict(extra or {})
+        for key, f in fields.items():
+            if f.name in kwargs:
+                continue
+            sub = _join(path, key)
+            if key in data:
+                kwargs[f.name] = self.value(hints[f.name], data[key], sub, f)
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise self.error(sub, f"missing required key ({_describe(hints[f.name], f)})")
+        try:
+            return cls(**kwargs)
+        except (ValueError, TypeError) as exc:
+            raise self.error(path or "(top level)", str(exc)) from None
+
+    def value(self, tp: Any, data: Any, path: str, f: dataclasses.Field | None = None) -> Any:
+        meta = f.metadata if f is not None else {}
+        if "item_registry" in meta:  # a list of tagged mappings
+            if not isinstance(data, (list, tuple)):
+                raise self.error(path, f"expected a list, got {data!r}")
+            reg, tag = meta["item_registry"], meta.get("tag", "type")
+            return tuple(self.tagged(reg, tag, item, f"{path}[{i}]") for i, item in enumerate(data))
+        if "registry" in meta:
+            if data is None and f is not None and f.default is None:
+                return None
+            return self.tagged(meta["registry"], meta.get("tag", "type"), data, path)
+        if f is not None and f.name.endswith("_ns"):
+            return self.duration(data, path, allow_none=_is_optional(tp))
+        origin = get_origin(tp)
+        if origin in (typing.Union, types.UnionType):
+            args = [a for a in get_args(tp) if a is not type(None)]
+            if data is None:
+                return None
+            return self.value(args[0], data, path, None)
+        if tp is Any:
+            return data
+        if tp is bool:
+            if not isinstance(data, bool):
+                raise self.error(path, f"expected true or false, got {data!r}")
+            return data
+        if tp is int:
+            if isinstance(data, bool) or not isinstance(data, int):
+                raise self.error(path, f"expected an integer, got {data!r}")
+            return data
+        if tp is float:
+            if isinstance(data, str) and _SCIENTIFIC.fullmatch(data.strip()):
+                return float(data)  # YAML 1.1 reads 2.4e9 (no dot, no sign) as a string
+            if isinstance(data, bool) or not isinstance(data, (int, float)):
+                raise self.error(path, f"expected a number, got {data!r}")
+            return float(data)
+        if tp is str:
+            if not isinstance(data, str):
+                raise self.error(path, f"expected a string, got {data!r}")
+            return data
+        if origin is Literal:
+            if data not in get_args(tp):
+                raise self.error(path, f"expected {_type_name(tp)}, got {data!r}")
+            return data
+        if origin is tuple:
+            args = get_args(tp)
+            if not isinstance(data, (list, tuple)):
+                raise self.error(path, f"expected {_type_name(tp)}, got {data!r}")
+            if len(args) == 2 and args[1] is Ellipsis:
+                return tuple(self.value(args[0], item, f"{path}[{i}]") for i, item in enumerate(data))
+            if len(data) != len(args):
+                raise self.error(path, f"expected {_type_name(tp)}, got {len(data)} items: {data!r}")
+            return tuple(self.value(a, item, f"{path}[{i}]") for i, (a, item) in enumerate(zip(args, data)))
+        if origin is dict:
+            if not isinstance(data, Mapping):
+                raise self.error(path, f"expected a mapping, got {data!r}")
+            return dict(data)
+        if dataclasses.is_dataclass(tp):
+            return self.build(tp, data, path)
+        raise TypeError(f"schema cannot read type {tp!r} at {path}")
+
+    def duration(self, data: Any, path: str, allow_none: bool = False) -> int | None:
+        if data is None and allow_none:
+            return None
+        try:
+            return parse_duration_ns(data)
+        except DurationError as exc:
+            raise self.error(path, str(exc)) from None
+
+    def tagged(self, registry: Mapping[str, type], tag: str, data: Any, path: str) -> Any:
+        if isinstance(data, str):
+            data = {tag: data}
+        if not isinstance(data, Mapping) or tag not in data:
+            raise self.error(path, f"expected a mapping with `{tag}`: one of {', '.join(sorted(registry))}")
+        name = data[tag]
+        if name not in registry:
+            raise self.error(_join(path, tag), f"unknown {tag} {name!r}; expected one of: {', '.join(sorted(registry))}")
+        rest = {k: v for k, v in data.items() if k != tag}
+        return self.build(registry[name], rest, path)
+
+
+_SCIENTIFIC = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _is_optional(tp: Any) -> bool:
+    return get_origin(tp) in (typing.Union, types.UnionType) and type(None) in get_args(tp)
+
+
+def _describe(tp: Any, f: dataclasses.Field) -> str:
+    if f.name.endswith("_ns"):
+        return "a duration in seconds or a string like '10 ms'"
+    return _type_name(tp)
+
+
+def dump(obj: Any) -> Any:
+    """A dataclass tree back to plain data (durations in seconds), for the resolved scenario. A field
+    read through a registry gets its tag back (e.g. `type: wall`), found by the value's class."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(obj):
+            if not f.init:
+                continue
+            v = getattr(obj, f.name)
+            if f.name.endswith("_ns"):
+                out[yaml_key(f.name)] = None if v is None else v / 1e9
+            elif "registry" in f.metadata and v is not None:
+                out[f.name] = _dump_tagged(f.metadata["registry"], f.metadata.get("tag", "type"), v)
+            elif "item_registry" in f.metadata:
+                out[f.name] = [_dump_tagged(f.metadata["item_registry"], f.metadata.get("tag", "type"), x) for x in v]
+            else:
+                out[f.name] = dump(v)
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [dump(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: dump(v) for k, v in obj.items()}
+    return obj
+
+
+def _dump_tagged(registry: Mapping[str, type], tag: str, value: Any) -> dict[str, Any]:
+    name = next(name for name, cls in registry.items() if type(value) is cls)
+    return {tag: name, **dump(value)}

@@ -1,0 +1,239 @@
+"""Scenario files: the typed specification of a run.
+
+Durations are seconds (or strings such as '10 ms', '1/240 s', '250 Hz') in the file and integer
+nanoseconds inside (fields named `*_ns`). Each spec rejects impossible values in `__post_init__`;
+cross-field checks are in `cosim.scenario.checks`, reading YAML in `cosim.scenario.loading`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from cosim.mavlink.spec import MavlinkSpec
+from cosim.scenario.layouts import LAYOUTS, RandomDiscLayout
+from netstack.fast.backend import FastRadioConfig
+from netstack.routing.registry import PARAMS as ROUTING_PARAMS
+from physics.battery import BatterySpec
+from physics.diff_drive import DriveSpec
+from physics.obstacles import OBSTACLES
+from physics.quadrotor import AIRFRAMES
+
+
+@dataclass(frozen=True)
+class WindSpec:
+    """Wind on aerial robots: a constant `mean` (m/s, x y z) plus gusts with standard deviation
+    `gust_std` (m/s) and correlation time `gust_tau` (s), drawn from the run's seeded streams."""
+
+    mean: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    gust_std: float = 0.0
+    gust_tau: float = 2.0
+
+    def __post_init__(self) -> None:
+        if self.gust_std < 0 or self.gust_tau <= 0:
+            raise ValueError("gust_std must be >= 0 m/s and gust_tau > 0 s")
+
+
+@dataclass(frozen=True)
+class WorldSpec:
+    """The arena (robots are kept inside), static obstacles, and optional wind on aerial robots."""
+
+    arena_lower: tuple[float, float, float] = (-500.0, -500.0, 0.0)
+    arena_upper: tuple[float, float, float] = (500.0, 500.0, 100.0)
+    obstacles: tuple[Any, ...] = field(default=(), metadata={"item_registry": OBSTACLES, "tag": "type"})
+    wind: WindSpec | None = None
+
+    def __post_init__(self) -> None:
+        if any(lo >= hi for lo, hi in zip(self.arena_lower, self.arena_upper)):
+            raise ValueError(f"arena_lower {self.arena_lower} must be below arena_upper {self.arena_upper} on every axis")
+
+
+@dataclass(frozen=True)
+class PhysicsSpec:
+    """World backend and its step. `kinematic` options: max_accel, collisions. `pybullet`: drag, solver_iterations."""
+
+    backend: Literal["kinematic", "pybullet"] = "kinematic"
+    dt_ns: int = 10_000_000
+    max_accel: float = float("inf")
+    collisions: bool = True
+    drag: float = 5.0
+    solver_iterations: int = 10
+
+    def __post_init__(self) -> None:
+        if self.dt_ns <= 0:
+            raise ValueError("dt must be a positive duration")
+        if self.max_accel <= 0:
+            raise ValueError(f"max_accel must be > 0 m/s^2, got {self.max_accel}")
+        if self.drag <= 0:
+            raise ValueError(f"drag must be > 0 1/s, got {self.drag}")
+
+
+@dataclass(frozen=True)
+class NetworkSpec:
+    """Network backend (`fast`, `ns3` or `none`), its radio settings (the backend's own schema), and how
+    long a heard node counts as a neighbour."""
+
+    backend: Literal["fast", "ns3", "none"] = "fast"
+    radio: Any = field(default_factory=FastRadioConfig)
+    neighbor_timeout_ns: int = 2_000_000_000
+    routing: Any = field(default=None, metadata={"registry": ROUTING_PARAMS, "tag": "protocol"})
+    """None: controllers send raw link frames. Otherwise the per-node stack's protocol and its parameters."""
+
+    def __post_init__(self) -> None:
+        if self.neighbor_timeout_ns <= 0:
+            raise ValueError("neighbor_timeout must be > 0")
+
+
+@dataclass(frozen=True)
+class ControllerSpec:
+    """Controller class by import string `package.module:Class`, its step period, phase and params."""
+
+    cls: str
+    params: dict[str, Any] = field(default_factory=dict)
+    period_ns: int | None = None
+    phase_ns: int | None = None
+
+
+@dataclass(frozen=True)
+class RobotModelSpec:
+    """Body of each robot in a group (SI units). `point` is SimpleBee: velocity, turn, hover.
+    `quadrotor` is a rigid body with rotors and cascaded PID (physics.quadrotor), of preset
+    `airframe`; its mass comes from the preset. `diff_drive` is a two-wheeled ground robot
+    (physics.diff_drive) with the `drive` settings."""
+
+    model: Literal["point", "quadrotor", "diff_drive"] = "point"
+    radius: float = 0.1
+    mass: float = 0.05
+    max_speed: float = 5.0
+    heading: float = 0.0
+    airframe: str = "crazyflie"
+    drive: DriveSpec = field(default_factory=DriveSpec)
+    """diff_drive only: wheel_base, max_wheel_speed, max_accel, friction, heading_gain."""
+
+    def __post_init__(self) -> None:
+        if self.model == "quadrotor" and self.airframe not in AIRFRAMES:
+            raise ValueError(f"unknown airframe {self.airframe!r}; expected one of: {', '.join(sorted(AIRFRAMES))}")
+        if self.radius <= 0 or self.mass <= 0:
+            raise ValueError("radius and mass must be > 0")
+        if self.max_speed < 0:
+            raise ValueError("max_speed must be >= 0")
+
+
+@dataclass(frozen=True)
+class FaultSpec:
+    """Faults of a group's robots: die on any collision (robot, obstacle, wall, ground), and/or fail at
+    random with an exponential time to failure of mean `mean_time_to_failure` (seconds)."""
+
+    collision_kills: bool = False
+    mean_time_to_failure_ns: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.mean_time_to_failure_ns is not None and self.mean_time_to_failure_ns <= 0:
+            raise ValueError("mean_time_to_failure must be a positive duration")
+
+
+@dataclass(frozen=True)
+class KillSpec:
+    """A scheduled fault: node `node` dies at time `at`."""
+
+    node: int
+    at_ns: int
+
+    def __post_init__(self) -> None:
+        if self.node < 0 or self.at_ns < 0:
+            raise ValueError(f"node and at must be >= 0, got node {self.node}, at {self.at_ns} ns")
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    """A group of identical robots: how many, where they start, what runs on them."""
+
+    name: str
+    count: int
+    controller: ControllerSpec
+    layout: Any = field(default_factory=RandomDiscLayout, metadata={"registry": LAYOUTS, "tag": "type"})
+    robot: RobotModelSpec = field(default_factory=RobotModelSpec)
+    sensors: dict[str, Any] = field(default_factory=dict)
+    faults: FaultSpec = field(default_factory=FaultSpec)
+    battery: BatterySpec | None = None
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError(f"count must be >= 1, got {self.count}")
+
+
+@dataclass(frozen=True)
+class TraceSpec:
+    """What the run records: positions every `positions_every` (None: never), network events, records."""
+
+    positions_every_ns: int | None = 1_000_000_000
+    network: bool = True
+    records: bool = True
+
+    def __post_init__(self) -> None:
+        if self.positions_every_ns is not None and self.positions_every_ns <= 0:
+            raise ValueError("positions_every must be a positive duration, or null for no position trace")
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    dir: str = "runs"
+    trace: TraceSpec = field(default_factory=TraceSpec)
+
+
+@dataclass(frozen=True)
+class CbrSpec:
+    """Constant-bit-rate traffic: `size`-byte packets at `rate` per second from each source to its
+    destination on `port`. Sessions are the listed `pairs` [source, destination], plus `sessions`
+    random pairs drawn from the run's seeded stream. Each session starts at `start` plus a uniform
+    random offset in [0, start_window) and stops at `stop` (default: the end of the run)."""
+
+    rate: float = 1.0
+    size: int = 64
+    pairs: tuple[tuple[int, int], ...] = ()
+    sessions: int = 0
+    start_ns: int = 0
+    start_window_ns: int = 0
+    stop_ns: int | None = None
+    port: int = 9
+
+    def __post_init__(self) -> None:
+        if not self.rate > 0:
+            raise ValueError(f"rate must be > 0 packets per second, got {self.rate}")
+        if self.size < 0:
+            raise ValueError(f"size must be >= 0 bytes, got {self.size}")
+        if self.sessions < 0:
+            raise ValueError(f"sessions must be >= 0, got {self.sessions}")
+        if not self.pairs and not self.sessions:
+            raise ValueError("give `pairs` or a number of random `sessions`")
+        if not 0 <= self.port <= 0xFFFF:
+            raise ValueError(f"port must be within 0..65535, got {self.port}")
+        if self.start_ns < 0 or self.start_window_ns < 0:
+            raise ValueError("start and start_window must be >= 0")
+        for a, b in self.pairs:
+            if a == b or a < 0 or b < 0:
+                raise ValueError(f"each pair is [source, destination], two different node ids >= 0; got [{a}, {b}]")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A whole run, resolved and validated."""
+
+    duration_ns: int
+    groups: tuple[GroupSpec, ...]
+    name: str = "scenario"
+    seed: int = 1
+    quantum_ns: int = 10_000_000
+    physics: PhysicsSpec = field(default_factory=PhysicsSpec)
+    network: NetworkSpec = field(default_factory=NetworkSpec)
+    world: WorldSpec = field(default_factory=WorldSpec)
+    output: OutputSpec = field(default_factory=OutputSpec)
+    kills: tuple[KillSpec, ...] = ()
+    traffic: tuple[CbrSpec, ...] = ()
+    mavlink: MavlinkSpec | None = None
+    """Simulated robots served as MAVLink vehicles and real vehicles as ghosts (paced to the wall clock)."""
+    source: str = field(default="<memory>", compare=False)
+
+    @property
+    def n_nodes(self) -> int:
+        return sum(g.count for g in self.groups)

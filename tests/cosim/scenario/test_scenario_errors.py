@@ -1,0 +1,108 @@
+"""Malformed scenarios: each gives one message naming the file, the key path and what was expected."""
+
+import pytest
+import yaml
+
+import cosim
+from cosim.errors import ScenarioError
+from tests.conftest import base_scenario
+
+
+def with_(path: str, value):
+    data = base_scenario()
+    node = data
+    parts = path.split(".")
+    for p in parts[:-1]:
+        node = node[int(p)] if p.isdigit() else node[p]
+    last = parts[-1]
+    if value is DELETE:
+        del node[last]
+    elif last.isdigit():
+        node[int(last)] = value
+    else:
+        node[last] = value
+    return data
+
+
+DELETE = object()
+
+CASES = [
+    ("unknown top-level key", with_("durration", 5), "test.yaml: durration: unknown key; expected one of:"),
+    ("missing duration", with_("duration", DELETE), "test.yaml: duration: missing required key"),
+    ("wrong type", with_("groups.0.count", "many"), "test.yaml: groups[0].count: expected an integer, got 'many'"),
+    ("negative count", with_("groups.0.count", 0), "test.yaml: groups[0]: count must be >= 1, got 0"),
+    ("quantum not a multiple of dt", with_("quantum", "15 ms"),
+     "test.yaml: quantum: the physics step (10 ms) must divide the quantum (15 ms)"),
+    ("controller period vs dt", with_("groups.0.controller.period", "25 ms"),
+     "test.yaml: groups[0].controller.period: the controller period (25 ms) must be a multiple of the physics step (10 ms)"),
+    ("unimportable controller", with_("groups.0.controller.class", "controllers.nope:Missing"),
+     "test.yaml: groups[0].controller.class: cannot import 'controllers.nope:Missing': No module named 'controllers.nope'"),
+    ("not an import string", with_("groups.0.controller.class", "RandomWalk"),
+     "test.yaml: groups[0].controller.class: cannot import 'RandomWalk'"),
+    ("not a Controller", with_("groups.0.controller.class", "cosim.core.timeline:EventQueue"),
+     "test.yaml: groups[0].controller.class: 'cosim.core.timeline:EventQueue' is not a subclass of controllers.Controller"),
+    ("unknown controller param", with_("groups.0.controller.params", {"max_sped": 3}),
+     "test.yaml: groups[0].controller.params.max_sped: unknown key; expected one of:"),
+    ("bad controller param value", with_("groups.0.controller.params", {"max_speed": -1.0}),
+     "test.yaml: groups[0].controller.params: max_speed, velocity_sigma and heading_sigma must be >= 0"),
+    ("loss probability out of range", with_("network.radio.loss_probability", 1.5),
+     "test.yaml: network.radio: loss_probability must be within [0, 1], got 1.5"),
+    ("unknown path loss model", with_("network.radio.pathloss", {"model": "magic"}),
+     "test.yaml: network.radio.pathloss.model: unknown model 'magic'; expected one of: friis, log_distance, two_ray, unit_disk"),
+    ("unknown layout", with_("groups.0.layout", {"type": "spiral"}),
+     "test.yaml: groups[0].layout.type: unknown type 'spiral'; expected one of: grid, list, point, random_box, random_disc"),
+    ("bad vector", with_("groups.0.layout", {"type": "random_disc", "center": [0, 0]}),
+     "test.yaml: groups[0].layout.center: expected a list of 3 numbers, got 2 items"),
+    ("unknown physics backend", with_("physics.backend", "ode"),
+     "test.yaml: physics.backend: expected one of 'kinematic', 'pybullet', got 'ode'"),
+    ("bad duration string", with_("duration", "ten seconds"), "test.yaml: duration: cannot read 'ten seconds' as a duration"),
+    ("unknown sensor", with_("groups.0.sensors", {"sonar": {}}),
+     "test.yaml: groups[0].sensors.sonar: unknown sensor; expected one of: battery, bump, compass, gps, imu, range"),
+    ("negative seed", with_("seed", -4), "test.yaml: seed: expected a non-negative integer, got -4"),
+    ("unknown robot model", with_("groups.0.robot", {"model": "blimp"}),
+     "test.yaml: groups[0].robot.model: expected one of 'point', 'quadrotor', 'diff_drive', got 'blimp'"),
+    ("zero sampling period", with_("output", {"trace": {"positions_every": 0}}),
+     "test.yaml: output.trace: positions_every must be a positive duration, or null for no position trace"),
+    ("list layout of the wrong length", with_("groups.0.layout", {"type": "list", "points": [[0, 0, 1], [1, 0, 1]]}),
+     "test.yaml: groups[0].layout.points: expected 20 positions (the group's count), got 2"),
+    ("ns-3 channel that does not exist", with_("network", {"backend": "ns3", "radio": {"standard": "802.11b", "channel": 200}}),
+     "test.yaml: network.radio: 802.11b channel 200 does not exist; use one of 1, 2, 3"),
+    ("ns-3 802.15.4 with a wifi rate",
+     with_("network", {"backend": "ns3", "radio": {"standard": "802.15.4", "data_mode": "HtMcs7"}}),
+     "test.yaml: network.radio: 802.15.4 has one rate (250 kbit/s O-QPSK); remove rate_manager and data_mode"),
+    ("ns-3 data mode typo", with_("network", {"backend": "ns3", "radio": {"standard": "802.11b", "data_mode": "DsssRate1Mbpz"}}),
+     "test.yaml: network.radio: unknown data_mode 'DsssRate1Mbpz' for 802.11b; expected one of: DsssRate1Mbps, DsssRate2Mbps"),
+    ("phase outside period", with_("groups.0.controller.phase", 0.5),
+     "test.yaml: groups[0].controller.phase: expected a phase in [0, period) = [0, 100 ms)"),
+]
+
+
+@pytest.mark.parametrize(("label", "data", "message"), CASES, ids=[c[0] for c in CASES])
+def test_malformed_scenario_is_rejected_with_a_precise_message(label, data, message):
+    with pytest.raises(ScenarioError) as info:
+        cosim.from_dict(data, source="test.yaml")
+    assert str(info.value).startswith(message), str(info.value)
+
+
+def test_the_base_scenario_is_valid():
+    assert cosim.from_dict(base_scenario(), source="test.yaml").n_nodes == 20
+
+
+def test_file_errors_name_the_file(tmp_path):
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("duration: [1, 2\n")
+    with pytest.raises(ScenarioError, match=r"broken.yaml: not valid YAML"):
+        cosim.load(bad)
+    with pytest.raises(ScenarioError, match=r"missing.yaml: cannot read the file"):
+        cosim.load(tmp_path / "missing.yaml")
+
+
+def test_overrides_apply_before_validation(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(base_scenario()))
+    s = cosim.load(path, {"groups.0.count": 7, "seed": 99, "network.radio.loss_probability": 0.25})
+    assert (s.n_nodes, s.seed, s.network.radio.loss_probability) == (7, 99, 0.25)
+    with pytest.raises(ScenarioError, match=r"groups.3: override: expected a list index below 1"):
+        cosim.load(path, {"groups.3.count": 7})
+    with pytest.raises(ScenarioError, match=r"groups\[0\].count: expected an integer"):
+        cosim.load(path, {"groups.0.count": "x"})

@@ -1,0 +1,149 @@
+"""The code's shape, checked: module and function sizes, layering, no probing or private reach-ins,
+and every implementation of the controller API has what the Protocols declare."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+PACKAGES = ("cosim", "netstack", "physics", "controllers")
+MODULES = sorted(p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py"))
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(), filename=str(path))
+
+
+def _rel(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def test_modules_and_functions_are_small():
+    long_modules = [f"{_rel(p)}: {n} lines" for p in MODULES if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES]
+    long_functions = [
+        f"{_rel(p)}:{node.lineno} {node.name}: {node.end_lineno - node.lineno + 1} lines"
+        for p in MODULES for node in ast.walk(_tree(p))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    ]
+    assert long_modules == [] and long_functions == []
+
+
+def test_no_hasattr_probing_in_the_library():
+    found = [f"{_rel(p)}:{node.lineno}" for p in MODULES for node in ast.walk(_tree(p))
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr"]
+    assert found == []
+
+
+def _private_reads(path: Path) -> list[str]:
+    """`x._name` where x is not self/cls and the module never defines `_name` itself."""
+    tree = _tree(path)
+    own = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)}
+    own |= {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    own |= {t.id for node in ast.walk(tree) if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+    own |= {n for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for stmt in node.body
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, (ast.Tuple, ast.List))
+            for elt in stmt.value.elts if isinstance(elt, ast.Constant) and isinstance(n := elt.value, str)}  # __slots__
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id == "np":
+                continue  # numpy's own ufunc module, used for speed on small arrays (physics.quadrotor)
+            if node.attr not in own:
+                out.append(f"{_rel(path)}:{node.lineno} .{node.attr}")
+    return out
+
+
+def test_no_private_attribute_is_read_across_modules():
+    found = [hit for p in MODULES for hit in _private_reads(p)]
+    assert found == []
+
+
+def _imports(path: Path) -> set[str]:
+    out = set()
+    for node in ast.walk(_tree(path)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return out
+
+
+# What each place may not import: packages depend downward, and so do cosim's subpackages.
+FORBIDDEN = {
+    "netstack": ("cosim", "controllers", "physics"),
+    "physics": ("cosim", "controllers", "netstack"),
+    "controllers": ("cosim",),
+    "cosim/core": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink", "cosim.cli"),
+    "cosim/scenario": ("cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.cli"),
+    "cosim/output": ("cosim.engine", "cosim.sweep", "cosim.report", "cosim.cli"),
+    "cosim/engine": ("cosim.sweep", "cosim.report", "cosim.cli"),
+    "cosim/sweep": ("cosim.report",),
+    "cosim/mavlink": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.cli"),
+}
+
+
+@pytest.mark.parametrize("place", sorted(FORBIDDEN))
+def test_packages_depend_downward(place):
+    bad = [f"{_rel(p)} imports {m}" for p in sorted((ROOT / place).rglob("*.py")) for m in _imports(p)
+           if any(m == f or m.startswith(f + ".") for f in FORBIDDEN[place])]
+    assert bad == []
+
+
+def test_no_subpackage_shadows_an_exported_function():
+    import cosim.engine.assemble
+    import cosim.engine.execute
+    import cosim.scenario.loading
+
+    for name in ("build", "run", "load", "from_dict", "read_run"):
+        assert inspect.isfunction(getattr(cosim, name)), name
+    assert not any((ROOT / "cosim" / name).exists() for name in ("build", "run", "load", "build.py", "run.py"))
+
+
+def _members(protocol: type) -> dict[str, object]:
+    names = [n for n in dir(protocol) if not n.startswith("_")] + list(getattr(protocol, "__annotations__", {}))
+    return {n: inspect.getattr_static(protocol, n, None) for n in names}
+
+
+def _implementations():
+    from controllers import Net, Robot, Services
+    from cosim.core.net_handle import NetHandle
+    from cosim.core.services import SimServices
+    from cosim.mavlink.bridge import GhostRobot
+    from cosim.mavlink.remote_robot import MavlinkRobot, NoNetwork, WallClockServices
+    from physics.robot import Robot as SimRobot
+
+    return [(Robot, SimRobot), (Robot, GhostRobot), (Robot, MavlinkRobot), (Net, NetHandle), (Net, NoNetwork),
+            (Services, SimServices), (Services, WallClockServices)]
+
+
+@pytest.mark.parametrize("protocol, cls", _implementations(), ids=lambda x: x.__name__)
+def test_every_implementation_has_what_the_protocol_declares(protocol, cls):
+    """Simulated robots, MAVLink-flown robots and ghosts give a controller the same API, with the same
+    parameters (attributes such as `id` and `sensors` are set by the constructor)."""
+    init_sets = {node.attr for node in ast.walk(ast.parse(inspect.getsource(cls)))
+                 if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)}
+    slots = set(getattr(cls, "__slots__", ()))
+    missing, differ = [], []
+    for name, member in _members(protocol).items():
+        impl = inspect.getattr_static(cls, name, None)
+        if impl is None:
+            if name not in init_sets and name not in slots:
+                missing.append(name)
+            continue
+        if inspect.isfunction(member):
+            want = list(inspect.signature(member).parameters)
+            got = list(inspect.signature(impl).parameters) if inspect.isfunction(impl) else None
+            if got != want:
+                differ.append(f"{name}{want} vs {got}")
+        elif isinstance(member, property) and not isinstance(impl, property):
+            differ.append(f"{name} should be a property")
+    assert missing == [] and differ == []
