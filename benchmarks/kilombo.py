@@ -1,12 +1,16 @@
 """Kilombo's efficiency workload (paper 002, section 5): follow-the-leader with every robot moving
 and transmitting twice a second; real-time factor against swarm size. Prints one JSON line per N.
 
-The chain is configs/kilombo_follow.yaml laid out as a snake of 32 columns (45 mm apart, 10 cm
-infrared range: about 14 neighbours each); traces off. Kilombo reported about 100x real time for
-1,000 robots (C, Intel i7-4770).
+`--layout line` is Kilombo's own configuration (configs/kilombo_follow_group.yaml): robots in a line
+50 mm apart, 10 cm infrared range, the robots' loop every 32.25 ms. `--layout snake` is
+configs/kilombo_follow.yaml (a snake of 32 columns, 45 mm apart, reacting at each receive time).
+`--controller` picks the followers' program: `group` (one ChainFollowerGroup for the whole chain),
+`ticked` (the same program per robot, TickedChainFollower) or `reactive` (ChainFollower, on each
+message). Traces off. Kilombo reported about 100x real time for 1,000 robots (C, Intel i7-4770).
 
-    python benchmarks/kilombo.py                        # N = 10, 100, 300, 1000; 60 simulated seconds
-    python benchmarks/kilombo.py --n 1000 --seconds 300
+    python benchmarks/kilombo.py                                   # line, group, N = 10 .. 10,000
+    python benchmarks/kilombo.py --controller ticked --n 100 1000
+    python benchmarks/kilombo.py --layout snake --controller reactive --n 1000 --seconds 300
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,27 +26,45 @@ sys.path.insert(0, str(ROOT))
 
 import cosim  # noqa: E402
 
+FOLLOWERS = {"group": "controllers.case_studies.kilobot_group:ChainFollowerGroup",
+             "ticked": "controllers.case_studies.kilobot:TickedChainFollower",
+             "reactive": "controllers.case_studies.kilobot:ChainFollower"}
 
-def follow(n: int, seconds: float) -> dict:
-    scenario = cosim.load(ROOT / "configs" / "kilombo_follow.yaml", {
-        "duration": seconds, "groups.1.count": n - 1, "groups.1.layout.columns": min(32, n - 1),
-        "output.trace.positions_every": None, "output.trace.network": False, "output.trace.records": False})
-    sim = cosim.build(scenario)
+
+def scenario(layout: str, controller: str, n: int, seconds: float) -> cosim.Scenario:
+    off = {"duration": seconds, "groups.1.count": n - 1, "groups.1.controller.class": FOLLOWERS[controller],
+           "output.trace.positions_every": None, "output.trace.network": False, "output.trace.records": False}
+    if layout == "line":
+        off["world.arena_lower"] = [-0.05 * n - 1, -3, 0]
+        if controller != "group":
+            off["groups.1.controller.phase"] = 0
+        return cosim.load(ROOT / "configs" / "kilombo_follow_group.yaml", off)
+    off["groups.1.layout.columns"] = min(32, n - 1)
+    return cosim.load(ROOT / "configs" / "kilombo_follow.yaml", off)
+
+
+def follow(layout: str, controller: str, n: int, seconds: float) -> dict:
+    sim = cosim.build(scenario(layout, controller, n, seconds))
+    t0 = time.perf_counter()
     sim.run()
+    wall = time.perf_counter() - t0
     sim_s = sim.now_ns / 1e9
     c = sim.counters
-    return {"workload": "kilombo_follow_the_leader", "N": n, "simulated_s": sim_s, "wall_s": round(sim.wall_s, 2),
-            "real_time_factor": round(sim_s / sim.wall_s, 2), "messages_sent": c.sent, "receptions": c.delivered,
-            "wall_physics_s": round(c.wall_physics_s, 2)}
+    return {"workload": f"kilombo_follow_the_leader_{layout}", "controller": controller, "N": n, "simulated_s": sim_s,
+            "wall_s": round(wall, 3), "real_time_factor": round(sim_s / wall, 1), "messages_sent": c.sent,
+            "receptions": c.delivered, "wall_physics_s": round(c.wall_physics_s, 3),
+            "wall_per_simulated_s_ms": round(1e3 * wall / sim_s, 3)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--n", type=int, nargs="*", default=[10, 100, 300, 1000])
+    ap.add_argument("--layout", choices=["line", "snake"], default="line")
+    ap.add_argument("--controller", choices=sorted(FOLLOWERS), default="group")
+    ap.add_argument("--n", type=int, nargs="*", default=[10, 100, 1000, 10000])
     ap.add_argument("--seconds", type=float, default=60.0)
     args = ap.parse_args()
     for n in args.n:
-        print(json.dumps(follow(n, args.seconds)), flush=True)
+        print(json.dumps(follow(args.layout, args.controller, n, args.seconds)), flush=True)
 
 
 if __name__ == "__main__":

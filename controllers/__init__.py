@@ -2,6 +2,22 @@
 `controllers.library` holds general controllers (random walk, waypoints, relays, probes);
 `controllers.case_studies` the seed papers' programs (BARAKA, Kilombo, ROSBuzz, UAV flocking, Simbeeotic)."""
 
-from controllers.api import BROADCAST, Controller, Message, Neighbor, Net, Robot, Services, TimerHandle, Unbound
+from controllers.api import (
+    BROADCAST,
+    Controller,
+    Group,
+    GroupController,
+    Inbox,
+    Message,
+    Neighbor,
+    Net,
+    Robot,
+    Services,
+    TimerHandle,
+    Unbound,
+)
 
-__all__ = ["BROADCAST", "Controller", "Message", "Neighbor", "Net", "Robot", "Services", "TimerHandle", "Unbound"]
+__all__ = [
+    "BROADCAST", "Controller", "Group", "GroupController", "Inbox", "Message", "Neighbor", "Net", "Robot", "Services",
+    "TimerHandle", "Unbound",
+]

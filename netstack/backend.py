@@ -126,6 +126,9 @@ class NetworkBackend(Protocol):
     def send(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
         """Queue a frame at time at_ns (dst may be BROADCAST); returns a transmission id."""
 
+    def send_many(self, srcs: np.ndarray, dsts: np.ndarray, payloads: list[bytes], at_ns: int) -> np.ndarray:
+        """Several frames at time at_ns, as if sent one by one in this order; returns their transmission ids."""
+
     def advance(self, until_ns: int) -> tuple[int, NetEvents | None]:
         """Run up to until_ns; stop early at the first instant with events for Python.
 

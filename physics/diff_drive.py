@@ -57,6 +57,13 @@ class DiffDriveBank:
         self.cmd_wheels[i] = (v - half, v + half)
         self.steer_by_heading[i] = False
 
+    def drive_many(self, k: np.ndarray, v: np.ndarray, w: np.ndarray) -> None:
+        """`drive` for rows k at once (the same arithmetic, so the same wheel commands)."""
+        half = 0.5 * self.base[k] * w
+        self.cmd_wheels[k, 0] = v - half
+        self.cmd_wheels[k, 1] = v + half
+        self.steer_by_heading[k] = False
+
     def steer(self, speeds: np.ndarray, headings: np.ndarray, which: np.ndarray) -> None:
         """Generic commands for robots in `which`: forward speed and a heading to turn to."""
         self.cmd_speed[which] = speeds[which]

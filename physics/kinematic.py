@@ -62,6 +62,7 @@ class KinematicWorld(CommandArrays):
         self.drives: DiffDriveBank | None = None  # differential-drive robots, if any
         self._drive_idx = np.zeros(0, dtype=np.int64)
         self._drive_cmd: dict[int, tuple[float, float] | None] = {}  # None: back to generic commands
+        self._drive_batches: list[tuple[np.ndarray, np.ndarray | None, np.ndarray | None]] = []
         self._ext_idx = np.zeros(0, dtype=np.int64)  # robots whose pose comes from outside (ghost twins)
         self._ext_pos = np.zeros((0, 3))
         self._ext_vel = np.zeros((0, 3))
@@ -136,6 +137,14 @@ class KinematicWorld(CommandArrays):
             raise ValueError(f"robot {i} is not a differential-drive robot")
         self._drive_cmd[i] = None if v is None else (float(v), float(w))
 
+    def drive_many(self, robots: np.ndarray, v: np.ndarray | None, w: np.ndarray | None) -> None:
+        """`drive` for many robots at once (v and w arrays over `robots`; None: generic commands again)."""
+        robots = np.asarray(robots, dtype=np.int64)
+        if np.any(self.drive_slot[robots] < 0):
+            raise ValueError("drive_many: some of these robots are not differential-drive robots")
+        self._drive_batches.append((robots, None if v is None else np.array(v, dtype=np.float64),
+                                    None if w is None else np.array(w, dtype=np.float64)))
+
     # -- quadrotors ------------------------------------------------------------------------------
     def fly(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = float("nan")) -> None:
         """Pending quadrotor command (mode and setpoint, see physics.quadrotor); applied at the next latch."""
@@ -160,6 +169,13 @@ class KinematicWorld(CommandArrays):
                 else:
                     d.drive(k, *cmd)
             self._drive_cmd.clear()
+            for robots, v, w in self._drive_batches:
+                k = self.drive_slot[robots]
+                if v is None:
+                    d.steer_by_heading[k] = True
+                else:
+                    d.drive_many(k, v, w)
+            self._drive_batches.clear()
             di = self._drive_idx
             d.steer(self.active_vel[di, 0], self.active_heading[di], d.steer_by_heading)
             self.active_heading[di] = d.heading

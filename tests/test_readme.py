@@ -19,3 +19,26 @@ def test_the_readme_python_example_runs(tmp_path, monkeypatch):
     assert scope["result"].status == "ok"
     assert scope["sim"].counters.delivered == scope["result"].metrics["messages_delivered"]
     assert scope["out"].trace("positions").num_rows == 200 * 3
+
+
+def test_the_readme_group_controller_example_runs(monkeypatch):
+    import sys
+    import types
+
+    import numpy as np
+
+    import cosim
+    from tests.conftest import base_scenario
+
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"### Group controllers.*?```python\n(.*?)```", text, re.S).group(1)
+    module = types.ModuleType("readme_gatherers")
+    exec(compile(block, "README.md", "exec"), module.__dict__)
+    monkeypatch.setitem(sys.modules, "readme_gatherers", module)
+    data = base_scenario(duration=30.0)
+    data["groups"][0]["controller"] = {"class": "readme_gatherers:Gatherers"}
+    sim = cosim.build(cosim.from_dict(data, "readme.yaml"))
+    sim.run()
+    pos = sim.world.positions()[:, :2]
+    assert np.linalg.norm(pos - pos.mean(axis=0), axis=1).max() < 3.0  # gathered (they started up to 20 m apart)
+    assert sim.counters.sent > 0 and sim.group_controllers[0].heard.sum() > 0

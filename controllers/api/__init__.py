@@ -3,9 +3,13 @@
 receives, and the `Services` (clock, timers, metrics) behind its `every`, `after` and `record`."""
 
 from controllers.api.controller import Controller, Unbound
+from controllers.api.group import Group, GroupController, Inbox
 from controllers.api.messages import Message, Neighbor
 from controllers.api.net import BROADCAST, Net
 from controllers.api.robot import Robot
 from controllers.api.services import Services, TimerHandle
 
-__all__ = ["BROADCAST", "Controller", "Message", "Neighbor", "Net", "Robot", "Services", "TimerHandle", "Unbound"]
+__all__ = [
+    "BROADCAST", "Controller", "Group", "GroupController", "Inbox", "Message", "Neighbor", "Net", "Robot", "Services",
+    "TimerHandle", "Unbound",
+]

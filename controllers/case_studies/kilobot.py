@@ -10,6 +10,7 @@ each message received, with Gaussian noise. Robots are `diff_drive` bodies (conf
 
 from __future__ import annotations
 
+import math
 import struct
 from dataclasses import dataclass
 
@@ -161,3 +162,42 @@ class ChainFollower(Kilobot):
             self.set_motion(self.FORWARD)
         else:
             self.set_motion(self.LEFT if bearing > 0 else self.RIGHT)
+
+
+class TickedChainFollower(Kilobot):
+    """`ChainFollower` acting at Kilombo's loop ticks instead of at each receive time: it transmits at
+    the first tick at or after its message time and steers at the next tick by the last message from
+    its predecessor. The per-robot twin of `kilobot_group.ChainFollowerGroup` (same instants, same draws)."""
+
+    Params = ChainParams
+    period = 0.03225
+
+    def setup(self) -> None:
+        self.set_motion(self.STOP)
+        self.next_tx = float(self.rng.random()) * self.params.message_period
+        self.gap = float("nan")
+        self.last: Message | None = None
+        self.every(5.0, lambda: self.record("gap", self.gap), phase=5.0)
+
+    def on_message(self, msg: Message) -> None:
+        if msg.src == self.id - 1:
+            self.last = msg
+
+    def step(self) -> None:
+        msg, self.last = self.last, None
+        if msg is not None:
+            p = self.params
+            d = self.net.range_to(msg.src)
+            self.gap = d
+            bearing = self.net.bearing_to(msg.src)
+            if d < p.follow_distance:
+                self.set_motion(self.STOP)
+            elif abs(bearing) < p.aim:
+                self.set_motion(self.FORWARD)
+            else:
+                self.set_motion(self.LEFT if bearing > 0 else self.RIGHT)
+        now = self.now
+        if self.next_tx <= now:
+            period = self.params.message_period
+            self.next_tx += period * math.ceil((now - self.next_tx) / period + 1e-12)
+            self._transmit()

@@ -12,64 +12,25 @@ import heapq
 import logging
 import time
 import traceback
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from collections.abc import Sequence
 
 import numpy as np
 
 from controllers import Controller, Message
+from cosim.core.group_handle import GroupRouter, SimGroup
 from cosim.core.neighbor_table import NeighborTable
+from cosim.core.parts import Counters, Extension, GroupPlan, ProgressFn, RoutingPlan
 from cosim.core.recorder import Recorder
 from cosim.core.stack_host import SimStackHost
 from cosim.core.timeline import EventQueue, Priority
 from cosim.core.timeunits import NS_PER_S
 from cosim.errors import SimulationError
 from netstack.backend import NetEvents, NetworkBackend
-from netstack.routing.base import RoutingProtocol
 from netstack.stack import NodeStack
 from physics.battery import Batteries
 from physics.world import World
 
 log = logging.getLogger(__name__)
-
-ProgressFn = Callable[[int, int, float], None]
-
-
-@dataclass
-class Counters:
-    """Totals kept during a run (network counts are frames/receptions, not bytes)."""
-
-    sent: int = 0
-    delivered: int = 0
-    dropped: int = 0
-    acked: int = 0
-    not_acked: int = 0
-    physics_steps: int = 0
-    events: int = 0
-    deaths: int = 0
-    neighbor_samples: list[float] = field(default_factory=list)
-    wall_physics_s: float = 0.0
-    wall_network_s: float = 0.0  # inside the network backend's advance (for ns-3: ns-3's own work, mostly)
-
-
-@dataclass(frozen=True)
-class RoutingPlan:
-    """Per-node stacks for a routed scenario: the protocol class, its parameters, one seeded stream per node."""
-
-    protocol: type[RoutingProtocol]
-    params: object
-    rngs: Sequence[np.random.Generator]
-
-
-class Extension(Protocol):
-    """Something that lives beside the loop for the whole run (the MAVLink bridge): started before
-    the controllers' setup, finished after the run, and contributing metrics."""
-
-    def start(self, sim: Simulation) -> None: ...
-    def finish(self, sim: Simulation) -> None: ...
-    def metrics(self) -> dict: ...
-
 
 class Simulation:
     """A built scenario ready to run: world, network, controllers on one timeline."""
@@ -90,6 +51,7 @@ class Simulation:
         collision_kills: np.ndarray | None = None,
         routing: RoutingPlan | None = None,
         extensions: Sequence[Extension] = (),
+        groups: Sequence[GroupPlan] = (),
     ) -> None:
         self.world = world
         self.net = net
@@ -119,6 +81,9 @@ class Simulation:
             NodeStack(i, routing.protocol(routing.params), self.stack_host, rng) for i, rng in enumerate(routing.rngs)]
         self.rx_per_node: list[int] = [0] * len(controllers)  # frames each node's stack was handed
         self.extensions = tuple(extensions)
+        self.group_controllers = [g.controller for g in groups]
+        self.groups = [SimGroup(self, g.first, g.count, g.robot_rng) for g in groups]
+        self.group_router = GroupRouter(len(controllers), self.groups) if groups else None
         self.ip_overhead: tuple[int, int] = (0, 0)  # routing inside the backend (ns-3's AODV...): packets, bytes
         self.ip_frames_received: list[int] | None = None  # frames each node's MAC passed up, with such routing
         self.progress: ProgressFn | None = None
@@ -144,6 +109,30 @@ class Simulation:
         if self.recorder.want_network:
             self.recorder.send(self.now_ns, src, dst, tx, len(payload))
         return tx
+
+    def send_many(self, srcs: np.ndarray, dsts: np.ndarray, payloads: list[bytes]) -> np.ndarray:
+        """Frames from several nodes now, in this order (group controllers); -1 for dead senders."""
+        if self.net is None:
+            raise RuntimeError("this scenario has no network (network.backend: none)")
+        out = np.full(len(srcs), -1, dtype=np.int64)
+        live = self.alive[srcs]
+        if not live.any():
+            return out
+        if not live.all():
+            keep = live.tolist()
+            srcs, dsts, payloads = srcs[live], dsts[live], [p for p, k in zip(payloads, keep) if k]
+        tx = self.net.send_many(srcs, dsts, payloads, self.now_ns)
+        out[live] = tx
+        self._sent = True
+        self.counters.sent += len(srcs)
+        if self.recorder.want_network:
+            sizes = np.fromiter((len(p) for p in payloads), dtype=np.int64, count=len(payloads))
+            self.recorder.send_many(self.now_ns, srcs, dsts, tx, sizes)
+        if self.batteries is not None:
+            for src in srcs.tolist():
+                if self.batteries.transmit(src):
+                    self.kill(src, "battery_empty", "transmission")
+        return out
 
     def kill(self, node: int, kind: str = "killed", detail: str = "") -> None:
         """A dead robot stops moving, sensing, running timers and transmitting; recorded as an event."""
@@ -227,6 +216,8 @@ class Simulation:
             return
         times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
         self.neighbor_table.update(times, ev.dst, ev.src, ev.rssi_dbm)
+        if self.group_router is not None:
+            self.group_router.deliver(ev, self.alive)
         listening = np.nonzero(self.listens[ev.dst] & self.alive[ev.dst])[0]
         if len(listening):
             row_t = ev.row_times()
@@ -286,6 +277,9 @@ class Simulation:
             for i, ctrl in enumerate(self.controllers):
                 self.current_node = i
                 ctrl.setup()
+            for group in self.group_controllers:
+                self.current_node = None
+                group.setup()
             self.current_node = None
             self._loop(end)
             if self.progress is not None:

@@ -151,6 +151,20 @@ class Recorder:
     def send(self, t_ns: int, src: int, dst: int, tx_id: int, size: int) -> None:
         self._send_rows.append((t_ns, src, dst, tx_id, size))
 
+    def send_many(self, t_ns: int, src: np.ndarray, dst: np.ndarray, tx_id: np.ndarray, size: np.ndarray) -> None:
+        """Several sends at one instant (rows in the order given)."""
+        self._flush_sends()
+        self._net(t_ns, SEND, src, dst, tx_id, size)
+
+    def record_many(self, t_ns: int, nodes: np.ndarray, name: str, values: np.ndarray) -> None:
+        """One sample per node of metric `name` at one instant."""
+        if not self.want_records:
+            return
+        self._rec.extend(zip([t_ns] * len(nodes), np.asarray(nodes).tolist(), [name] * len(nodes),
+                             np.asarray(values, dtype=np.float64).tolist()))
+        if len(self._rec) >= self._chunk_rows:
+            self._flush_records()
+
     def _net(self, t, kind: int, src, dst, tx_id, size=0, rssi=np.nan, reason=0, lqi=-1) -> None:
         """Append network rows; scalars broadcast to the row count."""
         n = len(np.atleast_1d(dst))

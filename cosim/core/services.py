@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cosim.core.timers import Timer
+from cosim.core.timers import GroupTimer, Timer
 from cosim.core.timeunits import NS_PER_S
 
 if TYPE_CHECKING:
@@ -25,6 +25,7 @@ class SimServices:
     """Implements controllers.Services for one node, on simulated time."""
 
     __slots__ = ("_rng", "_sim", "node")
+    timer = Timer
 
     def __init__(self, sim: Simulation, node: int, rng: np.random.Generator) -> None:
         self._sim = sim
@@ -45,13 +46,24 @@ class SimServices:
             phase = int(self._rng.integers(0, period))
         elif not 0 <= phase:
             raise ValueError(f"phase must be >= 0, got {phase} ns")
-        return Timer(self._sim, fn, self._sim.now_ns + phase, period, self.node)
+        return self.timer(self._sim, fn, self._sim.now_ns + phase, period, self.node)
 
     def after(self, delay_s: float, fn: Callable[[], None]) -> Timer:
         delay = _seconds_to_ns(delay_s, "delay")
         if delay < 0:
             raise ValueError(f"delay must be >= 0 seconds, got {delay_s!r}")
-        return Timer(self._sim, fn, self._sim.now_ns + delay, 0, self.node)
+        return self.timer(self._sim, fn, self._sim.now_ns + delay, 0, self.node)
 
     def record(self, name: str, value: float) -> None:
         self._sim.recorder.record(self._sim.now_ns, self.node, name, value)
+
+
+class GroupServices(SimServices):
+    """Clock, timers and metrics of a group controller: its timers outlive any one robot, and its
+    `record` samples belong to the group (node -1 in the trace)."""
+
+    __slots__ = ()
+    timer = GroupTimer
+
+    def __init__(self, sim: Simulation, rng: np.random.Generator) -> None:
+        super().__init__(sim, -1, rng)

@@ -41,3 +41,18 @@ class Timer:
             self._push(self._t, _TIMER, self._fire_bound)
         self._sim.current_node = self._node
         self._fn()
+
+
+class GroupTimer(Timer):
+    """A timer of a group controller: it belongs to no single robot, so no robot's death stops it."""
+
+    __slots__ = ()
+
+    def _fire(self) -> None:
+        if self.cancelled:
+            return
+        if self._period:
+            self._t += self._period
+            self._push(self._t, _TIMER, self._fire_bound)
+        self._sim.current_node = None
+        self._fn()

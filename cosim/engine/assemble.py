@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from controllers import Controller
-from cosim.core.coordinator import Extension, RoutingPlan, Simulation
+from controllers import Controller, GroupController
+from cosim.core.coordinator import Simulation
 from cosim.core.net_handle import NetHandle
+from cosim.core.parts import Extension, GroupPlan, RoutingPlan
 from cosim.core.recorder import Recorder
 from cosim.core.seeding import SeedStreams
-from cosim.core.services import SimServices
+from cosim.core.services import GroupServices, SimServices
 from cosim.core.timeline import Priority
 from cosim.engine import traffic
 from cosim.engine.placement import start_positions
@@ -102,14 +103,19 @@ def _mavlink_bridge(s: Scenario, mapper: Mapper) -> MavlinkBridge:
         raise mapper.error(where, f"cannot open the MAVLink endpoint: {exc}") from None
 
 
-def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams: SeedStreams, mapper: Mapper) -> list[_Node]:
-    """Each group's robots into the world (and the network), each with its controller instance."""
+def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams: SeedStreams, mapper: Mapper,
+                  groups: list[GroupPlan]) -> list[_Node]:
+    """Each group's robots into the world (and the network), each with its controller instance; a
+    group controller's robots get a placeholder and the group one plan in `groups`."""
     layout_rng = streams.generator("layout")
     nodes: list[_Node] = []
     for gi, g in enumerate(s.groups):
         cls = import_class(g.controller.cls, s.source)
         params = mapper.build(cls.Params, g.controller.params, f"groups[{gi}].controller.params")
         period = controller_period_ns(g.controller, cls, mapper, f"groups[{gi}].controller")
+        grouped = issubclass(cls, GroupController)
+        if grouped:
+            groups.append(GroupPlan(len(nodes), g.count, cls(params), lambda node: streams.generator("controller", node)))
         starts = start_positions(s, gi, layout_rng, mapper)
         quad = g.robot.model == "quadrotor"
         for k in range(g.count):
@@ -120,7 +126,7 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
             node = len(nodes)
             if net is not None:
                 net.add_node(node)
-            nodes.append(_Node(cls(params), node, gi, period))
+            nodes.append(_Node(Controller() if grouped else cls(params), node, gi, None if grouped else period))
     return nodes
 
 
@@ -162,7 +168,8 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     batteries = Batteries([g.battery for g in per_node]) if any(g.battery is not None for g in per_node) else None
     world = make_world(s, batteries)
     net = make_network(s, streams, run_dir)
-    nodes = _place_robots(s, world, net, streams, mapper)
+    group_plans: list[GroupPlan] = []
+    nodes = _place_robots(s, world, net, streams, mapper, group_plans)
     routing = s.network.routing
     plan = None if routing is None else RoutingPlan(PROTOCOL_OF_PARAMS[type(routing)], routing,
                                                     [streams.generator("routing", i) for i in range(s.n_nodes)])
@@ -174,10 +181,28 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
         duration_ns=s.duration_ns, recorder=Recorder(trace.positions_every_ns is not None, trace.network, trace.records),
         neighbor_timeout_ns=s.network.neighbor_timeout_ns, positions_every_ns=trace.positions_every_ns,
         batteries=batteries, collision_kills=np.array([g.faults.collision_kills for g in per_node], dtype=bool),
-        routing=plan, extensions=extensions,
+        routing=plan, extensions=extensions, groups=group_plans,
     )
     _schedule_faults(s, sim, streams, nodes)
     if plan is not None:
         traffic.schedule(sim, traffic.sessions_of(s.traffic, s.n_nodes, s.duration_ns, streams.generator("traffic")))
     _bind_controllers(s, sim, streams, nodes, mapper, bridge)
+    _bind_groups(s, sim, streams, mapper)
     return sim
+
+
+def _bind_groups(s: Scenario, sim: Simulation, streams: SeedStreams, mapper: Mapper) -> None:
+    """Give each group controller its group, stream and timers; queue its ticks (phase 0 unless pinned)."""
+    spans = {}
+    first = 0
+    for gi, g in enumerate(s.groups):
+        spans[first] = gi
+        first += g.count
+    for group, ctrl in zip(sim.groups, sim.group_controllers):
+        gi = spans[group.first]
+        spec = s.groups[gi].controller
+        services = GroupServices(sim, streams.generator("group.timers", group.first))
+        ctrl.bind(group, streams.generator("group", group.first), services)
+        period = controller_period_ns(spec, type(ctrl), mapper, f"groups[{gi}].controller")
+        if period is not None and type(ctrl).steps():
+            services.every_ns(period, ctrl.step, spec.phase_ns or 0)

@@ -7,7 +7,8 @@ import logging
 import traceback
 from pathlib import Path
 
-from cosim.core.coordinator import ProgressFn, Simulation
+from cosim.core.coordinator import Simulation
+from cosim.core.parts import ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.assemble import build
 from cosim.errors import ScenarioError, SimulationError

@@ -17,7 +17,7 @@ import sys
 import threading
 from pathlib import Path
 
-from cosim.core.coordinator import ProgressFn
+from cosim.core.parts import ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.output.results import read_run
 from cosim.output.rundir import RunResult, default_dir, prepare, write_status

@@ -3,7 +3,7 @@ divide, node ids in range, backends that support what the groups ask for, contro
 
 from __future__ import annotations
 
-from controllers import Controller
+from controllers import Controller, GroupController
 from cosim.core.timeunits import format_ns
 from cosim.scenario.classes import import_class
 from cosim.scenario.layouts import ListLayout
@@ -33,6 +33,7 @@ def check(s: Scenario, m: Mapper) -> None:
         if kill.node >= s.n_nodes:
             raise m.error(f"kills[{k}].node", f"expected a node id below {s.n_nodes} (the scenario's robot count)")
     _check_routing(s, m)
+    _check_group_controllers(s, m)
     if s.mavlink is not None:
         _check_mavlink(s, m)
     if s.physics.backend == "kinematic":
@@ -121,14 +122,32 @@ def _check_mavlink(s: Scenario, m: Mapper) -> None:
                           "(the twin only carries its pose)")
 
 
+def _check_group_controllers(s: Scenario, m: Mapper) -> None:
+    """Group controllers send raw link frames over a network; routed stacks and MAVLink are per robot."""
+    for gi, g in enumerate(s.groups):
+        try:
+            cls = import_class(g.controller.cls, m.source)
+        except Exception:  # reported with its key by _check_controller
+            continue
+        if not (isinstance(cls, type) and issubclass(cls, GroupController)):
+            continue
+        where = f"groups[{gi}].controller.class"
+        if s.network.routing is not None:
+            raise m.error(where, "group controllers send raw link frames: they do not run with network.routing "
+                                 "(not yet); use a per-robot Controller")
+        if s.mavlink is not None and any(e.group == g.name for _, e in s.mavlink.entries()):
+            raise m.error(where, "MAVLink vehicles are flown by per-robot Controllers, not group controllers")
+
+
 def _check_controller(g: GroupSpec, path: str, dt: int, m: Mapper) -> None:
     cpath = f"{path}.controller"
     try:
         cls = import_class(g.controller.cls, m.source)
     except Exception as exc:  # ImportError, or any error raised while importing user code
         raise m.error(f"{cpath}.class", f"cannot import {g.controller.cls!r}: {exc}") from None
-    if not (isinstance(cls, type) and issubclass(cls, Controller)):
-        raise m.error(f"{cpath}.class", f"{g.controller.cls!r} is not a subclass of controllers.Controller")
+    if not (isinstance(cls, type) and issubclass(cls, (Controller, GroupController))):
+        raise m.error(f"{cpath}.class", f"{g.controller.cls!r} is not a subclass of controllers.Controller "
+                                        "or controllers.GroupController")
     m.build(cls.Params, g.controller.params, f"{cpath}.params")
     period = controller_period_ns(g.controller, cls, m, cpath)
     if period is not None and period % dt:

@@ -94,10 +94,27 @@ class ListLayout:
         return np.array(self.points, dtype=np.float64).reshape(count, 3)
 
 
+@dataclass(frozen=True)
+class LineLayout:
+    """Robots on a straight line from `start`, each `step` (m, x y z) from the one before (Kilombo's
+    benchmark stands its robots in a line)."""
+
+    start: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    step: tuple[float, float, float] = (1.0, 0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        if not any(self.step):
+            raise ValueError("step must not be zero: the robots would stand on one point")
+
+    def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        return np.array(self.start, dtype=np.float64) + np.arange(count)[:, None] * np.array(self.step, dtype=np.float64)
+
+
 LAYOUTS: dict[str, type] = {
     "point": PointLayout,
     "grid": GridLayout,
     "random_disc": RandomDiscLayout,
     "random_box": RandomBoxLayout,
     "list": ListLayout,
+    "line": LineLayout,
 }

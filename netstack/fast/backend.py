@@ -21,6 +21,7 @@ import numpy as np
 from netstack.backend import BROADCAST, NS_PER_S, NetEvents, TxStatus
 from netstack.fast.neighbors import CellIndex
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
+from netstack.fast.reach import reachable_many
 
 # Use the cell index only above this many nodes, and only when the radio range is small against the
 # swarm's extent (a few cells across); otherwise one vectorized pass over all nodes is faster.
@@ -71,6 +72,21 @@ class _InFlight:
     payload: bytes
 
 
+@dataclass
+class _Burst:
+    """Broadcast frames sent together that arrive together: one row per reception, as arrays."""
+
+    t_ns: int
+    src: np.ndarray
+    tx_id: np.ndarray
+    receivers: np.ndarray
+    rssi: np.ndarray
+    payloads: list[bytes]  # one per row
+    lost_src: np.ndarray
+    lost_tx: np.ndarray
+    lost: np.ndarray
+
+
 class FastBackend:
     """Implements netstack.backend.NetworkBackend with the model described in the module docstring."""
 
@@ -83,7 +99,7 @@ class FastBackend:
         self._sync_ns = 0
         self._alive = np.zeros(0, dtype=bool)
         self._busy_until = np.zeros(0, dtype=np.int64)
-        self._pending: list[tuple[int, int, _InFlight]] = []
+        self._pending: list[tuple[int, int, _InFlight | _Burst]] = []
         self._seq = itertools.count()
         self._tx_ids = itertools.count()
         self._range = config.max_range_m()
@@ -150,6 +166,54 @@ class FastBackend:
         heapq.heappush(self._pending, (arrive, next(self._seq), flight))
         return tx_id
 
+    def send_many(self, srcs: np.ndarray, dsts: np.ndarray, payloads: list[bytes], at_ns: int) -> np.ndarray:
+        """Frames from several nodes at one instant: broadcasts from free radios are answered with one
+        spatial query for all of them (same receivers, order and loss draws as one by one); anything
+        else is sent one by one."""
+        srcs = np.asarray(srcs, dtype=np.int64)
+        dsts = np.asarray(dsts, dtype=np.int64)
+        k = len(srcs)
+        if k == 0:
+            return np.zeros(0, dtype=np.int64)
+        if (np.any(dsts != BROADCAST) or np.any(self._busy_until[srcs] > at_ns) or len(np.unique(srcs)) != k
+                or srcs.min() < 0 or srcs.max() >= self._n):
+            return np.array([self.send(int(s), int(d), p, at_ns) for s, d, p in zip(srcs.tolist(), dsts.tolist(), payloads)],
+                            dtype=np.int64)
+        cfg = self.config
+        sizes = np.fromiter((len(p) for p in payloads), dtype=np.int64, count=k)
+        if sizes.max() > cfg.max_payload_bytes:
+            raise ValueError(f"payload of {int(sizes.max())} bytes exceeds the radio's limit of {cfg.max_payload_bytes} bytes")
+        tx_ids = np.fromiter(itertools.islice(self._tx_ids, k), dtype=np.int64, count=k)
+        airtime = {int(s): cfg.airtime_ns(int(s)) for s in np.unique(sizes)}
+        end = at_ns + np.fromiter((airtime[s] for s in sizes.tolist()), dtype=np.int64, count=k)
+        self._busy_until[srcs] = end
+        arrive = end + cfg.latency_ns
+        row, node, rssi = self._reach_many(srcs, at_ns)
+        lost_row = np.zeros(0, dtype=np.int64)
+        lost = np.zeros(0, dtype=np.int64)
+        if cfg.loss_probability > 0.0 and len(node):
+            drop = self._rng.random(len(node)) < cfg.loss_probability
+            lost_row, lost = row[drop], node[drop]
+            row, node, rssi = row[~drop], node[~drop], rssi[~drop]
+        for t in np.unique(arrive).tolist():
+            sel = arrive[row] == t
+            lsel = arrive[lost_row] == t
+            burst = _Burst(t, srcs[row[sel]], tx_ids[row[sel]], node[sel], rssi[sel], [payloads[r] for r in row[sel].tolist()],
+                           srcs[lost_row[lsel]], tx_ids[lost_row[lsel]], lost[lsel])
+            heapq.heappush(self._pending, (t, next(self._seq), burst))
+        return tx_ids
+
+    def _reach_many(self, srcs: np.ndarray, t_ns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(sender row, receiver, rssi) of broadcasts from `srcs` at t_ns, by the same receive test as `send`."""
+        live = self._alive[srcs]
+        pos = self._positions_at(t_ns, slice(None))
+        row, node, dist = reachable_many(pos, self._alive, srcs, self._range)
+        keep = live[row]
+        row, node, dist = row[keep], node[keep], dist[keep]
+        rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
+        ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm
+        return row[ok], node[ok], rssi[ok]
+
     def advance(self, until_ns: int) -> tuple[int, NetEvents | None]:
         pending = self._pending
         if not pending or pending[0][0] > until_ns:
@@ -197,8 +261,8 @@ class FastBackend:
             self._index_pos = self._positions_at(t_ns, slice(None)).copy()
             self._index = CellIndex(self._index_pos, self._range + self._index_slack)
             self._moved = 0.0
-            return self._index.candidates(self._index_pos[src])
-        return self._index.candidates(self._positions_at(t_ns, src))
+            return np.sort(self._index.candidates(self._index_pos[src]))
+        return np.sort(self._index.candidates(self._positions_at(t_ns, src)))  # ascending, as without the index
 
     def _reachable(self, src: int, dst: int, t_ns: int) -> tuple[np.ndarray, np.ndarray]:
         if not self._alive[src]:
@@ -217,12 +281,33 @@ class FastBackend:
         ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm
         return cand[ok].astype(np.int64), rssi[ok]
 
-    def _events(self, t: int, flights: list[_InFlight]) -> NetEvents:
+    def _burst_rows(self, f: _Burst, cols: tuple[list, list, list, list, list]) -> list[bytes]:
+        """Append a burst's rows whose receiver is still alive to (dst, src, tx, rssi, size); return their payloads."""
+        alive = self._alive[f.receivers]
+        dsts, srcs, txs, rssis, sizes = cols
+        dsts.append(f.receivers[alive])
+        srcs.append(f.src[alive])
+        txs.append(f.tx_id[alive])
+        rssis.append(f.rssi[alive])
+        kept = [p for p, a in zip(f.payloads, alive.tolist()) if a]
+        sizes.append(np.fromiter((len(p) for p in kept), dtype=np.int64, count=len(kept)))
+        return kept
+
+    def _events(self, t: int, flights: list[_InFlight | _Burst]) -> NetEvents:
         noise = self.config.noise_floor_dbm
         status: list[TxStatus] = []
         dsts, srcs, txs, rssis, sizes, payloads = [], [], [], [], [], []
         ddst, dsrc, dtx, dreason = [], [], [], []
         for f in flights:
+            if isinstance(f, _Burst):
+                kept = self._burst_rows(f, (dsts, srcs, txs, rssis, sizes))
+                payloads.extend(kept)
+                if len(f.lost):
+                    ddst.append(f.lost)
+                    dsrc.append(f.lost_src)
+                    dtx.append(f.lost_tx)
+                    dreason.append(np.zeros(len(f.lost), dtype=np.int8))
+                continue
             alive = self._alive[f.receivers]  # a node may have died while the frame was in the air
             rec = f.receivers[alive]
             dsts.append(rec)

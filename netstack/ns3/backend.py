@@ -168,6 +168,10 @@ class Ns3Backend:
             raise ValueError(f"send at {at_ns} ns but ns-3 is at {self._net.NowNs()} ns; sends happen at the current time")
         return int(self._net.Send(src, dst, bytes(payload)))
 
+    def send_many(self, srcs: np.ndarray, dsts: np.ndarray, payloads: list[bytes], at_ns: int) -> np.ndarray:
+        """One by one: ns-3 schedules each frame on its own device."""
+        return np.array([self.send(int(s), int(d), p, at_ns) for s, d, p in zip(srcs, dsts, payloads)], dtype=np.int64)
+
     def next_event_ns(self) -> int | None:
         # ns-3 does not expose its next event time; the current time is a safe lower bound.
         return self.now_ns

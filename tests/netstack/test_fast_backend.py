@@ -128,3 +128,26 @@ def test_events_iterate_as_delivery_records():
     records = list(ev.deliveries())
     assert [type(d) for d in records] == [Delivery, Delivery]
     assert sorted((d.dst, d.src, d.payload, d.tx_id) for d in records) == [(0, 1, b"hey", tx), (2, 1, b"hey", tx)]
+
+
+@pytest.mark.parametrize("n", [40, 600])  # the dense path and the cell list
+def test_send_many_equals_sending_one_by_one(n):
+    """Same receivers in the same order, the same loss draws, the same arrival times and tx ids."""
+    rng = np.random.default_rng(5)
+    pos = np.column_stack([rng.uniform(0, 60, n), rng.uniform(0, 60, n), np.zeros(n)])
+    cfg = {"pathloss": LogDistance(exponent=3.0), "tx_power_dbm": 0.0, "rx_threshold_dbm": -75.0, "loss_probability": 0.3}
+    senders = rng.choice(n, size=n // 4, replace=False)
+    payloads = [bytes([k % 256]) * (1 + k % 3) for k in range(len(senders))]
+    one, many = backend(pos, seed=9, **cfg), backend(pos, seed=9, **cfg)
+    one.set_alive(3, False), many.set_alive(3, False)
+    ids_one = [one.send(int(s), BROADCAST, p, 1000) for s, p in zip(senders, payloads)]
+    ids_many = many.send_many(senders, np.full(len(senders), BROADCAST), payloads, 1000)
+    assert ids_many.tolist() == ids_one
+    rows = {"one": [], "many": []}
+    for name, b in (("one", one), ("many", many)):
+        while (out := b.advance(10**9))[1] is not None:
+            t, ev = out
+            rows[name].append((t, ev.dst.tolist(), ev.src.tolist(), ev.tx_id.tolist(), ev.rssi_dbm.tolist(),
+                               list(ev.payloads), ev.drop_dst.tolist(), ev.drop_tx_id.tolist()))
+    assert rows["one"] == rows["many"]
+    assert sum(len(r[1]) for r in rows["one"]) > len(senders) and sum(len(r[6]) for r in rows["one"]) > 0

@@ -50,7 +50,8 @@ CASES = [
     ("unknown path loss model", with_("network.radio.pathloss", {"model": "magic"}),
      "test.yaml: network.radio.pathloss.model: unknown model 'magic'; expected one of: friis, log_distance, two_ray, unit_disk"),
     ("unknown layout", with_("groups.0.layout", {"type": "spiral"}),
-     "test.yaml: groups[0].layout.type: unknown type 'spiral'; expected one of: grid, list, point, random_box, random_disc"),
+     "test.yaml: groups[0].layout.type: unknown type 'spiral'; "
+     "expected one of: grid, line, list, point, random_box, random_disc"),
     ("bad vector", with_("groups.0.layout", {"type": "random_disc", "center": [0, 0]}),
      "test.yaml: groups[0].layout.center: expected a list of 3 numbers, got 2 items"),
     ("unknown physics backend", with_("physics.backend", "ode"),

@@ -1,0 +1,161 @@
+"""`GroupController`: one object programs a whole group of robots, called once per control tick with
+the group's state as arrays, so a thousand robots cost a few array operations instead of a thousand
+Python calls.
+
+The group it is handed (`Group`) gives poses and velocities as (n, 3) arrays, an `Inbox` of
+everything the group's robots received since the last tick (receiver, sender, exact receive time,
+RSSI, SNR, payload), and takes commands and sends as arrays. Timers, `rng`, `record`, `Params`
+and scenario loading work as for `Controller`; robots are indexed 0..n-1 within the group
+(`group.ids` maps them to node ids).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import numpy as np
+
+from controllers.api.controller import Unbound
+from controllers.api.services import Services, TimerHandle
+
+
+@dataclass(frozen=True)
+class Inbox:
+    """Messages received by a group's robots since its last tick, in receive order.
+
+    `dst` is the receiver's index in the group, `src` the sender's node id, `t` the exact receive
+    time (s). `payloads[k]` is row k's bytes; `records(dtype)` reads fixed-size payloads as one
+    structured array."""
+
+    dst: np.ndarray
+    src: np.ndarray
+    t: np.ndarray
+    rssi_dbm: np.ndarray
+    snr_db: np.ndarray
+    payloads: Sequence[bytes]
+
+    def __len__(self) -> int:
+        return len(self.dst)
+
+    def records(self, dtype: np.dtype | str) -> np.ndarray:
+        """Every payload as one record of `dtype` (all payloads must be exactly that size)."""
+        dt = np.dtype(dtype)
+        if any(len(p) != dt.itemsize for p in self.payloads):
+            raise ValueError(f"records({dt}): every payload must be {dt.itemsize} bytes")
+        return np.frombuffer(b"".join(self.payloads), dtype=dt)
+
+
+@runtime_checkable
+class Group(Protocol):
+    """The robots of one group, as arrays indexed 0..n-1 (node ids in `ids`)."""
+
+    ids: np.ndarray
+    n: int
+
+    # -- state (the last physics tick's) -------------------------------------------------------
+    def positions(self) -> np.ndarray: ...
+    def velocities(self) -> np.ndarray: ...
+    def headings(self) -> np.ndarray: ...
+    def alive(self) -> np.ndarray: ...
+    def inbox(self) -> Inbox:
+        """What arrived since the last call (each message is handed over once)."""
+    def range_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+        """True distance (m) from robots `idx` of the group to nodes `nodes` (pairwise)."""
+    def bearing_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+        """True bearing (rad, robot frame, counter-clockwise) from robots `idx` to nodes `nodes`."""
+
+    # -- commands (take effect at the next physics tick) ---------------------------------------
+    def set_velocity(self, vx: Any, vy: Any = 0.0, vz: Any = 0.0, idx: np.ndarray | None = None) -> None: ...
+    def set_heading(self, heading: Any, idx: np.ndarray | None = None) -> None: ...
+    def turn(self, angle: Any, idx: np.ndarray | None = None) -> None: ...
+    def drive(self, v: Any, w: Any, idx: np.ndarray | None = None) -> None:
+        """Differential-drive robots: forward speed (m/s) and turn rate (rad/s)."""
+
+    # -- radio ---------------------------------------------------------------------------------
+    def broadcast(self, idx: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray) -> np.ndarray:
+        """Robots `idx` each broadcast one frame now: the same bytes for all, one bytes object each,
+        or a (len(idx), size) uint8 array. Returns the transmission ids (-1 for dead robots)."""
+    def send(self, idx: np.ndarray, dst: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray) -> np.ndarray: ...
+
+    # -- randomness and metrics ----------------------------------------------------------------
+    def robot_rng(self, i: int) -> np.random.Generator:
+        """The stream a per-robot `Controller` on robot i would get as its `rng` (for ports that must
+        draw what the per-robot version draws)."""
+    def record(self, name: str, values: Any, idx: np.ndarray | None = None) -> None:
+        """One metric sample per robot (`values` an array over `idx`, default all)."""
+
+
+class GroupController:
+    """Base class for array-first programs; override `setup` and `step` (and read `group.inbox()`)."""
+
+    @dataclass(frozen=True)
+    class Params:
+        pass
+
+    period: ClassVar[float | None] = 0.1
+    """Seconds between `step()` calls; None means no periodic step. The scenario may override it.
+    Ticks start at the scenario's `phase` (default 0): a group acts in one step, not at random phases."""
+
+    def __init__(self, params: Any = None) -> None:
+        self.params = params if params is not None else type(self).Params()
+        self._group: Group | None = None
+        self._rng: np.random.Generator | None = None
+        self._services: Services | None = None
+        self.log = logging.getLogger(f"{type(self).__module__}.{type(self).__name__}")
+
+    def bind(self, group: Group, rng: np.random.Generator, services: Services) -> None:
+        """Called by the coordinator before `setup`."""
+        self._group = group
+        self._rng = rng
+        self._services = services
+
+    @classmethod
+    def steps(cls) -> bool:
+        return cls.step is not GroupController.step
+
+    @property
+    def group(self) -> Group:
+        group = self._group
+        if group is None:
+            raise Unbound(f"{type(self).__name__}: the group is available from setup() on")
+        return group
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The group's own seeded stream (one for the whole group)."""
+        rng = self._rng
+        if rng is None:
+            raise Unbound(f"{type(self).__name__}: rng is available from setup() on")
+        return rng
+
+    def _clock(self) -> Services:
+        services = self._services
+        if services is None:
+            raise Unbound(f"{type(self).__name__}: timers are available from setup() on")
+        return services
+
+    # -- hooks -------------------------------------------------------------------------------
+    def setup(self) -> None:
+        """Called once at time 0, after every per-robot controller's setup."""
+
+    def step(self) -> None:
+        """Called every `period` seconds for the whole group."""
+
+    # -- services ----------------------------------------------------------------------------
+    @property
+    def now(self) -> float:
+        """Simulated time in seconds."""
+        return self._clock().now_s()
+
+    def every(self, period: float, fn: Callable[[], None], phase: float | None = None) -> TimerHandle:
+        return self._clock().every(period, fn, phase)
+
+    def after(self, delay: float, fn: Callable[[], None]) -> TimerHandle:
+        return self._clock().after(delay, fn)
+
+    def record(self, name: str, value: float) -> None:
+        """One group-wide sample (node -1 in the trace); per-robot samples: `group.record`."""
+        self._clock().record(name, value)

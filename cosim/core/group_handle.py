@@ -1,0 +1,175 @@
+"""A group controller's `group` in a simulation (`controllers.Group`): the robots' state as array
+views, an inbox filled by the coordinator at each delivery, and commands and sends as arrays."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from controllers import Inbox
+from cosim.core.timeunits import NS_PER_S
+from netstack.backend import BROADCAST, NetEvents
+
+if TYPE_CHECKING:
+    from cosim.core.coordinator import Simulation
+
+_EMPTY_I = np.zeros(0, dtype=np.int64)
+_EMPTY_F = np.zeros(0)
+
+
+class SimGroup:
+    """Robots first..first+n-1 of a simulation, programmed together."""
+
+    def __init__(self, sim: Simulation, first: int, n: int, robot_rng: Callable[[int], np.random.Generator]) -> None:
+        self._sim = sim
+        self.first = first
+        self.n = n
+        self.ids = np.arange(first, first + n, dtype=np.int64)
+        self._slice = slice(first, first + n)
+        self._robot_rng = robot_rng
+        self._chunks: list[tuple[np.ndarray, ...]] = []
+        self._payloads: list[bytes] = []
+        self._wheeled_cache: bool | None = None  # known once the world has started
+
+    # -- state -----------------------------------------------------------------------------------
+    def positions(self) -> np.ndarray:
+        return self._sim.world.positions()[self._slice]
+
+    def velocities(self) -> np.ndarray:
+        return self._sim.world.velocities()[self._slice]
+
+    def headings(self) -> np.ndarray:
+        return self._sim.world.headings()[self._slice]
+
+    def alive(self) -> np.ndarray:
+        return self._sim.alive[self._slice]
+
+    def range_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+        pos = self._sim.world.positions()
+        d = pos[np.asarray(nodes, dtype=np.int64)] - pos[self.first + np.asarray(idx, dtype=np.int64)]
+        return np.sqrt(np.einsum("ij,ij->i", d, d))
+
+    def bearing_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+        world = self._sim.world
+        pos = world.positions()
+        me = self.first + np.asarray(idx, dtype=np.int64)
+        d = pos[np.asarray(nodes, dtype=np.int64)] - pos[me]
+        b = np.arctan2(d[:, 1], d[:, 0]) - world.headings()[me]
+        return np.remainder(b + math.pi, 2.0 * math.pi) - math.pi
+
+    # -- the inbox -------------------------------------------------------------------------------
+    def take(self, ev: NetEvents, rows: np.ndarray) -> None:
+        """Keep rows of a delivery batch for the next inbox() (called by the coordinator)."""
+        times = ev.row_times()[rows] if ev.rx_t_ns is not None else np.full(len(rows), ev.t_ns, dtype=np.int64)
+        self._chunks.append((ev.dst[rows] - self.first, ev.src[rows], times, ev.rssi_dbm[rows], ev.snr_db[rows]))
+        payloads = ev.payloads
+        self._payloads.extend([payloads[k] for k in rows.tolist()])
+
+    def inbox(self) -> Inbox:
+        chunks, payloads = self._chunks, self._payloads
+        self._chunks, self._payloads = [], []
+        if not chunks:
+            return Inbox(_EMPTY_I, _EMPTY_I, _EMPTY_F, _EMPTY_F, _EMPTY_F, [])
+        cols = [np.concatenate(c) if len(chunks) > 1 else c[0] for c in zip(*chunks)]
+        return Inbox(cols[0], cols[1], cols[2] / NS_PER_S, cols[3], cols[4], payloads)
+
+    # -- commands --------------------------------------------------------------------------------
+    def _wheeled(self) -> bool:
+        if self._wheeled_cache is None:
+            slots = self._sim.world.drive_slot
+            if not slots.size:
+                return False  # before the world starts
+            self._wheeled_cache = bool(np.all(slots[self._slice] >= 0))
+        return self._wheeled_cache
+
+    def _rows(self, idx: np.ndarray | None) -> np.ndarray | slice:
+        return self._slice if idx is None else self.first + np.asarray(idx, dtype=np.int64)
+
+    def set_velocity(self, vx: Any, vy: Any = 0.0, vz: Any = 0.0, idx: np.ndarray | None = None) -> None:
+        rows = self._rows(idx)
+        cmd = self._sim.world.cmd_vel
+        cmd[rows, 0] = vx
+        cmd[rows, 1] = vy
+        cmd[rows, 2] = vz
+        if self._wheeled():
+            self._sim.world.drive_many(self.ids if idx is None else rows, None, None)
+
+    def set_heading(self, heading: Any, idx: np.ndarray | None = None) -> None:
+        self._sim.world.cmd_heading[self._rows(idx)] = np.remainder(np.asarray(heading) + math.pi, 2.0 * math.pi) - math.pi
+
+    def turn(self, angle: Any, idx: np.ndarray | None = None) -> None:
+        rows = self._rows(idx)
+        cmd = self._sim.world.cmd_heading
+        cmd[rows] = np.remainder(cmd[rows] + angle + math.pi, 2.0 * math.pi) - math.pi
+
+    def drive(self, v: Any, w: Any, idx: np.ndarray | None = None) -> None:
+        if not self._wheeled():
+            raise ValueError(f"group of robots {self.first}..{self.first + self.n - 1} is not differential-drive "
+                             "(robot.model: diff_drive)")
+        rows = self.ids if idx is None else self._rows(idx)
+        count = len(rows)
+        self._sim.world.drive_many(rows, np.broadcast_to(np.asarray(v, dtype=np.float64), (count,)),
+                                   np.broadcast_to(np.asarray(w, dtype=np.float64), (count,)))
+
+    # -- radio -----------------------------------------------------------------------------------
+    def broadcast(self, idx: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray) -> np.ndarray:
+        idx = np.asarray(idx, dtype=np.int64)
+        dst = np.full(len(idx), BROADCAST, dtype=np.int64)
+        return self._sim.send_many(self.first + idx, dst, _payload_list(payloads, len(idx)))
+
+    def send(self, idx: np.ndarray, dst: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray) -> np.ndarray:
+        idx = np.asarray(idx, dtype=np.int64)
+        dst = np.broadcast_to(np.asarray(dst, dtype=np.int64), (len(idx),))
+        if len(dst) and (dst.min() < 0 or dst.max() >= len(self._sim.alive)):
+            raise ValueError(f"dst must be node ids in 0..{len(self._sim.alive) - 1}")
+        return self._sim.send_many(self.first + idx, dst, _payload_list(payloads, len(idx)))
+
+    # -- randomness and metrics ------------------------------------------------------------------
+    def robot_rng(self, i: int) -> np.random.Generator:
+        return self._robot_rng(self.first + int(i))
+
+    def record(self, name: str, values: Any, idx: np.ndarray | None = None) -> None:
+        nodes = self.ids if idx is None else self.first + np.asarray(idx, dtype=np.int64)
+        values = np.broadcast_to(np.asarray(values, dtype=np.float64), (len(nodes),))
+        self._sim.recorder.record_many(self._sim.now_ns, nodes, name, values)
+
+
+def _payload_list(payloads: bytes | Sequence[bytes] | np.ndarray, count: int) -> list[bytes]:
+    if count == 0:
+        return []
+    if isinstance(payloads, (bytes, bytearray, memoryview)):
+        return [bytes(payloads)] * count
+    if isinstance(payloads, np.ndarray):
+        if payloads.ndim != 2 or len(payloads) != count:
+            raise ValueError(f"payloads as an array must be ({count}, size) bytes, got shape {payloads.shape}")
+        raw = np.ascontiguousarray(payloads).view(np.uint8).reshape(count, -1).tobytes()
+        size = len(raw) // count if count else 0
+        return [raw[k * size:(k + 1) * size] for k in range(count)]
+    out = [bytes(p) for p in payloads]
+    if len(out) != count:
+        raise ValueError(f"expected {count} payloads, got {len(out)}")
+    return out
+
+
+class GroupRouter:
+    """Hands each delivery batch's rows to the groups whose robots received them."""
+
+    def __init__(self, n_nodes: int, groups: Sequence[SimGroup]) -> None:
+        self.groups = list(groups)
+        self.group_of = np.full(n_nodes, -1, dtype=np.int64)
+        for k, g in enumerate(self.groups):
+            self.group_of[g.first:g.first + g.n] = k
+
+    def deliver(self, ev: NetEvents, alive: np.ndarray) -> None:
+        g = self.group_of[ev.dst]
+        mine = (g >= 0) & alive[ev.dst]
+        if not mine.any():
+            return
+        if len(self.groups) == 1:
+            self.groups[0].take(ev, np.nonzero(mine)[0])
+            return
+        for k in np.unique(g[mine]).tolist():
+            self.groups[k].take(ev, np.nonzero(mine & (g == k))[0])

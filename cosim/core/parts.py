@@ -1,0 +1,65 @@
+"""What a Simulation is built from and keeps: its counters, the plans for routed stacks and group
+controllers, the extension interface (the MAVLink bridge) and the progress callback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from controllers import GroupController
+from netstack.routing.base import RoutingProtocol
+
+if TYPE_CHECKING:
+    from cosim.core.coordinator import Simulation
+
+
+ProgressFn = Callable[[int, int, float], None]
+
+
+@dataclass
+class Counters:
+    """Totals kept during a run (network counts are frames/receptions, not bytes)."""
+
+    sent: int = 0
+    delivered: int = 0
+    dropped: int = 0
+    acked: int = 0
+    not_acked: int = 0
+    physics_steps: int = 0
+    events: int = 0
+    deaths: int = 0
+    neighbor_samples: list[float] = field(default_factory=list)
+    wall_physics_s: float = 0.0
+    wall_network_s: float = 0.0  # inside the network backend's advance (for ns-3: ns-3's own work, mostly)
+
+
+@dataclass(frozen=True)
+class RoutingPlan:
+    """Per-node stacks for a routed scenario: the protocol class, its parameters, one seeded stream per node."""
+
+    protocol: type[RoutingProtocol]
+    params: object
+    rngs: Sequence[np.random.Generator]
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    """Robots first..first+count-1 programmed by one GroupController; `robot_rng(node)` gives the stream
+    a per-robot controller on that node would have."""
+
+    first: int
+    count: int
+    controller: GroupController
+    robot_rng: Callable[[int], np.random.Generator]
+
+
+class Extension(Protocol):
+    """Something that lives beside the loop for the whole run (the MAVLink bridge): started before
+    the controllers' setup, finished after the run, and contributing metrics."""
+
+    def start(self, sim: Simulation) -> None: ...
+    def finish(self, sim: Simulation) -> None: ...
+    def metrics(self) -> dict: ...
