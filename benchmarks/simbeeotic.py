@@ -5,9 +5,12 @@ typical:   random walk (10 Hz velocity update) + noisy compass at 1 Hz, robots s
 broadcast: typical + a 4-byte broadcast at 1 Hz over the fast network (unit disk, 30 m, as in the
            paper's scenario file), kinematic world.
 Simbeeotic reached soft real time at 3,074 robots (typical) and 550 (broadcast).
+`--controller group` runs the swarm as one InstrumentSwarm group controller (ticks at phase 0),
+`robot` (default) as one InstrumentBee per robot.
 
     python benchmarks/simbeeotic.py                      # the issue's target sizes
     python benchmarks/simbeeotic.py --workload typical --world kinematic --n 1000 --duration 10
+    python benchmarks/simbeeotic.py --controller group --workload typical --n 10000 --duration 10
 """
 
 from __future__ import annotations
@@ -32,8 +35,12 @@ FAST_NETWORK = {"backend": "fast", "radio": {
 }}
 
 
+CONTROLLERS = {"robot": "controllers.library.instrument:InstrumentBee",
+               "group": "controllers.library.random_walk_group:InstrumentSwarm"}
+
+
 def scenario(workload: str, world: str, n: int, duration: float, seed: int, dt: str, quantum: str,
-             network: dict | None = None) -> cosim.Scenario:
+             network: dict | None = None, controller: str = "robot") -> cosim.Scenario:
     """The workload as a scenario; `network` replaces the fast unit-disk network of the paper's setup."""
     broadcast = workload == "broadcast"
     data = {
@@ -51,8 +58,9 @@ def scenario(workload: str, world: str, n: int, duration: float, seed: int, dt: 
             "robot": {"radius": 0.1, "mass": 0.05, "max_speed": 2.0},
             "sensors": {"compass": {"noise_std": 0.2}},
             "controller": {
-                "class": "controllers.library.instrument:InstrumentBee",
+                "class": CONTROLLERS[controller],
                 "period": "100 ms",
+                **({"phase": 0} if controller == "group" else {}),
                 "params": {"sensor_period": 1.0, "radio_period": 1.0 if broadcast else 0.0},
             },
         }],
@@ -61,15 +69,16 @@ def scenario(workload: str, world: str, n: int, duration: float, seed: int, dt: 
     return cosim.from_dict(data, source=f"benchmarks/simbeeotic.py:{workload}")
 
 
-def measure(workload: str, world: str, n: int, duration: float, seed: int, dt: str, quantum: str) -> dict:
-    s = scenario(workload, world, n, duration, seed, dt, quantum)
+def measure(workload: str, world: str, n: int, duration: float, seed: int, dt: str, quantum: str,
+            controller: str = "robot") -> dict:
+    s = scenario(workload, world, n, duration, seed, dt, quantum, controller=controller)
     with tempfile.TemporaryDirectory() as tmp:
         result = cosim.run(s, out_dir=Path(tmp) / "run")
     if result.status != "ok":
         raise SystemExit(f"benchmark run failed: {result.error}")
     m = result.metrics
     return {
-        "workload": workload, "world": world, "N": n, "physics_dt": dt, "quantum": quantum,
+        "workload": workload, "world": world, "controller": controller, "N": n, "physics_dt": dt, "quantum": quantum,
         "simulated_s": m["simulated_s"], "wall_s": round(m["wall_s"], 3),
         "real_time_factor": round(m["real_time_factor"], 3),
         "wall_physics_s": round(m["wall_physics_s"], 3),
@@ -86,10 +95,12 @@ def main() -> None:
     ap.add_argument("--dt", default="10 ms", help="physics step (Simbeeotic's kinematic update: 100 Hz)")
     ap.add_argument("--quantum", default="10 ms")
     ap.add_argument("--seed", type=int, default=111982)
+    ap.add_argument("--controller", choices=sorted(CONTROLLERS), default="robot")
     args = ap.parse_args()
     cases = [(args.workload, args.world, args.n)] if args.workload else TARGETS
     for workload, world, n in cases:
-        print(json.dumps(measure(workload, world, n or 1000, args.duration, args.seed, args.dt, args.quantum)), flush=True)
+        print(json.dumps(measure(workload, world, n or 1000, args.duration, args.seed, args.dt, args.quantum,
+                                 args.controller)), flush=True)
 
 
 if __name__ == "__main__":

@@ -114,6 +114,48 @@ class PayloadView(Sequence[bytes]):
         return isinstance(other, Sequence) and list(self) == list(other)
 
 
+class IndexedPayloads(Sequence[bytes]):
+    """Payloads of many rows that share few distinct frames: row i is `pool[index[i]]`. Selecting
+    rows (`take`) and their sizes are array operations, so a broadcast heard by a thousand nodes
+    costs no per-row Python."""
+
+    __slots__ = ("_sizes", "index", "pool")
+
+    def __init__(self, pool: Sequence[bytes], index: np.ndarray) -> None:
+        self.pool = pool
+        self.index = index
+        self._sizes: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self.pool[k] for k in self.index[i].tolist()]
+        return self.pool[self.index[i]]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def take(self, rows: np.ndarray) -> IndexedPayloads:
+        return IndexedPayloads(self.pool, self.index[rows])
+
+    def sizes(self) -> np.ndarray:
+        """Bytes of each row."""
+        if self._sizes is None:
+            self._sizes = np.fromiter((len(p) for p in self.pool), dtype=np.int64, count=len(self.pool))
+        return self._sizes[self.index]
+
+    @staticmethod
+    def concat(parts: Sequence[IndexedPayloads]) -> IndexedPayloads:
+        pool: list[bytes] = []
+        index = []
+        for part in parts:
+            index.append(part.index + len(pool))
+            pool.extend(part.pool)
+        return IndexedPayloads(pool, np.concatenate(index) if index else np.zeros(0, dtype=np.int64))
+
+
 class NetworkBackend(Protocol):
     """What the coordinator needs from a network simulator."""
 

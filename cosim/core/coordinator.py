@@ -82,7 +82,7 @@ class Simulation:
         self.rx_per_node: list[int] = [0] * len(controllers)  # frames each node's stack was handed
         self.extensions = tuple(extensions)
         self.group_controllers = [g.controller for g in groups]
-        self.groups = [SimGroup(self, g.first, g.count, g.robot_rng) for g in groups]
+        self.groups = [SimGroup(self, g.first, g.count, g.robot_rng, g.sensors) for g in groups]
         self.group_router = GroupRouter(len(controllers), self.groups) if groups else None
         self.ip_overhead: tuple[int, int] = (0, 0)  # routing inside the backend (ns-3's AODV...): packets, bytes
         self.ip_frames_received: list[int] | None = None  # frames each node's MAC passed up, with such routing
@@ -220,15 +220,20 @@ class Simulation:
             self.group_router.deliver(ev, self.alive)
         listening = np.nonzero(self.listens[ev.dst] & self.alive[ev.dst])[0]
         if len(listening):
-            row_t = ev.row_times()
-            lqi = ev.lqi
-            ctrls = self.controllers
-            for k in listening.tolist():
-                dst = int(ev.dst[k])
-                self.current_node = dst
-                t_s = int(row_t[k]) / NS_PER_S
-                q = int(lqi[k]) if lqi is not None and lqi[k] >= 0 else None
-                ctrls[dst].on_message(Message(int(ev.src[k]), ev.payloads[k], t_s, float(ev.rssi_dbm[k]), float(ev.snr_db[k]), q))
+            self._to_controllers(ev, listening)
+
+    def _to_controllers(self, ev: NetEvents, rows: np.ndarray) -> None:
+        """on_message for each listening receiver, in row order (columns read once, as Python lists)."""
+        ctrls = self.controllers
+        dst, src = ev.dst[rows].tolist(), ev.src[rows].tolist()
+        t_ns = [ev.t_ns] * len(rows) if ev.rx_t_ns is None else ev.rx_t_ns[rows].tolist()
+        rssi, snr = ev.rssi_dbm[rows].tolist(), ev.snr_db[rows].tolist()
+        lqi = [None] * len(rows) if ev.lqi is None else [q if q >= 0 else None for q in ev.lqi[rows].tolist()]
+        payloads = ev.payloads
+        for k, row in enumerate(rows.tolist()):
+            node = dst[k]
+            self.current_node = node
+            ctrls[node].on_message(Message(src[k], payloads[row], t_ns[k] / NS_PER_S, rssi[k], snr[k], lqi[k]))
 
     def _deliver_to_stacks(self, ev: NetEvents) -> None:
         """Routed scenarios: every frame goes to the receiver's stack, every status to the sender's."""

@@ -11,27 +11,36 @@ import numpy as np
 
 from controllers import Inbox
 from cosim.core.timeunits import NS_PER_S
-from netstack.backend import BROADCAST, NetEvents
+from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
 
 if TYPE_CHECKING:
     from cosim.core.coordinator import Simulation
 
 _EMPTY_I = np.zeros(0, dtype=np.int64)
+_TWO_PI = 2.0 * math.pi
+
+
+def wrap_angle(x: np.ndarray) -> np.ndarray:
+    """Angles wrapped to [-pi, pi] as math.remainder(x, 2 pi) does (what per-robot `turn` uses), so a
+    group turns its robots exactly as their per-robot controllers would."""
+    return x - np.rint(x / _TWO_PI) * _TWO_PI
 _EMPTY_F = np.zeros(0)
 
 
 class SimGroup:
     """Robots first..first+n-1 of a simulation, programmed together."""
 
-    def __init__(self, sim: Simulation, first: int, n: int, robot_rng: Callable[[int], np.random.Generator]) -> None:
+    def __init__(self, sim: Simulation, first: int, n: int, robot_rng: Callable[[int], np.random.Generator],
+                 sensors: Sequence[dict] = ()) -> None:
         self._sim = sim
+        self._sensors = list(sensors)
         self.first = first
         self.n = n
         self.ids = np.arange(first, first + n, dtype=np.int64)
         self._slice = slice(first, first + n)
         self._robot_rng = robot_rng
         self._chunks: list[tuple[np.ndarray, ...]] = []
-        self._payloads: list[bytes] = []
+        self._payloads: list[IndexedPayloads] = []
         self._wheeled_cache: bool | None = None  # known once the world has started
 
     # -- state -----------------------------------------------------------------------------------
@@ -46,6 +55,15 @@ class SimGroup:
 
     def alive(self) -> np.ndarray:
         return self._sim.alive[self._slice]
+
+    def read(self, sensor: str, idx: np.ndarray | None = None) -> np.ndarray:
+        """Each robot's `sensor` reading, stacked (one read per robot: sensors are per-robot objects)."""
+        rows = range(self.n) if idx is None else np.asarray(idx, dtype=np.int64).tolist()
+        try:
+            return np.array([self._sensors[k][sensor].read() for k in rows])
+        except (KeyError, IndexError):
+            raise RuntimeError(f"robots {self.first}..{self.first + self.n - 1} have no {sensor!r} sensor; "
+                               f"add `sensors: {{{sensor}: {{}}}}` to their group") from None
 
     def range_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         pos = self._sim.world.positions()
@@ -66,7 +84,10 @@ class SimGroup:
         times = ev.row_times()[rows] if ev.rx_t_ns is not None else np.full(len(rows), ev.t_ns, dtype=np.int64)
         self._chunks.append((ev.dst[rows] - self.first, ev.src[rows], times, ev.rssi_dbm[rows], ev.snr_db[rows]))
         payloads = ev.payloads
-        self._payloads.extend([payloads[k] for k in rows.tolist()])
+        if isinstance(payloads, IndexedPayloads):
+            self._payloads.append(payloads.take(rows))
+        else:
+            self._payloads.append(IndexedPayloads(payloads, rows))
 
     def inbox(self) -> Inbox:
         chunks, payloads = self._chunks, self._payloads
@@ -74,7 +95,12 @@ class SimGroup:
         if not chunks:
             return Inbox(_EMPTY_I, _EMPTY_I, _EMPTY_F, _EMPTY_F, _EMPTY_F, [])
         cols = [np.concatenate(c) if len(chunks) > 1 else c[0] for c in zip(*chunks)]
-        return Inbox(cols[0], cols[1], cols[2] / NS_PER_S, cols[3], cols[4], payloads)
+        return Inbox(cols[0], cols[1], cols[2] / NS_PER_S, cols[3], cols[4],
+                     payloads[0] if len(payloads) == 1 else IndexedPayloads.concat(payloads))
+
+    def end_tick(self) -> None:
+        """Forget what the controller did not read this tick (the inbox holds one tick's messages)."""
+        self._chunks, self._payloads = [], []
 
     # -- commands --------------------------------------------------------------------------------
     def _wheeled(self) -> bool:
@@ -98,12 +124,12 @@ class SimGroup:
             self._sim.world.drive_many(self.ids if idx is None else rows, None, None)
 
     def set_heading(self, heading: Any, idx: np.ndarray | None = None) -> None:
-        self._sim.world.cmd_heading[self._rows(idx)] = np.remainder(np.asarray(heading) + math.pi, 2.0 * math.pi) - math.pi
+        self._sim.world.cmd_heading[self._rows(idx)] = wrap_angle(np.asarray(heading, dtype=np.float64))
 
     def turn(self, angle: Any, idx: np.ndarray | None = None) -> None:
         rows = self._rows(idx)
         cmd = self._sim.world.cmd_heading
-        cmd[rows] = np.remainder(cmd[rows] + angle + math.pi, 2.0 * math.pi) - math.pi
+        cmd[rows] = wrap_angle(cmd[rows] + angle)
 
     def drive(self, v: Any, w: Any, idx: np.ndarray | None = None) -> None:
         if not self._wheeled():

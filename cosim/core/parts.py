@@ -54,6 +54,8 @@ class GroupPlan:
     count: int
     controller: GroupController
     robot_rng: Callable[[int], np.random.Generator]
+    sensors: Sequence[dict] = ()
+    """Each robot's sensors by name (robot k of the group at index k)."""
 
 
 class Extension(Protocol):

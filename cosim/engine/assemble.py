@@ -7,6 +7,7 @@ scenario and seed give the same queue and the same trace.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ import numpy as np
 
 from controllers import Controller, GroupController
 from cosim.core.coordinator import Simulation
+from cosim.core.group_handle import SimGroup
 from cosim.core.net_handle import NetHandle
 from cosim.core.parts import Extension, GroupPlan, RoutingPlan
 from cosim.core.recorder import Recorder
@@ -104,9 +106,9 @@ def _mavlink_bridge(s: Scenario, mapper: Mapper) -> MavlinkBridge:
 
 
 def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams: SeedStreams, mapper: Mapper,
-                  groups: list[GroupPlan]) -> list[_Node]:
+                  groups: list[tuple[int, int, GroupController]]) -> list[_Node]:
     """Each group's robots into the world (and the network), each with its controller instance; a
-    group controller's robots get a placeholder and the group one plan in `groups`."""
+    group controller's robots get a placeholder and the group (first node, count, controller) in `groups`."""
     layout_rng = streams.generator("layout")
     nodes: list[_Node] = []
     for gi, g in enumerate(s.groups):
@@ -115,7 +117,7 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
         period = controller_period_ns(g.controller, cls, mapper, f"groups[{gi}].controller")
         grouped = issubclass(cls, GroupController)
         if grouped:
-            groups.append(GroupPlan(len(nodes), g.count, cls(params), lambda node: streams.generator("controller", node)))
+            groups.append((len(nodes), g.count, cls(params)))
         starts = start_positions(s, gi, layout_rng, mapper)
         quad = g.robot.model == "quadrotor"
         for k in range(g.count):
@@ -142,16 +144,21 @@ def _schedule_faults(s: Scenario, sim: Simulation, streams: SeedStreams, nodes: 
         sim.queue.push(kill.at_ns, Priority.TIMER, lambda i=kill.node: sim.kill(i, "scheduled"))
 
 
-def _bind_controllers(s: Scenario, sim: Simulation, streams: SeedStreams, nodes: list[_Node], mapper: Mapper,
+def _make_sensors(s: Scenario, world: World, streams: SeedStreams, nodes: list[_Node], mapper: Mapper) -> list[dict]:
+    """Each robot's sensors by name, each with its own seeded stream."""
+    options = [{name: mapper.build(SENSORS[name].Options, opts, f"groups[{gi}].sensors.{name}")
+                for name, opts in g.sensors.items()} for gi, g in enumerate(s.groups)]
+    return [{name: SENSORS[name](world, n.node, opts, streams.generator(f"sensor.{name}", n.node))
+             for name, opts in options[n.group].items()} for n in nodes]
+
+
+def _bind_controllers(s: Scenario, sim: Simulation, streams: SeedStreams, nodes: list[_Node], sensors_of: list[dict],
                       bridge: MavlinkBridge | None) -> None:
     """Give each controller its robot (with sensors), net, streams and timers; queue its steps."""
     world = sim.world
-    options = [{name: mapper.build(SENSORS[name].Options, opts, f"groups[{gi}].sensors.{name}")
-                for name, opts in g.sensors.items()} for gi, g in enumerate(s.groups)]
     for n in nodes:
         i = n.node
-        sensors = {name: SENSORS[name](world, i, opts, streams.generator(f"sensor.{name}", i))
-                   for name, opts in options[n.group].items()}
+        sensors = sensors_of[i]
         services = SimServices(sim, i, streams.generator("timers", i))
         robot = Robot(world, i, sensors, sim.batteries) if bridge is None else bridge.robot_for(i, world, sensors, sim.batteries)
         n.controller.bind(i, robot, NetHandle(sim, i), streams.generator("controller", i), services)
@@ -168,8 +175,11 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     batteries = Batteries([g.battery for g in per_node]) if any(g.battery is not None for g in per_node) else None
     world = make_world(s, batteries)
     net = make_network(s, streams, run_dir)
-    group_plans: list[GroupPlan] = []
-    nodes = _place_robots(s, world, net, streams, mapper, group_plans)
+    grouped: list[tuple[int, int, GroupController]] = []
+    nodes = _place_robots(s, world, net, streams, mapper, grouped)
+    sensors = _make_sensors(s, world, streams, nodes, mapper)
+    group_plans = [GroupPlan(first, count, ctrl, lambda node: streams.generator("controller", node), sensors[first:first + count])
+                   for first, count, ctrl in grouped]
     routing = s.network.routing
     plan = None if routing is None else RoutingPlan(PROTOCOL_OF_PARAMS[type(routing)], routing,
                                                     [streams.generator("routing", i) for i in range(s.n_nodes)])
@@ -186,7 +196,7 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     _schedule_faults(s, sim, streams, nodes)
     if plan is not None:
         traffic.schedule(sim, traffic.sessions_of(s.traffic, s.n_nodes, s.duration_ns, streams.generator("traffic")))
-    _bind_controllers(s, sim, streams, nodes, mapper, bridge)
+    _bind_controllers(s, sim, streams, nodes, sensors, bridge)
     _bind_groups(s, sim, streams, mapper)
     return sim
 
@@ -205,4 +215,12 @@ def _bind_groups(s: Scenario, sim: Simulation, streams: SeedStreams, mapper: Map
         ctrl.bind(group, streams.generator("group", group.first), services)
         period = controller_period_ns(spec, type(ctrl), mapper, f"groups[{gi}].controller")
         if period is not None and type(ctrl).steps():
-            services.every_ns(period, ctrl.step, spec.phase_ns or 0)
+            services.every_ns(period, _ticker(ctrl, group), spec.phase_ns or 0)
+
+
+def _ticker(ctrl: GroupController, group: SimGroup) -> Callable[[], None]:
+    """One tick of a group: its step, then the messages it left unread are dropped."""
+    def tick() -> None:
+        ctrl.step()
+        group.end_tick()
+    return tick

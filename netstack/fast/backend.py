@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from netstack.backend import BROADCAST, NS_PER_S, NetEvents, TxStatus
+from netstack.backend import BROADCAST, NS_PER_S, IndexedPayloads, NetEvents, TxStatus
 from netstack.fast.neighbors import CellIndex
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
 from netstack.fast.reach import reachable_many
@@ -81,7 +81,7 @@ class _Burst:
     tx_id: np.ndarray
     receivers: np.ndarray
     rssi: np.ndarray
-    payloads: list[bytes]  # one per row
+    payloads: IndexedPayloads  # one per row
     lost_src: np.ndarray
     lost_tx: np.ndarray
     lost: np.ndarray
@@ -198,7 +198,7 @@ class FastBackend:
         for t in np.unique(arrive).tolist():
             sel = arrive[row] == t
             lsel = arrive[lost_row] == t
-            burst = _Burst(t, srcs[row[sel]], tx_ids[row[sel]], node[sel], rssi[sel], [payloads[r] for r in row[sel].tolist()],
+            burst = _Burst(t, srcs[row[sel]], tx_ids[row[sel]], node[sel], rssi[sel], IndexedPayloads(payloads, row[sel]),
                            srcs[lost_row[lsel]], tx_ids[lost_row[lsel]], lost[lsel])
             heapq.heappush(self._pending, (t, next(self._seq), burst))
         return tx_ids
@@ -261,8 +261,8 @@ class FastBackend:
             self._index_pos = self._positions_at(t_ns, slice(None)).copy()
             self._index = CellIndex(self._index_pos, self._range + self._index_slack)
             self._moved = 0.0
-            return np.sort(self._index.candidates(self._index_pos[src]))
-        return np.sort(self._index.candidates(self._positions_at(t_ns, src)))  # ascending, as without the index
+            return self._index.candidates_sorted(self._index_pos[src])
+        return self._index.candidates_sorted(self._positions_at(t_ns, src))  # ascending, as without the index
 
     def _reachable(self, src: int, dst: int, t_ns: int) -> tuple[np.ndarray, np.ndarray]:
         if not self._alive[src]:
@@ -281,7 +281,7 @@ class FastBackend:
         ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm
         return cand[ok].astype(np.int64), rssi[ok]
 
-    def _burst_rows(self, f: _Burst, cols: tuple[list, list, list, list, list]) -> list[bytes]:
+    def _burst_rows(self, f: _Burst, cols: tuple[list, list, list, list, list]) -> IndexedPayloads:
         """Append a burst's rows whose receiver is still alive to (dst, src, tx, rssi, size); return their payloads."""
         alive = self._alive[f.receivers]
         dsts, srcs, txs, rssis, sizes = cols
@@ -289,8 +289,8 @@ class FastBackend:
         srcs.append(f.src[alive])
         txs.append(f.tx_id[alive])
         rssis.append(f.rssi[alive])
-        kept = [p for p, a in zip(f.payloads, alive.tolist()) if a]
-        sizes.append(np.fromiter((len(p) for p in kept), dtype=np.int64, count=len(kept)))
+        kept = f.payloads.take(alive)
+        sizes.append(kept.sizes())
         return kept
 
     def _events(self, t: int, flights: list[_InFlight | _Burst]) -> NetEvents:
@@ -300,8 +300,7 @@ class FastBackend:
         ddst, dsrc, dtx, dreason = [], [], [], []
         for f in flights:
             if isinstance(f, _Burst):
-                kept = self._burst_rows(f, (dsts, srcs, txs, rssis, sizes))
-                payloads.extend(kept)
+                payloads.append(self._burst_rows(f, (dsts, srcs, txs, rssis, sizes)))
                 if len(f.lost):
                     ddst.append(f.lost)
                     dsrc.append(f.lost_src)
@@ -315,7 +314,7 @@ class FastBackend:
             txs.append(np.full(len(rec), f.tx_id, dtype=np.int64))
             rssis.append(f.rssi[alive])
             sizes.append(np.full(len(rec), len(f.payload), dtype=np.int64))
-            payloads.extend([f.payload] * len(rec))
+            payloads.append(IndexedPayloads((f.payload,), np.zeros(len(rec), dtype=np.int64)))
             if len(f.lost):
                 ddst.append(f.lost)
                 dsrc.append(np.full(len(f.lost), f.src, dtype=np.int64))
@@ -339,7 +338,7 @@ class FastBackend:
             rssi_dbm=rssi,
             snr_db=rssi - noise,
             size=np.concatenate(sizes) if len(sizes) > 1 else sizes[0],
-            payloads=payloads,
+            payloads=payloads[0] if len(payloads) == 1 else IndexedPayloads.concat(payloads),
             tx_status=status,
         )
         if ddst:

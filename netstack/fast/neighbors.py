@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 # Brute force below this many points, or when each point has many candidates and N is moderate
@@ -100,6 +102,16 @@ class CellIndex:
         keys = _cell_keys(cells, self._lo, self._dims)
         self._order = np.argsort(keys, kind="stable")
         self._sorted = keys[self._order]
+        self._by_cell: dict[tuple[int, int, int], np.ndarray] = {}  # answers so far, sorted (the index is a snapshot)
+
+    def candidates_sorted(self, point: np.ndarray) -> np.ndarray:
+        """`candidates(point)` in ascending order, remembered per cell (many senders share a cell)."""
+        size = self.cell_size
+        key = (math.floor(point[0] / size), math.floor(point[1] / size), math.floor(point[2] / size))
+        found = self._by_cell.get(key)
+        if found is None:
+            found = self._by_cell[key] = np.sort(self.candidates(point))
+        return found
 
     def candidates(self, point: np.ndarray) -> np.ndarray:
         """Indices of points in the 27 cells around `point` (a superset of those within cell_size)."""

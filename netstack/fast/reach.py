@@ -13,11 +13,6 @@ DENSE_MAX_NODES = 256
 """Up to this many nodes the full distance matrix beats a cell list (and always for an unbounded radio)."""
 
 
-def _candidate_pairs_dense(srcs: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    k = len(srcs)
-    return np.repeat(np.arange(k), n), np.tile(np.arange(n), k)
-
-
 def _candidate_pairs_cells(pos: np.ndarray, srcs: np.ndarray, cell: float) -> tuple[np.ndarray, np.ndarray]:
     """(sender row, node) pairs whose x-y cells touch: a superset of the pairs within `cell`."""
     c = np.floor(pos[:, :2] / cell).astype(np.int64)
@@ -44,16 +39,28 @@ def reachable_many(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray,
                    radius: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pairs (sender row, receiver node, distance) with distance <= `radius` (inf: everyone), receiver
     alive and not the sender; sorted by sender row, then receiver id."""
-    n = len(pos)
-    if not np.isfinite(radius) or n <= DENSE_MAX_NODES:
-        row, node = _candidate_pairs_dense(srcs, n)
-    else:
+    n, k = len(pos), len(srcs)
+    if np.isfinite(radius) and n > DENSE_MAX_NODES:
         row, node = _candidate_pairs_cells(pos, srcs, radius)
-    keep = (node != srcs[row]) & alive[node]
-    row, node = row[keep], node[keep]
-    d = pos[node] - pos[srcs[row]]
+        if 2 * len(row) > k * n:  # a dense cluster: the matrix is cheaper than the cells
+            return _dense(pos, alive, srcs, radius)
+        keep = (node != srcs[row]) & alive[node]
+        row, node = row[keep], node[keep]
+        d = pos[node] - pos[srcs[row]]
+        dist = np.sqrt(np.einsum("ij,ij->i", d, d))
+        near = dist <= radius * (1.0 + 1e-9) + 1e-9  # a superset: the caller applies the exact receive test
+        row, node, dist = row[near], node[near], dist[near]
+        order = np.argsort(row * n + node, kind="stable")
+        return row[order], node[order], dist[order]
+    return _dense(pos, alive, srcs, radius)
+
+
+def _dense(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every sender against every node (row-major, so already in order)."""
+    n = len(pos)
+    d = (pos[None, :, :] - pos[srcs][:, None, :]).reshape(-1, 3)
     dist = np.sqrt(np.einsum("ij,ij->i", d, d))
-    near = dist <= radius * (1.0 + 1e-9) + 1e-9  # a superset: the caller applies the exact receive test
-    row, node, dist = row[near], node[near], dist[near]
-    order = np.lexsort((node, row))
-    return row[order], node[order], dist[order]
+    ok = (dist <= radius * (1.0 + 1e-9) + 1e-9) & np.tile(alive, len(srcs))
+    ok[np.arange(len(srcs)) * n + srcs] = False
+    flat = np.nonzero(ok)[0]
+    return flat // n, flat % n, dist[flat]
