@@ -201,3 +201,37 @@ class TickedChainFollower(Kilobot):
             period = self.params.message_period
             self.next_tx += period * math.ceil((now - self.next_tx) / period + 1e-12)
             self._transmit()
+
+
+class TickedOrbitPlanet(Kilobot):
+    """`OrbitPlanet` acting at Kilombo's loop ticks: it steers by the last message received since the
+    previous tick and transmits at the first tick at or after its message time. The per-robot twin
+    of `kilobot_group.OrbitPlanetGroup`."""
+
+    Params = OrbitParams
+    period = 0.03225
+
+    def setup(self) -> None:
+        self.set_motion(self.STOP)
+        self.next_tx = float(self.rng.random()) * self.params.message_period
+        self.last: Message | None = None
+
+    def on_message(self, msg: Message) -> None:
+        self.last = msg
+
+    def step(self) -> None:
+        msg, self.last = self.last, None
+        if msg is not None:
+            d = self.estimate_distance(msg)
+            self.record("distance", d)
+            if d < self.params.too_close:
+                self.set_motion(self.FORWARD)
+            elif d < self.params.desired_distance:
+                self.set_motion(self.LEFT)
+            else:
+                self.set_motion(self.RIGHT)
+        now = self.now
+        if self.next_tx <= now:
+            period = self.params.message_period
+            self.next_tx += period * math.ceil((now - self.next_tx) / period + 1e-12)
+            self._transmit()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from controllers import GroupController
+from controllers.case_studies import kilobot
 from controllers.case_studies.kilobot import ChainParams
 
 KILOMBO_TICK = 0.03225
@@ -73,3 +74,43 @@ class ChainFollowerGroup(GroupController):
         self.motion_v[who], self.motion_w[who] = v, w
         if changed.any():
             g.drive(v[changed], w[changed], who[changed])
+
+
+class OrbitPlanetGroup(GroupController):
+    """Kilombo's orbit for a group of planets (see kilobot.OrbitPlanet): at each tick a planet steers
+    by the last message it received, forward when too close to the star, left when inside the
+    desired distance, right beyond it; it records `distance` for that message. Planets transmit
+    their id every `message_period`, as every Kilobot does. `kilobot.TickedOrbitPlanet` is the
+    per-robot program at the same instants."""
+
+    Params = kilobot.OrbitParams
+    period = KILOMBO_TICK
+
+    def setup(self) -> None:
+        g, p = self.group, self.params
+        self.streams = [g.robot_rng(i) for i in range(g.n)]
+        self.next_tx = np.array([float(s.random()) * p.message_period for s in self.streams])
+        self.motion = np.full(g.n, -1)
+        self.payloads = [int(node & 0xFFFF).to_bytes(2, "little") for node in g.ids.tolist()]
+        g.drive(0.0, 0.0)
+
+    def step(self) -> None:
+        g, p = self.group, self.params
+        inbox = g.inbox()
+        if len(inbox):
+            last = np.unique(inbox.dst[::-1], return_index=True)[1]
+            rows = len(inbox) - 1 - last
+            who, src = inbox.dst[rows], inbox.src[rows]
+            d = g.range_to(who, src)
+            if p.distance_noise:
+                d = d + np.array([float(self.streams[i].normal(0.0, p.distance_noise)) for i in who.tolist()])
+            g.record("distance", d, who)
+            motion = np.where(d < p.too_close, 0, np.where(d < p.desired_distance, 1, 2))  # forward, left, right
+            v = np.where(motion == 0, p.forward_speed, p.turn_speed)
+            w = np.where(motion == 0, 0.0, np.where(motion == 1, p.turn_rate, -p.turn_rate))
+            g.drive(v, w, who)
+        now = self.now
+        due = np.nonzero((self.next_tx <= now) & g.alive())[0]
+        if len(due):
+            self.next_tx[due] += p.message_period * np.ceil((now - self.next_tx[due]) / p.message_period + 1e-12)
+            g.broadcast(due, [self.payloads[i] for i in due.tolist()])

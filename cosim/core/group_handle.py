@@ -68,15 +68,15 @@ class SimGroup:
     def range_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         pos = self._sim.world.positions()
         d = pos[np.asarray(nodes, dtype=np.int64)] - pos[self.first + np.asarray(idx, dtype=np.int64)]
-        return np.sqrt(np.einsum("ij,ij->i", d, d))
+        return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] + d[:, 2] * d[:, 2])  # as net.range_to, to the last bit
 
     def bearing_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         world = self._sim.world
         pos = world.positions()
         me = self.first + np.asarray(idx, dtype=np.int64)
         d = pos[np.asarray(nodes, dtype=np.int64)] - pos[me]
-        b = np.arctan2(d[:, 1], d[:, 0]) - world.headings()[me]
-        return np.remainder(b + math.pi, 2.0 * math.pi) - math.pi
+        angle = np.fromiter(map(math.atan2, d[:, 1].tolist(), d[:, 0].tolist()), dtype=np.float64, count=len(d))  # as net.bearing_to
+        return wrap_angle(angle - world.headings()[me])
 
     # -- the inbox -------------------------------------------------------------------------------
     def take(self, ev: NetEvents, rows: np.ndarray) -> None:
