@@ -75,7 +75,8 @@ class SimGroup:
         pos = world.positions()
         me = self.first + np.asarray(idx, dtype=np.int64)
         d = pos[np.asarray(nodes, dtype=np.int64)] - pos[me]
-        angle = np.fromiter(map(math.atan2, d[:, 1].tolist(), d[:, 0].tolist()), dtype=np.float64, count=len(d))  # as net.bearing_to
+        # math.atan2, as net.bearing_to uses: numpy's arctan2 differs in the last bit on some machines
+        angle = np.fromiter(map(math.atan2, d[:, 1].tolist(), d[:, 0].tolist()), dtype=np.float64, count=len(d))
         return wrap_angle(angle - world.headings()[me])
 
     # -- the inbox -------------------------------------------------------------------------------
