@@ -6,7 +6,8 @@ broadcast: typical + a 4-byte broadcast at 1 Hz over the fast network (unit disk
            paper's scenario file), kinematic world.
 Simbeeotic reached soft real time at 3,074 robots (typical) and 550 (broadcast).
 `--controller group` runs the swarm as one InstrumentSwarm group controller (ticks at phase 0),
-`robot` (default) as one InstrumentBee per robot.
+`robot` (default) as one InstrumentBee per robot. A short untimed run first loads the compiled
+physics kernels.
 
     python benchmarks/simbeeotic.py                      # the target sizes
     python benchmarks/simbeeotic.py --workload typical --world kinematic --n 1000 --duration 10
@@ -98,6 +99,7 @@ def main() -> None:
     ap.add_argument("--controller", choices=sorted(CONTROLLERS), default="robot")
     args = ap.parse_args()
     cases = [(args.workload, args.world, args.n)] if args.workload else TARGETS
+    measure("typical", "kinematic", 10, 1.0, args.seed, args.dt, args.quantum, args.controller)  # warm-up: compiled kernels
     for workload, world, n in cases:
         print(json.dumps(measure(workload, world, n or 1000, args.duration, args.seed, args.dt, args.quantum,
                                  args.controller)), flush=True)

@@ -10,10 +10,11 @@ heading error, so generic controllers drive these robots too. All arrays hold ev
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from physics.kernels import drive_step
 
 G = 9.81
 
@@ -86,27 +87,7 @@ class DiffDriveBank:
         return out
 
     def step(self, dt: float, alive: np.ndarray) -> None:
-        target = self.cmd_wheels.copy()
-        s = self.steer_by_heading
-        if s.any():
-            err = np.remainder(self.cmd_heading[s] - self.heading[s] + math.pi, 2.0 * math.pi) - math.pi
-            half = 0.5 * self.base[s] * self.heading_gain[s] * err
-            target[s, 0] = self.cmd_speed[s] - half
-            target[s, 1] = self.cmd_speed[s] + half
-        # both wheels within the top speed, keeping the turn (scale the pair, not each wheel)
-        peak = np.abs(target).max(axis=1)
-        over = peak > self.max_wheel
-        if over.any():
-            target[over] *= (self.max_wheel[over] / peak[over])[:, None]
-        target[~alive] = 0.0
-        step = self.accel[:, None] * dt
-        self.wheels += np.clip(target - self.wheels, -step, step)
-        v, w = self.speed, self.turn_rate
-        th = self.heading
-        straight = np.abs(w) < 1e-9
-        safe_w = np.where(straight, 1.0, w)
-        dx = np.where(straight, v * np.cos(th) * dt, v / safe_w * (np.sin(th + w * dt) - np.sin(th)))
-        dy = np.where(straight, v * np.sin(th) * dt, -v / safe_w * (np.cos(th + w * dt) - np.cos(th)))
-        self.pos[:, 0] += dx
-        self.pos[:, 1] += dy
-        self.heading = np.remainder(th + w * dt + math.pi, 2.0 * math.pi) - math.pi
+        """Wheels toward their targets within the acceleration limit, then an exact arc (compiled)."""
+        drive_step(dt, np.ascontiguousarray(alive, dtype=np.bool_), self.cmd_wheels, self.steer_by_heading, self.cmd_speed,
+                   self.cmd_heading, self.base, self.heading_gain, self.max_wheel, self.accel, self.wheels, self.pos,
+                   self.heading)

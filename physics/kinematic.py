@@ -13,6 +13,7 @@ import numpy as np
 
 from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank
+from physics.kernels import move_points, push_apart
 from physics.obstacles import SOLID_SHAPES
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
 from physics.raycast import ray_sphere_distances
@@ -206,16 +207,8 @@ class KinematicWorld(CommandArrays):
             drives.step(dt_s, self.alive[self._drive_idx])
         if quads is None and drives is None and self._at_rest and not self.active_vel.any() and not self._ext_idx.size:
             return  # nothing moves and nothing is commanded to (e.g. a static sensor field)
-        target = self.world_velocity_targets()
-        if np.isfinite(self.max_accel):
-            dv = target - self._vel
-            norm = np.sqrt(np.einsum("ij,ij->i", dv, dv))
-            limit = self.max_accel * dt_s
-            scale = np.minimum(1.0, limit / np.maximum(norm, 1e-12))
-            self._vel += dv * scale[:, None]
-        else:
-            np.copyto(self._vel, target)
-        self._pos += self._vel * dt_s
+        move_points(dt_s, self.max_accel, self.active_heading, self.active_vel, self.max_speed, self.alive, self._vel,
+                    self._pos)
         if quads is not None:
             qi = self._quad_idx
             self._pos[qi] = quads.pos
@@ -254,22 +247,10 @@ class KinematicWorld(CommandArrays):
         pairs = self._pairs(self._pos, 2.0 * self._max_r, False)
         if not len(pairs):
             return
-        i, j = pairs[:, 0], pairs[:, 1]
-        d = self._pos[j] - self._pos[i]
-        dist = np.sqrt(np.einsum("ij,ij->i", d, d))
-        overlap = self._radius[i] + self._radius[j] - dist
-        hit = overlap > 0
-        if not hit.any():
-            return
-        i, j, d, dist, overlap = i[hit], j[hit], d[hit], dist[hit], overlap[hit]
-        if self.track_contacts:
-            self._contacts.extend(zip(i.tolist(), j.tolist()))
-        unit = d / np.maximum(dist, 1e-9)[:, None]
-        coincident = dist < 1e-9
-        unit[coincident] = (1.0, 0.0, 0.0)
-        push = unit * (0.5 * overlap)[:, None]
-        np.add.at(self._pos, i, -push)
-        np.add.at(self._pos, j, push)
+        i, j = np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1])
+        hit = push_apart(self._pos, self._radius, i, j)
+        if self.track_contacts and hit.any():
+            self._contacts.extend(zip(i[hit].tolist(), j[hit].tolist()))
 
     def _push_out_of(self, shape) -> None:
         """Move robots that penetrate an obstacle out through its nearest surface; they stop there."""

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from netstack.fast.pair_kernels import brute_pairs, column_pairs
+
 # Brute force below this many points, or when each point has many candidates and N is moderate
 # (measured on the 2-core dev machine with benchmarks/neighbor_search.py).
 BRUTE_FORCE_MAX_N = 64
@@ -16,14 +18,10 @@ _OFFSETS = np.array([(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for 
 
 
 def pairs_within_brute(pos: np.ndarray, radius: float) -> np.ndarray:
-    """All pairs (i<j) with distance <= radius, by the full distance matrix; shape (P, 2)."""
-    n = len(pos)
-    if n < 2:
+    """All pairs (i<j) with distance <= radius, checking every pair (compiled); shape (P, 2), row-major."""
+    if len(pos) < 2:
         return np.zeros((0, 2), dtype=np.int64)
-    diff = pos[:, None, :] - pos[None, :, :]
-    d2 = np.einsum("ijk,ijk->ij", diff, diff)
-    i, j = np.nonzero(np.triu(d2 <= radius * radius, k=1))
-    return np.stack([i, j], axis=1).astype(np.int64)
+    return brute_pairs(np.ascontiguousarray(pos, dtype=np.float64), float(radius))
 
 
 def _cell_keys(cells: np.ndarray, lo: np.ndarray, dims: np.ndarray) -> np.ndarray:
@@ -33,8 +31,8 @@ def _cell_keys(cells: np.ndarray, lo: np.ndarray, dims: np.ndarray) -> np.ndarra
 
 def pairs_within_columns(pos: np.ndarray, radius: float, sort: bool = True) -> np.ndarray:
     """All pairs (i<j) within radius: cells of width `radius` in x, points sorted by y inside each
-    column, and a sweep over the same and the next column. Near-linear for sparse sets; the pairs
-    are in lexicographic order when `sort` is true."""
+    column, and a sweep over the same and the next column (compiled). Near-linear for sparse sets;
+    the pairs are in lexicographic order when `sort` is true."""
     n = len(pos)
     if n < 2 or radius <= 0:
         return np.zeros((0, 2), dtype=np.int64)
@@ -45,34 +43,8 @@ def pairs_within_columns(pos: np.ndarray, radius: float, sort: bool = True) -> n
     key = col * span + y0
     order = np.argsort(key)  # stability is not needed: pairs are sorted at the end
     k = key[order]
-    out_a, out_b = [], []
-    # same column: sorted neighbours i, i+s while the y gap stays within radius
-    active = np.nonzero(k[1:] - k[:-1] <= radius)[0]
-    s = 1
-    while len(active):
-        out_a.append(active)
-        out_b.append(active + s)
-        s += 1
-        active = active[active + s < n]
-        active = active[k[active + s] - k[active] <= radius]
-    # next column: from the first key >= k_i + span - radius while key <= k_i + span + radius
-    j = np.searchsorted(k, k + (span - radius), side="left")
-    limit = k + (span + radius)
-    active = np.arange(n)
-    while len(active):
-        ok = j < n
-        active, j = active[ok], j[ok]
-        ok = k[j] <= limit[active]
-        active, j = active[ok], j[ok]
-        out_a.append(active)
-        out_b.append(j)
-        j = j + 1
-    a = order[np.concatenate(out_a)]
-    b = order[np.concatenate(out_b)]
-    d = pos[a] - pos[b]
-    near = np.einsum("ij,ij->i", d, d) <= radius * radius
-    a, b = a[near], b[near]
-    pairs = np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
+    first_next = np.searchsorted(k, k + (span - radius), side="left")
+    pairs = column_pairs(np.ascontiguousarray(pos, dtype=np.float64), float(radius), order, k, span, first_next)
     return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))] if sort else pairs
 
 

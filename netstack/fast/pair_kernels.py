@@ -1,0 +1,110 @@
+"""Compiled fixed-radius pair search (numba), giving exactly the pairs, in exactly the order, of the
+numpy versions in netstack.fast.neighbors (whose sort order they take as input), so results that
+depend on the order (collision pushes) stay bit-identical. Squared distances sum (x^2 + z^2) + y^2,
+as numpy's einsum does on contiguous rows."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _d2(pos: np.ndarray, a: int, b: int) -> float:
+    x = pos[a, 0] - pos[b, 0]
+    y = pos[a, 1] - pos[b, 1]
+    z = pos[a, 2] - pos[b, 2]
+    return (x * x + z * z) + y * y
+
+
+@njit(cache=True)
+def brute_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
+    """All pairs i < j within radius, row-major (as np.nonzero of the upper triangle)."""
+    n = len(pos)
+    r2 = radius * radius
+    count = 0
+    out = np.empty((16, 2), dtype=np.int64)
+    for i in range(n):
+        for j in range(i + 1, n):
+            x = pos[j, 0] - pos[i, 0]
+            y = pos[j, 1] - pos[i, 1]
+            z = pos[j, 2] - pos[i, 2]
+            if (x * x + z * z) + y * y <= r2:
+                if count == len(out):
+                    bigger = np.empty((2 * len(out), 2), dtype=np.int64)
+                    bigger[:count] = out[:count]
+                    out = bigger
+                out[count, 0] = i
+                out[count, 1] = j
+                count += 1
+    return out[:count]
+
+
+@njit(cache=True)
+def column_pairs(pos: np.ndarray, radius: float, order: np.ndarray, k: np.ndarray, span: float,
+                 first_next: np.ndarray) -> np.ndarray:
+    """The column sweep of neighbors.pairs_within_columns over keys `k` sorted by `order`:
+    same-column pairs by growing offset, then next-column pairs by growing step; each pair (min, max)."""
+    n = len(k)
+    cap = 16
+    a = np.empty(cap, dtype=np.int64)
+    b = np.empty(cap, dtype=np.int64)
+    m = 0
+    active = np.empty(n, dtype=np.int64)
+    na = 0
+    for i in range(n - 1):
+        if k[i + 1] - k[i] <= radius:
+            active[na] = i
+            na += 1
+    s = 1
+    while na:
+        for t in range(na):
+            if m == cap:
+                cap *= 2
+                a2 = np.empty(cap, dtype=np.int64)
+                b2 = np.empty(cap, dtype=np.int64)
+                a2[:m], b2[:m] = a[:m], b[:m]
+                a, b = a2, b2
+            a[m], b[m] = active[t], active[t] + s
+            m += 1
+        s += 1
+        kept = 0
+        for t in range(na):
+            i = active[t]
+            if i + s < n and k[i + s] - k[i] <= radius:
+                active[kept] = i
+                kept += 1
+        na = kept
+    j = first_next.copy()
+    na = n
+    for i in range(n):
+        active[i] = i
+    while na:
+        kept = 0
+        for t in range(na):
+            i = active[t]
+            if j[i] < n and k[j[i]] <= k[i] + (span + radius):
+                active[kept] = i
+                kept += 1
+        na = kept
+        for t in range(na):
+            i = active[t]
+            if m == cap:
+                cap *= 2
+                a2 = np.empty(cap, dtype=np.int64)
+                b2 = np.empty(cap, dtype=np.int64)
+                a2[:m], b2[:m] = a[:m], b[:m]
+                a, b = a2, b2
+            a[m], b[m] = i, j[i]
+            m += 1
+            j[i] += 1
+    r2 = radius * radius
+    out = np.empty((m, 2), dtype=np.int64)
+    count = 0
+    for t in range(m):
+        p, q = order[a[t]], order[b[t]]
+        if _d2(pos, p, q) <= r2:
+            out[count, 0] = min(p, q)
+            out[count, 1] = max(p, q)
+            count += 1
+    return out[:count]
