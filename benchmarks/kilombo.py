@@ -6,7 +6,8 @@ and transmitting twice a second; real-time factor against swarm size. Prints one
 configs/kilombo_follow.yaml (a snake of 32 columns, 45 mm apart, reacting at each receive time).
 `--controller` picks the followers' program: `group` (one ChainFollowerGroup for the whole chain),
 `ticked` (the same program per robot, TickedChainFollower) or `reactive` (ChainFollower, on each
-message). Traces off; a short untimed run first loads the compiled physics kernels. Kilombo reported about 100x real time for 1,000 robots (C, Intel i7-4770).
+message). Traces off; a short untimed run first loads the compiled physics kernels. Kilombo
+reported about 100x real time for 1,000 robots (C, Intel i7-4770).
 
     python benchmarks/kilombo.py                                   # line, group, N = 10 .. 10,000
     python benchmarks/kilombo.py --controller ticked --n 100 1000
