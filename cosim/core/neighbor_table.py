@@ -40,6 +40,15 @@ class NeighborTable:
         row = self._rows[node]
         return [(s, t, r) for s, (t, r) in sorted(row.items()) if t >= since_ns]
 
+    def heard_arrays(self, node: int, since_ns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`heard_by` as arrays: (src, t_ns, rssi), sorted by src."""
+        if self.dense:
+            idx = np.nonzero(self._t[node] >= since_ns)[0]
+            return idx, self._t[node, idx], self._rssi[node, idx].astype(np.float64)
+        heard = self.heard_by(node, since_ns)
+        return (np.array([h[0] for h in heard], dtype=np.int64), np.array([h[1] for h in heard], dtype=np.int64),
+                np.array([h[2] for h in heard], dtype=np.float64))
+
     def mean_count(self, since_ns: int, alive: np.ndarray) -> float:
         """Mean number of nodes heard since since_ns, over alive nodes."""
         if not alive.any():
