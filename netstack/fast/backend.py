@@ -20,6 +20,7 @@ import numpy as np
 
 from netstack.backend import BROADCAST, NS_PER_S, IndexedPayloads, NetEvents, TxStatus
 from netstack.fast.neighbors import CellIndex
+from netstack.fast.pair_kernels import reach_one
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
 from netstack.fast.reach import reachable_many
 
@@ -273,13 +274,11 @@ class FastBackend:
                 cand = np.arange(self._n)
         else:
             cand = np.array([dst], dtype=np.int64)
-        cand = cand[(cand != src) & self._alive[cand]]
-        p_src = self._positions_at(t_ns, src)
-        diff = self._positions_at(t_ns, cand) - p_src
-        dist = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+        cand, dist = reach_one(self._pos, self._vel, (t_ns - self._sync_ns) / NS_PER_S, self._alive,
+                               np.asarray(cand, dtype=np.int64), src)
         rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
         ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm
-        return cand[ok].astype(np.int64), rssi[ok]
+        return cand[ok], rssi[ok]
 
     def _burst_rows(self, f: _Burst, cols: tuple[list, list, list, list, list]) -> IndexedPayloads:
         """Append a burst's rows whose receiver is still alive to (dst, src, tx, rssi, size); return their payloads."""

@@ -108,3 +108,31 @@ def column_pairs(pos: np.ndarray, radius: float, order: np.ndarray, k: np.ndarra
             out[count, 1] = max(p, q)
             count += 1
     return out[:count]
+
+
+@njit(cache=True)
+def reach_one(pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, cand: np.ndarray,
+              src: int) -> tuple[np.ndarray, np.ndarray]:
+    """Candidates other than `src` that are alive, and their distances from it, with every position
+    dead-reckoned `dt` seconds (pos + vel * dt; none when dt is 0), as the numpy path computed them."""
+    keep = np.empty(len(cand), dtype=np.int64)
+    dist = np.empty(len(cand))
+    if dt == 0.0:
+        sx, sy, sz = pos[src, 0], pos[src, 1], pos[src, 2]
+    else:
+        sx, sy, sz = pos[src, 0] + vel[src, 0] * dt, pos[src, 1] + vel[src, 1] * dt, pos[src, 2] + vel[src, 2] * dt
+    m = 0
+    for t in range(len(cand)):
+        c = cand[t]
+        if c == src or not alive[c]:
+            continue
+        if dt == 0.0:
+            x, y, z = pos[c, 0] - sx, pos[c, 1] - sy, pos[c, 2] - sz
+        else:
+            x = (pos[c, 0] + vel[c, 0] * dt) - sx
+            y = (pos[c, 1] + vel[c, 1] * dt) - sy
+            z = (pos[c, 2] + vel[c, 2] * dt) - sz
+        keep[m] = c
+        dist[m] = np.sqrt((x * x + z * z) + y * y)
+        m += 1
+    return keep[:m], dist[:m]

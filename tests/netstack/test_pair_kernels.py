@@ -61,3 +61,18 @@ def test_brute_pairs_match_the_upper_triangle():
     d2 = np.einsum("ijk,ijk->ij", diff, diff)
     i, j = np.nonzero(np.triu(d2 <= 0.5 * 0.5, k=1))
     assert np.array_equal(pairs_within_brute(pos, 0.5), np.stack([i, j], axis=1))
+
+
+def test_reach_one_matches_the_numpy_dead_reckoning():
+    from netstack.fast.pair_kernels import reach_one
+
+    rng = np.random.default_rng(3)
+    pos, vel = rng.normal(0, 10, (200, 3)), rng.normal(0, 2, (200, 3))
+    alive = rng.random(200) > 0.2
+    cand = np.arange(200)
+    for dt in (0.0, 0.0375):
+        got, dist = reach_one(pos, vel, dt, alive, cand, 7)
+        keep = cand[(cand != 7) & alive[cand]]
+        at = pos if dt == 0.0 else pos + vel * dt
+        d = at[keep] - at[7]
+        assert np.array_equal(got, keep) and np.array_equal(dist, np.sqrt(np.einsum("ij,ij->i", d, d)))
