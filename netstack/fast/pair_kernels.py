@@ -136,3 +136,32 @@ def reach_one(pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, ca
         dist[m] = np.sqrt((x * x + z * z) + y * y)
         m += 1
     return keep[:m], dist[:m]
+
+
+@njit(cache=True)
+def sender_pairs(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray, limit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sender row, node, distance) for every alive node other than the sender within `limit`, sender
+    by sender, nodes ascending: the dense reach query of netstack.fast.reach in one loop."""
+    n, k = len(pos), len(srcs)
+    cap = max(16, 4 * k)
+    rows = np.empty(cap, dtype=np.int64)
+    nodes = np.empty(cap, dtype=np.int64)
+    dists = np.empty(cap)
+    m = 0
+    for r in range(k):
+        s = srcs[r]
+        sx, sy, sz = pos[s, 0], pos[s, 1], pos[s, 2]
+        for c in range(n):
+            if c == s or not alive[c]:
+                continue
+            x, y, z = pos[c, 0] - sx, pos[c, 1] - sy, pos[c, 2] - sz
+            d = np.sqrt((x * x + z * z) + y * y)
+            if d <= limit:
+                if m == cap:
+                    cap *= 2
+                    rows2, nodes2, dists2 = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64), np.empty(cap)
+                    rows2[:m], nodes2[:m], dists2[:m] = rows[:m], nodes[:m], dists[:m]
+                    rows, nodes, dists = rows2, nodes2, dists2
+                rows[m], nodes[m], dists[m] = r, c, d
+                m += 1
+    return rows[:m], nodes[:m], dists[:m]

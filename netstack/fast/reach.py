@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from netstack.fast.pair_kernels import sender_pairs
+
 DENSE_MAX_NODES = 256
 """Up to this many nodes the full distance matrix beats a cell list (and always for an unbounded radio)."""
 
@@ -55,12 +57,19 @@ def reachable_many(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray,
     return _dense(pos, alive, srcs, radius)
 
 
+SMALL_PAIRS = 20_000
+"""Senders x nodes below which one compiled loop beats numpy's vectorised matrix (per-call overhead)."""
+
+
 def _dense(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every sender against every node (row-major, so already in order)."""
+    """Every sender against every node, in order: row-major, so sorted by sender, then node."""
     n = len(pos)
+    limit = radius * (1.0 + 1e-9) + 1e-9  # a superset: the caller applies the exact receive test
+    if len(srcs) * n <= SMALL_PAIRS:
+        return sender_pairs(np.ascontiguousarray(pos), alive, np.ascontiguousarray(srcs, dtype=np.int64), limit)
     d = (pos[None, :, :] - pos[srcs][:, None, :]).reshape(-1, 3)
     dist = np.sqrt(np.einsum("ij,ij->i", d, d))
-    ok = (dist <= radius * (1.0 + 1e-9) + 1e-9) & np.tile(alive, len(srcs))
+    ok = (dist <= limit) & np.tile(alive, len(srcs))
     ok[np.arange(len(srcs)) * n + srcs] = False
     flat = np.nonzero(ok)[0]
     return flat // n, flat % n, dist[flat]
