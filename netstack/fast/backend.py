@@ -20,7 +20,7 @@ import numpy as np
 
 from netstack.backend import BROADCAST, NS_PER_S, IndexedPayloads, NetEvents, TxStatus
 from netstack.fast.neighbors import CellIndex
-from netstack.fast.pair_kernels import reach_one
+from netstack.fast.pair_kernels import reach_one, xy_extent
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
 from netstack.fast.reach import reachable_many
 
@@ -136,7 +136,7 @@ class FastBackend:
             self._moved = float(np.sqrt(np.einsum("ij,ij->i", d, d).max()))
             if self._moved > self._index_slack / 2.0:
                 self._index = None
-        self._sparse = float(np.ptp(self._pos[:, :2], axis=0).max()) > CELL_INDEX_MIN_CELLS * self._range
+        self._sparse = max(xy_extent(self._pos)) > CELL_INDEX_MIN_CELLS * self._range
 
     def set_alive(self, node_id: int, alive: bool) -> None:
         self._alive[node_id] = alive
@@ -176,8 +176,9 @@ class FastBackend:
         k = len(srcs)
         if k == 0:
             return np.zeros(0, dtype=np.int64)
-        if (np.any(dsts != BROADCAST) or np.any(self._busy_until[srcs] > at_ns) or len(np.unique(srcs)) != k
-                or srcs.min() < 0 or srcs.max() >= self._n):
+        src_list = srcs.tolist()
+        if (np.any(dsts != BROADCAST) or len(set(src_list)) != k or min(src_list) < 0 or max(src_list) >= self._n
+                or np.any(self._busy_until[srcs] > at_ns)):
             return np.array([self.send(int(s), int(d), p, at_ns) for s, d, p in zip(srcs.tolist(), dsts.tolist(), payloads)],
                             dtype=np.int64)
         cfg = self.config
@@ -185,8 +186,9 @@ class FastBackend:
         if sizes.max() > cfg.max_payload_bytes:
             raise ValueError(f"payload of {int(sizes.max())} bytes exceeds the radio's limit of {cfg.max_payload_bytes} bytes")
         tx_ids = np.fromiter(itertools.islice(self._tx_ids, k), dtype=np.int64, count=k)
-        airtime = {int(s): cfg.airtime_ns(int(s)) for s in np.unique(sizes)}
-        end = at_ns + np.fromiter((airtime[s] for s in sizes.tolist()), dtype=np.int64, count=k)
+        size_list = sizes.tolist()
+        airtime = {s: cfg.airtime_ns(s) for s in set(size_list)}
+        end = at_ns + np.fromiter((airtime[s] for s in size_list), dtype=np.int64, count=k)
         self._busy_until[srcs] = end
         arrive = end + cfg.latency_ns
         row, node, rssi = self._reach_many(srcs, at_ns)
@@ -196,7 +198,7 @@ class FastBackend:
             drop = self._rng.random(len(node)) < cfg.loss_probability
             lost_row, lost = row[drop], node[drop]
             row, node, rssi = row[~drop], node[~drop], rssi[~drop]
-        for t in np.unique(arrive).tolist():
+        for t in sorted(set(arrive.tolist())):
             sel = arrive[row] == t
             lsel = arrive[lost_row] == t
             burst = _Burst(t, srcs[row[sel]], tx_ids[row[sel]], node[sel], rssi[sel], IndexedPayloads(payloads, row[sel]),

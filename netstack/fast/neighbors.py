@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from netstack.fast.pair_kernels import brute_pairs, column_pairs
+from netstack.fast.pair_kernels import brute_pairs, column_pairs, xy_extent
 
 # Brute force below this many points, or when each point has many candidates and N is moderate
 # (measured on the 2-core dev machine with benchmarks/neighbor_search.py).
@@ -54,8 +54,8 @@ def pairs_within(pos: np.ndarray, radius: float, sort: bool = True) -> np.ndarra
     n = len(pos)
     if n <= BRUTE_FORCE_MAX_N:
         return pairs_within_brute(pos, radius)
-    extent = np.ptp(pos[:, :2], axis=0)
-    area = max(float(extent[0]), radius) * max(float(extent[1]), radius)
+    extent = xy_extent(np.ascontiguousarray(pos, dtype=np.float64))
+    area = max(extent[0], radius) * max(extent[1], radius)
     candidates_per_point = n * 3.0 * radius * radius / area
     if candidates_per_point > DENSE_CANDIDATES and n <= DENSE_BRUTE_MAX_N:
         return pairs_within_brute(pos, radius)

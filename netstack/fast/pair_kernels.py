@@ -165,3 +165,15 @@ def sender_pairs(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray, limit: fl
                 rows[m], nodes[m], dists[m] = r, c, d
                 m += 1
     return rows[:m], nodes[:m], dists[:m]
+
+
+@njit(cache=True)
+def xy_extent(pos: np.ndarray) -> tuple[float, float]:
+    """(max - min) of x and of y over all rows, in one pass (np.ptp on a strided view is slow)."""
+    x0 = x1 = pos[0, 0]
+    y0 = y1 = pos[0, 1]
+    for i in range(1, len(pos)):
+        x, y = pos[i, 0], pos[i, 1]
+        x0, x1 = min(x0, x), max(x1, x)
+        y0, y1 = min(y0, y), max(y1, y)
+    return x1 - x0, y1 - y0
