@@ -123,3 +123,27 @@ def push_apart(pos: np.ndarray, radius: np.ndarray, i: np.ndarray, j: np.ndarray
             pos[b, 1] += push[k, 1]
             pos[b, 2] += push[k, 2]
     return hit
+
+
+@njit(cache=True)
+def drive_writeback(di: np.ndarray, dpos: np.ndarray, wheels: np.ndarray, dheading: np.ndarray, pos: np.ndarray,
+                    vel: np.ndarray, heading: np.ndarray) -> None:
+    """The world takes its differential-drive robots' poses and velocities from their bank."""
+    for k in range(len(di)):
+        i = di[k]
+        pos[i, 0], pos[i, 1] = dpos[k, 0], dpos[k, 1]
+        v = (wheels[k, 0] + wheels[k, 1]) / 2.0
+        h = dheading[k]
+        vel[i, 0], vel[i, 1], vel[i, 2] = v * math.cos(h), v * math.sin(h), 0.0
+        heading[i] = h
+
+
+@njit(cache=True)
+def drive_blocked(di: np.ndarray, pos: np.ndarray, dpos: np.ndarray, wheels: np.ndarray, vel: np.ndarray) -> None:
+    """A differential-drive robot that collisions or walls moved has its wheels stopped there."""
+    for k in range(len(di)):
+        i = di[k]
+        if pos[i, 0] != dpos[k, 0] or pos[i, 1] != dpos[k, 1]:
+            wheels[k, 0], wheels[k, 1] = 0.0, 0.0
+            dpos[k, 0], dpos[k, 1] = pos[i, 0], pos[i, 1]
+            vel[i, 0], vel[i, 1], vel[i, 2] = 0.0, 0.0, 0.0

@@ -13,7 +13,7 @@ import numpy as np
 
 from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank
-from physics.kernels import move_points, push_apart
+from physics.kernels import drive_blocked, drive_writeback, move_points, push_apart
 from physics.obstacles import SOLID_SHAPES
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
 from physics.raycast import ray_sphere_distances
@@ -216,9 +216,7 @@ class KinematicWorld(CommandArrays):
             self.active_heading[qi] = quads.euler[:, 2]
         if drives is not None:
             di = self._drive_idx
-            self._pos[di, :2] = drives.pos[:, :2]
-            self._vel[di] = drives.velocity()
-            self.active_heading[di] = drives.heading
+            drive_writeback(di, drives.pos, drives.wheels, drives.heading, self._pos, self._vel, self.active_heading)
         if self.collisions and self.n > 1:
             self._separate()
         for shape in self.obstacles:
@@ -236,11 +234,7 @@ class KinematicWorld(CommandArrays):
                 quads.pos[:] = self._pos[qi]
                 self._vel[qi] = quads.vel
         if drives is not None:  # a blocked ground robot's wheels stop
-            blocked = np.any(self._pos[di, :2] != drives.pos[:, :2], axis=1)
-            if blocked.any():
-                drives.wheels[blocked] = 0.0
-                drives.pos[:, :2] = self._pos[di, :2]
-                self._vel[di[blocked]] = 0.0
+            drive_blocked(di, self._pos, drives.pos, drives.wheels, self._vel)
         self._at_rest = not self._vel.any()
 
     def _separate(self) -> None:

@@ -97,3 +97,28 @@ def test_push_apart_matches_numpy_add_at():
     np.add.at(ref, jj, push)
     assert np.array_equal(hit, h) and h.sum() > 50
     assert np.array_equal(pos, ref)
+
+
+def test_drive_writeback_and_blocked_match_numpy():
+    from physics.kernels import drive_blocked, drive_writeback
+
+    rng = np.random.default_rng(8)
+    n, m = 50, 30
+    di = np.sort(rng.choice(n, m, replace=False))
+    dpos, wheels, dheading = rng.normal(0, 1, (m, 3)), rng.normal(0, 0.02, (m, 2)), rng.uniform(-3, 3, m)
+    pos, vel, heading = rng.normal(0, 1, (n, 3)), rng.normal(0, 1, (n, 3)), rng.uniform(-3, 3, n)
+    p2, v2, h2 = pos.copy(), vel.copy(), heading.copy()
+    drive_writeback(di, dpos, wheels, dheading, pos, vel, heading)
+    p2[di, :2] = dpos[:, :2]
+    speed = wheels.mean(axis=1)
+    v2[di] = np.column_stack([speed * np.cos(dheading), speed * np.sin(dheading), np.zeros(m)])
+    h2[di] = dheading
+    assert np.array_equal(pos, p2) and np.array_equal(vel, v2) and np.array_equal(heading, h2)
+    pos[di[:5], 0] += 0.1  # five robots pushed by a collision
+    dp2, w2, v3 = dpos.copy(), wheels.copy(), vel.copy()
+    drive_blocked(di, pos, dpos, wheels, vel)
+    blocked = np.any(pos[di, :2] != dp2[:, :2], axis=1)
+    w2[blocked] = 0.0
+    dp2[:, :2] = pos[di, :2]
+    v3[di[blocked]] = 0.0
+    assert blocked.sum() == 5 and np.array_equal(dpos, dp2) and np.array_equal(wheels, w2) and np.array_equal(vel, v3)
