@@ -177,3 +177,59 @@ def xy_extent(pos: np.ndarray) -> tuple[float, float]:
         x0, x1 = min(x0, x), max(x1, x)
         y0, y1 = min(y0, y), max(y1, y)
     return x1 - x0, y1 - y0
+
+
+@njit(cache=True)
+def sender_pairs_cells(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray, cell: float,
+                       limit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`sender_pairs` through an x-y cell list of width `cell` (>= the radius): only the 3 x 3 cells
+    around each sender are searched; the result is the same, in the same order."""
+    n, k = len(pos), len(srcs)
+    cx = np.empty(n, dtype=np.int64)
+    cy = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        cx[i] = np.int64(np.floor(pos[i, 0] / cell))
+        cy[i] = np.int64(np.floor(pos[i, 1] / cell))
+    lox, loy = cx.min() - 1, cy.min() - 1
+    width = cy.max() - loy + 2
+    keys = (cx - lox) * width + (cy - loy)
+    order = np.argsort(keys)
+    sk = keys[order]
+    cap = max(16, 8 * k)
+    rows = np.empty(cap, dtype=np.int64)
+    nodes = np.empty(cap, dtype=np.int64)
+    dists = np.empty(cap)
+    m = 0
+    found = np.empty(n, dtype=np.int64)
+    fd = np.empty(n)
+    for r in range(k):
+        s = srcs[r]
+        sx, sy, sz = pos[s, 0], pos[s, 1], pos[s, 2]
+        f = 0
+        for dx in range(-1, 2):
+            for dy in range(-1, 2):
+                key = (cx[s] - lox + dx) * width + (cy[s] - loy + dy)
+                a = np.searchsorted(sk, key, side="left")
+                b = np.searchsorted(sk, key, side="right")
+                for t in range(a, b):
+                    c = order[t]
+                    if c == s or not alive[c]:
+                        continue
+                    x, y, z = pos[c, 0] - sx, pos[c, 1] - sy, pos[c, 2] - sz
+                    d = np.sqrt((x * x + z * z) + y * y)
+                    if d <= limit:
+                        j = f  # insertion by node id: the receivers of one sender come out ascending
+                        while j > 0 and found[j - 1] > c:
+                            found[j], fd[j] = found[j - 1], fd[j - 1]
+                            j -= 1
+                        found[j], fd[j] = c, d
+                        f += 1
+        if m + f > cap:
+            cap = 2 * (m + f)
+            rows2, nodes2, dists2 = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64), np.empty(cap)
+            rows2[:m], nodes2[:m], dists2[:m] = rows[:m], nodes[:m], dists[:m]
+            rows, nodes, dists = rows2, nodes2, dists2
+        for t in range(f):
+            rows[m], nodes[m], dists[m] = r, found[t], fd[t]
+            m += 1
+    return rows[:m], nodes[:m], dists[:m]
