@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-# Dense (N x N) storage up to this many nodes (12 bytes per pair); per-node dicts above.
+# Dense (N x N) storage up to this many nodes (12 bytes per pair); sorted pair keys above.
 DENSE_MAX_NODES = 4096
 NEVER = np.iinfo(np.int64).min // 2
 
 
 class NeighborTable:
-    """Last time (ns) and RSSI at which each node heard each other node."""
+    """Last time (ns) and RSSI at which each node heard each other node. Up to DENSE_MAX_NODES an
+    N x N matrix; above, the pairs ever heard as sorted keys dst * N + src with their time and RSSI
+    (updated with array operations, so a big swarm's receptions cost no per-row Python)."""
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -19,35 +21,47 @@ class NeighborTable:
             self._t = np.full((n, n), NEVER, dtype=np.int64)
             self._rssi = np.zeros((n, n), dtype=np.float32)
         else:
-            self._rows: list[dict[int, tuple[int, float]]] = [{} for _ in range(n)]
+            self._keys = np.zeros(0, dtype=np.int64)
+            self._kt = np.zeros(0, dtype=np.int64)
+            self._kr = np.zeros(0, dtype=np.float32)
 
     def update(self, t_ns: int | np.ndarray, dst: np.ndarray, src: np.ndarray, rssi: np.ndarray) -> None:
-        """Record receptions at time t_ns (one time, or one per row in time order)."""
+        """Record receptions at time t_ns (one time, or one per row in time order); a later row for
+        the same pair wins."""
         if self.dense:
             self._t[dst, src] = t_ns
             self._rssi[dst, src] = rssi
-        else:
-            rows = self._rows
-            times = np.broadcast_to(t_ns, dst.shape).tolist()
-            for d, s, r, t in zip(dst.tolist(), src.tolist(), rssi.tolist(), times):
-                rows[d][s] = (t, r)
+            return
+        keys = dst.astype(np.int64) * self.n + src
+        times = np.broadcast_to(np.asarray(t_ns, dtype=np.int64), keys.shape)
+        last = len(keys) - 1 - np.unique(keys[::-1], return_index=True)[1]  # each pair's last row
+        keys, times, rssi = keys[last], times[last], np.asarray(rssi)[last]
+        at = np.searchsorted(self._keys, keys)
+        old = at < len(self._keys)
+        old[old] = self._keys[at[old]] == keys[old]
+        self._kt[at[old]] = times[old]
+        self._kr[at[old]] = rssi[old]
+        new = ~old
+        if new.any():
+            merged = np.concatenate([self._keys, keys[new]])
+            order = np.argsort(merged, kind="stable")
+            self._keys = merged[order]
+            self._kt = np.concatenate([self._kt, times[new]])[order]
+            self._kr = np.concatenate([self._kr, rssi[new].astype(np.float32)])[order]
 
     def heard_by(self, node: int, since_ns: int) -> list[tuple[int, int, float]]:
         """(src, t_ns, rssi) for every node heard by `node` at or after since_ns, sorted by src."""
-        if self.dense:
-            idx = np.nonzero(self._t[node] >= since_ns)[0]
-            return [(int(s), int(self._t[node, s]), float(self._rssi[node, s])) for s in idx]
-        row = self._rows[node]
-        return [(s, t, r) for s, (t, r) in sorted(row.items()) if t >= since_ns]
+        src, t, rssi = self.heard_arrays(node, since_ns)
+        return list(zip(src.tolist(), t.tolist(), rssi.tolist()))
 
     def heard_arrays(self, node: int, since_ns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """`heard_by` as arrays: (src, t_ns, rssi), sorted by src."""
         if self.dense:
             idx = np.nonzero(self._t[node] >= since_ns)[0]
             return idx, self._t[node, idx], self._rssi[node, idx].astype(np.float64)
-        heard = self.heard_by(node, since_ns)
-        return (np.array([h[0] for h in heard], dtype=np.int64), np.array([h[1] for h in heard], dtype=np.int64),
-                np.array([h[2] for h in heard], dtype=np.float64))
+        a, b = np.searchsorted(self._keys, [node * self.n, (node + 1) * self.n])
+        recent = np.nonzero(self._kt[a:b] >= since_ns)[0] + a
+        return self._keys[recent] - node * self.n, self._kt[recent], self._kr[recent].astype(np.float64)
 
     def mean_count(self, since_ns: int, alive: np.ndarray) -> float:
         """Mean number of nodes heard since since_ns, over alive nodes."""
@@ -56,5 +70,5 @@ class NeighborTable:
         if self.dense:
             counts = (self._t >= since_ns).sum(axis=1)
         else:
-            counts = np.array([sum(1 for t, _ in row.values() if t >= since_ns) for row in self._rows])
+            counts = np.bincount(self._keys // self.n, weights=self._kt >= since_ns, minlength=self.n)
         return float(counts[alive].mean())

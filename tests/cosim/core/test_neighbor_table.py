@@ -1,0 +1,29 @@
+"""The neighbour table's two storages (a matrix for small swarms, sorted pair keys for big ones) give
+the same answers for the same receptions."""
+
+import numpy as np
+
+from cosim.core import neighbor_table
+from cosim.core.neighbor_table import NeighborTable
+
+
+def test_sparse_and_dense_tables_agree(monkeypatch):
+    dense = NeighborTable(60)
+    monkeypatch.setattr(neighbor_table, "DENSE_MAX_NODES", 10)
+    sparse = NeighborTable(60)
+    assert dense.dense and not sparse.dense
+    rng = np.random.default_rng(1)
+    for step in range(40):
+        m = int(rng.integers(1, 80))
+        dst, src = rng.integers(0, 60, m), rng.integers(0, 60, m)
+        times = np.sort(rng.integers(step * 1000, step * 1000 + 999, m)) if step % 2 else step * 1000
+        rssi = rng.uniform(-90, -40, m)
+        dense.update(times, dst, src, rssi)
+        sparse.update(times, dst, src, rssi)
+    alive = rng.random(60) > 0.2
+    for since in (0, 15_000, 38_500):
+        assert dense.mean_count(since, alive) == sparse.mean_count(since, alive)
+        for node in range(60):
+            a, b = dense.heard_arrays(node, since), sparse.heard_arrays(node, since)
+            assert all(np.array_equal(x, y) for x, y in zip(a, b)), node
+    assert len(sparse.heard_by(3, 0)) > 0
