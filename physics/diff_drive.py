@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from physics.kernels import drive_step
+from physics import kernels
 
 G = 9.81
 
@@ -87,7 +87,7 @@ class DiffDriveBank:
         return out
 
     def step(self, dt: float, alive: np.ndarray) -> None:
-        """Wheels toward their targets within the acceleration limit, then an exact arc (compiled)."""
-        drive_step(dt, np.ascontiguousarray(alive, dtype=np.bool_), self.cmd_wheels, self.steer_by_heading, self.cmd_speed,
-                   self.cmd_heading, self.base, self.heading_gain, self.max_wheel, self.accel, self.wheels, self.pos,
-                   self.heading)
+        """Wheels toward their targets within the acceleration limit, then an exact arc."""
+        kernels.drive_step(dt, np.ascontiguousarray(alive, dtype=np.bool_), self.cmd_wheels, self.steer_by_heading,
+                           self.cmd_speed, self.cmd_heading, self.base, self.heading_gain, self.max_wheel, self.accel,
+                           self.wheels, self.pos, self.heading)

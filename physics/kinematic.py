@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from physics import kernels
 from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank
-from physics.kernels import drive_blocked, drive_writeback, move_points, push_apart
 from physics.obstacles import SOLID_SHAPES
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
 from physics.raycast import ray_sphere_distances
@@ -207,7 +207,7 @@ class KinematicWorld(CommandArrays):
             drives.step(dt_s, self.alive[self._drive_idx])
         if quads is None and drives is None and self._at_rest and not self.active_vel.any() and not self._ext_idx.size:
             return  # nothing moves and nothing is commanded to (e.g. a static sensor field)
-        move_points(dt_s, self.max_accel, self.active_heading, self.active_vel, self.max_speed, self.alive, self._vel,
+        kernels.move_points(dt_s, self.max_accel, self.active_heading, self.active_vel, self.max_speed, self.alive, self._vel,
                     self._pos)
         if quads is not None:
             qi = self._quad_idx
@@ -216,7 +216,7 @@ class KinematicWorld(CommandArrays):
             self.active_heading[qi] = quads.euler[:, 2]
         if drives is not None:
             di = self._drive_idx
-            drive_writeback(di, drives.pos, drives.wheels, drives.heading, self._pos, self._vel, self.active_heading)
+            kernels.drive_writeback(di, drives.pos, drives.wheels, drives.heading, self._pos, self._vel, self.active_heading)
         if self.collisions and self.n > 1:
             self._separate()
         for shape in self.obstacles:
@@ -234,7 +234,7 @@ class KinematicWorld(CommandArrays):
                 quads.pos[:] = self._pos[qi]
                 self._vel[qi] = quads.vel
         if drives is not None:  # a blocked ground robot's wheels stop
-            drive_blocked(di, self._pos, drives.pos, drives.wheels, self._vel)
+            kernels.drive_blocked(di, self._pos, drives.pos, drives.wheels, self._vel)
         self._at_rest = not self._vel.any()
 
     def _separate(self) -> None:
@@ -242,7 +242,7 @@ class KinematicWorld(CommandArrays):
         if not len(pairs):
             return
         i, j = np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1])
-        hit = push_apart(self._pos, self._radius, i, j)
+        hit = kernels.push_apart(self._pos, self._radius, i, j)
         if self.track_contacts and hit.any():
             self._contacts.extend(zip(i[hit].tolist(), j[hit].tolist()))
 

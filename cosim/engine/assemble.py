@@ -7,6 +7,7 @@ scenario and seed give the same queue and the same trace.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,9 +31,11 @@ from cosim.scenario.classes import import_class
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import Scenario
 from netstack.backend import NetworkBackend
+from netstack.fast import kernels as radio_kernels
 from netstack.fast.backend import FastBackend
 from netstack.fast.neighbors import pairs_within
 from netstack.routing.registry import NS3_PROTOCOLS, PROTOCOL_OF_PARAMS, protocol_name
+from physics import kernels as physics_kernels
 from physics.battery import Batteries
 from physics.quadrotor import AIRFRAMES, TICK_NS
 from physics.robot import Robot
@@ -166,9 +169,31 @@ def _bind_controllers(s: Scenario, sim: Simulation, streams: SeedStreams, nodes:
             services.every_ns(n.period_ns, n.controller.step, s.groups[n.group].controller.phase_ns)
 
 
+COMPILED_ENV = "COSIM_COMPILED"
+"""1: always use the compiled (numba) kernels; 0: never; unset: when the run is big enough to pay."""
+
+
+def wants_compiled(s: Scenario) -> bool:
+    """Whether loading the compiled kernels (about 0.4 s once per process) pays for itself: they save
+    roughly 40 us plus 0.3 us per robot on each physics step. Either way the trace is the same."""
+    forced = os.environ.get(COMPILED_ENV, "").strip()
+    if forced in ("0", "1"):
+        return forced == "1"
+    steps = s.duration_ns // s.physics.dt_ns
+    return steps * (40e-6 + 0.3e-6 * s.n_nodes) >= 0.5
+
+
+def use_compiled_kernels() -> None:
+    """Switch this process to the compiled physics and radio kernels (results do not change)."""
+    physics_kernels.use_compiled()
+    radio_kernels.use_compiled()
+
+
 def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     """Instantiate everything the scenario names; the random streams depend only on the seed.
     `run_dir` is where backends may write files of their own (pcap)."""
+    if wants_compiled(s):
+        use_compiled_kernels()
     streams = SeedStreams(s.seed)
     mapper = Mapper(s.source)
     per_node = [g for g in s.groups for _ in range(g.count)]

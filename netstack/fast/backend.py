@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from netstack.backend import BROADCAST, NS_PER_S, IndexedPayloads, NetEvents, TxStatus
+from netstack.fast import kernels
 from netstack.fast.neighbors import CellIndex
-from netstack.fast.pair_kernels import reach_one, xy_extent
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
 from netstack.fast.reach import reachable_many
 
@@ -136,7 +136,7 @@ class FastBackend:
             self._moved = float(np.sqrt(np.einsum("ij,ij->i", d, d).max()))
             if self._moved > self._index_slack / 2.0:
                 self._index = None
-        self._sparse = max(xy_extent(self._pos)) > CELL_INDEX_MIN_CELLS * self._range
+        self._sparse = max(kernels.xy_extent(self._pos)) > CELL_INDEX_MIN_CELLS * self._range
 
     def set_alive(self, node_id: int, alive: bool) -> None:
         self._alive[node_id] = alive
@@ -276,7 +276,7 @@ class FastBackend:
                 cand = np.arange(self._n)
         else:
             cand = np.array([dst], dtype=np.int64)
-        cand, dist = reach_one(self._pos, self._vel, (t_ns - self._sync_ns) / NS_PER_S, self._alive,
+        cand, dist = kernels.reach_one(self._pos, self._vel, (t_ns - self._sync_ns) / NS_PER_S, self._alive,
                                np.asarray(cand, dtype=np.int64), src)
         rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
         ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm

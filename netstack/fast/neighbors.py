@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from netstack.fast.pair_kernels import brute_pairs, column_pairs, xy_extent
+from netstack.fast import kernels
 
 # Brute force below this many points, or when each point has many candidates and N is moderate
 # (measured on the 2-core dev machine with benchmarks/neighbor_search.py).
@@ -21,7 +21,7 @@ def pairs_within_brute(pos: np.ndarray, radius: float) -> np.ndarray:
     """All pairs (i<j) with distance <= radius, checking every pair (compiled); shape (P, 2), row-major."""
     if len(pos) < 2:
         return np.zeros((0, 2), dtype=np.int64)
-    return brute_pairs(np.ascontiguousarray(pos, dtype=np.float64), float(radius))
+    return kernels.brute_pairs(np.ascontiguousarray(pos, dtype=np.float64), float(radius))
 
 
 def _cell_keys(cells: np.ndarray, lo: np.ndarray, dims: np.ndarray) -> np.ndarray:
@@ -44,7 +44,7 @@ def pairs_within_columns(pos: np.ndarray, radius: float, sort: bool = True) -> n
     order = np.argsort(key)  # stability is not needed: pairs are sorted at the end
     k = key[order]
     first_next = np.searchsorted(k, k + (span - radius), side="left")
-    pairs = column_pairs(np.ascontiguousarray(pos, dtype=np.float64), float(radius), order, k, span, first_next)
+    pairs = kernels.column_pairs(np.ascontiguousarray(pos, dtype=np.float64), float(radius), order, k, span, first_next)
     return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))] if sort else pairs
 
 
@@ -54,7 +54,7 @@ def pairs_within(pos: np.ndarray, radius: float, sort: bool = True) -> np.ndarra
     n = len(pos)
     if n <= BRUTE_FORCE_MAX_N:
         return pairs_within_brute(pos, radius)
-    extent = xy_extent(np.ascontiguousarray(pos, dtype=np.float64))
+    extent = kernels.xy_extent(np.ascontiguousarray(pos, dtype=np.float64))
     area = max(extent[0], radius) * max(extent[1], radius)
     candidates_per_point = n * 3.0 * radius * radius / area
     if candidates_per_point > DENSE_CANDIDATES and n <= DENSE_BRUTE_MAX_N:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from netstack.fast.pair_kernels import sender_pairs, sender_pairs_cells, xy_extent
+from netstack.fast import kernels
 
 DENSE_MAX_NODES = 256
 """Up to this many nodes the full distance matrix beats a cell list (and always for an unbounded radio)."""
@@ -22,14 +22,14 @@ def reachable_many(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray,
     n = len(pos)
     if np.isfinite(radius) and n > DENSE_MAX_NODES and not _clustered(pos, radius):
         limit = radius * (1.0 + 1e-9) + 1e-9  # a superset: the caller applies the exact receive test
-        return sender_pairs_cells(np.ascontiguousarray(pos), alive, np.ascontiguousarray(srcs, dtype=np.int64), radius,
+        return kernels.sender_pairs_cells(np.ascontiguousarray(pos), alive, np.ascontiguousarray(srcs, dtype=np.int64), radius,
                                   limit)
     return _dense(pos, alive, srcs, radius)
 
 
 def _clustered(pos: np.ndarray, radius: float) -> bool:
     """Everyone within a few ranges of everyone: the matrix is cheaper than the cells."""
-    dx, dy = xy_extent(pos)
+    dx, dy = kernels.xy_extent(pos)
     return max(dx, dy) < 3.0 * radius
 
 
@@ -41,11 +41,7 @@ def _dense(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray, radius: float) 
     """Every sender against every node, in order: row-major, so sorted by sender, then node."""
     n = len(pos)
     limit = radius * (1.0 + 1e-9) + 1e-9  # a superset: the caller applies the exact receive test
-    if len(srcs) * n <= SMALL_PAIRS:
-        return sender_pairs(np.ascontiguousarray(pos), alive, np.ascontiguousarray(srcs, dtype=np.int64), limit)
-    d = (pos[None, :, :] - pos[srcs][:, None, :]).reshape(-1, 3)
-    dist = np.sqrt(np.einsum("ij,ij->i", d, d))
-    ok = (dist <= limit) & np.tile(alive, len(srcs))
-    ok[np.arange(len(srcs)) * n + srcs] = False
-    flat = np.nonzero(ok)[0]
-    return flat // n, flat % n, dist[flat]
+    srcs = np.ascontiguousarray(srcs, dtype=np.int64)
+    if kernels.compiled and len(srcs) * n <= SMALL_PAIRS:
+        return kernels.sender_pairs(np.ascontiguousarray(pos), alive, srcs, limit)
+    return kernels.sender_pairs_matrix(pos, alive, srcs, limit)

@@ -1,6 +1,6 @@
-"""Compiled fixed-radius pair search (numba), giving exactly the pairs, in exactly the order, of the
-numpy versions in netstack.fast.neighbors (whose sort order they take as input), so results that
-depend on the order (collision pushes) stay bit-identical. Squared distances sum (x^2 + z^2) + y^2,
+"""Compiled fixed-radius pair search and reach queries (numba), giving exactly the results, in
+exactly the order, of their numpy twins in netstack.fast.kernels, so results that depend on the
+order (collision pushes, loss draws) do not depend on which is used. Squared distances sum (x^2 + z^2) + y^2,
 as numpy's einsum does on contiguous rows."""
 
 from __future__ import annotations
@@ -41,14 +41,40 @@ def brute_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
 
 
 @njit(cache=True)
+def _append(a: np.ndarray, b: np.ndarray, m: int, x: int, y: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """a[m], b[m] = x, y, growing both arrays when full."""
+    if m == len(a):
+        a2 = np.empty(2 * len(a), dtype=np.int64)
+        b2 = np.empty(2 * len(b), dtype=np.int64)
+        a2[:m], b2[:m] = a[:m], b[:m]
+        a, b = a2, b2
+    a[m], b[m] = x, y
+    return a, b, m + 1
+
+
+@njit(cache=True)
+def _near_pairs(pos: np.ndarray, order: np.ndarray, a: np.ndarray, b: np.ndarray, m: int, radius: float) -> np.ndarray:
+    """The candidate pairs (in sorted positions) that lie within radius, as node pairs (min, max)."""
+    r2 = radius * radius
+    out = np.empty((m, 2), dtype=np.int64)
+    count = 0
+    for t in range(m):
+        p, q = order[a[t]], order[b[t]]
+        if _d2(pos, p, q) <= r2:
+            out[count, 0] = min(p, q)
+            out[count, 1] = max(p, q)
+            count += 1
+    return out[:count]
+
+
+@njit(cache=True)
 def column_pairs(pos: np.ndarray, radius: float, order: np.ndarray, k: np.ndarray, span: float,
                  first_next: np.ndarray) -> np.ndarray:
-    """The column sweep of neighbors.pairs_within_columns over keys `k` sorted by `order`:
-    same-column pairs by growing offset, then next-column pairs by growing step; each pair (min, max)."""
+    """The column sweep over keys `k` sorted by `order`: same-column pairs by growing offset, then
+    next-column pairs by growing step; each pair (min, max)."""
     n = len(k)
-    cap = 16
-    a = np.empty(cap, dtype=np.int64)
-    b = np.empty(cap, dtype=np.int64)
+    a = np.empty(16, dtype=np.int64)
+    b = np.empty(16, dtype=np.int64)
     m = 0
     active = np.empty(n, dtype=np.int64)
     na = 0
@@ -59,14 +85,7 @@ def column_pairs(pos: np.ndarray, radius: float, order: np.ndarray, k: np.ndarra
     s = 1
     while na:
         for t in range(na):
-            if m == cap:
-                cap *= 2
-                a2 = np.empty(cap, dtype=np.int64)
-                b2 = np.empty(cap, dtype=np.int64)
-                a2[:m], b2[:m] = a[:m], b[:m]
-                a, b = a2, b2
-            a[m], b[m] = active[t], active[t] + s
-            m += 1
+            a, b, m = _append(a, b, m, active[t], active[t] + s)
         s += 1
         kept = 0
         for t in range(na):
@@ -89,25 +108,9 @@ def column_pairs(pos: np.ndarray, radius: float, order: np.ndarray, k: np.ndarra
         na = kept
         for t in range(na):
             i = active[t]
-            if m == cap:
-                cap *= 2
-                a2 = np.empty(cap, dtype=np.int64)
-                b2 = np.empty(cap, dtype=np.int64)
-                a2[:m], b2[:m] = a[:m], b[:m]
-                a, b = a2, b2
-            a[m], b[m] = i, j[i]
-            m += 1
+            a, b, m = _append(a, b, m, i, j[i])
             j[i] += 1
-    r2 = radius * radius
-    out = np.empty((m, 2), dtype=np.int64)
-    count = 0
-    for t in range(m):
-        p, q = order[a[t]], order[b[t]]
-        if _d2(pos, p, q) <= r2:
-            out[count, 0] = min(p, q)
-            out[count, 1] = max(p, q)
-            count += 1
-    return out[:count]
+    return _near_pairs(pos, order, a, b, m, radius)
 
 
 @njit(cache=True)

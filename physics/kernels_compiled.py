@@ -1,0 +1,149 @@
+"""Compiled kernels (numba) for the kinematic world's step: the whole swarm in one loop instead of a
+few dozen numpy calls on small arrays.
+
+Each kernel does exactly the arithmetic of its numpy twin in physics.kernels, operation by
+operation, so a run's trace does not depend on which is used (tests/physics/test_kernels.py
+compares them). Note the order of a 3-vector's squared norm: numpy's einsum("ij,ij->i") sums
+(x^2 + z^2) + y^2 on contiguous rows, and so do these kernels.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+_TWO_PI = 2.0 * math.pi
+
+
+@njit(cache=True)
+def _norm2(x: float, y: float, z: float) -> float:
+    return (x * x + z * z) + y * y
+
+
+@njit(cache=True)
+def drive_step(dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.ndarray, cmd_speed: np.ndarray,
+               cmd_heading: np.ndarray, base: np.ndarray, gain: np.ndarray, max_wheel: np.ndarray, accel: np.ndarray,
+               wheels: np.ndarray, pos: np.ndarray, heading: np.ndarray) -> None:
+    """Differential-drive robots: wheel targets, acceleration limits, exact arcs (in place)."""
+    for k in range(len(base)):
+        t0, t1 = cmd_wheels[k, 0], cmd_wheels[k, 1]
+        if steer[k]:
+            err = np.remainder(cmd_heading[k] - heading[k] + math.pi, _TWO_PI) - math.pi
+            half = 0.5 * base[k] * gain[k] * err
+            t0, t1 = cmd_speed[k] - half, cmd_speed[k] + half
+        peak = max(abs(t0), abs(t1))
+        if peak > max_wheel[k]:
+            scale = max_wheel[k] / peak
+            t0, t1 = t0 * scale, t1 * scale
+        if not alive[k]:
+            t0, t1 = 0.0, 0.0
+        step = accel[k] * dt
+        w0 = wheels[k, 0] + min(max(t0 - wheels[k, 0], -step), step)
+        w1 = wheels[k, 1] + min(max(t1 - wheels[k, 1], -step), step)
+        wheels[k, 0], wheels[k, 1] = w0, w1
+        v = (w0 + w1) / 2.0
+        w = (w1 - w0) / base[k]
+        th = heading[k]
+        if abs(w) < 1e-9:
+            dx = v * math.cos(th) * dt
+            dy = v * math.sin(th) * dt
+        else:
+            dx = v / w * (math.sin(th + w * dt) - math.sin(th))
+            dy = -v / w * (math.cos(th + w * dt) - math.cos(th))
+        pos[k, 0] += dx
+        pos[k, 1] += dy
+        heading[k] = np.remainder(th + w * dt + math.pi, _TWO_PI) - math.pi
+
+
+@njit(cache=True)
+def move_points(dt: float, max_accel: float, heading: np.ndarray, cmd: np.ndarray, max_speed: np.ndarray,
+                alive: np.ndarray, vel: np.ndarray, pos: np.ndarray) -> None:
+    """Body-frame velocity commands to world velocities (capped at max_speed, zero for the dead),
+    an acceleration limit when max_accel is finite, then one Euler step of the positions."""
+    finite = math.isfinite(max_accel)
+    limit = max_accel * dt
+    for k in range(len(heading)):
+        c, s = math.cos(heading[k]), math.sin(heading[k])
+        v0, v1, v2 = cmd[k, 0], cmd[k, 1], cmd[k, 2]
+        o0, o1, o2 = c * v0 - s * v1, s * v0 + c * v1, v2
+        speed = math.sqrt(_norm2(o0, o1, o2))
+        if speed > max_speed[k]:
+            scale = max_speed[k] / speed
+            o0, o1, o2 = o0 * scale, o1 * scale, o2 * scale
+        if not alive[k]:
+            o0, o1, o2 = 0.0, 0.0, 0.0
+        if finite:
+            d0, d1, d2 = o0 - vel[k, 0], o1 - vel[k, 1], o2 - vel[k, 2]
+            norm = math.sqrt(_norm2(d0, d1, d2))
+            f = min(1.0, limit / max(norm, 1e-12))
+            vel[k, 0] += d0 * f
+            vel[k, 1] += d1 * f
+            vel[k, 2] += d2 * f
+        else:
+            vel[k, 0], vel[k, 1], vel[k, 2] = o0, o1, o2
+        pos[k, 0] += vel[k, 0] * dt
+        pos[k, 1] += vel[k, 1] * dt
+        pos[k, 2] += vel[k, 2] * dt
+
+
+@njit(cache=True)
+def push_apart(pos: np.ndarray, radius: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Separate overlapping pairs (i, j) by half the overlap each, along the line between them; the
+    pushes are computed from the positions before any of them, applied to every i, then every j.
+    Returns which pairs overlapped."""
+    m = len(i)
+    hit = np.zeros(m, dtype=np.bool_)
+    push = np.empty((m, 3))
+    for k in range(m):
+        a, b = i[k], j[k]
+        d0, d1, d2 = pos[b, 0] - pos[a, 0], pos[b, 1] - pos[a, 1], pos[b, 2] - pos[a, 2]
+        dist = math.sqrt(_norm2(d0, d1, d2))
+        overlap = radius[a] + radius[b] - dist
+        if overlap > 0:
+            hit[k] = True
+            if dist < 1e-9:
+                u0, u1, u2 = 1.0, 0.0, 0.0
+            else:
+                q = max(dist, 1e-9)
+                u0, u1, u2 = d0 / q, d1 / q, d2 / q
+            half = 0.5 * overlap
+            push[k, 0], push[k, 1], push[k, 2] = u0 * half, u1 * half, u2 * half
+    for k in range(m):
+        if hit[k]:
+            a = i[k]
+            pos[a, 0] += -push[k, 0]
+            pos[a, 1] += -push[k, 1]
+            pos[a, 2] += -push[k, 2]
+    for k in range(m):
+        if hit[k]:
+            b = j[k]
+            pos[b, 0] += push[k, 0]
+            pos[b, 1] += push[k, 1]
+            pos[b, 2] += push[k, 2]
+    return hit
+
+
+@njit(cache=True)
+def drive_writeback(di: np.ndarray, dpos: np.ndarray, wheels: np.ndarray, dheading: np.ndarray, pos: np.ndarray,
+                    vel: np.ndarray, heading: np.ndarray) -> None:
+    """The world takes its differential-drive robots' poses and velocities from their bank."""
+    for k in range(len(di)):
+        i = di[k]
+        pos[i, 0], pos[i, 1] = dpos[k, 0], dpos[k, 1]
+        v = (wheels[k, 0] + wheels[k, 1]) / 2.0
+        h = dheading[k]
+        vel[i, 0], vel[i, 1], vel[i, 2] = v * math.cos(h), v * math.sin(h), 0.0
+        heading[i] = h
+
+
+@njit(cache=True)
+def drive_blocked(di: np.ndarray, pos: np.ndarray, dpos: np.ndarray, wheels: np.ndarray, vel: np.ndarray) -> None:
+    """A differential-drive robot that collisions or walls moved has its wheels stopped there."""
+    for k in range(len(di)):
+        i = di[k]
+        if pos[i, 0] != dpos[k, 0] or pos[i, 1] != dpos[k, 1]:
+            wheels[k, 0], wheels[k, 1] = 0.0, 0.0
+            dpos[k, 0], dpos[k, 1] = pos[i, 0], pos[i, 1]
+            vel[i, 0], vel[i, 1], vel[i, 2] = 0.0, 0.0, 0.0
