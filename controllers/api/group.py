@@ -75,6 +75,8 @@ class Group(Protocol):
     def turn(self, angle: Any, idx: np.ndarray | None = None) -> None: ...
     def drive(self, v: Any, w: Any, idx: np.ndarray | None = None) -> None:
         """Differential-drive robots: forward speed (m/s) and turn rate (rad/s)."""
+    def fly(self, mode: str, a: Any, b: Any, c: Any, d: Any = None, idx: np.ndarray | None = None) -> None:
+        """Quadrotors: a setpoint per robot in one of Robot.fly's modes."""
 
     # -- radio ---------------------------------------------------------------------------------
     def broadcast(self, idx: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray) -> np.ndarray:

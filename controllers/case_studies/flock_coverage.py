@@ -22,8 +22,8 @@ import numpy as np
 
 from controllers import Controller, Message
 
-_LEAD = struct.Struct("<4sfffH")  # magic, reference x, y, lane heading, pass
-_FOLLOW = struct.Struct("<4sHff")  # magic, id, x, y
+LEAD_BEACON = struct.Struct("<4sfffH")  # magic, reference x, y, lane heading, pass
+FOLLOW_BEACON = struct.Struct("<4sHff")  # magic, id, x, y
 
 
 class FlockCoverage(Controller):
@@ -132,7 +132,7 @@ class FlockCoverage(Controller):
         self.seen |= (d[:, 0] <= half) & (d[:, 1] <= half)
 
     def _leader_beacon(self) -> None:
-        self.net.broadcast(_LEAD.pack(b"LEAD", float(self.ref[0]), float(self.ref[1]), self.lane_heading, self.pass_index))
+        self.net.broadcast(LEAD_BEACON.pack(b"LEAD", float(self.ref[0]), float(self.ref[1]), self.lane_heading, self.pass_index))
 
     def _check_failures(self) -> None:
         p = self.params
@@ -195,16 +195,16 @@ class FlockCoverage(Controller):
 
     def _follower_beacon(self) -> None:
         pos = self.robot.position
-        self.net.broadcast(_FOLLOW.pack(b"FOLW", self.id, float(pos[0]), float(pos[1])))
+        self.net.broadcast(FOLLOW_BEACON.pack(b"FOLW", self.id, float(pos[0]), float(pos[1])))
 
     def on_message(self, msg: Message) -> None:
         data = msg.payload
-        if self.id == 0 and len(data) == _FOLLOW.size and data[:4] == b"FOLW":
-            _, k, x, y = _FOLLOW.unpack(data)
+        if self.id == 0 and len(data) == FOLLOW_BEACON.size and data[:4] == b"FOLW":
+            _, k, x, y = FOLLOW_BEACON.unpack(data)
             self.last_heard[k] = self.now
             self.positions[k] = (x, y)
-        elif self.id != 0 and len(data) == _LEAD.size and data[:4] == b"LEAD":
-            _, x, y, heading, pas = _LEAD.unpack(data)
+        elif self.id != 0 and len(data) == LEAD_BEACON.size and data[:4] == b"LEAD":
+            _, x, y, heading, pas = LEAD_BEACON.unpack(data)
             self.ref = np.array([x, y])
             self.lane_heading = heading
             self.pass_index = pas

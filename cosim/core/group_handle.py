@@ -12,6 +12,7 @@ import numpy as np
 from controllers import Inbox
 from cosim.core.timeunits import NS_PER_S
 from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
+from physics.robot import FLY_MODES
 
 if TYPE_CHECKING:
     from cosim.core.coordinator import Simulation
@@ -140,6 +141,24 @@ class SimGroup:
         count = len(rows)
         self._sim.world.drive_many(rows, np.broadcast_to(np.asarray(v, dtype=np.float64), (count,)),
                                    np.broadcast_to(np.asarray(w, dtype=np.float64), (count,)))
+
+    def fly(self, mode: str, a: Any, b: Any, c: Any, d: Any = None, idx: np.ndarray | None = None) -> None:
+        """Quadrotors: one setpoint per robot in a flight mode (see Robot.fly); each goes to the vehicle's
+        cascaded PID, so this costs a call per robot."""
+        world = self._sim.world
+        rows = self.ids if idx is None else self.first + np.asarray(idx, dtype=np.int64)
+        if not world.quad_slot.size or np.any(world.quad_slot[rows] < 0):
+            raise ValueError(f"group of robots {self.first}..{self.first + self.n - 1} is not quadrotors "
+                             "(robot.model: quadrotor)")
+        try:
+            m = FLY_MODES[mode]
+        except KeyError:
+            raise ValueError(f"unknown flight mode {mode!r}; expected one of: {', '.join(FLY_MODES)}") from None
+        count = len(rows)
+        cols = [np.broadcast_to(np.asarray(x, dtype=np.float64), (count,)).tolist()
+                for x in (a, b, c, math.nan if d is None else d)]
+        for i, va, vb, vc, vd in zip(rows.tolist(), *cols):
+            world.fly(i, m, va, vb, vc, vd)
 
     # -- radio -----------------------------------------------------------------------------------
     def broadcast(self, idx: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray) -> np.ndarray:

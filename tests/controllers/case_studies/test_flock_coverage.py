@@ -33,3 +33,19 @@ def test_without_recovery_the_failed_strip_stays_unseen(tmp_path, with_recovery)
     rec = _run(tmp_path, {"groups.0.controller.params.recover": False})
     assert rec["coverage"]["last"] < 0.98
     assert rec["mission_done"]["last"] < with_recovery["mission_done"]["last"]  # recovery costs extra passes
+
+
+GROUP = ROOT / "configs" / "uav_flocking_group.yaml"
+
+
+def test_group_followers_fly_the_same_mission(tmp_path, with_recovery):
+    """Nine followers as one group controller beside the per-robot leader: the same coverage, the
+    same detected failure, the mission done at the same time (the leader's plan)."""
+    result = cosim.run(cosim.load(GROUP, {"output.trace.positions_every": None}), out_dir=tmp_path / "group")
+    assert result.status == "ok", result.error
+    rec = result.metrics["records"]
+    assert rec["failure_detected"]["last"] == 3 and rec["coverage"]["last"] >= 0.99
+    assert rec["mission_done"]["last"] == pytest.approx(with_recovery["mission_done"]["last"], abs=1.0)
+    alone = cosim.run(cosim.load(GROUP, {"output.trace.positions_every": None, "groups.0.controller.params.recover": False,
+                                         "groups.1.controller.params.recover": False}), out_dir=tmp_path / "alone")
+    assert alone.metrics["records"]["coverage"]["last"] < 0.98
