@@ -183,6 +183,26 @@ def xy_extent(pos: np.ndarray) -> tuple[float, float]:
 
 
 @njit(cache=True)
+def _bucket_order(keys: np.ndarray) -> np.ndarray:
+    """An order that sorts `keys`: a counting sort when the keys span a small range, else argsort."""
+    n = len(keys)
+    lo, hi = keys.min(), keys.max()
+    if hi - lo > 8 * n + 1024:
+        return np.argsort(keys)
+    counts = np.zeros(hi - lo + 2, dtype=np.int64)
+    for i in range(n):
+        counts[keys[i] - lo + 1] += 1
+    for b in range(1, len(counts)):
+        counts[b] += counts[b - 1]
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        b = keys[i] - lo
+        order[counts[b]] = i
+        counts[b] += 1
+    return order
+
+
+@njit(cache=True)
 def sender_pairs_cells(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray, cell: float,
                        limit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`sender_pairs` through an x-y cell list of width `cell` (>= the radius): only the 3 x 3 cells
@@ -196,7 +216,7 @@ def sender_pairs_cells(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray, cel
     lox, loy = cx.min() - 1, cy.min() - 1
     width = cy.max() - loy + 2
     keys = (cx - lox) * width + (cy - loy)
-    order = np.argsort(keys)
+    order = _bucket_order(keys)
     sk = keys[order]
     cap = max(16, 8 * k)
     rows = np.empty(cap, dtype=np.int64)
