@@ -85,3 +85,45 @@ def test_payload_arrays_must_match_the_senders():
     assert _payload_list(b"ab", 3) == [b"ab"] * 3
     with pytest.raises(ValueError, match=r"payloads as an array must be \(3, size\)"):
         _payload_list(np.zeros((2, 2), dtype=np.uint8), 3)
+
+
+class Unicaster(GroupController):
+    """Robot 0 sends a unicast to robot 1 every tick; robot 1 counts what it got from whom."""
+
+    period = 0.1
+
+    def setup(self) -> None:
+        self.got: list[tuple[int, int]] = []
+        self.tx: list[int] = []
+
+    def step(self) -> None:
+        g = self.group
+        box = g.inbox()
+        self.got.extend(zip(box.dst.tolist(), box.src.tolist()))
+        self.tx.extend(g.send(np.array([0]), np.array([g.ids[1]]), b"hi").tolist())
+
+
+def test_group_unicast_reaches_only_its_destination():
+    scenario = cosim.from_dict(_scenario("tests.controllers.api.test_group:Unicaster"), "g.yaml")
+    sim = cosim.build(scenario)
+    sim.run()
+    ctrl = sim.group_controllers[0]
+    assert len(ctrl.tx) == 11 and min(ctrl.tx) >= 0
+    assert ctrl.got == [(1, 0)] * 10  # every frame but the last tick's, to robot 1 only
+    assert sim.counters.acked == 10
+
+
+def test_group_controllers_say_when_they_are_not_bound_yet():
+    from controllers import Unbound
+
+    with pytest.raises(Unbound, match="available from setup"):
+        Pinger().group
+    with pytest.raises(Unbound, match="timers are available from setup"):
+        Pinger().every(1.0, lambda: None)
+
+
+def test_reading_a_sensor_the_group_lacks_says_which():
+    scenario = cosim.from_dict(_scenario("tests.controllers.api.test_group:Pinger"), "g.yaml")
+    sim = cosim.build(scenario)
+    with pytest.raises(RuntimeError, match=r"robots 0\.\.5 have no 'gps' sensor"):
+        sim.groups[0].read("gps")
