@@ -117,7 +117,7 @@ def test_group_controllers_say_when_they_are_not_bound_yet():
     from controllers import Unbound
 
     with pytest.raises(Unbound, match="available from setup"):
-        Pinger().group
+        _ = Pinger().group
     with pytest.raises(Unbound, match="timers are available from setup"):
         Pinger().every(1.0, lambda: None)
 
