@@ -110,7 +110,8 @@ class FastBackend:
         self._index_slack = 0.0  # its cells are range + slack wide: valid while nobody moved slack/2 from there
         self._moved = 0.0  # the farthest any node is from its indexed position, at the last sync
         self._vmax = 0.0
-        self._sparse = False  # use the cell index (decided at each position sync)
+        self._sparse = False  # use the cell index (decided after each position sync, at the first single send)
+        self._synced = False
         self.now_ns = 0
 
     # -- interface -------------------------------------------------------------------------
@@ -127,6 +128,11 @@ class FastBackend:
         self._pos = np.array(xyz, dtype=np.float64, copy=True)
         self._vel = np.array(vel, dtype=np.float64, copy=True)
         self._sync_ns = t_ns
+        self._synced = True  # the single-send index is checked against these positions at its next use
+
+    def _check_index(self) -> None:
+        """After a position sync: whether single sends use the cell index, and whether it is still valid."""
+        self._synced = False
         self._sparse = False
         if self._n < CELL_INDEX_MIN_NODES or not math.isfinite(self._range):
             return  # small swarms and unbounded radios: one pass over all nodes per send
@@ -256,6 +262,8 @@ class FastBackend:
     def _candidates(self, src: int, t_ns: int) -> np.ndarray | None:
         """Nodes that may be in range of src, or None meaning 'all of them'. The cell index is rebuilt
         only when some node may have moved more than half its slack since it was built."""
+        if self._synced:
+            self._check_index()
         if not self._sparse:
             return None
         drift = self._vmax * max(0.0, (t_ns - self._sync_ns) / NS_PER_S)
