@@ -73,18 +73,8 @@ class DiffDriveBank:
 
     @property
     def speed(self) -> np.ndarray:
+        """Forward speed of each robot (m/s): the mean of its wheels."""
         return self.wheels.mean(axis=1)
-
-    @property
-    def turn_rate(self) -> np.ndarray:
-        return (self.wheels[:, 1] - self.wheels[:, 0]) / self.base
-
-    def velocity(self) -> np.ndarray:
-        v = self.speed
-        out = np.zeros((self.n, 3))
-        out[:, 0] = v * np.cos(self.heading)
-        out[:, 1] = v * np.sin(self.heading)
-        return out
 
     def step(self, dt: float, alive: np.ndarray) -> None:
         """Wheels toward their targets within the acceleration limit, then an exact arc."""

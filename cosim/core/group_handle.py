@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from controllers import Inbox
+from cosim.core.geometry import bearings, ranges, wrap_angle
 from cosim.core.timeunits import NS_PER_S
 from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
 from physics.robot import FLY_MODES
@@ -18,15 +19,7 @@ if TYPE_CHECKING:
     from cosim.core.coordinator import Simulation
 
 _EMPTY_I = np.zeros(0, dtype=np.int64)
-_TWO_PI = 2.0 * math.pi
-
-
-def wrap_angle(x: np.ndarray) -> np.ndarray:
-    """Angles wrapped to [-pi, pi] as math.remainder(x, 2 pi) does (what per-robot `turn` uses), so a
-    group turns its robots exactly as their per-robot controllers would."""
-    return x - np.rint(x / _TWO_PI) * _TWO_PI
 _EMPTY_F = np.zeros(0)
-
 
 class SimGroup:
     """Robots first..first+n-1 of a simulation, programmed together."""
@@ -67,18 +60,13 @@ class SimGroup:
                                f"add `sensors: {{{sensor}: {{}}}}` to their group") from None
 
     def range_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
-        pos = self._sim.world.positions()
-        d = pos[np.asarray(nodes, dtype=np.int64)] - pos[self.first + np.asarray(idx, dtype=np.int64)]
-        return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] + d[:, 2] * d[:, 2])  # as net.range_to, to the last bit
+        me = self.first + np.asarray(idx, dtype=np.int64)
+        return ranges(self._sim.world.positions(), me, np.asarray(nodes, dtype=np.int64))
 
     def bearing_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         world = self._sim.world
-        pos = world.positions()
         me = self.first + np.asarray(idx, dtype=np.int64)
-        d = pos[np.asarray(nodes, dtype=np.int64)] - pos[me]
-        # math.atan2, as net.bearing_to uses: numpy's arctan2 differs in the last bit on some machines
-        angle = np.fromiter(map(math.atan2, d[:, 1].tolist(), d[:, 0].tolist()), dtype=np.float64, count=len(d))
-        return wrap_angle(angle - world.headings()[me])
+        return bearings(world.positions(), world.headings(), me, np.asarray(nodes, dtype=np.int64))
 
     # -- the inbox -------------------------------------------------------------------------------
     def take(self, ev: NetEvents, rows: np.ndarray) -> None:

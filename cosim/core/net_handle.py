@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from controllers import Message, Neighbor
-from cosim.core.group_handle import wrap_angle
+from cosim.core.geometry import bearings, ranges
 from cosim.core.timeunits import NS_PER_S
 from netstack.backend import BROADCAST
 
@@ -105,9 +105,7 @@ class NetHandle:
         if not len(src):
             return []
         w = sim.world
-        d = w.positions()[src] - w.position_of(self.node)
-        rng = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] + d[:, 2] * d[:, 2])  # as range_to, to the last bit
-        angle = np.fromiter(map(math.atan2, d[:, 1].tolist(), d[:, 0].tolist()), dtype=np.float64, count=len(src))
-        bearing = wrap_angle(angle - float(w.active_heading[self.node]))  # = math.remainder(..., 2 pi)
+        me = np.full(len(src), self.node)
+        rng, bearing = ranges(w.positions(), me, src), bearings(w.positions(), w.headings(), me, src)
         age = (sim.now_ns - t) / NS_PER_S
         return [Neighbor(*row) for row in zip(src.tolist(), rng.tolist(), bearing.tolist(), rssi.tolist(), age.tolist())]

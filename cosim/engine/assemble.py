@@ -177,7 +177,10 @@ def wants_compiled(s: Scenario) -> bool:
     """Whether loading the compiled kernels (about 0.4 s once per process) pays for itself: they save
     roughly 40 us plus 0.3 us per robot on each physics step. Either way the trace is the same."""
     forced = os.environ.get(COMPILED_ENV, "").strip()
-    if forced in ("0", "1"):
+    if forced not in ("", "0", "1"):
+        raise ValueError(f"{COMPILED_ENV}={forced!r}: expected 1 (always the compiled kernels), 0 (never) or unset (when a "
+                         "run pays for them)")
+    if forced:
         return forced == "1"
     steps = s.duration_ns // s.physics.dt_ns
     return steps * (40e-6 + 0.3e-6 * s.n_nodes) >= 0.5

@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 import cosim
 from cosim.engine.assemble import COMPILED_ENV, wants_compiled
 from tests.conftest import ROOT
@@ -47,3 +49,6 @@ def test_only_big_runs_load_the_compiled_kernels(monkeypatch):
     assert not wants_compiled(long)
     monkeypatch.setenv(COMPILED_ENV, "1")
     assert wants_compiled(short)
+    monkeypatch.setenv(COMPILED_ENV, "yes")
+    with pytest.raises(ValueError, match=r"COSIM_COMPILED=.yes.: expected 1 .*, 0 .* or unset"):
+        wants_compiled(short)
