@@ -5,8 +5,9 @@ and transmitting twice a second; real-time factor against swarm size. Prints one
 50 mm apart, 10 cm infrared range, the robots' loop every 32.25 ms. `--layout snake` is
 configs/kilombo_follow.yaml (a snake of 32 columns, 45 mm apart, reacting at each receive time).
 `--controller` picks the followers' program: `group` (one ChainFollowerGroup for the whole chain),
-`ticked` (the same program per robot, TickedChainFollower) or `reactive` (ChainFollower, on each
-message). Traces off. The compiled kernels are loaded first, outside the timing (a run this long
+`ticked` (the same program per robot, TickedChainFollower), `reactive` (ChainFollower, on each
+message) or `idle` (a StationGroup whose tick does nothing: the framework's per-tick floor, with
+physics and the leader). Traces off. The compiled kernels are loaded first, outside the timing (a run this long
 loads them by itself only when it pays: see cosim.engine.assemble.wants_compiled); `--numpy` keeps
 the numpy kernels. Kilombo reported about 100x real time for 1,000 robots (C, Intel i7-4770).
 
@@ -31,7 +32,8 @@ from cosim.engine.assemble import use_compiled_kernels  # noqa: E402
 
 FOLLOWERS = {"group": "controllers.case_studies.kilobot_group:ChainFollowerGroup",
              "ticked": "controllers.case_studies.kilobot:TickedChainFollower",
-             "reactive": "controllers.case_studies.kilobot:ChainFollower"}
+             "reactive": "controllers.case_studies.kilobot:ChainFollower",
+             "idle": "controllers.library.station:StationGroup"}
 
 
 def scenario(layout: str, controller: str, n: int, seconds: float) -> cosim.Scenario:
@@ -41,6 +43,9 @@ def scenario(layout: str, controller: str, n: int, seconds: float) -> cosim.Scen
         off["world.arena_lower"] = [-0.05 * n - 1, -3, 0]
         if controller != "group":
             off["groups.1.controller.phase"] = 0
+        if controller == "idle":  # the framework's floor: a group tick that does nothing, at Kilombo's rate
+            off["groups.1.controller.period"] = 0.03225
+            off["groups.1.controller.params"] = {}
         return cosim.load(ROOT / "configs" / "kilombo_follow_group.yaml", off)
     off["groups.1.layout.columns"] = min(32, n - 1)
     return cosim.load(ROOT / "configs" / "kilombo_follow.yaml", off)
@@ -69,7 +74,7 @@ def main() -> None:
     args = ap.parse_args()
     if not args.numpy:
         use_compiled_kernels()
-        follow(args.layout, args.controller, 10, 1.0)  # warm-up, not printed: the kernels' one-off load
+        follow(args.layout, args.controller, 300, 1.0)  # warm-up, not printed: every kernel's one-off load
     for n in args.n:
         print(json.dumps(follow(args.layout, args.controller, n, args.seconds)), flush=True)
 

@@ -103,7 +103,7 @@ def main() -> None:
     cases = [(args.workload, args.world, args.n)] if args.workload else TARGETS
     if not args.numpy:
         use_compiled_kernels()
-        measure("typical", "kinematic", 10, 1.0, args.seed, args.dt, args.quantum, args.controller)  # warm-up: their load
+        measure("typical", "kinematic", 300, 1.0, args.seed, args.dt, args.quantum, args.controller)  # warm-up: their load
     for workload, world, n in cases:
         print(json.dumps(measure(workload, world, n or 1000, args.duration, args.seed, args.dt, args.quantum,
                                  args.controller)), flush=True)

@@ -59,13 +59,17 @@ def drive_step(dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.n
 
 @njit(cache=True)
 def move_points(dt: float, max_accel: float, heading: np.ndarray, cmd: np.ndarray, max_speed: np.ndarray,
-                alive: np.ndarray, vel: np.ndarray, pos: np.ndarray) -> None:
+                alive: np.ndarray, vel: np.ndarray, pos: np.ndarray, trig: np.ndarray) -> None:
     """Body-frame velocity commands to world velocities (capped at max_speed, zero for the dead),
-    an acceleration limit when max_accel is finite, then one Euler step of the positions."""
+    an acceleration limit when max_accel is finite, then one Euler step of the positions. `trig`
+    rows hold (heading, cos, sin) from earlier steps: the sine and cosine of a heading that has
+    not changed are not computed again."""
     finite = math.isfinite(max_accel)
     limit = max_accel * dt
     for k in range(len(heading)):
-        c, s = math.cos(heading[k]), math.sin(heading[k])
+        if trig[k, 0] != heading[k]:  # NaN (never computed) too
+            trig[k, 0], trig[k, 1], trig[k, 2] = heading[k], math.cos(heading[k]), math.sin(heading[k])
+        c, s = trig[k, 1], trig[k, 2]
         v0, v1, v2 = cmd[k, 0], cmd[k, 1], cmd[k, 2]
         o0, o1, o2 = c * v0 - s * v1, s * v0 + c * v1, v2
         speed = math.sqrt(_norm2(o0, o1, o2))

@@ -37,10 +37,12 @@ def drive_step(dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.n
 
 
 def move_points(dt: float, max_accel: float, heading: np.ndarray, cmd: np.ndarray, max_speed: np.ndarray,
-                alive: np.ndarray, vel: np.ndarray, pos: np.ndarray) -> None:
+                alive: np.ndarray, vel: np.ndarray, pos: np.ndarray, trig: np.ndarray) -> None:
     """Body-frame velocity commands to world velocities (capped at max_speed, zero for the dead),
-    an acceleration limit when max_accel is finite, then one Euler step of the positions."""
+    an acceleration limit when max_accel is finite, then one Euler step of the positions. `trig`
+    rows become (heading, cos, sin), as the compiled twin keeps them."""
     c, s = np.cos(heading), np.sin(heading)
+    trig[:, 0], trig[:, 1], trig[:, 2] = heading, c, s
     out = np.empty_like(cmd)
     out[:, 0] = c * cmd[:, 0] - s * cmd[:, 1]
     out[:, 1] = s * cmd[:, 0] + c * cmd[:, 1]

@@ -19,7 +19,7 @@ from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
 from physics.raycast import ray_sphere_distances
 from physics.world import Arena, CommandArrays, RobotSpec
 
-PairFinder = Callable[[np.ndarray, float, bool], np.ndarray]  # (positions, radius, sort) -> (P, 2)
+PairFinder = Callable[[np.ndarray, float], np.ndarray]  # (positions, radius) -> (P, 2) pairs i < j, sorted
 
 
 class KinematicWorld(CommandArrays):
@@ -80,6 +80,7 @@ class KinematicWorld(CommandArrays):
         self._allocate()
         self._pos = np.array([s.position for s in self.specs], dtype=np.float64).reshape(self.n, 3)
         self._vel = np.zeros((self.n, 3))
+        self._trig = np.full((self.n, 3), np.nan)  # (heading, cos, sin) the last step used, per robot
         self._radius = np.array([s.radius_m for s in self.specs], dtype=np.float64)
         self._max_r = float(self._radius.max()) if self.n else 0.0
         self._at_rest = False  # the first step resolves overlaps and clamps to the arena
@@ -208,7 +209,7 @@ class KinematicWorld(CommandArrays):
         if quads is None and drives is None and self._at_rest and not self.active_vel.any() and not self._ext_idx.size:
             return  # nothing moves and nothing is commanded to (e.g. a static sensor field)
         kernels.move_points(dt_s, self.max_accel, self.active_heading, self.active_vel, self.max_speed, self.alive, self._vel,
-                    self._pos)
+                    self._pos, self._trig)
         if quads is not None:
             qi = self._quad_idx
             self._pos[qi] = quads.pos
@@ -238,7 +239,7 @@ class KinematicWorld(CommandArrays):
         self._at_rest = not self._vel.any()
 
     def _separate(self) -> None:
-        pairs = self._pairs(self._pos, 2.0 * self._max_r, False)
+        pairs = self._pairs(self._pos, 2.0 * self._max_r)
         if not len(pairs):
             return
         i, j = np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1])

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -122,6 +124,17 @@ def _batch_for(world, rate: float, sensor: RangeSensor) -> _RayBatch:
     return batch
 
 
+def read_many(sensors: Sequence) -> np.ndarray:
+    """Several robots' sensors of one kind, read as each one's `read()` would, stacked: in arrays when
+    they are all of one sample-and-hold class, else one by one."""
+    if not sensors:
+        return np.array([])
+    cls = type(sensors[0])
+    if issubclass(cls, _Sampled) and all(type(s) is cls for s in sensors):
+        return cls.read_many(sensors)
+    return np.array([s.read() for s in sensors])
+
+
 class _Sampled:
     """Sample and hold at `rate_hz` (0: a fresh reading at every call), by the world's clock."""
 
@@ -142,6 +155,22 @@ class _Sampled:
         if rate:
             self._next_t = t + 1.0 / rate
         return self._held
+
+    @classmethod
+    def read_many(cls, sensors: Sequence[_Sampled]) -> np.ndarray:
+        """Several robots' sensors of this class, read as each one's `read()` would, stacked."""
+        t = sensors[0]._world.t_s
+        due = [s for s in sensors if not (s._opt.rate_hz and s._held is not None and t < s._next_t - 1e-12)]
+        if due:
+            for s, value in zip(due, cls._measure_many(due)):
+                s._held = value
+                if s._opt.rate_hz:
+                    s._next_t = t + 1.0 / s._opt.rate_hz
+        return np.array([s._held for s in sensors])
+
+    @classmethod
+    def _measure_many(cls, sensors: list[_Sampled]) -> list:
+        return [s._measure() for s in sensors]
 
     def _noisy(self, value: np.ndarray, std: float, bias) -> np.ndarray:
         out = value + np.asarray(bias, dtype=float)
@@ -174,6 +203,17 @@ class Compass(_Sampled):
         if self._opt.noise_std > 0:
             h += self._opt.noise_std * float(self._rng.standard_normal())
         return math.remainder(h, 2.0 * math.pi)
+
+    @classmethod
+    def _measure_many(cls, sensors: list[Compass]) -> list:
+        """`_measure` of each, with the arithmetic in arrays (each noise draw from its own stream)."""
+        idx = np.fromiter((s._i for s in sensors), dtype=np.int64, count=len(sensors))
+        h = sensors[0]._world.active_heading[idx] + np.array([s._opt.bias for s in sensors])
+        noisy = [k for k, s in enumerate(sensors) if s._opt.noise_std > 0]
+        if noisy:
+            std = np.array([sensors[k]._opt.noise_std for k in noisy])
+            h[noisy] += std * np.array([float(sensors[k]._rng.standard_normal()) for k in noisy])
+        return list(map(math.remainder, h.tolist(), itertools.repeat(2.0 * math.pi)))
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controllers import Controller
+from controllers import Controller, GroupController
 
 
 class Station(Controller):
@@ -12,3 +12,13 @@ class Station(Controller):
 
     def setup(self) -> None:
         self.robot.hover()
+
+
+class StationGroup(GroupController):
+    """A group of stations: its robots hold still. Given a `period`, its step runs at every tick and
+    does nothing, which measures what a group tick costs the framework (benchmarks/kilombo.py)."""
+
+    period = None
+
+    def step(self) -> None:
+        """Nothing to decide: the robots stand where they were placed."""

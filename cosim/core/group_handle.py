@@ -14,6 +14,7 @@ from cosim.core.geometry import bearings, ranges, wrap_angle
 from cosim.core.timeunits import NS_PER_S
 from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
 from physics.robot import FLY_MODES
+from physics.sensors import read_many
 
 if TYPE_CHECKING:
     from cosim.core.coordinator import Simulation
@@ -51,13 +52,15 @@ class SimGroup:
         return self._sim.alive[self._slice]
 
     def read(self, sensor: str, idx: np.ndarray | None = None) -> np.ndarray:
-        """Each robot's `sensor` reading, stacked (one read per robot: sensors are per-robot objects)."""
+        """Each robot's `sensor` reading, stacked: what each robot's own sensor would read, with the
+        arithmetic in arrays where the sensor class can (`read_many`)."""
         rows = range(self.n) if idx is None else np.asarray(idx, dtype=np.int64).tolist()
         try:
-            return np.array([self._sensors[k][sensor].read() for k in rows])
+            sensors = [self._sensors[k][sensor] for k in rows]
         except (KeyError, IndexError):
             raise RuntimeError(f"robots {self.first}..{self.first + self.n - 1} have no {sensor!r} sensor; "
                                f"add `sensors: {{{sensor}: {{}}}}` to their group") from None
+        return read_many(sensors)
 
     def range_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         me = self.first + np.asarray(idx, dtype=np.int64)

@@ -20,6 +20,8 @@ class NeighborTable:
         if self.dense:
             self._t = np.full((n, n), NEVER, dtype=np.int64)
             self._rssi = np.zeros((n, n), dtype=np.float32)
+            self._heard = np.zeros(0, dtype=np.int64)  # keys dst * N + src of the pairs ever heard, sorted
+            self._newly_heard: list[np.ndarray] = []  # keys heard first since the last count (repeats possible)
         else:
             self._keys = np.zeros(0, dtype=np.int64)
             self._kt = np.zeros(0, dtype=np.int64)
@@ -29,6 +31,9 @@ class NeighborTable:
         """Record receptions at time t_ns (one time, or one per row in time order); a later row for
         the same pair wins."""
         if self.dense:
+            fresh = self._t[dst, src] == NEVER
+            if fresh.any():
+                self._newly_heard.append(dst[fresh].astype(np.int64) * self.n + src[fresh])
             self._t[dst, src] = t_ns
             self._rssi[dst, src] = rssi
             return
@@ -67,8 +72,12 @@ class NeighborTable:
         """Mean number of nodes heard since since_ns, over alive nodes."""
         if not alive.any():
             return 0.0
-        if self.dense:
-            counts = (self._t >= since_ns).sum(axis=1)
+        if self.dense:  # only the pairs ever heard, not the whole matrix
+            if self._newly_heard:
+                self._heard = np.unique(np.concatenate([self._heard, *self._newly_heard]))
+                self._newly_heard = []
+            keys = self._heard
+            counts = np.bincount(keys // self.n, weights=self._t.ravel()[keys] >= since_ns, minlength=self.n)
         else:
             counts = np.bincount(self._keys // self.n, weights=self._kt >= since_ns, minlength=self.n)
         return float(counts[alive].mean())

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 import numpy as np
 
 
+@functools.lru_cache(maxsize=256)
 def _purpose_key(purpose: str) -> int:
     """A stable 32-bit integer for a purpose name (Python's hash() is salted per process)."""
     return int.from_bytes(hashlib.sha256(purpose.encode()).digest()[:4], "little")

@@ -33,7 +33,7 @@ from cosim.scenario.specs import Scenario
 from netstack.backend import NetworkBackend
 from netstack.fast import kernels as radio_kernels
 from netstack.fast.backend import FastBackend
-from netstack.fast.neighbors import pairs_within
+from netstack.fast.neighbors import VerletPairs
 from netstack.routing.registry import NS3_PROTOCOLS, PROTOCOL_OF_PARAMS, protocol_name
 from physics import kernels as physics_kernels
 from physics.battery import Batteries
@@ -69,7 +69,7 @@ def make_world(s: Scenario, batteries: Batteries | None = None) -> World:
 
     w = s.world.wind
     wind = None if w is None else (w.mean, w.gust_std, w.gust_tau, SeedStreams(s.seed).generator("wind"), TICK_NS / 1e9)
-    return KinematicWorld(arena, max_accel=ph.max_accel, collisions=ph.collisions, pair_finder=pairs_within, obstacles=shapes,
+    return KinematicWorld(arena, max_accel=ph.max_accel, collisions=ph.collisions, pair_finder=VerletPairs(), obstacles=shapes,
                           wind=wind, batteries=batteries)
 
 

@@ -18,17 +18,21 @@ column_pairs = _numpy.column_pairs
 reach_one = _numpy.reach_one
 sender_pairs = _numpy.sender_pairs
 sender_pairs_cells = _numpy.sender_pairs_cells
+max_displacement = _numpy.max_displacement
+near_pairs = _numpy.near_pairs
 sender_pairs_matrix = _numpy.sender_pairs
 """The numpy version, kept when the compiled one takes over: it is faster for large dense clusters."""
 
 
 def use_compiled() -> None:
     """Switch this process to the numba kernels (same results, faster after a one-off load)."""
-    global compiled, xy_extent, brute_pairs, column_pairs, reach_one, sender_pairs, sender_pairs_cells
+    global compiled, xy_extent, brute_pairs, column_pairs, reach_one, sender_pairs, sender_pairs_cells, max_displacement
+    global near_pairs
     if compiled:
         return
     from netstack.fast import kernels_compiled as k
 
     xy_extent, brute_pairs, column_pairs, reach_one = k.xy_extent, k.brute_pairs, k.column_pairs, k.reach_one
     sender_pairs, sender_pairs_cells = k.sender_pairs, k.sender_pairs_cells
+    max_displacement, near_pairs = k.max_displacement, k.near_pairs
     compiled = True

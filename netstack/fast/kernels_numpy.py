@@ -21,11 +21,18 @@ def brute_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
     return np.stack([i, j], axis=1).astype(np.int64)
 
 
-def column_pairs(pos: np.ndarray, radius: float, order: np.ndarray, k: np.ndarray, span: float,
-                 first_next: np.ndarray) -> np.ndarray:
-    """The column sweep over keys `k` sorted by `order`: same-column pairs by growing offset, then
-    next-column pairs by growing step; each pair (min, max)."""
-    n = len(k)
+def column_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
+    """All pairs i < j within radius, sorted lexicographically: cells of width `radius` in x, points
+    sorted by y inside each column, and a sweep over the same and the next column."""
+    n = len(pos)
+    x, y = pos[:, 0], pos[:, 1]
+    col = np.floor((x - x.min()) / radius)
+    y0 = y - y.min()
+    span = float(y0.max()) + 2.0 * radius + 1.0  # keys of different columns differ by more than radius
+    key = col * span + y0
+    order = np.argsort(key)  # stability is not needed: pairs are sorted at the end
+    k = key[order]
+    first_next = np.searchsorted(k, k + (span - radius), side="left")
     out_a, out_b = [], []
     active = np.nonzero(k[1:] - k[:-1] <= radius)[0]
     s = 1
@@ -51,7 +58,8 @@ def column_pairs(pos: np.ndarray, radius: float, order: np.ndarray, k: np.ndarra
     d = pos[a] - pos[b]
     near = np.einsum("ij,ij->i", d, d) <= radius * radius
     a, b = a[near], b[near]
-    return np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
+    pairs = np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
+    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
 
 
 def reach_one(pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, cand: np.ndarray,
@@ -105,3 +113,15 @@ def sender_pairs_cells(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray, cel
     row, node, dist = row[near], node[near], dist[near]
     order = np.argsort(row * n + node, kind="stable")
     return row[order], node[order], dist[order]
+
+
+def max_displacement(pos: np.ndarray, ref: np.ndarray) -> float:
+    """The largest distance any point has moved from `ref`."""
+    d = pos - ref
+    return float(np.sqrt(np.einsum("ij,ij->i", d, d).max())) if len(d) else 0.0
+
+
+def near_pairs(pos: np.ndarray, cand: np.ndarray, radius: float) -> np.ndarray:
+    """The candidate pairs (rows i, j) within radius, in their order."""
+    d = pos[cand[:, 0]] - pos[cand[:, 1]]
+    return cand[np.einsum("ij,ij->i", d, d) <= radius * radius]

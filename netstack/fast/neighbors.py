@@ -29,28 +29,19 @@ def _cell_keys(cells: np.ndarray, lo: np.ndarray, dims: np.ndarray) -> np.ndarra
     return (c[:, 0] * dims[1] + c[:, 1]) * dims[2] + c[:, 2]
 
 
-def pairs_within_columns(pos: np.ndarray, radius: float, sort: bool = True) -> np.ndarray:
-    """All pairs (i<j) within radius: cells of width `radius` in x, points sorted by y inside each
-    column, and a sweep over the same and the next column (compiled). Near-linear for sparse sets;
-    the pairs are in lexicographic order when `sort` is true."""
-    n = len(pos)
-    if n < 2 or radius <= 0:
+def pairs_within_columns(pos: np.ndarray, radius: float) -> np.ndarray:
+    """All pairs (i<j) within radius, in lexicographic order: cells of width `radius` in x, points
+    sorted by y inside each column, and a sweep over the same and the next column (near-linear for
+    sparse sets)."""
+    if len(pos) < 2 or radius <= 0:
         return np.zeros((0, 2), dtype=np.int64)
-    x, y = pos[:, 0], pos[:, 1]
-    col = np.floor((x - x.min()) / radius)
-    y0 = y - y.min()
-    span = float(y0.max()) + 2.0 * radius + 1.0  # keys of different columns differ by more than radius
-    key = col * span + y0
-    order = np.argsort(key)  # stability is not needed: pairs are sorted at the end
-    k = key[order]
-    first_next = np.searchsorted(k, k + (span - radius), side="left")
-    pairs = kernels.column_pairs(np.ascontiguousarray(pos, dtype=np.float64), float(radius), order, k, span, first_next)
-    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))] if sort else pairs
+    return kernels.column_pairs(np.ascontiguousarray(pos, dtype=np.float64), float(radius))
 
 
-def pairs_within(pos: np.ndarray, radius: float, sort: bool = True) -> np.ndarray:
-    """All pairs (i<j) within radius; brute force for few points or many candidates per point.
-    Sorted lexicographically unless `sort` is false (the pair set is the same either way)."""
+def pairs_within(pos: np.ndarray, radius: float) -> np.ndarray:
+    """All pairs (i<j) within radius, in lexicographic order (so anything summed over them, such
+    as collision pushes, does not depend on the search); brute force for few points or many
+    candidates per point."""
     n = len(pos)
     if n <= BRUTE_FORCE_MAX_N:
         return pairs_within_brute(pos, radius)
@@ -59,7 +50,7 @@ def pairs_within(pos: np.ndarray, radius: float, sort: bool = True) -> np.ndarra
     candidates_per_point = n * 3.0 * radius * radius / area
     if candidates_per_point > DENSE_CANDIDATES and n <= DENSE_BRUTE_MAX_N:
         return pairs_within_brute(pos, radius)
-    return pairs_within_columns(pos, radius, sort)
+    return pairs_within_columns(pos, radius)
 
 
 class CellIndex:
@@ -94,3 +85,33 @@ class CellIndex:
         start = np.searchsorted(self._sorted, keys, side="left")
         stop = np.searchsorted(self._sorted, keys, side="right")
         return np.concatenate([self._order[a:b] for a, b in zip(start, stop) if b > a] or [np.zeros(0, np.int64)])
+
+
+class VerletPairs:
+    """`pairs_within` for points that move a little between calls (a swarm's collision check every
+    physics step): a list of the pairs within radius + skin, kept until some point has moved nearly
+    half the skin since it was built (a Verlet list), so most calls only re-measure those
+    candidates. Same pairs in the same order as `pairs_within`, whenever it is rebuilt."""
+
+    def __init__(self, skin_fraction: float = 1.0) -> None:
+        if skin_fraction <= 0:
+            raise ValueError(f"skin_fraction must be positive, got {skin_fraction}")
+        self.skin_fraction = skin_fraction
+        self.rebuilds = 0
+        self._ref = np.zeros((0, 3))
+        self._radius = -1.0
+        self._candidates = np.zeros((0, 2), dtype=np.int64)
+
+    def __call__(self, pos: np.ndarray, radius: float) -> np.ndarray:
+        if len(pos) <= BRUTE_FORCE_MAX_N or radius <= 0:
+            return pairs_within(pos, radius)
+        pos = np.ascontiguousarray(pos, dtype=np.float64)
+        skin = self.skin_fraction * radius
+        # 0.49 rather than 0.5: a margin far above rounding for pairs right at radius + skin
+        if (radius != self._radius or pos.shape != self._ref.shape
+                or kernels.max_displacement(pos, self._ref) > 0.49 * skin):
+            self._ref = pos.copy()
+            self._radius = radius
+            self._candidates = pairs_within(pos, radius + skin)
+            self.rebuilds += 1
+        return kernels.near_pairs(pos, self._candidates, radius)

@@ -25,15 +25,18 @@ def test_column_pairs(n, spread):
     pos = np.column_stack([rng.uniform(0, spread, n), rng.uniform(0, spread, n), rng.uniform(0, 0.3, n)])
     pos[:50, 1] = 1.0  # ties in the sort key (robots in a line)
     radius = 0.4
-    col = np.floor((pos[:, 0] - pos[:, 0].min()) / radius)
-    y0 = pos[:, 1] - pos[:, 1].min()
-    span = float(y0.max()) + 2.0 * radius + 1.0
-    key = col * span + y0
-    order = np.argsort(key)
-    k = key[order]
-    first = np.searchsorted(k, k + (span - radius), side="left")
-    a, b = _both("column_pairs", pos, radius, order, k, span, first)
+    a, b = _both("column_pairs", pos, radius)
     assert _equal(a, b) and len(a) > 0
+    assert _equal(a, reference.brute_pairs(pos, radius))
+
+
+def test_column_pairs_far_apart_columns():
+    """Columns spread much wider than the swarm is numerous: sorted keys instead of a column table."""
+    rng = np.random.default_rng(9)
+    pos = np.column_stack([rng.uniform(0, 5000, 200), rng.uniform(0, 1, 200), np.zeros(200)])
+    pos[100:] = pos[:100] + rng.uniform(-0.2, 0.2, (100, 3))
+    a, b = _both("column_pairs", pos, 0.4)
+    assert _equal(a, b) and _equal(a, reference.brute_pairs(pos, 0.4)) and len(a) >= 50
 
 
 def test_brute_pairs_and_extent():
@@ -60,3 +63,17 @@ def test_sender_pairs_dense_and_cells():
     dense = _both("sender_pairs", pos, alive, srcs, 3.0)
     cells = _both("sender_pairs_cells", pos, alive, srcs, 3.0, 3.0)
     assert _equal(*dense) and _equal(*cells) and _equal(dense[0], cells[0]) and len(dense[0][0]) > 60
+
+
+def test_sender_pairs_cells_sparse_keys():
+    """Nodes spread far beyond the cell width: the compiled kernel searches sorted keys instead of a
+    start table, with the same answer."""
+    rng = np.random.default_rng(5)
+    n = 300
+    pos = np.column_stack([rng.uniform(0, 2000, n), rng.uniform(0, 2000, n), np.zeros(n)])
+    pos[n // 2:, :2] = pos[: n // 2, :2] + rng.uniform(-2, 2, (n // 2, 2))  # everyone has a neighbour
+    alive = np.ones(n, dtype=bool)
+    srcs = rng.choice(n, 50, replace=False)
+    dense = _both("sender_pairs", pos, alive, srcs, 3.0)
+    cells = _both("sender_pairs_cells", pos, alive, srcs, 3.0, 3.0)
+    assert _equal(*cells) and _equal(dense[0], cells[0]) and len(cells[0][0]) >= 40

@@ -20,6 +20,11 @@ def test_sparse_and_dense_tables_agree(monkeypatch):
         rssi = rng.uniform(-90, -40, m)
         dense.update(times, dst, src, rssi)
         sparse.update(times, dst, src, rssi)
+        if step % 5 == 4:  # counts between updates, against the pairs each node lists
+            since = step * 1000 - 6000
+            every = np.ones(60, dtype=bool)
+            listed = np.mean([len(dense.heard_arrays(node, since)[0]) for node in range(60)])
+            assert dense.mean_count(since, every) == sparse.mean_count(since, every) == listed > 0
     alive = rng.random(60) > 0.2
     for since in (0, 15_000, 38_500):
         assert dense.mean_count(since, alive) == sparse.mean_count(since, alive)
