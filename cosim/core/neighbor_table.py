@@ -9,6 +9,17 @@ DENSE_MAX_NODES = 4096
 NEVER = np.iinfo(np.int64).min // 2
 
 
+def _distinct(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of `keys`, sorted (a sort and a mask: faster here than np.unique's hashing)."""
+    keys = np.sort(keys)
+    if len(keys) < 2:
+        return keys
+    keep = np.empty(len(keys), dtype=bool)
+    keep[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=keep[1:])
+    return keys[keep]
+
+
 class NeighborTable:
     """Last time (ns) and RSSI at which each node heard each other node. Up to DENSE_MAX_NODES an
     N x N matrix; above, the pairs ever heard as sorted keys dst * N + src with their time and RSSI
@@ -20,8 +31,9 @@ class NeighborTable:
         if self.dense:
             self._t = np.full((n, n), NEVER, dtype=np.int64)
             self._rssi = np.zeros((n, n), dtype=np.float32)
-            self._heard = np.zeros(0, dtype=np.int64)  # keys dst * N + src of the pairs ever heard, sorted
-            self._newly_heard: list[np.ndarray] = []  # keys heard first since the last count (repeats possible)
+            self._heard = np.zeros(0, dtype=np.int64)  # keys dst * N + src of the pairs ever heard
+            self._newly_heard: list[np.ndarray] = []  # pairs heard first since the last count
+            self._heard_count = 0
         else:
             self._keys = np.zeros(0, dtype=np.int64)
             self._kt = np.zeros(0, dtype=np.int64)
@@ -32,8 +44,10 @@ class NeighborTable:
         the same pair wins."""
         if self.dense:
             fresh = self._t[dst, src] == NEVER
-            if fresh.any():
-                self._newly_heard.append(dst[fresh].astype(np.int64) * self.n + src[fresh])
+            if fresh.any():  # a pair is fresh in one batch only, but may repeat within it
+                keys = _distinct(dst[fresh].astype(np.int64) * self.n + src[fresh])
+                self._newly_heard.append(keys)
+                self._heard_count += len(keys)
             self._t[dst, src] = t_ns
             self._rssi[dst, src] = rssi
             return
@@ -72,9 +86,11 @@ class NeighborTable:
         """Mean number of nodes heard since since_ns, over alive nodes."""
         if not alive.any():
             return 0.0
-        if self.dense:  # only the pairs ever heard, not the whole matrix
+        if self.dense and 4 * self._heard_count > self.n * self.n:  # most pairs heard: scan the matrix
+            counts = (self._t >= since_ns).sum(axis=1)
+        elif self.dense:  # only the pairs ever heard
             if self._newly_heard:
-                self._heard = np.unique(np.concatenate([self._heard, *self._newly_heard]))
+                self._heard = np.concatenate([self._heard, *self._newly_heard])
                 self._newly_heard = []
             keys = self._heard
             counts = np.bincount(keys // self.n, weights=self._t.ravel()[keys] >= since_ns, minlength=self.n)
