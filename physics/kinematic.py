@@ -52,13 +52,15 @@ class KinematicWorld(CommandArrays):
         self._vel = np.zeros((0, 3))
         self._radius = np.zeros(0)
         self._contacts: list[tuple[int, int]] = []
+        self._impacts: list[tuple[int, int, float]] = []
         self.track_motion = False  # keep the previous step's velocities and headings (IMU sensors)
         self._prev_vel = np.zeros((0, 3))
         self._prev_heading = np.zeros(0)
         self._last_dt = 0.0
         self.quads: QuadrotorBank | None = None  # the quadrotors' dynamics and controllers, if any
+        self._speed_before = np.zeros(0)  # each quadrotor's speed before the last step (m/s)
         self.wind = wind  # (mean, gust_std, gust_tau, rng, tick) for the quadrotors, or None
-        self._quad_idx = np.zeros(0, dtype=np.int64)
+        self.quad_robots = np.zeros(0, dtype=np.int64)  # robot id of each row of the quadrotor bank
         self._quad_cmd: dict[int, tuple] = {}
         self.drives: DiffDriveBank | None = None  # differential-drive robots, if any
         self._drive_idx = np.zeros(0, dtype=np.int64)
@@ -89,14 +91,14 @@ class KinematicWorld(CommandArrays):
         idx = [i for i, s in enumerate(self.specs) if s.airframe is not None]
         self.quad_slot = np.full(self.n, -1, dtype=np.int64)
         if idx:
-            self._quad_idx = np.array(idx, dtype=np.int64)
-            self.quad_slot[self._quad_idx] = np.arange(len(idx))
+            self.quad_robots = np.array(idx, dtype=np.int64)
+            self.quad_slot[self.quad_robots] = np.arange(len(idx))
             frames = [AIRFRAMES[self.specs[i].airframe] for i in idx]
-            self.quads = QuadrotorBank(frames, self._pos[self._quad_idx], self.active_heading[self._quad_idx])
+            self.quads = QuadrotorBank(frames, self._pos[self.quad_robots], self.active_heading[self.quad_robots])
             if self.wind is not None:
                 mean, std, tau, rng, tick = self.wind
                 self.quads.forces.append(Wind(mean, std, tau, len(idx), rng, tick))
-            self._clip_lo[self._quad_idx, 2] = self._lo[2]  # a quadrotor stands on the ground, not on its radius
+            self._clip_lo[self.quad_robots, 2] = self._lo[2]  # a quadrotor stands on the ground, not on its radius
         idx = [i for i, s in enumerate(self.specs) if s.drive is not None]
         self.drive_slot = np.full(self.n, -1, dtype=np.int64)
         if idx:
@@ -161,7 +163,7 @@ class KinematicWorld(CommandArrays):
                 for i, cmd in self._quad_cmd.items():
                     self.quads.command(int(self.quad_slot[i]), *cmd)
                 self._quad_cmd.clear()
-            self.active_heading[self._quad_idx] = self.quads.euler[:, 2]  # headings read back are the real ones
+            self.active_heading[self.quad_robots] = self.quads.euler[:, 2]  # headings read back are the real ones
         d = self.drives
         if d is not None:
             for i, cmd in self._drive_cmd.items():
@@ -185,9 +187,23 @@ class KinematicWorld(CommandArrays):
     def _step_quads(self, dt_s: float) -> None:
         q = self.quads
         ticks = round(dt_s / q.tick)
-        q.alive = self.alive[self._quad_idx]
+        q.alive = self.alive[self.quad_robots]
+        airborne = ~q.on_ground
+        speed = np.sqrt(np.einsum("ij,ij->i", q.vel, q.vel))
         for _ in range(ticks):
             q.step()
+        if self.track_contacts:  # touching down (the ground stops a descent) is an impact too
+            self._impacts = [(int(self.quad_robots[k]), -1, float(speed[k])) for k in np.nonzero(airborne & q.on_ground)[0]]
+            self._speed_before = speed
+
+    def quad_impacts(self) -> list[tuple[int, int, float]]:
+        """(quadrotor, other robot or -1, its speed before the step in m/s) for every contact of the
+        last step; collected while `track_contacts` is on."""
+        if self.quads is None or not self.track_contacts:
+            return []
+        slot = self.quad_slot
+        touched = [(i, j, float(self._speed_before[slot[i]])) for i, j in self._contacts if slot[i] >= 0]
+        return self._impacts + touched
 
     def contacts(self) -> list[tuple[int, int]]:
         """(robot, other) pairs that touched during the last step; other is -1 for an obstacle or
@@ -211,7 +227,7 @@ class KinematicWorld(CommandArrays):
         kernels.move_points(dt_s, self.max_accel, self.active_heading, self.active_vel, self.max_speed, self.alive, self._vel,
                     self._pos, self._trig)
         if quads is not None:
-            qi = self._quad_idx
+            qi = self.quad_robots
             self._pos[qi] = quads.pos
             self._vel[qi] = quads.vel
             self.active_heading[qi] = quads.euler[:, 2]
@@ -291,7 +307,7 @@ class KinematicWorld(CommandArrays):
         """Total rotor thrust of every robot (N; 0 for robots without rotors), for battery drain."""
         out = np.zeros(self.n)
         if self.quads is not None:
-            out[self._quad_idx] = self.quads.rotor.sum(axis=1)
+            out[self.quad_robots] = self.quads.rotor.sum(axis=1)
         return out
 
     def acceleration_of(self, i: int) -> np.ndarray:

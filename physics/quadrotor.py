@@ -235,11 +235,26 @@ class QuadrotorBank:
 
     def step(self) -> None:
         """One control tick and one integration step, for every vehicle at once."""
+        self._integrate(self.control())
+
+    def control(self) -> np.ndarray:
+        """One control tick from the current state: sets `rotor` (N per rotor) and returns the
+        realised wrench per vehicle, (n, 4): collective thrust along body z (N) and body torques
+        (N m). A rigid-body world applies it; `step` integrates it here."""
         np.cos(self.euler, out=self._cos)  # shared with the integration step (same angles)
         np.sin(self.euler, out=self._sin)
         self._velocity_loop()
         roll_cmd, pitch_cmd, thrust, yaw_rate = self._attitude_targets()
-        self._rate_loop(roll_cmd, pitch_cmd, thrust, yaw_rate)
+        return self._rate_loop(roll_cmd, pitch_cmd, thrust, yaw_rate)
+
+    def air_force(self) -> np.ndarray:
+        """Linear drag and the extra force models (wind) on each vehicle (N, world frame), for a
+        rigid-body world that integrates the motion itself."""
+        force = -self._drag_col * self.vel
+        for model in self.forces:
+            force += model.force(self.t, self.pos, self.vel, self.drag)
+        self.t += self.tick
+        return force
 
     def _velocity_loop(self) -> None:
         """Position and altitude setpoints to velocity targets, then the velocity PI to `_acc`."""
@@ -302,7 +317,7 @@ class QuadrotorBank:
             yaw_rate = np.where(att, sp2, yaw_rate)
         return roll_cmd, pitch_cmd, thrust, yaw_rate
 
-    def _rate_loop(self, roll_cmd, pitch_cmd, thrust, yaw_rate) -> None:
+    def _rate_loop(self, roll_cmd, pitch_cmd, thrust, yaw_rate) -> np.ndarray:
         """Attitude to body rates to torques, the mixer and rotor limits, then integration."""
         g, h = self.gains, self.tick
         # attitude -> body rates -> torques (PI on rates, scaled by inertia)
@@ -326,7 +341,7 @@ class QuadrotorBank:
         if not self._all_armed:
             rotor *= self.armed[:, None]
         self.rotor = rotor
-        self._integrate(self._apply(self._mix, rotor))
+        return self._apply(self._mix, rotor)
 
     def _apply(self, matrices: np.ndarray, vectors: np.ndarray) -> np.ndarray:
         if self._shared:  # one airframe for all: one small matrix product

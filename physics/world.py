@@ -15,6 +15,7 @@ import numpy as np
 
 from physics.battery import Batteries
 from physics.obstacles import Box as Box  # re-exported: worlds take obstacles from here
+from physics.quadrotor import QuadrotorBank
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class World(Protocol):
     alive: np.ndarray  # (N,) bool
     active_heading: np.ndarray  # (N,) headings the last step integrated
     quad_slot: np.ndarray  # (N,) row of each robot in the quadrotor bank, -1 for others
+    quad_robots: np.ndarray  # robot id of each row of the quadrotor bank
+    quads: QuadrotorBank | None  # the quadrotors' state and controllers, if any
     drive_slot: np.ndarray  # (N,) row of each robot in the differential-drive bank, -1 for others
     batteries: Batteries | None  # what battery gauges read
     track_contacts: bool  # contacts() are collected (after want_contacts())
@@ -67,6 +70,8 @@ class World(Protocol):
     def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray: ...
     def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]: ...
     def contacts(self) -> list[tuple[int, int]]: ...
+    def quad_impacts(self) -> list[tuple[int, int, float]]:
+        """(quadrotor, other robot or -1, its speed before the contact) for the last step's contacts."""
     def want_contacts(self) -> None: ...
     def thrusts(self) -> np.ndarray:
         """Total rotor thrust per robot (N), 0 for robots without rotors: battery drain."""

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from controllers import Controller, Message
+from cosim.core.crashes import CrashRules
 from cosim.core.group_handle import GroupRouter, SimGroup
 from cosim.core.neighbor_table import NeighborTable
 from cosim.core.parts import Counters, Extension, GroupPlan, ProgressFn, RoutingPlan
@@ -49,6 +50,7 @@ class Simulation:
         positions_every_ns: int | None,
         batteries: Batteries | None = None,
         collision_kills: np.ndarray | None = None,
+        crash_rules: CrashRules | None = None,
         routing: RoutingPlan | None = None,
         extensions: Sequence[Extension] = (),
         groups: Sequence[GroupPlan] = (),
@@ -74,7 +76,8 @@ class Simulation:
         """Per node: its controller overrides on_message (the network stops at its receive times)."""
         self.batteries = batteries
         self.collision_kills = None if collision_kills is None or not np.any(collision_kills) else np.asarray(collision_kills)
-        if self.collision_kills is not None:
+        self.crash_rules = crash_rules
+        if self.collision_kills is not None or crash_rules is not None:
             world.want_contacts()
         self.stack_host = SimStackHost(self) if routing is not None else None
         self.stacks: list[NodeStack] | None = None if routing is None else [
@@ -156,6 +159,9 @@ class Simulation:
         self.counters.physics_steps += 1
         if self.collision_kills is not None:
             self._collision_faults()
+        if self.crash_rules is not None:
+            for node, detail in self.crash_rules.crashes(self.world, self.alive):
+                self.kill(node, "crash", detail)
         if self.batteries is not None:
             b = self.batteries
             thrust = self.world.thrusts() if b.uses_thrust else None

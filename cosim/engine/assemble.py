@@ -17,6 +17,7 @@ import numpy as np
 
 from controllers import Controller, GroupController
 from cosim.core.coordinator import Simulation
+from cosim.core.crashes import CrashRules
 from cosim.core.group_handle import SimGroup
 from cosim.core.net_handle import NetHandle
 from cosim.core.parts import Extension, GroupPlan, RoutingPlan
@@ -61,7 +62,7 @@ def make_world(s: Scenario, batteries: Batteries | None = None) -> World:
     shapes = tuple(s.world.obstacles)
     ph = s.physics
     if ph.backend == "pybullet":
-        from physics.pybullet_world import PybulletWorld
+        from physics.pybullet.world import PybulletWorld
 
         return PybulletWorld(arena, ph.dt_ns / 1e9, drag=ph.drag, obstacles=shapes, solver_iterations=ph.solver_iterations,
                              batteries=batteries)
@@ -219,6 +220,7 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
         duration_ns=s.duration_ns, recorder=Recorder(trace.positions_every_ns is not None, trace.network, trace.records),
         neighbor_timeout_ns=s.network.neighbor_timeout_ns, positions_every_ns=trace.positions_every_ns,
         batteries=batteries, collision_kills=np.array([g.faults.collision_kills for g in per_node], dtype=bool),
+        crash_rules=CrashRules.of([g.faults.crash_speed for g in per_node], [g.faults.crash_tilt for g in per_node]),
         routing=plan, extensions=extensions, groups=group_plans,
     )
     _schedule_faults(s, sim, streams, nodes)

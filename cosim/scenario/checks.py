@@ -49,9 +49,9 @@ def check(s: Scenario, m: Mapper) -> None:
         _check_controller(g, path, dt, m)
         if g.robot.model == "diff_drive" and s.physics.backend != "kinematic":
             raise m.error(f"{path}.robot.model", "diff_drive robots run on physics.backend: kinematic (pybullet: not yet)")
+        if g.robot.model != "quadrotor" and (g.faults.crash_speed is not None or g.faults.crash_tilt is not None):
+            raise m.error(f"{path}.faults", "crash_speed and crash_tilt apply to quadrotors (robot.model: quadrotor)")
         if g.robot.model == "quadrotor":
-            if s.physics.backend != "kinematic":
-                raise m.error(f"{path}.robot.model", "quadrotors run on physics.backend: kinematic (pybullet: not yet)")
             if dt % TICK_NS:
                 raise m.error("physics.dt", f"quadrotors need a physics step that is a multiple of their control tick "
                                             f"({format_ns(TICK_NS)}); got {format_ns(dt)}")

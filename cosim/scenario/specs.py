@@ -122,14 +122,22 @@ class RobotModelSpec:
 @dataclass(frozen=True)
 class FaultSpec:
     """Faults of a group's robots: die on any collision (robot, obstacle, wall, ground), and/or fail at
-    random with an exponential time to failure of mean `mean_time_to_failure` (seconds)."""
+    random with an exponential time to failure of mean `mean_time_to_failure` (seconds). Quadrotors
+    can crash instead: on an impact faster than `crash_speed` (m/s, the vehicle's speed before the
+    contact) or when tilted more than `crash_tilt` degrees from upright."""
 
     collision_kills: bool = False
     mean_time_to_failure_ns: int | None = None
+    crash_speed: float | None = None
+    crash_tilt: float | None = None
 
     def __post_init__(self) -> None:
         if self.mean_time_to_failure_ns is not None and self.mean_time_to_failure_ns <= 0:
             raise ValueError("mean_time_to_failure must be a positive duration")
+        if self.crash_speed is not None and self.crash_speed <= 0:
+            raise ValueError(f"crash_speed must be > 0 m/s, got {self.crash_speed}")
+        if self.crash_tilt is not None and not 0 < self.crash_tilt <= 180:
+            raise ValueError(f"crash_tilt must be in (0, 180] degrees, got {self.crash_tilt}")
 
 
 @dataclass(frozen=True)

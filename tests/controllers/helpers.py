@@ -134,3 +134,52 @@ class Strider(Controller):
     def setup(self):
         self.robot.set_velocity(2.0)
         self.every(1.0, lambda: self.record("x", float(self.robot.position[0])))
+
+
+class StepResponse(Controller):
+    """Position steps: up to `altitude` at t = 0, then `lateral` metres along +x at `move_at` seconds."""
+
+    @dataclass(frozen=True)
+    class Params:
+        altitude: float = 5.0
+        lateral: float = 3.0
+        move_at: float = 6.0
+
+    period = None
+
+    def setup(self) -> None:
+        x, y, _ = self.robot.position
+        p = self.params
+        self.robot.fly("position", float(x), float(y), p.altitude, 0.0)
+        self.after(p.move_at, lambda: self.robot.fly("position", float(x) + p.lateral, float(y), p.altitude, 0.0))
+
+
+class RollKick(Controller):
+    """Take off to 2 m, then at 3 s command a roll of `roll` radians in attitude mode (hover thrust)."""
+
+    @dataclass(frozen=True)
+    class Params:
+        roll: float = 1.2
+
+    period = None
+
+    def setup(self) -> None:
+        self.robot.fly("position", 0.0, 0.0, 2.0, 0.0)
+        self.after(3.0, self._kick)
+
+    def _kick(self) -> None:
+        self.robot.fly("attitude", self.params.roll, 0.0, 0.0, 1.2 * 0.027 * 9.81)
+
+
+class Land(Controller):
+    """Take off to 2 m, then from 4 s descend at `sink` m/s until on the ground."""
+
+    @dataclass(frozen=True)
+    class Params:
+        sink: float = 0.5
+
+    period = None
+
+    def setup(self) -> None:
+        self.robot.fly("position", 0.0, 0.0, 2.0, 0.0)
+        self.after(4.0, lambda: self.robot.fly("speed_vertical", 0.0, 0.0, -self.params.sink))

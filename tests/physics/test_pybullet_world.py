@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from physics.pybullet_world import PybulletWorld
+from physics.pybullet.world import PybulletWorld
 from physics.robot import Robot
 from physics.world import Arena, Box, RobotSpec
 

@@ -67,8 +67,10 @@ def test_quadrotors_are_refused_where_they_cannot_run():
     data["physics"]["dt"] = "1 ms"
     with pytest.raises(ScenarioError, match="multiple of their control tick"):
         cosim.from_dict(data)
-    data["physics"] = {"backend": "pybullet", "dt": "10 ms"}
-    with pytest.raises(ScenarioError, match="kinematic"):
+    data["physics"]["dt"] = "10 ms"
+    data["groups"][0]["robot"] = {"radius": 0.1}
+    data["groups"][0]["faults"] = {"crash_speed": 2.0}
+    with pytest.raises(ScenarioError, match=r"groups\[0\]\.faults: crash_speed and crash_tilt apply to quadrotors"):
         cosim.from_dict(data)
     data = scenario({"class": "controllers.library.station:Station"}, airframe="blimp")
     with pytest.raises(ScenarioError, match="unknown airframe 'blimp'"):

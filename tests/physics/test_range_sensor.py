@@ -12,7 +12,7 @@ import pytest
 
 from netstack.fast.neighbors import pairs_within
 from physics.kinematic import KinematicWorld
-from physics.pybullet_world import PybulletWorld
+from physics.pybullet.world import PybulletWorld
 from physics.robot import Robot
 from physics.sensors import RangeOptions, RangeSensor
 from physics.world import Arena, Box, RobotSpec

@@ -1,21 +1,25 @@
-"""`pybullet` world: one rigid sphere per robot, velocity commands turned into forces, static boxes.
+"""`pybullet` world: robots as rigid bodies, velocity commands turned into forces, static obstacles.
 
-Each robot is flown like a MAV in still air: the body has linear drag a = -d (1 + |v|) v (pybullet's
-base damping law) and the controller's velocity command v* becomes the constant force
-F = m d (1 + |v*|) v* + m g, which makes v* the steady state with a time constant of about
-1 / (d (1 + 2|v*|)) seconds, without reading the velocity back every step. Collisions, obstacles
-and the ground perturb the motion physically. The heading is kinematic (spheres do not turn).
-Every pybullet call passes physicsClientId, so several worlds can live in one process.
+Point robots are spheres flown like a MAV in still air: the body has linear drag
+a = -d (1 + |v|) v (pybullet's base damping law) and the controller's velocity command v* becomes
+the constant force F = m d (1 + |v*|) v* + m g, which makes v* the steady state with a time
+constant of about 1 / (d (1 + 2|v*|)) seconds, without reading the velocity back every step. Their
+heading is kinematic (spheres do not turn). Quadrotors are rigid bodies under their rotor thrusts
+(physics.pybullet.quadrotors), stepped at their control tick. Collisions, obstacles and the ground
+act physically. Every pybullet call passes physicsClientId, so several worlds can live in one process.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 
 import numpy as np
 
 from physics.battery import Batteries
-from physics.obstacles import Cylinder, Mesh, Wall
+from physics.pybullet.quadrotors import RigidQuadrotors
+from physics.pybullet.statics import add_static
+from physics.quadrotor import Mode, QuadrotorBank
 from physics.world import Arena, CommandArrays, RobotSpec
 
 log = logging.getLogger(__name__)
@@ -59,67 +63,86 @@ class PybulletWorld(CommandArrays):
             plane = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=cid)
             self._static.append(pybullet.createMultiBody(0, plane, -1, (0, 0, arena.lower[2]), physicsClientId=cid))
         for obstacle in obstacles:
-            self._static.append(self._add_static(obstacle))
+            self._static.append(add_static(pybullet, cid, obstacle))
+        self.rigid_quads = RigidQuadrotors(pybullet, cid)
+        self.quads: QuadrotorBank | None = None
+        self.quad_robots = np.zeros(0, dtype=np.int64)  # robot id of each row of the quadrotor bank
+        self._quad_cmd: dict[int, tuple] = {}
+        self._substeps = 1
+        self._spheres: list[int] = []  # robots that are spheres
         self._bodies: list[int] = []
         self._contacts: list[tuple[int, int]] = []
+        self._impacts: list[tuple[int, int, float]] = []
         self._robot_of: dict[int, int] = {}
         self._pos = np.zeros((0, 3))
         self._sync_pos = np.zeros((0, 3))
         self._sync_t = 0.0
         self._all_fresh = False
         self._one_cache: dict[int, np.ndarray] = {}
-        self._forces: list[tuple[float, float, float]] = []
+        self._forces: list[tuple[int, tuple[float, float, float]]] = []  # (sphere body, force)
         self._forces_dirty = True
         self._weights = np.zeros(0)
 
-    def _add_static(self, o) -> int:
-        """One static body for a box, oriented box (wall), vertical cylinder or mesh (OBJ or URDF)."""
-        p, cid = self._p, self._cid
-        if isinstance(o, Mesh):
-            orientation = p.getQuaternionFromEuler((0.0, 0.0, o.yaw))
-            if o.file.lower().endswith(".urdf"):
-                return p.loadURDF(o.file, o.position, orientation, useFixedBase=True, globalScaling=o.scale,
-                                  physicsClientId=cid)
-            shape = p.createCollisionShape(p.GEOM_MESH, fileName=o.file, meshScale=[o.scale] * 3, physicsClientId=cid)
-            return p.createMultiBody(0, shape, -1, o.position, orientation, physicsClientId=cid)
-        if isinstance(o, Cylinder):
-            shape = p.createCollisionShape(p.GEOM_CYLINDER, radius=o.radius, height=2 * o.half_height, physicsClientId=cid)
-            return p.createMultiBody(0, shape, -1, o.center, physicsClientId=cid)
-        yaw = o.yaw if isinstance(o, Wall) else 0.0
-        shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=o.half_extents, physicsClientId=cid)
-        return p.createMultiBody(0, shape, -1, o.center, p.getQuaternionFromEuler((0.0, 0.0, yaw)), physicsClientId=cid)
-
     def add_robot(self, spec: RobotSpec) -> int:
         i = self._register(spec)
-        p, cid = self._p, self._cid
-        shape = p.createCollisionShape(p.GEOM_SPHERE, radius=spec.radius_m, physicsClientId=cid)
-        body = p.createMultiBody(spec.mass_kg, shape, -1, spec.position, physicsClientId=cid)
-        p.changeDynamics(body, -1, linearDamping=self.drag, angularDamping=0.5, physicsClientId=cid)
+        if spec.drive is not None:
+            raise ValueError("diff_drive robots run on physics.backend: kinematic (pybullet: not yet)")
+        if spec.airframe is not None:
+            body = self.rigid_quads.add(i, spec)
+        else:
+            p, cid = self._p, self._cid
+            shape = p.createCollisionShape(p.GEOM_SPHERE, radius=spec.radius_m, physicsClientId=cid)
+            body = p.createMultiBody(spec.mass_kg, shape, -1, spec.position, physicsClientId=cid)
+            p.changeDynamics(body, -1, linearDamping=self.drag, angularDamping=0.5, physicsClientId=cid)
+            self._spheres.append(i)
         self._bodies.append(body)
         self._robot_of[body] = i
         return i
 
     def start(self) -> None:
         self._allocate()
+        self.drive_slot = np.full(self.n, -1, dtype=np.int64)
+        self.quad_slot = np.full(self.n, -1, dtype=np.int64)
+        quads = self.rigid_quads
+        if quads.robots:
+            self.quad_robots = np.array(quads.robots, dtype=np.int64)
+            self.quad_slot[self.quad_robots] = np.arange(len(quads.robots))
+            self.quads = quads.start(self.cmd_heading[self.quad_robots])
+            self._substeps = max(1, round(self.dt_s / self.quads.tick))
+            if abs(self._substeps * self.quads.tick - self.dt_s) > 1e-9:
+                raise ValueError(f"physics.dt ({self.dt_s} s) must be a multiple of the quadrotors' control tick "
+                                 f"({self.quads.tick} s)")
+            self._p.setTimeStep(self.quads.tick, physicsClientId=self._cid)
         self._weights = np.array([s.mass_kg for s in self.specs], dtype=np.float64)
-        self._pos = np.array([s.position for s in self.specs], dtype=np.float64).reshape(self.n, 3)
+        self._read_all_now()
         self._sync_pos = self._pos.copy()
         self._sync_t = 0.0
-        self._all_fresh = True
         self.latch()
+
+    def fly(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = math.nan) -> None:
+        """Pending quadrotor command (mode and setpoint, see physics.quadrotor); applied at the next latch."""
+        if self.quad_slot[i] < 0:
+            raise ValueError(f"robot {i} is not a quadrotor")
+        self._quad_cmd[i] = (mode, a, b, c, d)
 
     def latch(self) -> None:
         changed = not (np.array_equal(self.active_vel, self.cmd_vel) and np.array_equal(self.active_heading, self.cmd_heading))
         super().latch()
+        if self.quads is not None:
+            for i, cmd in self._quad_cmd.items():
+                self.quads.command(int(self.quad_slot[i]), *cmd)
+            self._quad_cmd.clear()
+            self.active_heading[self.quad_robots] = self.quads.euler[:, 2]  # headings read back are the real ones
         if changed or self._forces_dirty:
             self._compute_forces()
 
     def _compute_forces(self) -> None:
+        """The spheres' constant forces (see the module docstring)."""
         v = self.world_velocity_targets()
         speed = np.sqrt(np.einsum("ij,ij->i", v, v))
         force = v * (self._weights * self.drag * (1.0 + speed))[:, None]
         force[:, 2] += self._weights * GRAVITY * self.alive
-        self._forces = [tuple(f) for f in force.tolist()]
+        self._forces = [(self._bodies[i], tuple(force[i].tolist())) for i in self._spheres]
         self._forces_dirty = False
 
     def step(self, dt_s: float) -> None:
@@ -128,31 +151,62 @@ class PybulletWorld(CommandArrays):
         apply = p.applyExternalForce
         origin = (0.0, 0.0, 0.0)
         frame = p.WORLD_FRAME
-        for body, force in zip(self._bodies, self._forces):
-            apply(body, -1, force, origin, frame, physicsClientId=cid)
-        p.stepSimulation(physicsClientId=cid)
-        if self.track_contacts:
-            self._collect_contacts()
+        quads = self.rigid_quads if self.quads is not None else None
+        contacts: set[tuple[int, int]] = set()
+        impacts: dict[tuple[int, int], float] = {}
+        for _ in range(self._substeps):
+            if quads is not None:
+                quads.sense()
+                quads.actuate(self.alive[self.quad_robots])
+            for body, force in self._forces:
+                apply(body, -1, force, origin, frame, physicsClientId=cid)
+            p.stepSimulation(physicsClientId=cid)
+            if self.track_contacts:
+                touched = self._step_contacts()
+                contacts.update(touched)
+                if quads is not None:
+                    self._note_impacts(touched, impacts)
+        if quads is not None:
+            quads.sense()
+        self._contacts = sorted(contacts)
+        self._impacts = [(me, other, speed) for (me, other), speed in sorted(impacts.items())]
         self._all_fresh = False
         self._one_cache.clear()
 
-    def _collect_contacts(self) -> None:
-        """All contacts of this step in one pybullet call, as (robot, other robot or -1) pairs."""
+    def _step_contacts(self) -> set[tuple[int, int]]:
+        """All contacts of one engine step in one pybullet call, as (robot, other robot or -1) pairs."""
         seen = set()
         for c in self._p.getContactPoints(physicsClientId=self._cid):
             a, b = self._robot_of.get(c[1]), self._robot_of.get(c[2])
             for me, other in ((a, b), (b, a)):
                 if me is not None:
                     seen.add((me, -1 if other is None else other))
-        self._contacts = sorted(seen)
+        return seen
+
+    def _note_impacts(self, touched: set[tuple[int, int]], impacts: dict[tuple[int, int], float]) -> None:
+        """Each quadrotor contact of one engine step with the vehicle's speed before it (the fastest
+        over the physics step's engine steps)."""
+        vel = self.quads.vel
+        for me, other in touched:
+            slot = self.quad_slot[me]
+            if slot >= 0:
+                speed = float(np.sqrt(vel[slot] @ vel[slot]))
+                impacts[(me, other)] = max(speed, impacts.get((me, other), 0.0))
+
+    def quad_impacts(self) -> list[tuple[int, int, float]]:
+        """(quadrotor, other robot or -1, its speed before the contact in m/s) for every contact of
+        the last step; collected while `track_contacts` is on."""
+        return self._impacts
 
     def contacts(self) -> list[tuple[int, int]]:
         """(robot, other) pairs in contact after the last step; other is -1 for obstacles and the ground."""
         return self._contacts
 
     def _read_all(self) -> None:
-        if self._all_fresh:
-            return
+        if not self._all_fresh:
+            self._read_all_now()
+
+    def _read_all_now(self) -> None:
         get = self._p.getBasePositionAndOrientation
         cid = self._cid
         self._pos = np.array([get(b, physicsClientId=cid)[0] for b in self._bodies], dtype=np.float64).reshape(self.n, 3)
@@ -198,8 +252,11 @@ class PybulletWorld(CommandArrays):
         return out
 
     def thrusts(self) -> np.ndarray:
-        """Spheres have no rotors."""
-        return np.zeros(self.n)
+        """Collective rotor thrust per robot (N); 0 for spheres."""
+        out = np.zeros(self.n)
+        if self.quads is not None:
+            out[self.quad_robots] = self.rigid_quads.thrusts()
+        return out
 
     def speeds(self) -> np.ndarray:
         """Commanded speed of every robot (m/s): what its thrust sustains, without a pybullet call per body."""
@@ -236,7 +293,8 @@ class PybulletWorld(CommandArrays):
     def kill(self, i: int) -> None:
         """A dead robot loses thrust and its flight control (the drag term), and falls."""
         self.alive[i] = False
-        self._p.changeDynamics(self._bodies[i], -1, linearDamping=DEAD_DRAG, physicsClientId=self._cid)
+        if self.quad_slot[i] < 0:
+            self._p.changeDynamics(self._bodies[i], -1, linearDamping=DEAD_DRAG, physicsClientId=self._cid)
         self._forces_dirty = True
         self._compute_forces()
 

@@ -1,0 +1,117 @@
+"""Quadrotors as pybullet rigid bodies, flown by the cascaded PID of physics.quadrotor.
+
+Each vehicle is one body: a flat cylinder spanning its rotors, with the airframe's mass and
+principal inertia and none of pybullet's own damping. At every control tick the bank reads the
+bodies' state (position, velocity, attitude, body rates) and computes the four rotor thrusts; the
+body then receives their resultant, the collective thrust along its z axis at the centre of mass
+plus the roll, pitch and yaw moments. Four forces at the rotor positions and the rotors' reaction
+torques sum to exactly this wrench, so the rigid-body motion is the same, for two pybullet calls
+instead of five. Drag and wind act as in the kinematic world; contacts with the ground, obstacles
+and other bodies are pybullet's. Positions are the centre of mass: a landed vehicle's is half its
+body height above the ground.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from physics.quadrotor import AIRFRAMES, Airframe, QuadrotorBank
+from physics.world import RobotSpec
+
+HALF_HEIGHT = 0.15
+"""Half the body's height, as a fraction of its radius (the disc through the rotors)."""
+
+
+def rotations(quat: np.ndarray) -> np.ndarray:
+    """(n, 3, 3) rotation matrices (body to world) of (n, 4) quaternions x, y, z, w."""
+    x, y, z, w = quat[:, 0], quat[:, 1], quat[:, 2], quat[:, 3]
+    r = np.empty((len(quat), 3, 3))
+    r[:, 0, 0] = 1 - 2 * (y * y + z * z)
+    r[:, 0, 1] = 2 * (x * y - z * w)
+    r[:, 0, 2] = 2 * (x * z + y * w)
+    r[:, 1, 0] = 2 * (x * y + z * w)
+    r[:, 1, 1] = 1 - 2 * (x * x + z * z)
+    r[:, 1, 2] = 2 * (y * z - x * w)
+    r[:, 2, 0] = 2 * (x * z - y * w)
+    r[:, 2, 1] = 2 * (y * z + x * w)
+    r[:, 2, 2] = 1 - 2 * (x * x + y * y)
+    return r
+
+
+def euler_zyx(r: np.ndarray) -> np.ndarray:
+    """Roll, pitch, yaw (Z-Y-X, as physics.quadrotor) of (n, 3, 3) rotation matrices."""
+    out = np.empty((len(r), 3))
+    out[:, 0] = np.arctan2(r[:, 2, 1], r[:, 2, 2])
+    out[:, 1] = -np.arcsin(np.clip(r[:, 2, 0], -1.0, 1.0))
+    out[:, 2] = np.arctan2(r[:, 1, 0], r[:, 0, 0])
+    return out
+
+
+class RigidQuadrotors:
+    """The quadrotors of one pybullet world: their bodies and the bank that flies them."""
+
+    def __init__(self, p, cid: int) -> None:
+        self._p = p
+        self._cid = cid
+        self.robots: list[int] = []
+        self.bodies: list[int] = []
+        self._frames: list[Airframe] = []
+        self.bank: QuadrotorBank | None = None
+        self._rot = np.zeros((0, 3, 3))
+
+    def add(self, robot: int, spec: RobotSpec) -> int:
+        """A body for robot `robot`, resting on its placed position; returns the body id."""
+        p, cid = self._p, self._cid
+        frame = AIRFRAMES[spec.airframe]
+        half = HALF_HEIGHT * spec.radius_m
+        shape = p.createCollisionShape(p.GEOM_CYLINDER, radius=spec.radius_m, height=2 * half, physicsClientId=cid)
+        x, y, z = spec.position
+        body = p.createMultiBody(frame.mass, shape, -1, (x, y, z + half), p.getQuaternionFromEuler((0, 0, spec.heading)),
+                                 physicsClientId=cid)
+        p.changeDynamics(body, -1, localInertiaDiagonal=frame.inertia, linearDamping=0.0, angularDamping=0.0,
+                         physicsClientId=cid)
+        self.robots.append(robot)
+        self.bodies.append(body)
+        self._frames.append(frame)
+        return body
+
+    def start(self, headings: np.ndarray) -> QuadrotorBank:
+        """The bank, with the bodies' starting state."""
+        n = len(self.bodies)
+        self.bank = QuadrotorBank(self._frames, np.zeros((n, 3)), headings)
+        self.sense()
+        self.bank.setpoint[:, 2] = self.bank.pos[:, 2]  # hold the starting height
+        return self.bank
+
+    def sense(self) -> None:
+        """The bodies' state into the bank's arrays (in place: the bank keeps views of them)."""
+        p, cid, bank = self._p, self._cid, self.bank
+        get_pose, get_vel = p.getBasePositionAndOrientation, p.getBaseVelocity
+        poses = [get_pose(b, physicsClientId=cid) for b in self.bodies]
+        vels = [get_vel(b, physicsClientId=cid) for b in self.bodies]
+        bank.pos[:] = [q[0] for q in poses]
+        self._rot = rotations(np.array([q[1] for q in poses]))
+        bank.euler[:] = euler_zyx(self._rot)
+        bank.vel[:] = [v[0] for v in vels]
+        omega = np.array([v[1] for v in vels])
+        bank.rates[:] = np.einsum("nji,nj->ni", self._rot, omega)  # world to body: R transposed
+
+    def actuate(self, alive: np.ndarray) -> None:
+        """One control tick: rotor thrusts from the bank, their wrench and the air's force onto the bodies."""
+        p, cid, bank = self._p, self._cid, self.bank
+        bank.alive = alive
+        wrench = bank.control()
+        force = self._rot[:, :, 2] * wrench[:, :1] + bank.air_force()
+        torque = np.einsum("nij,nj->ni", self._rot, wrench[:, 1:])
+        frame = p.WORLD_FRAME
+        for body, f, at, tau in zip(self.bodies, force.tolist(), bank.pos.tolist(), torque.tolist()):
+            p.applyExternalForce(body, -1, f, at, frame, physicsClientId=cid)
+            p.applyExternalTorque(body, -1, tau, frame, physicsClientId=cid)
+
+    def thrusts(self) -> np.ndarray:
+        """Collective rotor thrust per vehicle (N)."""
+        return self.bank.rotor.sum(axis=1)
+
+    def tilt_deg(self) -> np.ndarray:
+        """Angle between each body's z axis and the vertical (degrees)."""
+        return np.degrees(np.arccos(np.clip(self._rot[:, 2, 2], -1.0, 1.0)))

@@ -1,0 +1,104 @@
+"""Quadrotors as pybullet rigid bodies: the same scenario flies the same in both worlds, walls stop
+them physically, and the crash rule kills on a hard impact or a steep tilt."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import cosim
+from cosim.engine.assemble import build
+
+
+def scenario(backend: str, controller: dict, **faults) -> dict:
+    return {
+        "name": "rigid", "seed": 1, "duration": 12.0, "quantum": "10 ms",
+        "physics": {"backend": backend, "dt": "10 ms"},
+        "network": {"backend": "none"},
+        "world": {"arena_lower": [-20, -20, 0], "arena_upper": [20, 20, 10],
+                  "obstacles": [{"center": [10.0, 0.0, 2.0], "size": [1.0, 20.0, 4.0]}]},
+        "output": {"trace": {"positions_every": 0.01}},
+        "groups": [{"name": "q", "count": 1, "robot": {"model": "quadrotor", "radius": 0.1, "airframe": "crazyflie"},
+                    "layout": {"type": "point", "position": [0, 0, 0]}, "controller": controller, "faults": faults}],
+    }
+
+
+def _run(data: dict):
+    sim = build(cosim.from_dict(data))
+    sim.run()
+    tables = sim.recorder.tables()
+    pos = tables["positions"]
+    events = tables.get("events", {"kind": [], "detail": [], "t_ns": []})
+    return sim, np.asarray(pos["t_ns"]) / 1e9, np.asarray(pos["x"]), np.asarray(pos["z"]), events
+
+
+def _step_metrics(t: np.ndarray, y: np.ndarray, start: float, target: float, t0: float) -> tuple[float, float]:
+    """Overshoot (m) and 5% settling time (s after t0) of a step from `start` to `target`."""
+    after = t >= t0
+    t, y = t[after], y[after]
+    overshoot = max(0.0, float(np.max((y - target) * np.sign(target - start))))
+    outside = np.nonzero(np.abs(y - target) > 0.05 * abs(target - start))[0]
+    return overshoot, float(t[outside[-1] + 1] - t0) if len(outside) else 0.0
+
+
+def test_a_step_response_agrees_in_both_worlds():
+    """Take-off to 5 m, then a 3 m move along x at 6 s. Stated tolerance: overshoots within 5 cm
+    and 5% settling times within 0.3 s of each other (the rigid body's centre of mass sits 1.5 cm
+    above the kinematic vehicle's reference point on the ground)."""
+    metrics = {}
+    for backend in ("kinematic", "pybullet"):
+        _, t, x, z, _ = _run(scenario(backend, {"class": "tests.controllers.helpers:StepResponse"}))
+        metrics[backend] = _step_metrics(t, z, 0.0, 5.0, 0.0) + _step_metrics(t, x, 0.0, 3.0, 6.0)
+    kin, rigid = metrics["kinematic"], metrics["pybullet"]
+    assert kin[1] > 1.0 and kin[3] > 1.0  # real responses, not instant jumps
+    assert abs(kin[0] - rigid[0]) < 0.05 and abs(kin[2] - rigid[2]) < 0.05
+    assert abs(kin[1] - rigid[1]) < 0.3 and abs(kin[3] - rigid[3]) < 0.3
+
+
+def test_a_wall_stops_a_rigid_quadrotor():
+    """The wall's face is at x = 9.5 m. Cruising at 2 m/s into it, the 0.1 m disc hits it, tumbles
+    and falls (nothing kills it: no crash rule), and never passes through."""
+    data = scenario("pybullet", {"class": "tests.controllers.helpers:QuadCruise", "params": {"speed": 2.0, "altitude": 2.0}})
+    sim, _t, x, z, events = _run(data)
+    assert x.max() < 9.55 and 9.2 < x[-1] < 9.5 and sim.alive[0]  # at most a few mm into the wall during the impact
+    assert len(events["kind"]) == 0
+    roll, pitch, _ = sim.controllers[0].robot.attitude
+    assert z[-1] < 0.15 and max(abs(roll), abs(pitch)) > 1.0  # knocked over onto the ground
+
+
+@pytest.mark.parametrize("backend", ["kinematic", "pybullet"])
+def test_flying_into_a_wall_faster_than_the_crash_speed_kills(backend):
+    data = scenario(backend, {"class": "tests.controllers.helpers:QuadCruise", "params": {"speed": 2.0, "altitude": 2.0}},
+                    crash_speed=1.5)
+    sim, _t, _x, z, events = _run(data)
+    assert list(events["kind"]) == ["crash"]
+    speed = float(re.search(r"impact at ([0-9.]+) m/s", events["detail"][0]).group(1))
+    assert speed == pytest.approx(2.0, abs=0.1) and "ground or an obstacle" in events["detail"][0]
+    died = events["t_ns"][0] / 1e9
+    assert died == pytest.approx(2.0 + 9.4 / 2.0, abs=0.5) and not sim.alive[0]
+    assert z[-1] < 0.05  # it fell
+
+
+@pytest.mark.parametrize("backend", ["kinematic", "pybullet"])
+def test_touching_down_slower_than_the_crash_speed_is_a_landing(backend):
+    """Sinking at 0.5 m/s onto the ground: a landing for a crash speed of 1 m/s, a crash for 0.3 m/s."""
+    landing = scenario(backend, {"class": "tests.controllers.helpers:Land"}, crash_speed=1.0)
+    landing["duration"] = 10.0
+    sim, _t, _x, z, events = _run(landing)
+    assert len(events["kind"]) == 0 and sim.alive[0] and z[-1] < 0.05
+    hard = scenario(backend, {"class": "tests.controllers.helpers:Land"}, crash_speed=0.3)
+    hard["duration"] = 10.0
+    sim, _t, _x, z, events = _run(hard)
+    assert list(events["kind"]) == ["crash"]
+    assert float(re.search(r"impact at ([0-9.]+) m/s", events["detail"][0]).group(1)) == pytest.approx(0.5, abs=0.1)
+
+
+@pytest.mark.parametrize("backend", ["kinematic", "pybullet"])
+def test_tilting_beyond_the_crash_tilt_kills(backend):
+    data = scenario(backend, {"class": "tests.controllers.helpers:RollKick", "params": {"roll": 1.2}}, crash_tilt=45)
+    data["duration"] = 5.0
+    _sim, _t, *_ , events = _run(data)
+    assert list(events["kind"]) == ["crash"] and "tilted" in events["detail"][0]
+    assert 3.0 < events["t_ns"][0] / 1e9 < 3.5
