@@ -68,14 +68,19 @@ def main() -> None:
     ap.add_argument("--only", choices=["quadrotors", "ground"])
     ap.add_argument("--n", type=int, nargs="+")
     ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--world", choices=["kinematic", "pybullet"], default="kinematic",
+                    help="pybullet: the vehicles as rigid bodies (scenario runs only)")
     args = ap.parse_args()
+    rigid = args.world == "pybullet"
     if args.only in (None, "quadrotors"):
-        for n in args.n or [10, 100, 300]:
-            print(json.dumps(quadrotors(n, args.seconds)), flush=True)
+        for n in args.n or ([10, 100] if rigid else [10, 100, 300]):
+            if not rigid:
+                print(json.dumps(quadrotors(n, args.seconds)), flush=True)
             side = max(10.0, 3.0 * n ** 0.5)
             layout = {"groups.0.layout": {"type": "random_box", "lower": [0, 0, 0], "upper": [side, side, 0]},
-                      "world.arena_upper": [side + 40, side + 40, 20]}
-            print(json.dumps(in_simulator("quadrotor_scenario_waypoints", layout, n, args.seconds)), flush=True)
+                      "world.arena_upper": [side + 40, side + 40, 20], "physics.backend": args.world}
+            workload = "quadrotor_scenario_waypoints" + ("_rigid" if rigid else "")
+            print(json.dumps(in_simulator(workload, layout, n, args.seconds)), flush=True)
     if args.only in (None, "ground"):
         for n in args.n or [100, 500]:
             side = max(4.0, 0.9 * n ** 0.5)

@@ -22,20 +22,28 @@ HALF_HEIGHT = 0.15
 """Half the body's height, as a fraction of its radius (the disc through the rotors)."""
 
 
+def _rotation_map() -> np.ndarray:
+    """The (16, 9) matrix taking a unit quaternion's products q_a q_b (a, b in x, y, z, w) to its
+    rotation matrix minus the identity: each entry of R is linear in those products."""
+    x, y, z, w = range(4)
+    terms = {(0, 0): [(-2, y, y), (-2, z, z)], (0, 1): [(2, x, y), (-2, z, w)], (0, 2): [(2, x, z), (2, y, w)],
+             (1, 0): [(2, x, y), (2, z, w)], (1, 1): [(-2, x, x), (-2, z, z)], (1, 2): [(2, y, z), (-2, x, w)],
+             (2, 0): [(2, x, z), (-2, y, w)], (2, 1): [(2, y, z), (2, x, w)], (2, 2): [(-2, x, x), (-2, y, y)]}
+    m = np.zeros((16, 9))
+    for (i, j), parts in terms.items():
+        for k, a, b in parts:
+            m[4 * a + b, 3 * i + j] += k
+    return m
+
+
+_ROTATION = _rotation_map()
+_IDENTITY = np.eye(3).ravel()
+
+
 def rotations(quat: np.ndarray) -> np.ndarray:
-    """(n, 3, 3) rotation matrices (body to world) of (n, 4) quaternions x, y, z, w."""
-    x, y, z, w = quat[:, 0], quat[:, 1], quat[:, 2], quat[:, 3]
-    r = np.empty((len(quat), 3, 3))
-    r[:, 0, 0] = 1 - 2 * (y * y + z * z)
-    r[:, 0, 1] = 2 * (x * y - z * w)
-    r[:, 0, 2] = 2 * (x * z + y * w)
-    r[:, 1, 0] = 2 * (x * y + z * w)
-    r[:, 1, 1] = 1 - 2 * (x * x + z * z)
-    r[:, 1, 2] = 2 * (y * z - x * w)
-    r[:, 2, 0] = 2 * (x * z - y * w)
-    r[:, 2, 1] = 2 * (y * z + x * w)
-    r[:, 2, 2] = 1 - 2 * (x * x + y * y)
-    return r
+    """(n, 3, 3) rotation matrices (body to world) of (n, 4) unit quaternions x, y, z, w."""
+    products = (quat[:, :, None] * quat[:, None, :]).reshape(len(quat), 16)
+    return (products @ _ROTATION + _IDENTITY).reshape(len(quat), 3, 3)
 
 
 def euler_zyx(r: np.ndarray) -> np.ndarray:
@@ -58,6 +66,7 @@ class RigidQuadrotors:
         self._frames: list[Airframe] = []
         self.bank: QuadrotorBank | None = None
         self._rot = np.zeros((0, 3, 3))
+        self.fresh = False  # the bank holds the bodies' state as of now (no engine step since sense())
 
     def add(self, robot: int, spec: RobotSpec) -> int:
         """A body for robot `robot`, resting on its placed position; returns the body id."""
@@ -95,11 +104,15 @@ class RigidQuadrotors:
         bank.vel[:] = [v[0] for v in vels]
         omega = np.array([v[1] for v in vels])
         bank.rates[:] = np.einsum("nji,nj->ni", self._rot, omega)  # world to body: R transposed
+        self.fresh = True
 
     def actuate(self, alive: np.ndarray) -> None:
         """One control tick: rotor thrusts from the bank, their wrench and the air's force onto the bodies."""
         p, cid, bank = self._p, self._cid, self.bank
         bank.alive = alive
+        if not self.fresh:
+            self.sense()
+        self.fresh = False  # the engine steps next
         wrench = bank.control()
         force = self._rot[:, :, 2] * wrench[:, :1] + bank.air_force()
         torque = np.einsum("nij,nj->ni", self._rot, wrench[:, 1:])

@@ -156,7 +156,6 @@ class PybulletWorld(CommandArrays):
         impacts: dict[tuple[int, int], float] = {}
         for _ in range(self._substeps):
             if quads is not None:
-                quads.sense()
                 quads.actuate(self.alive[self.quad_robots])
             for body, force in self._forces:
                 apply(body, -1, force, origin, frame, physicsClientId=cid)

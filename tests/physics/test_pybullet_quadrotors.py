@@ -102,3 +102,18 @@ def test_tilting_beyond_the_crash_tilt_kills(backend):
     _sim, _t, *_ , events = _run(data)
     assert list(events["kind"]) == ["crash"] and "tilted" in events["detail"][0]
     assert 3.0 < events["t_ns"][0] / 1e9 < 3.5
+
+
+def test_rotations_and_angles_match_pybullets_own_conversions():
+    import pybullet
+
+    from physics.pybullet.quadrotors import euler_zyx, rotations
+
+    rng = np.random.default_rng(1)
+    q = rng.normal(size=(50, 4))
+    q /= np.linalg.norm(q, axis=1)[:, None]
+    r = rotations(q)
+    want = np.array([np.reshape(pybullet.getMatrixFromQuaternion(list(x)), (3, 3)) for x in q])
+    assert np.abs(r - want).max() < 1e-12
+    angles = np.array([pybullet.getEulerFromQuaternion(list(x)) for x in q])
+    assert np.abs(euler_zyx(r) - angles).max() < 1e-12
