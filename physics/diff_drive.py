@@ -35,6 +35,38 @@ class DriveSpec:
             raise ValueError("wheel_base, max_wheel_speed, max_accel, friction and heading_gain must be > 0")
 
 
+class DriveCommands:
+    """Wheel commands written by controllers, held until the world's next latch."""
+
+    def __init__(self) -> None:
+        self._one: dict[int, tuple[float, float] | None] = {}  # robot -> (v, w); None: generic commands again
+        self._many: list[tuple[np.ndarray, np.ndarray | None, np.ndarray | None]] = []
+
+    def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
+        self._one[i] = None if v is None else (float(v), float(w))
+
+    def drive_many(self, robots: np.ndarray, v: np.ndarray | None, w: np.ndarray | None) -> None:
+        self._many.append((robots, None if v is None else np.array(v, dtype=np.float64),
+                           None if w is None else np.array(w, dtype=np.float64)))
+
+    def apply(self, bank: DiffDriveBank, slot: np.ndarray) -> None:
+        """Hand the pending commands to the bank (rows by `slot[robot]`), in the order given."""
+        for i, cmd in self._one.items():
+            k = int(slot[i])
+            if cmd is None:
+                bank.steer_by_heading[k] = True
+            else:
+                bank.drive(k, *cmd)
+        self._one.clear()
+        for robots, v, w in self._many:
+            k = slot[robots]
+            if v is None:
+                bank.steer_by_heading[k] = True
+            else:
+                bank.drive_many(k, v, w)
+        self._many.clear()
+
+
 class DiffDriveBank:
     """Wheel speeds and poses of N differential-drive robots; `step` integrates them."""
 
@@ -75,6 +107,23 @@ class DiffDriveBank:
     def speed(self) -> np.ndarray:
         """Forward speed of each robot (m/s): the mean of its wheels."""
         return self.wheels.mean(axis=1)
+
+    def ramp(self, dt: float, alive: np.ndarray) -> None:
+        """Only the wheels: toward their targets (heading steering, top speed, zero for the dead)
+        within the acceleration limit, for a world whose bodies move themselves on motorised wheels."""
+        target = self.cmd_wheels.copy()
+        steer = self.steer_by_heading
+        if steer.any():
+            err = np.remainder(self.cmd_heading[steer] - self.heading[steer] + np.pi, 2 * np.pi) - np.pi
+            half = 0.5 * self.base[steer] * self.heading_gain[steer] * err
+            target[steer, 0] = self.cmd_speed[steer] - half
+            target[steer, 1] = self.cmd_speed[steer] + half
+        peak = np.abs(target).max(axis=1)
+        over = peak > self.max_wheel
+        target[over] *= (self.max_wheel[over] / peak[over])[:, None]
+        target[~alive] = 0.0
+        step = (self.accel * dt)[:, None]
+        self.wheels += np.clip(target - self.wheels, -step, step)
 
     def step(self, dt: float, alive: np.ndarray) -> None:
         """Wheels toward their targets within the acceleration limit, then an exact arc."""

@@ -13,7 +13,7 @@ import numpy as np
 
 from physics import kernels
 from physics.battery import Batteries
-from physics.diff_drive import DiffDriveBank
+from physics.diff_drive import DiffDriveBank, DriveCommands
 from physics.obstacles import SOLID_SHAPES
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
 from physics.raycast import ray_sphere_distances
@@ -64,8 +64,7 @@ class KinematicWorld(CommandArrays):
         self._quad_cmd: dict[int, tuple] = {}
         self.drives: DiffDriveBank | None = None  # differential-drive robots, if any
         self._drive_idx = np.zeros(0, dtype=np.int64)
-        self._drive_cmd: dict[int, tuple[float, float] | None] = {}  # None: back to generic commands
-        self._drive_batches: list[tuple[np.ndarray, np.ndarray | None, np.ndarray | None]] = []
+        self._drive_cmd = DriveCommands()
         self._ext_idx = np.zeros(0, dtype=np.int64)  # robots whose pose comes from outside (ghost twins)
         self._ext_pos = np.zeros((0, 3))
         self._ext_vel = np.zeros((0, 3))
@@ -139,15 +138,14 @@ class KinematicWorld(CommandArrays):
         velocity and heading commands again. Applied at the next latch."""
         if self.drive_slot[i] < 0:
             raise ValueError(f"robot {i} is not a differential-drive robot")
-        self._drive_cmd[i] = None if v is None else (float(v), float(w))
+        self._drive_cmd.drive(i, v, w)
 
     def drive_many(self, robots: np.ndarray, v: np.ndarray | None, w: np.ndarray | None) -> None:
         """`drive` for many robots at once (v and w arrays over `robots`; None: generic commands again)."""
         robots = np.asarray(robots, dtype=np.int64)
         if np.any(self.drive_slot[robots] < 0):
             raise ValueError("drive_many: some of these robots are not differential-drive robots")
-        self._drive_batches.append((robots, None if v is None else np.array(v, dtype=np.float64),
-                                    None if w is None else np.array(w, dtype=np.float64)))
+        self._drive_cmd.drive_many(robots, v, w)
 
     # -- quadrotors ------------------------------------------------------------------------------
     def fly(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = float("nan")) -> None:
@@ -166,20 +164,7 @@ class KinematicWorld(CommandArrays):
             self.active_heading[self.quad_robots] = self.quads.euler[:, 2]  # headings read back are the real ones
         d = self.drives
         if d is not None:
-            for i, cmd in self._drive_cmd.items():
-                k = int(self.drive_slot[i])
-                if cmd is None:
-                    d.steer_by_heading[k] = True
-                else:
-                    d.drive(k, *cmd)
-            self._drive_cmd.clear()
-            for robots, v, w in self._drive_batches:
-                k = self.drive_slot[robots]
-                if v is None:
-                    d.steer_by_heading[k] = True
-                else:
-                    d.drive_many(k, v, w)
-            self._drive_batches.clear()
+            self._drive_cmd.apply(d, self.drive_slot)
             di = self._drive_idx
             d.steer(self.active_vel[di, 0], self.active_heading[di], d.steer_by_heading)
             self.active_heading[di] = d.heading

@@ -65,7 +65,7 @@ def make_world(s: Scenario, batteries: Batteries | None = None) -> World:
         from physics.pybullet.world import PybulletWorld
 
         return PybulletWorld(arena, ph.dt_ns / 1e9, drag=ph.drag, obstacles=shapes, solver_iterations=ph.solver_iterations,
-                             batteries=batteries)
+                             batteries=batteries, props=tuple(s.world.props), terrain=s.world.terrain)
     from physics.kinematic import KinematicWorld
 
     w = s.world.wind

@@ -40,6 +40,10 @@ def check(s: Scenario, m: Mapper) -> None:
         for k, o in enumerate(s.world.obstacles):
             if isinstance(o, Mesh):
                 raise m.error(f"world.obstacles[{k}]", "mesh obstacles need physics.backend: pybullet")
+        if s.world.props:
+            raise m.error("world.props", "movable props need physics.backend: pybullet (the kinematic world has none)")
+        if s.world.terrain is not None:
+            raise m.error("world.terrain", "terrain needs physics.backend: pybullet (the kinematic world is flat)")
     names = set()
     for gi, g in enumerate(s.groups):
         path = f"groups[{gi}]"
@@ -47,8 +51,6 @@ def check(s: Scenario, m: Mapper) -> None:
             raise m.error(f"{path}.name", f"group name {g.name!r} is used twice")
         names.add(g.name)
         _check_controller(g, path, dt, m)
-        if g.robot.model == "diff_drive" and s.physics.backend != "kinematic":
-            raise m.error(f"{path}.robot.model", "diff_drive robots run on physics.backend: kinematic (pybullet: not yet)")
         if g.robot.model != "quadrotor" and (g.faults.crash_speed is not None or g.faults.crash_tilt is not None):
             raise m.error(f"{path}.faults", "crash_speed and crash_tilt apply to quadrotors (robot.model: quadrotor)")
         if g.robot.model == "quadrotor":

@@ -79,16 +79,21 @@ def _world_section(world: Any, source: str, m: Mapper) -> Any:
             raise m.error("world.file", f"{path} must hold a mapping (arena_lower, arena_upper, obstacles, wind)")
         world, base = loaded, path.parent
     world = dict(world)
-    items = world.get("obstacles")
-    if isinstance(items, list):
-        fixed = []
-        for item in items:
-            if isinstance(item, dict):
-                item = {"type": "box", **item}
-                if item["type"] == "mesh" and isinstance(item.get("file"), str):
-                    item["file"] = str((base / item["file"]).resolve())
-            fixed.append(item)
-        world["obstacles"] = fixed
+    for key, with_file in (("obstacles", "mesh"), ("props", "model")):
+        items = world.get(key)
+        if isinstance(items, list):
+            fixed = []
+            for item in items:
+                if isinstance(item, dict):
+                    item = {"type": "box", **item}
+                    if item["type"] == with_file and isinstance(item.get("file"), str):
+                        item["file"] = str((base / item["file"]).resolve())
+                fixed.append(item)
+            world[key] = fixed
+    terrain = world.get("terrain")
+    if isinstance(terrain, dict):
+        world["terrain"] = {k: str((base / v).resolve()) if k in ("file", "mesh") and isinstance(v, str) else v
+                            for k, v in terrain.items()}
     return world
 
 

@@ -17,6 +17,7 @@ from netstack.routing.registry import PARAMS as ROUTING_PARAMS
 from physics.battery import BatterySpec
 from physics.diff_drive import DriveSpec
 from physics.obstacles import OBSTACLES
+from physics.props import PROPS, Terrain
 from physics.quadrotor import AIRFRAMES
 
 
@@ -36,12 +37,15 @@ class WindSpec:
 
 @dataclass(frozen=True)
 class WorldSpec:
-    """The arena (robots are kept inside), static obstacles, and optional wind on aerial robots."""
+    """The arena (robots are kept inside), static obstacles, optional wind on aerial robots, and
+    (pybullet only) movable props and a terrain instead of the flat ground."""
 
     arena_lower: tuple[float, float, float] = (-500.0, -500.0, 0.0)
     arena_upper: tuple[float, float, float] = (500.0, 500.0, 100.0)
     obstacles: tuple[Any, ...] = field(default=(), metadata={"item_registry": OBSTACLES, "tag": "type"})
     wind: WindSpec | None = None
+    props: tuple[Any, ...] = field(default=(), metadata={"item_registry": PROPS, "tag": "type"})
+    terrain: Terrain | None = None
 
     def __post_init__(self) -> None:
         if any(lo >= hi for lo, hi in zip(self.arena_lower, self.arena_upper)):

@@ -17,14 +17,18 @@ import math
 import numpy as np
 
 from physics.battery import Batteries
+from physics.diff_drive import DiffDriveBank, DriveCommands
+from physics.props import Terrain
 from physics.pybullet.quadrotors import RigidQuadrotors
-from physics.pybullet.statics import add_static
+from physics.pybullet.statics import add_prop, add_static, add_terrain
+from physics.pybullet.wheeled import RigidWheeled
 from physics.quadrotor import Mode, QuadrotorBank
 from physics.world import Arena, CommandArrays, RobotSpec
 
 log = logging.getLogger(__name__)
 GRAVITY = 9.81
 DEAD_DRAG = 0.01  # 1/s: a falling body in still air
+WHEELED_STEP = 1.0 / 240.0  # s: the longest engine step wheeled bodies are stable at
 
 
 class PybulletWorld(CommandArrays):
@@ -39,6 +43,8 @@ class PybulletWorld(CommandArrays):
         ground: bool = True,
         solver_iterations: int = 10,
         batteries: Batteries | None = None,
+        props: tuple = (),
+        terrain: Terrain | None = None,
     ) -> None:
         super().__init__(batteries)
         import pybullet
@@ -58,16 +64,16 @@ class PybulletWorld(CommandArrays):
         pybullet.setPhysicsEngineParameter(
             numSolverIterations=solver_iterations, deterministicOverlappingPairs=1, physicsClientId=cid
         )
-        self._static: list[int] = []
-        if ground:
-            plane = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=cid)
-            self._static.append(pybullet.createMultiBody(0, plane, -1, (0, 0, arena.lower[2]), physicsClientId=cid))
-        for obstacle in obstacles:
-            self._static.append(add_static(pybullet, cid, obstacle))
+        self._static = self._scenery(ground, terrain)
+        self.props = [add_prop(pybullet, cid, prop) for prop in props]  # movable bodies, in the scenario's order
         self.rigid_quads = RigidQuadrotors(pybullet, cid)
         self.quads: QuadrotorBank | None = None
         self.quad_robots = np.zeros(0, dtype=np.int64)  # robot id of each row of the quadrotor bank
         self._quad_cmd: dict[int, tuple] = {}
+        self.rigid_wheeled = RigidWheeled(pybullet, cid)
+        self.drives: DiffDriveBank | None = None
+        self._drive_robots = np.zeros(0, dtype=np.int64)
+        self._drive_cmd = DriveCommands()
         self._substeps = 1
         self._spheres: list[int] = []  # robots that are spheres
         self._bodies: list[int] = []
@@ -83,11 +89,22 @@ class PybulletWorld(CommandArrays):
         self._forces_dirty = True
         self._weights = np.zeros(0)
 
+    def _scenery(self, ground: bool, terrain: Terrain | None) -> list[int]:
+        """The ground (a plane, or the terrain) and the static obstacles; their body ids."""
+        p, cid = self._p, self._cid
+        static = []
+        if terrain is not None:
+            static.append(add_terrain(p, cid, terrain, self.arena.lower[2]))
+        elif ground:
+            plane = p.createCollisionShape(p.GEOM_PLANE, physicsClientId=cid)
+            static.append(p.createMultiBody(0, plane, -1, (0, 0, self.arena.lower[2]), physicsClientId=cid))
+        return static + [add_static(p, cid, obstacle) for obstacle in self.obstacles]
+
     def add_robot(self, spec: RobotSpec) -> int:
         i = self._register(spec)
         if spec.drive is not None:
-            raise ValueError("diff_drive robots run on physics.backend: kinematic (pybullet: not yet)")
-        if spec.airframe is not None:
+            body = self.rigid_wheeled.add(i, spec, self.arena.lower[2])
+        elif spec.airframe is not None:
             body = self.rigid_quads.add(i, spec)
         else:
             p, cid = self._p, self._cid
@@ -113,6 +130,15 @@ class PybulletWorld(CommandArrays):
                 raise ValueError(f"physics.dt ({self.dt_s} s) must be a multiple of the quadrotors' control tick "
                                  f"({self.quads.tick} s)")
             self._p.setTimeStep(self.quads.tick, physicsClientId=self._cid)
+        wheeled = self.rigid_wheeled
+        if wheeled.robots:
+            self._drive_robots = np.array(wheeled.robots, dtype=np.int64)
+            self.drive_slot[self._drive_robots] = np.arange(len(wheeled.robots))
+            self.drives = wheeled.start()
+            self.cmd_heading[self._drive_robots] = self.drives.heading
+            if self.quads is None:
+                self._substeps = math.ceil(self.dt_s / WHEELED_STEP - 1e-9)
+                self._p.setTimeStep(self.dt_s / self._substeps, physicsClientId=self._cid)
         self._weights = np.array([s.mass_kg for s in self.specs], dtype=np.float64)
         self._read_all_now()
         self._sync_pos = self._pos.copy()
@@ -125,9 +151,29 @@ class PybulletWorld(CommandArrays):
             raise ValueError(f"robot {i} is not a quadrotor")
         self._quad_cmd[i] = (mode, a, b, c, d)
 
+    def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
+        """Pending wheel command (forward speed, turn rate) for robot i; v None: follow the generic
+        velocity and heading commands again. Applied at the next latch."""
+        if self.drive_slot[i] < 0:
+            raise ValueError(f"robot {i} is not a differential-drive robot")
+        self._drive_cmd.drive(i, v, w)
+
+    def drive_many(self, robots: np.ndarray, v: np.ndarray | None, w: np.ndarray | None) -> None:
+        """`drive` for many robots at once (v and w arrays over `robots`; None: generic commands again)."""
+        robots = np.asarray(robots, dtype=np.int64)
+        if np.any(self.drive_slot[robots] < 0):
+            raise ValueError("drive_many: some of these robots are not differential-drive robots")
+        self._drive_cmd.drive_many(robots, v, w)
+
     def latch(self) -> None:
         changed = not (np.array_equal(self.active_vel, self.cmd_vel) and np.array_equal(self.active_heading, self.cmd_heading))
         super().latch()
+        d = self.drives
+        if d is not None:
+            self._drive_cmd.apply(d, self.drive_slot)
+            di = self._drive_robots
+            d.steer(self.active_vel[di, 0], self.active_heading[di], d.steer_by_heading)
+            self.active_heading[di] = d.heading
         if self.quads is not None:
             for i, cmd in self._quad_cmd.items():
                 self.quads.command(int(self.quad_slot[i]), *cmd)
@@ -152,6 +198,8 @@ class PybulletWorld(CommandArrays):
         origin = (0.0, 0.0, 0.0)
         frame = p.WORLD_FRAME
         quads = self.rigid_quads if self.quads is not None else None
+        if self.drives is not None:
+            self.rigid_wheeled.actuate(dt_s, self.alive[self._drive_robots])
         contacts: set[tuple[int, int]] = set()
         impacts: dict[tuple[int, int], float] = {}
         for _ in range(self._substeps):
@@ -167,6 +215,8 @@ class PybulletWorld(CommandArrays):
                     self._note_impacts(touched, impacts)
         if quads is not None:
             quads.sense()
+        if self.drives is not None:
+            self.rigid_wheeled.sense()
         self._contacts = sorted(contacts)
         self._impacts = [(me, other, speed) for (me, other), speed in sorted(impacts.items())]
         self._all_fresh = False
@@ -210,6 +260,11 @@ class PybulletWorld(CommandArrays):
         cid = self._cid
         self._pos = np.array([get(b, physicsClientId=cid)[0] for b in self._bodies], dtype=np.float64).reshape(self.n, 3)
         self._all_fresh = True
+
+    def prop_positions(self) -> np.ndarray:
+        """(P, 3) positions of the movable props, in the scenario's order."""
+        get = self._p.getBasePositionAndOrientation
+        return np.array([get(b, physicsClientId=self._cid)[0] for b in self.props], dtype=np.float64).reshape(-1, 3)
 
     def positions(self) -> np.ndarray:
         self._read_all()
@@ -292,7 +347,7 @@ class PybulletWorld(CommandArrays):
     def kill(self, i: int) -> None:
         """A dead robot loses thrust and its flight control (the drag term), and falls."""
         self.alive[i] = False
-        if self.quad_slot[i] < 0:
+        if self.quad_slot[i] < 0 and self.drive_slot[i] < 0:
             self._p.changeDynamics(self._bodies[i], -1, linearDamping=DEAD_DRAG, physicsClientId=self._cid)
         self._forces_dirty = True
         self._compute_forces()

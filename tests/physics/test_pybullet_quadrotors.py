@@ -107,7 +107,7 @@ def test_tilting_beyond_the_crash_tilt_kills(backend):
 def test_rotations_and_angles_match_pybullets_own_conversions():
     import pybullet
 
-    from physics.pybullet.quadrotors import euler_zyx, rotations
+    from physics.pybullet.frames import euler_zyx, rotations
 
     rng = np.random.default_rng(1)
     q = rng.normal(size=(50, 4))

@@ -1,0 +1,124 @@
+"""Movable props: bodies robots can push (boxes, cylinders, and OBJ or URDF models), and terrain.
+
+They exist in the pybullet world only; the kinematic world refuses them (cosim.scenario.checks).
+A scenario's `world.props` list holds the props (`PROPS` names them by `type`) and
+`world.terrain` the ground's shape, so each checks its own values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+
+def _check_body(mass: float | None, friction: float) -> None:
+    if mass is not None and mass <= 0:
+        raise ValueError(f"mass must be > 0 kg, got {mass}")
+    if friction < 0:
+        raise ValueError(f"friction must be >= 0, got {friction}")
+
+
+@dataclass(frozen=True)
+class BoxProp:
+    """A movable box: centre, size (full extents, m), mass (kg), ground friction coefficient."""
+
+    center: tuple[float, float, float]
+    size: tuple[float, float, float]
+    mass: float = 1.0
+    friction: float = 0.6
+    yaw: float = 0.0
+
+    def __post_init__(self) -> None:
+        if min(self.size) <= 0:
+            raise ValueError(f"box size must be positive on every axis, got {self.size}")
+        _check_body(self.mass, self.friction)
+
+
+@dataclass(frozen=True)
+class CylinderProp:
+    """A movable upright cylinder: centre, radius and height (m), mass (kg), friction."""
+
+    center: tuple[float, float, float]
+    radius: float
+    height: float
+    mass: float = 1.0
+    friction: float = 0.6
+
+    def __post_init__(self) -> None:
+        if self.radius <= 0 or self.height <= 0:
+            raise ValueError("radius and height must be > 0")
+        _check_body(self.mass, self.friction)
+
+
+@dataclass(frozen=True)
+class ModelProp:
+    """A movable model: an OBJ file (its convex hull collides; give `mass`) or a URDF file (masses
+    from the file; `mass` must be left out), placed at `position`, turned by `yaw` (rad), scaled."""
+
+    file: str
+    position: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    yaw: float = 0.0
+    scale: float = 1.0
+    mass: float | None = None
+    friction: float = 0.6
+
+    def __post_init__(self) -> None:
+        suffix = Path(self.file).suffix.lower()
+        if suffix not in (".obj", ".urdf"):
+            raise ValueError(f"model file must be .obj or .urdf, got {self.file!r}")
+        if not Path(self.file).is_file():
+            raise ValueError(f"model file {self.file!r} does not exist")
+        if self.scale <= 0:
+            raise ValueError("scale must be > 0")
+        if suffix == ".obj" and self.mass is None:
+            raise ValueError("an OBJ model needs `mass` (kg)")
+        if suffix == ".urdf" and self.mass is not None:
+            raise ValueError("a URDF model's masses come from its file: leave `mass` out")
+        _check_body(self.mass, self.friction)
+
+
+PROPS: dict[str, type] = {"box": BoxProp, "cylinder": CylinderProp, "model": ModelProp}
+"""Prop kinds by the `type` a world file gives them."""
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """The ground's shape instead of a flat plane: a heightfield, `heights` (rows along y, columns
+    along x, m) or a `file` of them (.csv or .npy), `cell` metres apart and centred on `center`
+    (x, y); or an OBJ `mesh` file. Friction is the ground's."""
+
+    heights: tuple[tuple[float, ...], ...] | None = None
+    file: str | None = None
+    cell: float = 0.5
+    center: tuple[float, float] = (0.0, 0.0)
+    mesh: str | None = None
+    friction: float = 0.8
+
+    def __post_init__(self) -> None:
+        given = [k for k in ("heights", "file", "mesh") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"give exactly one of heights, file and mesh, got {', '.join(given) or 'none'}")
+        if self.cell <= 0:
+            raise ValueError(f"cell must be > 0 m, got {self.cell}")
+        if self.mesh is not None and not (self.mesh.lower().endswith(".obj") and Path(self.mesh).is_file()):
+            raise ValueError(f"terrain mesh must be an existing .obj file, got {self.mesh!r}")
+        if self.file is not None:
+            self.grid()  # read errors now, at load time
+        elif self.heights is not None and len({len(r) for r in self.heights}) != 1:
+            raise ValueError("heights: every row must have the same number of values")
+
+    def grid(self) -> np.ndarray:
+        """The heights as a (rows, columns) array; at least 2 x 2."""
+        if self.heights is not None:
+            grid = np.array(self.heights, dtype=float)
+        else:
+            try:
+                npy = self.file.lower().endswith(".npy")
+                grid = np.load(self.file) if npy else np.loadtxt(self.file, delimiter=",", ndmin=2)
+            except (OSError, ValueError) as exc:
+                raise ValueError(f"cannot read heights from {self.file!r}: {exc}") from None
+        if grid.ndim != 2 or min(grid.shape) < 2 or not np.all(np.isfinite(grid)):
+            raise ValueError(f"heights must be a finite grid of at least 2 x 2 values, got shape {grid.shape}")
+        return grid

@@ -1,0 +1,101 @@
+"""Differential-drive robots as pybullet rigid bodies: a chassis on two motorised wheels and two
+caster balls.
+
+The body is sized from the robot's radius R: a chassis disc of radius R, wheels of radius 0.35 R
+at +-wheel_base/2 on the axle through the centre, casters of radius 0.2 R fore and aft (just
+clear of the ground: they catch the pitch), about a tenth of the mass in each wheel. The wheels
+are revolute joints under pybullet's velocity motors, with the robot's ground friction; their
+torque limit lets them spin or stall against what the robot pushes. Commands go through the same
+`DiffDriveBank` as in the kinematic world (forward speed and turn rate, or a heading to steer to,
+the acceleration limit ramping the wheel targets), so `robot.drive(v, w)` and the generic
+velocity commands work unchanged; the motion is the engine's: slopes, pushes and collisions act
+on it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from physics.diff_drive import DiffDriveBank, DriveSpec, G
+from physics.pybullet.frames import euler_zyx, rotations
+from physics.world import RobotSpec
+
+WHEEL = 0.35
+"""Wheel radius as a fraction of the robot's radius."""
+CASTER = 0.2
+"""Caster ball radius as a fraction of the robot's radius."""
+
+
+class RigidWheeled:
+    """The differential-drive robots of one pybullet world: their bodies and the bank that commands them."""
+
+    def __init__(self, p, cid: int) -> None:
+        self._p = p
+        self._cid = cid
+        self.robots: list[int] = []
+        self.bodies: list[int] = []
+        self._specs: list[DriveSpec] = []
+        self._wheel_r: list[float] = []
+        self._torque: list[float] = []
+        self.bank: DiffDriveBank | None = None
+
+    def add(self, robot: int, spec: RobotSpec, ground_z: float) -> int:
+        """A body for robot `robot`, standing on the ground below its placed position; returns the body id."""
+        p, cid = self._p, self._cid
+        drive: DriveSpec = spec.drive
+        r = spec.radius_m
+        rw, rc, chassis_h = WHEEL * r, CASTER * r, 0.5 * r
+        zc = rw + 0.1 * r  # the chassis' centre above the ground
+        shapes = [p.GEOM_CYLINDER, p.GEOM_SPHERE, p.GEOM_SPHERE]
+        lift = rc - zc + 0.02 * r  # the casters clear the ground by 2% of R: the wheels carry the weight
+        base = p.createCollisionShapeArray(shapes, radii=[r, rc, rc], lengths=[chassis_h, 0, 0],
+                                           collisionFramePositions=[(0, 0, 0), (0.6 * r, 0, lift), (-0.6 * r, 0, lift)],
+                                           physicsClientId=cid)
+        wheel = p.createCollisionShape(p.GEOM_CYLINDER, radius=rw, height=0.3 * rw, physicsClientId=cid)
+        axle = p.getQuaternionFromEuler((-math.pi / 2, 0, 0))  # the wheel's axis (its z) along the body's y
+        half = 0.5 * drive.wheel_base
+        m = spec.mass_kg
+        x, y, _ = spec.position
+        body = p.createMultiBody(
+            0.8 * m, base, -1, (x, y, ground_z + zc), p.getQuaternionFromEuler((0, 0, spec.heading)),
+            linkMasses=[0.1 * m, 0.1 * m], linkCollisionShapeIndices=[wheel, wheel], linkVisualShapeIndices=[-1, -1],
+            linkPositions=[(0, half, rw - zc), (0, -half, rw - zc)], linkOrientations=[axle, axle],
+            linkInertialFramePositions=[(0, 0, 0)] * 2, linkInertialFrameOrientations=[(0, 0, 0, 1)] * 2,
+            linkParentIndices=[0, 0], linkJointTypes=[p.JOINT_REVOLUTE] * 2, linkJointAxis=[(0, 0, 1)] * 2,
+            physicsClientId=cid)
+        p.changeDynamics(body, -1, lateralFriction=0.0, physicsClientId=cid)  # the casters slide
+        for link in (0, 1):
+            p.changeDynamics(body, link, lateralFriction=drive.friction, physicsClientId=cid)
+        self.robots.append(robot)
+        self.bodies.append(body)
+        self._specs.append(drive)
+        self._wheel_r.append(rw)
+        self._torque.append(1.5 * m * G * drive.friction * rw)  # enough to slip the wheels, not more
+        return body
+
+    def start(self) -> DiffDriveBank:
+        self.bank = DiffDriveBank(self._specs, np.zeros((len(self.bodies), 3)), np.zeros(len(self.bodies)))
+        self.sense()
+        self.bank.cmd_heading[:] = self.bank.heading
+        return self.bank
+
+    def sense(self) -> None:
+        """The bodies' positions and headings into the bank."""
+        p, cid = self._p, self._cid
+        poses = [p.getBasePositionAndOrientation(b, physicsClientId=cid) for b in self.bodies]
+        self.bank.pos[:] = [q[0] for q in poses]
+        self.bank.heading[:] = euler_zyx(rotations(np.array([q[1] for q in poses])))[:, 2]
+
+    def actuate(self, dt: float, alive: np.ndarray) -> None:
+        """Ramp the wheel targets by one physics step and hand them to the motors (they hold until changed)."""
+        bank = self.bank
+        bank.ramp(dt, alive)
+        p, cid = self._p, self._cid
+        control = p.setJointMotorControlArray
+        mode = p.VELOCITY_CONTROL
+        for body, (left, right), rw, torque in zip(self.bodies, bank.wheels.tolist(), self._wheel_r, self._torque):
+            # link 0 is the left wheel (+y): positive spin about +y rolls it forward
+            control(body, [0, 1], mode, targetVelocities=[left / rw, right / rw], forces=[torque, torque],
+                    physicsClientId=cid)
