@@ -1,15 +1,15 @@
 """Differential-drive robots as pybullet rigid bodies: a chassis on two motorised wheels and two
 caster balls.
 
-The body is sized from the robot's radius R: a chassis disc of radius R, wheels of radius 0.35 R
-at +-wheel_base/2 on the axle through the centre, casters of radius 0.2 R fore and aft (just
-clear of the ground: they catch the pitch), about a tenth of the mass in each wheel. The wheels
-are revolute joints under pybullet's velocity motors, with the robot's ground friction; their
-torque limit lets them spin or stall against what the robot pushes. Commands go through the same
-`DiffDriveBank` as in the kinematic world (forward speed and turn rate, or a heading to steer to,
-the acceleration limit ramping the wheel targets), so `robot.drive(v, w)` and the generic
-velocity commands work unchanged; the motion is the engine's: slopes, pushes and collisions act
-on it.
+The body is sized from the robot's radius R: a chassis disc of radius R; wheels of radius 0.35 R
+at +-wheel_base/2 on the axle through the centre (balls, whose ground contact is cheaper than a
+disc's and the same for rolling); casters of radius 0.2 R fore and aft, just clear of the ground
+so they catch the pitch; about a tenth of the mass in each wheel. The wheels are revolute joints
+under pybullet's velocity motors, with the robot's ground friction; their torque limit lets them
+spin or stall against what the robot pushes. Commands go through the same `DiffDriveBank` as in
+the kinematic world (forward speed and turn rate, or a heading to steer to, the acceleration
+limit ramping the wheel targets), so `robot.drive(v, w)` and the generic velocity commands work
+unchanged; the motion is the engine's: slopes, pushes and collisions act on it.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class RigidWheeled:
         base = p.createCollisionShapeArray(shapes, radii=[r, rc, rc], lengths=[chassis_h, 0, 0],
                                            collisionFramePositions=[(0, 0, 0), (0.6 * r, 0, lift), (-0.6 * r, 0, lift)],
                                            physicsClientId=cid)
-        wheel = p.createCollisionShape(p.GEOM_CYLINDER, radius=rw, height=0.3 * rw, physicsClientId=cid)
+        wheel = p.createCollisionShape(p.GEOM_SPHERE, radius=rw, physicsClientId=cid)
         axle = p.getQuaternionFromEuler((-math.pi / 2, 0, 0))  # the wheel's axis (its z) along the body's y
         half = 0.5 * drive.wheel_base
         m = spec.mass_kg
