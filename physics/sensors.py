@@ -11,7 +11,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from physics.geodesy import GeoOrigin
-from physics.kinematic import KinematicWorld
 
 
 @dataclass(frozen=True)
@@ -296,14 +295,12 @@ class ImuOptions:
 class Imu(_Sampled):
     """`read()` gives (accelerometer, gyroscope), each (3,) in the body frame. The accelerometer
     measures specific force: the body's acceleration minus gravity, so a vehicle at rest reads +g
-    on its z axis. Needs a world that keeps the previous step's motion (the kinematic world)."""
+    on its z axis. Both worlds keep the previous step's motion for it (want_motion)."""
 
     name = "imu"
     Options = ImuOptions
 
     def __init__(self, world, index: int, options, rng: np.random.Generator) -> None:
-        if not isinstance(world, KinematicWorld):
-            raise ValueError("the imu sensor needs physics.backend: kinematic")
         super().__init__(world, index, options, rng)
         world.want_motion()
 

@@ -61,8 +61,6 @@ def check(s: Scenario, m: Mapper) -> None:
             got = len(g.layout.points)
             raise m.error(f"{path}.layout.points", f"expected {g.count} positions (the group's count), got {got}")
         for sname, sopts in g.sensors.items():
-            if sname == "imu" and s.physics.backend != "kinematic":
-                raise m.error(f"{path}.sensors.imu", "the imu sensor needs physics.backend: kinematic (pybullet: not yet)")
             if sname not in SENSORS:
                 raise m.error(f"{path}.sensors.{sname}", f"unknown sensor; expected one of: {', '.join(sorted(SENSORS))}")
             m.build(SENSORS[sname].Options, sopts, f"{path}.sensors.{sname}")

@@ -19,6 +19,7 @@ import numpy as np
 from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank, DriveCommands
 from physics.props import Terrain
+from physics.pybullet.frames import euler_zyx, rotations
 from physics.pybullet.quadrotors import RigidQuadrotors
 from physics.pybullet.statics import add_prop, add_static, add_terrain
 from physics.pybullet.wheeled import RigidWheeled
@@ -88,6 +89,9 @@ class PybulletWorld(CommandArrays):
         self._forces: list[tuple[int, tuple[float, float, float]]] = []  # (sphere body, force)
         self._forces_dirty = True
         self._weights = np.zeros(0)
+        self.track_motion = False  # keep the last two steps' velocities (IMU sensors)
+        self._vel_now = np.zeros((0, 3))
+        self._vel_before = np.zeros((0, 3))
 
     def _scenery(self, ground: bool, terrain: Terrain | None) -> list[int]:
         """The ground (a plane, or the terrain) and the static obstacles; their body ids."""
@@ -217,6 +221,8 @@ class PybulletWorld(CommandArrays):
             quads.sense()
         if self.drives is not None:
             self.rigid_wheeled.sense()
+        if self.track_motion:
+            self._vel_before, self._vel_now = self._vel_now, self.velocities()
         self._contacts = sorted(contacts)
         self._impacts = [(me, other, speed) for (me, other), speed in sorted(impacts.items())]
         self._all_fresh = False
@@ -260,6 +266,31 @@ class PybulletWorld(CommandArrays):
         cid = self._cid
         self._pos = np.array([get(b, physicsClientId=cid)[0] for b in self._bodies], dtype=np.float64).reshape(self.n, 3)
         self._all_fresh = True
+
+    def want_motion(self) -> None:
+        """Keep the previous step's velocities from now on (IMU sensors)."""
+        self.track_motion = True
+        self._vel_now = self.velocities()
+        self._vel_before = self._vel_now.copy()
+
+    def acceleration_of(self, i: int) -> np.ndarray:
+        """World-frame acceleration over the last step (m/s^2), from the bodies' velocities; needs want_motion."""
+        return (self._vel_now[i] - self._vel_before[i]) / self.dt_s if len(self._vel_now) else np.zeros(3)
+
+    def _orientation_of(self, i: int) -> np.ndarray:
+        quat = self._p.getBasePositionAndOrientation(self._bodies[i], physicsClientId=self._cid)[1]
+        return rotations(np.array([quat]))[0]
+
+    def body_rates_of(self, i: int) -> np.ndarray:
+        """Angular velocity in the body frame (rad/s), the body's own."""
+        omega = np.array(self._p.getBaseVelocity(self._bodies[i], physicsClientId=self._cid)[1])
+        return self._orientation_of(i).T @ omega
+
+    def attitude_of(self, i: int) -> np.ndarray:
+        """Roll, pitch, yaw (rad) of the body; a sphere's yaw is its commanded heading (spheres do not turn)."""
+        if self.quad_slot[i] < 0 and self.drive_slot[i] < 0:
+            return np.array([0.0, 0.0, float(self.active_heading[i])])
+        return euler_zyx(self._orientation_of(i)[None])[0]
 
     def prop_positions(self) -> np.ndarray:
         """(P, 3) positions of the movable props, in the scenario's order."""
