@@ -109,6 +109,12 @@ class Terrain:
         elif self.heights is not None and len({len(r) for r in self.heights}) != 1:
             raise ValueError("heights: every row must have the same number of values")
 
+    def extent(self) -> tuple[float, float, float, float]:
+        """(x low, x high, y low, y high) a heightfield covers (metres)."""
+        rows, cols = self.grid().shape
+        hx, hy = 0.5 * (cols - 1) * self.cell, 0.5 * (rows - 1) * self.cell
+        return self.center[0] - hx, self.center[0] + hx, self.center[1] - hy, self.center[1] + hy
+
     def grid(self) -> np.ndarray:
         """The heights as a (rows, columns) array; at least 2 x 2."""
         if self.heights is not None:

@@ -39,6 +39,8 @@ class RobotSpec:
     """A quadrotor preset (physics.quadrotor.AIRFRAMES) or None."""
     drive: object | None = None
     """A physics.diff_drive.DriveSpec for a differential-drive ground robot, or None."""
+    urdf: object | None = None
+    """A physics.urdf.UrdfSpec: the robot is that model, its wheels driven with `drive`'s limits."""
 
 
 class World(Protocol):

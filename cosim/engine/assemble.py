@@ -7,6 +7,7 @@ scenario and seed give the same queue and the same trace.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from cosim.engine.placement import start_positions
 from cosim.scenario.checks import controller_period_ns
 from cosim.scenario.classes import import_class
 from cosim.scenario.schema import Mapper
-from cosim.scenario.specs import Scenario
+from cosim.scenario.specs import RobotModelSpec, Scenario
 from netstack.backend import NetworkBackend
 from netstack.fast import kernels as radio_kernels
 from netstack.fast.backend import FastBackend
@@ -38,6 +39,7 @@ from netstack.fast.neighbors import VerletPairs
 from netstack.routing.registry import NS3_PROTOCOLS, PROTOCOL_OF_PARAMS, protocol_name
 from physics import kernels as physics_kernels
 from physics.battery import Batteries
+from physics.diff_drive import DriveSpec
 from physics.quadrotor import AIRFRAMES, TICK_NS
 from physics.robot import Robot
 from physics.sensors import SENSORS
@@ -109,6 +111,13 @@ def _mavlink_bridge(s: Scenario, mapper: Mapper) -> MavlinkBridge:
         raise mapper.error(where, f"cannot open the MAVLink endpoint: {exc}") from None
 
 
+def _drive_of(robot: RobotModelSpec) -> DriveSpec | None:
+    """The drive settings of a wheeled model (a URDF robot's wheel base is its declared track)."""
+    if robot.model == "urdf":
+        return dataclasses.replace(robot.drive, wheel_base=robot.urdf.track)
+    return robot.drive if robot.model == "diff_drive" else None
+
+
 def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams: SeedStreams, mapper: Mapper,
                   groups: list[tuple[int, int, GroupController]]) -> list[_Node]:
     """Each group's robots into the world (and the network), each with its controller instance; a
@@ -127,7 +136,7 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
         for k in range(g.count):
             spec = RobotSpec(tuple(float(x) for x in starts[k]), g.robot.heading, g.robot.radius,
                              AIRFRAMES[g.robot.airframe].mass if quad else g.robot.mass, g.robot.max_speed,
-                             g.robot.airframe if quad else None, g.robot.drive if g.robot.model == "diff_drive" else None)
+                             g.robot.airframe if quad else None, _drive_of(g.robot), g.robot.urdf)
             world.add_robot(spec)
             node = len(nodes)
             if net is not None:

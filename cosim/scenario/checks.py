@@ -36,6 +36,13 @@ def check(s: Scenario, m: Mapper) -> None:
     _check_group_controllers(s, m)
     if s.mavlink is not None:
         _check_mavlink(s, m)
+    terrain = s.world.terrain
+    if terrain is not None and terrain.mesh is None:
+        x0, x1, y0, y1 = terrain.extent()
+        (ax0, ay0, _), (ax1, ay1, _) = s.world.arena_lower, s.world.arena_upper
+        if x0 > ax0 or x1 < ax1 or y0 > ay0 or y1 < ay1:
+            raise m.error("world.terrain", f"the heightfield covers x {x0:g}..{x1:g}, y {y0:g}..{y1:g} m but the arena is "
+                                           f"x {ax0:g}..{ax1:g}, y {ay0:g}..{ay1:g}: robots would fall off its edge")
     if s.physics.backend == "kinematic":
         for k, o in enumerate(s.world.obstacles):
             if isinstance(o, Mesh):
@@ -51,6 +58,8 @@ def check(s: Scenario, m: Mapper) -> None:
             raise m.error(f"{path}.name", f"group name {g.name!r} is used twice")
         names.add(g.name)
         _check_controller(g, path, dt, m)
+        if g.robot.model == "urdf" and s.physics.backend != "pybullet":
+            raise m.error(f"{path}.robot.model", "urdf robots need physics.backend: pybullet")
         if g.robot.model != "quadrotor" and (g.faults.crash_speed is not None or g.faults.crash_tilt is not None):
             raise m.error(f"{path}.faults", "crash_speed and crash_tilt apply to quadrotors (robot.model: quadrotor)")
         if g.robot.model == "quadrotor":

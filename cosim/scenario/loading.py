@@ -44,6 +44,8 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
         raise m.error("seed", f"expected a non-negative integer, got {data['seed']!r}")
     if "world" in data:
         data["world"] = _world_section(data["world"], source, m)
+    if "groups" in data:
+        data["groups"] = _model_files(data["groups"], source)
     network = data.get("network")
     if isinstance(network, dict):
         # the radio section's schema depends on the backend named beside it
@@ -56,6 +58,21 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
     scenario: Scenario = m.build(Scenario, data, "", extra={"source": source})
     check(scenario, m)
     return scenario
+
+
+def _model_files(groups: Any, source: str) -> Any:
+    """Resolve each group's `robot.urdf.file` against the scenario file."""
+    if not isinstance(groups, list):
+        return groups
+    base = Path(source).parent if source != "<memory>" else Path.cwd()
+    out = []
+    for g in groups:
+        robot = g.get("robot") if isinstance(g, dict) else None
+        urdf = robot.get("urdf") if isinstance(robot, dict) else None
+        if isinstance(urdf, dict) and isinstance(urdf.get("file"), str):
+            g = {**g, "robot": {**robot, "urdf": {**urdf, "file": str((base / urdf["file"]).resolve())}}}
+        out.append(g)
+    return out
 
 
 def _world_section(world: Any, source: str, m: Mapper) -> Any:

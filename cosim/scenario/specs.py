@@ -19,6 +19,7 @@ from physics.diff_drive import DriveSpec
 from physics.obstacles import OBSTACLES
 from physics.props import PROPS, Terrain
 from physics.quadrotor import AIRFRAMES
+from physics.urdf import UrdfSpec
 
 
 @dataclass(frozen=True)
@@ -103,9 +104,11 @@ class RobotModelSpec:
     """Body of each robot in a group (SI units). `point` is SimpleBee: velocity, turn, hover.
     `quadrotor` is a rigid body with rotors and cascaded PID (physics.quadrotor), of preset
     `airframe`; its mass comes from the preset. `diff_drive` is a two-wheeled ground robot
-    (physics.diff_drive) with the `drive` settings."""
+    (physics.diff_drive) with the `drive` settings. `urdf` is your own model (physics.urdf: the
+    file, its wheel joints, their radius and track), driven like a diff_drive robot with the
+    `drive` limits; pybullet only."""
 
-    model: Literal["point", "quadrotor", "diff_drive"] = "point"
+    model: Literal["point", "quadrotor", "diff_drive", "urdf"] = "point"
     radius: float = 0.1
     mass: float = 0.05
     max_speed: float = 5.0
@@ -113,8 +116,14 @@ class RobotModelSpec:
     airframe: str = "crazyflie"
     drive: DriveSpec = field(default_factory=DriveSpec)
     """diff_drive only: wheel_base, max_wheel_speed, max_accel, friction, heading_gain."""
+    urdf: UrdfSpec | None = None
+    """urdf only: file, left_wheel, right_wheel, wheel_radius, track, scale."""
 
     def __post_init__(self) -> None:
+        if (self.model == "urdf") != (self.urdf is not None):
+            raise ValueError("model: urdf needs the `urdf` settings (file, wheels, wheel_radius, track), and only it takes them")
+        if self.model == "urdf" and self.drive.wheel_base != DriveSpec().wheel_base:
+            raise ValueError("a urdf robot's wheel base is urdf.track; leave drive.wheel_base out")
         if self.model == "quadrotor" and self.airframe not in AIRFRAMES:
             raise ValueError(f"unknown airframe {self.airframe!r}; expected one of: {', '.join(sorted(AIRFRAMES))}")
         if self.radius <= 0 or self.mass <= 0:

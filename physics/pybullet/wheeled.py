@@ -39,6 +39,8 @@ class RigidWheeled:
         self._specs: list[DriveSpec] = []
         self._wheel_r: list[float] = []
         self._torque: list[float] = []
+        self._joints: list[tuple[int, int]] = []  # (left, right) joint indices
+        self._spin: list[tuple[float, float]] = []  # joint speed per m/s of wheel surface, with the joint's sense
         self.bank: DiffDriveBank | None = None
 
     def add(self, robot: int, spec: RobotSpec, ground_z: float) -> int:
@@ -68,12 +70,51 @@ class RigidWheeled:
         p.changeDynamics(body, -1, lateralFriction=0.0, physicsClientId=cid)  # the casters slide
         for link in (0, 1):
             p.changeDynamics(body, link, lateralFriction=drive.friction, physicsClientId=cid)
+        self._register(robot, body, drive, rw, (0, 1), (1.0, 1.0), m)
+        return body
+
+    def add_urdf(self, robot: int, spec: RobotSpec, ground_z: float) -> int:
+        """Robot `robot` from its URDF (spec.urdf), standing on the ground below its placed
+        position, its other joints free; returns the body id."""
+        p, cid, u = self._p, self._cid, spec.urdf
+        x, y, _ = spec.position
+        body = p.loadURDF(u.file, (x, y, ground_z), p.getQuaternionFromEuler((0, 0, spec.heading)),
+                          globalScaling=u.scale, physicsClientId=cid)
+        links = range(-1, p.getNumJoints(body, physicsClientId=cid))
+        low = min(p.getAABB(body, link, physicsClientId=cid)[0][2] for link in links)
+        pos, orn = p.getBasePositionAndOrientation(body, physicsClientId=cid)
+        p.resetBasePositionAndOrientation(body, (pos[0], pos[1], pos[2] + ground_z - low), orn, physicsClientId=cid)
+        names = {p.getJointInfo(body, j, physicsClientId=cid)[1].decode(): j for j in links if j >= 0}
+        free = [j for j in names.values() if j not in (names[u.left_wheel], names[u.right_wheel])]
+        p.setJointMotorControlArray(body, free, p.VELOCITY_CONTROL, forces=[0.0] * len(free), physicsClientId=cid)
+        joints = (names[u.left_wheel], names[u.right_wheel])
+        spin = tuple(self._forward_sense(body, j, u) for j in joints)
+        mass = sum(p.getDynamicsInfo(body, link, physicsClientId=cid)[0] for link in links)
+        self._register(robot, body, spec.drive, u.wheel_radius * u.scale, joints, spin, mass)
+        return body
+
+    def _forward_sense(self, body: int, joint: int, u) -> float:
+        """+1 if positive spin of this wheel joint rolls the robot forward (+x), -1 if backward."""
+        p, cid = self._p, self._cid
+        info = p.getJointInfo(body, joint, physicsClientId=cid)
+        link_orn = p.getLinkState(body, joint, physicsClientId=cid)[5]
+        base_orn = p.getBasePositionAndOrientation(body, physicsClientId=cid)[1]
+        axis_world = rotations(np.array([link_orn]))[0] @ np.array(info[13])
+        axis = rotations(np.array([base_orn]))[0].T @ axis_world  # in the robot's frame
+        if abs(axis[1]) < 0.9:
+            raise ValueError(f"{u.file}: wheel joint {info[1].decode()!r} does not turn about the robot's left-right "
+                             f"(y) axis (its axis is {np.round(axis, 2).tolist()}); is the model's x axis forward?")
+        return 1.0 if axis[1] > 0 else -1.0
+
+    def _register(self, robot: int, body: int, drive: DriveSpec, rw: float, joints: tuple[int, int],
+                  spin: tuple[float, float], mass: float) -> None:
         self.robots.append(robot)
         self.bodies.append(body)
         self._specs.append(drive)
         self._wheel_r.append(rw)
-        self._torque.append(1.5 * m * G * drive.friction * rw)  # enough to slip the wheels, not more
-        return body
+        self._torque.append(1.5 * mass * G * drive.friction * rw)  # enough to slip the wheels, not more
+        self._joints.append(joints)
+        self._spin.append((spin[0] / rw, spin[1] / rw))
 
     def start(self) -> DiffDriveBank:
         self.bank = DiffDriveBank(self._specs, np.zeros((len(self.bodies), 3)), np.zeros(len(self.bodies)))
@@ -95,7 +136,7 @@ class RigidWheeled:
         p, cid = self._p, self._cid
         control = p.setJointMotorControlArray
         mode = p.VELOCITY_CONTROL
-        for body, (left, right), rw, torque in zip(self.bodies, bank.wheels.tolist(), self._wheel_r, self._torque):
-            # link 0 is the left wheel (+y): positive spin about +y rolls it forward
-            control(body, [0, 1], mode, targetVelocities=[left / rw, right / rw], forces=[torque, torque],
+        for body, (left, right), joints, (sl, sr), torque in zip(self.bodies, bank.wheels.tolist(), self._joints,
+                                                                  self._spin, self._torque):
+            control(body, joints, mode, targetVelocities=[left * sl, right * sr], forces=[torque, torque],
                     physicsClientId=cid)

@@ -102,11 +102,29 @@ class PybulletWorld(CommandArrays):
         elif ground:
             plane = p.createCollisionShape(p.GEOM_PLANE, physicsClientId=cid)
             static.append(p.createMultiBody(0, plane, -1, (0, 0, self.arena.lower[2]), physicsClientId=cid))
-        return static + [add_static(p, cid, obstacle) for obstacle in self.obstacles]
+        return static + self._arena_walls() + [add_static(p, cid, obstacle) for obstacle in self.obstacles]
+
+    def _arena_walls(self) -> list[int]:
+        """Four static walls, 1 m thick, just outside the arena's x-y bounds and as high as it: the
+        arena keeps robots in here as it does in the kinematic world."""
+        p, cid = self._p, self._cid
+        (x0, y0, z0), (x1, y1, z1) = self.arena.lower, self.arena.upper
+        zc, hz = 0.5 * (z0 + z1), 0.5 * (z1 - z0)
+        walls = [((x0 - 0.5, 0.5 * (y0 + y1), zc), (0.5, 0.5 * (y1 - y0) + 1.0, hz)),
+                 ((x1 + 0.5, 0.5 * (y0 + y1), zc), (0.5, 0.5 * (y1 - y0) + 1.0, hz)),
+                 ((0.5 * (x0 + x1), y0 - 0.5, zc), (0.5 * (x1 - x0) + 1.0, 0.5, hz)),
+                 ((0.5 * (x0 + x1), y1 + 0.5, zc), (0.5 * (x1 - x0) + 1.0, 0.5, hz))]
+        out = []
+        for center, half in walls:
+            shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=half, physicsClientId=cid)
+            out.append(p.createMultiBody(0, shape, -1, center, physicsClientId=cid))
+        return out
 
     def add_robot(self, spec: RobotSpec) -> int:
         i = self._register(spec)
-        if spec.drive is not None:
+        if spec.urdf is not None:
+            body = self.rigid_wheeled.add_urdf(i, spec, self.arena.lower[2])
+        elif spec.drive is not None:
             body = self.rigid_wheeled.add(i, spec, self.arena.lower[2])
         elif spec.airframe is not None:
             body = self.rigid_quads.add(i, spec)
