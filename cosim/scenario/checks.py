@@ -36,13 +36,6 @@ def check(s: Scenario, m: Mapper) -> None:
     _check_group_controllers(s, m)
     if s.mavlink is not None:
         _check_mavlink(s, m)
-    terrain = s.world.terrain
-    if terrain is not None and terrain.mesh is None:
-        x0, x1, y0, y1 = terrain.extent()
-        (ax0, ay0, _), (ax1, ay1, _) = s.world.arena_lower, s.world.arena_upper
-        if x0 > ax0 or x1 < ax1 or y0 > ay0 or y1 < ay1:
-            raise m.error("world.terrain", f"the heightfield covers x {x0:g}..{x1:g}, y {y0:g}..{y1:g} m but the arena is "
-                                           f"x {ax0:g}..{ax1:g}, y {ay0:g}..{ay1:g}: robots would fall off its edge")
     if s.physics.backend == "kinematic":
         for k, o in enumerate(s.world.obstacles):
             if isinstance(o, Mesh):
@@ -51,6 +44,13 @@ def check(s: Scenario, m: Mapper) -> None:
             raise m.error("world.props", "movable props need physics.backend: pybullet (the kinematic world has none)")
         if s.world.terrain is not None:
             raise m.error("world.terrain", "terrain needs physics.backend: pybullet (the kinematic world is flat)")
+    terrain = s.world.terrain
+    if terrain is not None and terrain.mesh is None:
+        x0, x1, y0, y1 = terrain.extent()
+        (ax0, ay0, _), (ax1, ay1, _) = s.world.arena_lower, s.world.arena_upper
+        if x0 > ax0 or x1 < ax1 or y0 > ay0 or y1 < ay1:
+            raise m.error("world.terrain", f"the heightfield covers x {x0:g}..{x1:g}, y {y0:g}..{y1:g} m but the arena is "
+                                           f"x {ax0:g}..{ax1:g}, y {ay0:g}..{ay1:g}: robots would fall off its edge")
     names = set()
     for gi, g in enumerate(s.groups):
         path = f"groups[{gi}]"

@@ -61,3 +61,30 @@ def add_terrain(p, cid: int, terrain: Terrain, ground_z: float) -> int:
         body = p.createMultiBody(0, shape, -1, (terrain.center[0], terrain.center[1], mid), physicsClientId=cid)
     p.changeDynamics(body, -1, lateralFriction=terrain.friction, physicsClientId=cid)
     return body
+
+
+def add_scenery(p, cid: int, arena, obstacles: tuple, ground: bool, terrain: Terrain | None) -> list[int]:
+    """The ground (a plane, or the terrain), walls around the arena and the static obstacles; their body ids."""
+    static = []
+    if terrain is not None:
+        static.append(add_terrain(p, cid, terrain, arena.lower[2]))
+    elif ground:
+        plane = p.createCollisionShape(p.GEOM_PLANE, physicsClientId=cid)
+        static.append(p.createMultiBody(0, plane, -1, (0, 0, arena.lower[2]), physicsClientId=cid))
+    return static + add_arena_walls(p, cid, arena) + [add_static(p, cid, obstacle) for obstacle in obstacles]
+
+
+def add_arena_walls(p, cid: int, arena) -> list[int]:
+    """Four static walls, 1 m thick, just outside the arena's x-y bounds and as high as it: the
+    arena keeps robots in here as it does in the kinematic world."""
+    (x0, y0, z0), (x1, y1, z1) = arena.lower, arena.upper
+    zc, hz = 0.5 * (z0 + z1), 0.5 * (z1 - z0)
+    walls = [((x0 - 0.5, 0.5 * (y0 + y1), zc), (0.5, 0.5 * (y1 - y0) + 1.0, hz)),
+             ((x1 + 0.5, 0.5 * (y0 + y1), zc), (0.5, 0.5 * (y1 - y0) + 1.0, hz)),
+             ((0.5 * (x0 + x1), y0 - 0.5, zc), (0.5 * (x1 - x0) + 1.0, 0.5, hz)),
+             ((0.5 * (x0 + x1), y1 + 0.5, zc), (0.5 * (x1 - x0) + 1.0, 0.5, hz))]
+    out = []
+    for center, half in walls:
+        shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=half, physicsClientId=cid)
+        out.append(p.createMultiBody(0, shape, -1, center, physicsClientId=cid))
+    return out

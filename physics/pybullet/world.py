@@ -21,7 +21,7 @@ from physics.diff_drive import DiffDriveBank, DriveCommands
 from physics.props import Terrain
 from physics.pybullet.frames import euler_zyx, rotations
 from physics.pybullet.quadrotors import RigidQuadrotors
-from physics.pybullet.statics import add_prop, add_static, add_terrain
+from physics.pybullet.statics import add_prop, add_scenery
 from physics.pybullet.wheeled import RigidWheeled
 from physics.quadrotor import Mode, QuadrotorBank
 from physics.world import Arena, CommandArrays, RobotSpec
@@ -65,7 +65,7 @@ class PybulletWorld(CommandArrays):
         pybullet.setPhysicsEngineParameter(
             numSolverIterations=solver_iterations, deterministicOverlappingPairs=1, physicsClientId=cid
         )
-        self._static = self._scenery(ground, terrain)
+        self._static = add_scenery(pybullet, cid, arena, obstacles, ground, terrain)
         self.props = [add_prop(pybullet, cid, prop) for prop in props]  # movable bodies, in the scenario's order
         self.rigid_quads = RigidQuadrotors(pybullet, cid)
         self.quads: QuadrotorBank | None = None
@@ -92,33 +92,6 @@ class PybulletWorld(CommandArrays):
         self.track_motion = False  # keep the last two steps' velocities (IMU sensors)
         self._vel_now = np.zeros((0, 3))
         self._vel_before = np.zeros((0, 3))
-
-    def _scenery(self, ground: bool, terrain: Terrain | None) -> list[int]:
-        """The ground (a plane, or the terrain) and the static obstacles; their body ids."""
-        p, cid = self._p, self._cid
-        static = []
-        if terrain is not None:
-            static.append(add_terrain(p, cid, terrain, self.arena.lower[2]))
-        elif ground:
-            plane = p.createCollisionShape(p.GEOM_PLANE, physicsClientId=cid)
-            static.append(p.createMultiBody(0, plane, -1, (0, 0, self.arena.lower[2]), physicsClientId=cid))
-        return static + self._arena_walls() + [add_static(p, cid, obstacle) for obstacle in self.obstacles]
-
-    def _arena_walls(self) -> list[int]:
-        """Four static walls, 1 m thick, just outside the arena's x-y bounds and as high as it: the
-        arena keeps robots in here as it does in the kinematic world."""
-        p, cid = self._p, self._cid
-        (x0, y0, z0), (x1, y1, z1) = self.arena.lower, self.arena.upper
-        zc, hz = 0.5 * (z0 + z1), 0.5 * (z1 - z0)
-        walls = [((x0 - 0.5, 0.5 * (y0 + y1), zc), (0.5, 0.5 * (y1 - y0) + 1.0, hz)),
-                 ((x1 + 0.5, 0.5 * (y0 + y1), zc), (0.5, 0.5 * (y1 - y0) + 1.0, hz)),
-                 ((0.5 * (x0 + x1), y0 - 0.5, zc), (0.5 * (x1 - x0) + 1.0, 0.5, hz)),
-                 ((0.5 * (x0 + x1), y1 + 0.5, zc), (0.5 * (x1 - x0) + 1.0, 0.5, hz))]
-        out = []
-        for center, half in walls:
-            shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=half, physicsClientId=cid)
-            out.append(p.createMultiBody(0, shape, -1, center, physicsClientId=cid))
-        return out
 
     def add_robot(self, spec: RobotSpec) -> int:
         i = self._register(spec)

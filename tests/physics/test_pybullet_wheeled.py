@@ -64,10 +64,17 @@ def test_a_robot_climbs_a_gentle_slope():
     x = np.arange(-4.0, 10.01, 0.5)
     row = np.clip((x - 1.0) * 0.0875, 0.0, 0.35)
     sim = _run(scenario("pybullet", {"v": 0.5, "w": 0.0}, duration=14.0,
-                        terrain={"heights": [row.tolist()] * 9, "cell": 0.5, "center": [3.0, 0.0]}))
+                        terrain={"heights": [row.tolist()] * 9, "cell": 0.5, "center": [3.0, 0.0]},
+                        arena_lower=[-4, -2, 0], arena_upper=[10, 2, 5]))
     p = sim.world.position_of(0)
     assert p[0] > 5.5  # up the ramp and onto the plateau
     assert p[2] == pytest.approx(0.35 + 0.09, abs=0.03)  # the plateau's height plus the chassis' height
+
+
+def test_a_heightfield_must_cover_the_arena():
+    data = scenario("pybullet", {"v": 0.1}, terrain={"heights": [[0, 0, 0], [0, 0, 0]], "cell": 2.0})
+    with pytest.raises(ScenarioError, match=r"world\.terrain: the heightfield covers x -2\.\.2, y -1\.\.1 m but the arena"):
+        cosim.from_dict(data)
 
 
 def test_props_and_terrain_need_pybullet():
