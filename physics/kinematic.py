@@ -15,6 +15,7 @@ from physics import kernels
 from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank, DriveCommands
 from physics.obstacles import SOLID_SHAPES
+from physics.omni import OmniBank, OmniRobots
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
 from physics.raycast import ray_sphere_distances
 from physics.world import Arena, CommandArrays, RobotSpec
@@ -63,6 +64,7 @@ class KinematicWorld(CommandArrays):
         self.quad_robots = np.zeros(0, dtype=np.int64)  # robot id of each row of the quadrotor bank
         self._quad_cmd: dict[int, tuple] = {}
         self.drives: DiffDriveBank | None = None  # differential-drive robots, if any
+        self.omnis: OmniRobots | None = None  # three-wheeled omnidirectional robots, if any
         self._drive_idx = np.zeros(0, dtype=np.int64)
         self._drive_cmd = DriveCommands()
         self._ext_idx = np.zeros(0, dtype=np.int64)  # robots whose pose comes from outside (ghost twins)
@@ -106,6 +108,13 @@ class KinematicWorld(CommandArrays):
             self.drives = DiffDriveBank([self.specs[i].drive for i in idx], self._pos[self._drive_idx],
                                         self.active_heading[self._drive_idx])
             self.drives.steer_by_heading[:] = True
+        idx = [i for i, s in enumerate(self.specs) if s.omni is not None]
+        if idx:
+            r = np.array(idx, dtype=np.int64)
+            bank = OmniBank([self.specs[i].omni for i in idx], [self.specs[i].radius_m for i in idx], self._pos[r],
+                            self.active_heading[r])
+            self.omnis = OmniRobots(r, bank, self.n)
+        self.omni_slot = self.omnis.slot if self.omnis is not None else np.full(self.n, -1, dtype=np.int64)
 
     # -- externally driven robots (twins of real vehicles) ------------------------------------------
     def make_external(self, robots: list[int]) -> None:
@@ -136,15 +145,21 @@ class KinematicWorld(CommandArrays):
     def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
         """Pending wheel command (forward speed, turn rate) for robot i; v None: follow the generic
         velocity and heading commands again. Applied at the next latch."""
-        if self.drive_slot[i] < 0:
-            raise ValueError(f"robot {i} is not a differential-drive robot")
-        self._drive_cmd.drive(i, v, w)
+        if self.drive_slot[i] >= 0:
+            self._drive_cmd.drive(i, v, w)
+        elif self.omni_slot[i] >= 0:
+            self.omnis.commands.drive(i, v, w)
+        else:
+            raise ValueError(f"robot {i} is not a wheeled robot (diff_drive or omni)")
 
     def drive_many(self, robots: np.ndarray, v: np.ndarray | None, w: np.ndarray | None) -> None:
         """`drive` for many robots at once (v and w arrays over `robots`; None: generic commands again)."""
         robots = np.asarray(robots, dtype=np.int64)
         if np.any(self.drive_slot[robots] < 0):
-            raise ValueError("drive_many: some of these robots are not differential-drive robots")
+            if np.all(self.omni_slot[robots] >= 0):
+                self.omnis.commands.drive_many(robots, v, w)
+                return
+            raise ValueError("drive_many: the robots must all be diff_drive robots, or all omni robots")
         self._drive_cmd.drive_many(robots, v, w)
 
     # -- quadrotors ------------------------------------------------------------------------------
@@ -168,6 +183,8 @@ class KinematicWorld(CommandArrays):
             di = self._drive_idx
             d.steer(self.active_vel[di, 0], self.active_heading[di], d.steer_by_heading)
             self.active_heading[di] = d.heading
+        if self.omnis is not None:
+            self.omnis.latch(self.active_vel, self.active_heading)
 
     def _step_quads(self, dt_s: float) -> None:
         q = self.quads
@@ -207,7 +224,9 @@ class KinematicWorld(CommandArrays):
             self._step_quads(dt_s)
         if drives is not None:
             drives.step(dt_s, self.alive[self._drive_idx])
-        if quads is None and drives is None and self._at_rest and not self.active_vel.any() and not self._ext_idx.size:
+        if self.omnis is not None:
+            self.omnis.bank.step(dt_s, self.alive[self.omnis.robots])
+        if self._still():
             return  # nothing moves and nothing is commanded to (e.g. a static sensor field)
         kernels.move_points(dt_s, self.max_accel, self.active_heading, self.active_vel, self.max_speed, self.alive, self._vel,
                     self._pos, self._trig)
@@ -219,6 +238,8 @@ class KinematicWorld(CommandArrays):
         if drives is not None:
             di = self._drive_idx
             kernels.drive_writeback(di, drives.pos, drives.wheels, drives.heading, self._pos, self._vel, self.active_heading)
+        if self.omnis is not None:
+            self.omnis.write_back(self._pos, self._vel, self.active_heading)
         if self.collisions and self.n > 1:
             self._separate()
         for shape in self.obstacles:
@@ -237,7 +258,14 @@ class KinematicWorld(CommandArrays):
                 self._vel[qi] = quads.vel
         if drives is not None:  # a blocked ground robot's wheels stop
             kernels.drive_blocked(di, self._pos, drives.pos, drives.wheels, self._vel)
+        if self.omnis is not None:
+            self.omnis.constrain(self._pos)
         self._at_rest = not self._vel.any()
+
+    def _still(self) -> bool:
+        """Only point robots, all at rest and commanded to stay so."""
+        banks = (self.quads, self.drives, self.omnis)
+        return all(b is None for b in banks) and self._at_rest and not self.active_vel.any() and not self._ext_idx.size
 
     def _separate(self) -> None:
         pairs = self._pairs(self._pos, 2.0 * self._max_r)

@@ -73,19 +73,21 @@ class Robot:
 
     @property
     def _wheeled(self) -> bool:
-        slots = self._w.drive_slot
-        return slots.size > 0 and slots[self.id] >= 0
+        """A ground robot on wheels: diff_drive (or a URDF robot driven like one) or omni."""
+        w = self._w
+        return (w.drive_slot.size > 0 and w.drive_slot[self.id] >= 0) or (w.omni_slot.size > 0 and w.omni_slot[self.id] >= 0)
 
     def drive(self, v: float, w: float) -> None:
-        """A differential-drive robot's forward speed (m/s) and turn rate (rad/s, counter-clockwise)."""
+        """A wheeled robot's forward speed (m/s) and turn rate (rad/s, counter-clockwise)."""
         if not self._wheeled:
-            raise ValueError(f"robot {self.id} is not a differential-drive robot (robot.model: diff_drive)")
+            raise ValueError(f"robot {self.id} is not a wheeled robot (robot.model: diff_drive, omni or urdf)")
         self._w.drive(self.id, v, w)
 
     def set_wheel_speeds(self, left: float, right: float) -> None:
         """A differential-drive robot's wheel surface speeds (m/s)."""
-        if not self._wheeled:
-            raise ValueError(f"robot {self.id} is not a differential-drive robot (robot.model: diff_drive)")
+        slots = self._w.drive_slot
+        if slots.size == 0 or slots[self.id] < 0:
+            raise ValueError(f"robot {self.id} has no left and right wheel (robot.model: diff_drive or urdf)")
         base = self._w.drives.base[int(self._w.drive_slot[self.id])]
         self._w.drive(self.id, 0.5 * (left + right), (right - left) / base)
 

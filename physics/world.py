@@ -39,6 +39,8 @@ class RobotSpec:
     """A quadrotor preset (physics.quadrotor.AIRFRAMES) or None."""
     drive: object | None = None
     """A physics.diff_drive.DriveSpec for a differential-drive ground robot, or None."""
+    omni: object | None = None
+    """A physics.omni.OmniSpec for a three-wheeled omnidirectional robot, or None."""
     urdf: object | None = None
     """A physics.urdf.UrdfSpec: the robot is that model, its wheels driven with `drive`'s limits."""
 
@@ -55,6 +57,7 @@ class World(Protocol):
     quad_robots: np.ndarray  # robot id of each row of the quadrotor bank
     quads: QuadrotorBank | None  # the quadrotors' state and controllers, if any
     drive_slot: np.ndarray  # (N,) row of each robot in the differential-drive bank, -1 for others
+    omni_slot: np.ndarray  # (N,) row of each robot in the omnidirectional bank, -1 for others
     batteries: Batteries | None  # what battery gauges read
     track_contacts: bool  # contacts() are collected (after want_contacts())
 
@@ -95,6 +98,7 @@ class CommandArrays:
         self.track_contacts = False  # collect contacts() during steps: on once a bump sensor or collision kill asks
         self.quad_slot = np.zeros(0, dtype=np.int64)  # robot -> row of the quadrotor bank (-1: not a quadrotor)
         self.drive_slot = np.zeros(0, dtype=np.int64)  # robot -> row of the differential-drive bank (-1: none)
+        self.omni_slot = np.zeros(0, dtype=np.int64)  # robot -> row of the omnidirectional bank (-1: none)
         self.specs: list[RobotSpec] = []
         self.cmd_vel = np.zeros((0, 3))
         self.cmd_heading = np.zeros(0)

@@ -136,7 +136,8 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
         for k in range(g.count):
             spec = RobotSpec(tuple(float(x) for x in starts[k]), g.robot.heading, g.robot.radius,
                              AIRFRAMES[g.robot.airframe].mass if quad else g.robot.mass, g.robot.max_speed,
-                             g.robot.airframe if quad else None, _drive_of(g.robot), g.robot.urdf)
+                             airframe=g.robot.airframe if quad else None, drive=_drive_of(g.robot),
+                             omni=g.robot.omni if g.robot.model == "omni" else None, urdf=g.robot.urdf)
             world.add_robot(spec)
             node = len(nodes)
             if net is not None:

@@ -17,6 +17,7 @@ from netstack.routing.registry import PARAMS as ROUTING_PARAMS
 from physics.battery import BatterySpec
 from physics.diff_drive import DriveSpec
 from physics.obstacles import OBSTACLES
+from physics.omni import OmniSpec
 from physics.props import PROPS, Terrain
 from physics.quadrotor import AIRFRAMES
 from physics.urdf import UrdfSpec
@@ -104,11 +105,12 @@ class RobotModelSpec:
     """Body of each robot in a group (SI units). `point` is SimpleBee: velocity, turn, hover.
     `quadrotor` is a rigid body with rotors and cascaded PID (physics.quadrotor), of preset
     `airframe`; its mass comes from the preset. `diff_drive` is a two-wheeled ground robot
-    (physics.diff_drive) with the `drive` settings. `urdf` is your own model (physics.urdf: the
+    (physics.diff_drive) with the `drive` settings. `omni` is BARAKA's three-wheeled omnidirectional
+    Robertino (physics.omni) with the `omni` settings. `urdf` is your own model (physics.urdf: the
     file, its wheel joints, their radius and track), driven like a diff_drive robot with the
     `drive` limits; pybullet only."""
 
-    model: Literal["point", "quadrotor", "diff_drive", "urdf"] = "point"
+    model: Literal["point", "quadrotor", "diff_drive", "omni", "urdf"] = "point"
     radius: float = 0.1
     mass: float = 0.05
     max_speed: float = 5.0
@@ -116,6 +118,8 @@ class RobotModelSpec:
     airframe: str = "crazyflie"
     drive: DriveSpec = field(default_factory=DriveSpec)
     """diff_drive only: wheel_base, max_wheel_speed, max_accel, friction, heading_gain."""
+    omni: OmniSpec = field(default_factory=OmniSpec)
+    """omni only: max_wheel_speed, max_accel, friction, heading_gain."""
     urdf: UrdfSpec | None = None
     """urdf only: file, left_wheel, right_wheel, wheel_radius, track, scale."""
 

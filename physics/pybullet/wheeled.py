@@ -39,8 +39,8 @@ class RigidWheeled:
         self._specs: list[DriveSpec] = []
         self._wheel_r: list[float] = []
         self._torque: list[float] = []
-        self._joints: list[tuple[int, int]] = []  # (left, right) joint indices
-        self._spin: list[tuple[float, float]] = []  # joint speed per m/s of wheel surface, with the joint's sense
+        self._joints: list[tuple[int, ...]] = []  # the wheel joints, in the bank's wheel order
+        self._spin: list[tuple[float, ...]] = []  # joint speed per m/s of wheel surface, with the joint's sense
         self.bank: DiffDriveBank | None = None
 
     def add(self, robot: int, spec: RobotSpec, ground_z: float) -> int:
@@ -106,15 +106,15 @@ class RigidWheeled:
                              f"(y) axis (its axis is {np.round(axis, 2).tolist()}); is the model's x axis forward?")
         return 1.0 if axis[1] > 0 else -1.0
 
-    def _register(self, robot: int, body: int, drive: DriveSpec, rw: float, joints: tuple[int, int],
-                  spin: tuple[float, float], mass: float) -> None:
+    def _register(self, robot: int, body: int, drive, rw: float, joints: tuple[int, ...],
+                  spin: tuple[float, ...], mass: float) -> None:
         self.robots.append(robot)
         self.bodies.append(body)
         self._specs.append(drive)
         self._wheel_r.append(rw)
         self._torque.append(1.5 * mass * G * drive.friction * rw)  # enough to slip the wheels, not more
         self._joints.append(joints)
-        self._spin.append((spin[0] / rw, spin[1] / rw))
+        self._spin.append(tuple(s / rw for s in spin))
 
     def start(self) -> DiffDriveBank:
         self.bank = DiffDriveBank(self._specs, np.zeros((len(self.bodies), 3)), np.zeros(len(self.bodies)))
@@ -136,7 +136,7 @@ class RigidWheeled:
         p, cid = self._p, self._cid
         control = p.setJointMotorControlArray
         mode = p.VELOCITY_CONTROL
-        for body, (left, right), joints, (sl, sr), torque in zip(self.bodies, bank.wheels.tolist(), self._joints,
-                                                                  self._spin, self._torque):
-            control(body, joints, mode, targetVelocities=[left * sl, right * sr], forces=[torque, torque],
-                    physicsClientId=cid)
+        for body, wheels, joints, spin, torque in zip(self.bodies, bank.wheels.tolist(), self._joints, self._spin,
+                                                      self._torque):
+            control(body, joints, mode, targetVelocities=[w * s for w, s in zip(wheels, spin)],
+                    forces=[torque] * len(joints), physicsClientId=cid)

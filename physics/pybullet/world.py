@@ -17,12 +17,12 @@ import math
 import numpy as np
 
 from physics.battery import Batteries
-from physics.diff_drive import DiffDriveBank, DriveCommands
+from physics.diff_drive import DiffDriveBank
 from physics.props import Terrain
 from physics.pybullet.frames import euler_zyx, rotations
+from physics.pybullet.ground import GroundFleet
 from physics.pybullet.quadrotors import RigidQuadrotors
 from physics.pybullet.statics import add_prop, add_scenery
-from physics.pybullet.wheeled import RigidWheeled
 from physics.quadrotor import Mode, QuadrotorBank
 from physics.world import Arena, CommandArrays, RobotSpec
 
@@ -71,10 +71,7 @@ class PybulletWorld(CommandArrays):
         self.quads: QuadrotorBank | None = None
         self.quad_robots = np.zeros(0, dtype=np.int64)  # robot id of each row of the quadrotor bank
         self._quad_cmd: dict[int, tuple] = {}
-        self.rigid_wheeled = RigidWheeled(pybullet, cid)
-        self.drives: DiffDriveBank | None = None
-        self._drive_robots = np.zeros(0, dtype=np.int64)
-        self._drive_cmd = DriveCommands()
+        self.ground = GroundFleet(pybullet, cid)
         self._substeps = 1
         self._spheres: list[int] = []  # robots that are spheres
         self._bodies: list[int] = []
@@ -95,10 +92,8 @@ class PybulletWorld(CommandArrays):
 
     def add_robot(self, spec: RobotSpec) -> int:
         i = self._register(spec)
-        if spec.urdf is not None:
-            body = self.rigid_wheeled.add_urdf(i, spec, self.arena.lower[2])
-        elif spec.drive is not None:
-            body = self.rigid_wheeled.add(i, spec, self.arena.lower[2])
+        if spec.urdf is not None or spec.drive is not None or spec.omni is not None:
+            body = self.ground.add(i, spec, self.arena.lower[2])
         elif spec.airframe is not None:
             body = self.rigid_quads.add(i, spec)
         else:
@@ -113,7 +108,6 @@ class PybulletWorld(CommandArrays):
 
     def start(self) -> None:
         self._allocate()
-        self.drive_slot = np.full(self.n, -1, dtype=np.int64)
         self.quad_slot = np.full(self.n, -1, dtype=np.int64)
         quads = self.rigid_quads
         if quads.robots:
@@ -125,15 +119,11 @@ class PybulletWorld(CommandArrays):
                 raise ValueError(f"physics.dt ({self.dt_s} s) must be a multiple of the quadrotors' control tick "
                                  f"({self.quads.tick} s)")
             self._p.setTimeStep(self.quads.tick, physicsClientId=self._cid)
-        wheeled = self.rigid_wheeled
-        if wheeled.robots:
-            self._drive_robots = np.array(wheeled.robots, dtype=np.int64)
-            self.drive_slot[self._drive_robots] = np.arange(len(wheeled.robots))
-            self.drives = wheeled.start()
-            self.cmd_heading[self._drive_robots] = self.drives.heading
-            if self.quads is None:
-                self._substeps = math.ceil(self.dt_s / WHEELED_STEP - 1e-9)
-                self._p.setTimeStep(self.dt_s / self._substeps, physicsClientId=self._cid)
+        self.ground.start(self.n, self.cmd_heading)
+        self.drive_slot, self.omni_slot = self.ground.drive_slot, self.ground.omni_slot
+        if self.ground.any and self.quads is None:
+            self._substeps = math.ceil(self.dt_s / WHEELED_STEP - 1e-9)
+            self._p.setTimeStep(self.dt_s / self._substeps, physicsClientId=self._cid)
         self._weights = np.array([s.mass_kg for s in self.specs], dtype=np.float64)
         self._read_all_now()
         self._sync_pos = self._pos.copy()
@@ -149,26 +139,21 @@ class PybulletWorld(CommandArrays):
     def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
         """Pending wheel command (forward speed, turn rate) for robot i; v None: follow the generic
         velocity and heading commands again. Applied at the next latch."""
-        if self.drive_slot[i] < 0:
-            raise ValueError(f"robot {i} is not a differential-drive robot")
-        self._drive_cmd.drive(i, v, w)
+        self.ground.drive(i, v, w)
 
     def drive_many(self, robots: np.ndarray, v: np.ndarray | None, w: np.ndarray | None) -> None:
         """`drive` for many robots at once (v and w arrays over `robots`; None: generic commands again)."""
-        robots = np.asarray(robots, dtype=np.int64)
-        if np.any(self.drive_slot[robots] < 0):
-            raise ValueError("drive_many: some of these robots are not differential-drive robots")
-        self._drive_cmd.drive_many(robots, v, w)
+        self.ground.drive_many(np.asarray(robots, dtype=np.int64), v, w)
+
+    @property
+    def drives(self) -> DiffDriveBank | None:
+        """The two-wheeled robots' bank (diff_drive and URDF robots), if any."""
+        return self.ground.drives
 
     def latch(self) -> None:
         changed = not (np.array_equal(self.active_vel, self.cmd_vel) and np.array_equal(self.active_heading, self.cmd_heading))
         super().latch()
-        d = self.drives
-        if d is not None:
-            self._drive_cmd.apply(d, self.drive_slot)
-            di = self._drive_robots
-            d.steer(self.active_vel[di, 0], self.active_heading[di], d.steer_by_heading)
-            self.active_heading[di] = d.heading
+        self.ground.latch(self.active_vel, self.active_heading)
         if self.quads is not None:
             for i, cmd in self._quad_cmd.items():
                 self.quads.command(int(self.quad_slot[i]), *cmd)
@@ -193,8 +178,7 @@ class PybulletWorld(CommandArrays):
         origin = (0.0, 0.0, 0.0)
         frame = p.WORLD_FRAME
         quads = self.rigid_quads if self.quads is not None else None
-        if self.drives is not None:
-            self.rigid_wheeled.actuate(dt_s, self.alive[self._drive_robots])
+        self.ground.actuate(dt_s, self.alive)
         contacts: set[tuple[int, int]] = set()
         impacts: dict[tuple[int, int], float] = {}
         for _ in range(self._substeps):
@@ -210,8 +194,7 @@ class PybulletWorld(CommandArrays):
                     self._note_impacts(touched, impacts)
         if quads is not None:
             quads.sense()
-        if self.drives is not None:
-            self.rigid_wheeled.sense()
+        self.ground.sense()
         if self.track_motion:
             self._vel_before, self._vel_now = self._vel_now, self.velocities()
         self._contacts = sorted(contacts)
@@ -279,7 +262,7 @@ class PybulletWorld(CommandArrays):
 
     def attitude_of(self, i: int) -> np.ndarray:
         """Roll, pitch, yaw (rad) of the body; a sphere's yaw is its commanded heading (spheres do not turn)."""
-        if self.quad_slot[i] < 0 and self.drive_slot[i] < 0:
+        if self.quad_slot[i] < 0 and self.drive_slot[i] < 0 and self.omni_slot[i] < 0:
             return np.array([0.0, 0.0, float(self.active_heading[i])])
         return euler_zyx(self._orientation_of(i)[None])[0]
 
@@ -369,7 +352,7 @@ class PybulletWorld(CommandArrays):
     def kill(self, i: int) -> None:
         """A dead robot loses thrust and its flight control (the drag term), and falls."""
         self.alive[i] = False
-        if self.quad_slot[i] < 0 and self.drive_slot[i] < 0:
+        if self.quad_slot[i] < 0 and self.drive_slot[i] < 0 and self.omni_slot[i] < 0:
             self._p.changeDynamics(self._bodies[i], -1, linearDamping=DEAD_DRAG, physicsClientId=self._cid)
         self._forces_dirty = True
         self._compute_forces()

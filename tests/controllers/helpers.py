@@ -183,3 +183,19 @@ class Land(Controller):
     def setup(self) -> None:
         self.robot.fly("position", 0.0, 0.0, 2.0, 0.0)
         self.after(4.0, lambda: self.robot.fly("speed_vertical", 0.0, 0.0, -self.params.sink))
+
+
+class Slide(Controller):
+    """Hold a body-frame velocity (vx, vy) and a heading, through the generic commands."""
+
+    @dataclass(frozen=True)
+    class Params:
+        vx: float = 0.0
+        vy: float = 0.3
+        heading: float = 0.0
+
+    period = None
+
+    def setup(self) -> None:
+        self.robot.set_heading(self.params.heading)
+        self.robot.set_velocity(self.params.vx, self.params.vy)

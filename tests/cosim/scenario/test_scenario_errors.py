@@ -61,7 +61,7 @@ CASES = [
      "test.yaml: groups[0].sensors.sonar: unknown sensor; expected one of: battery, bump, compass, gps, imu, range"),
     ("negative seed", with_("seed", -4), "test.yaml: seed: expected a non-negative integer, got -4"),
     ("unknown robot model", with_("groups.0.robot", {"model": "blimp"}),
-     "test.yaml: groups[0].robot.model: expected one of 'point', 'quadrotor', 'diff_drive', 'urdf', got 'blimp'"),
+     "test.yaml: groups[0].robot.model: expected one of 'point', 'quadrotor', 'diff_drive', 'omni', 'urdf', got 'blimp'"),
     ("zero sampling period", with_("output", {"trace": {"positions_every": 0}}),
      "test.yaml: output.trace: positions_every must be a positive duration, or null for no position trace"),
     ("list layout of the wrong length", with_("groups.0.layout", {"type": "list", "points": [[0, 0, 1], [1, 0, 1]]}),
