@@ -301,9 +301,17 @@ class KinematicWorld(CommandArrays):
         measured from its surface; max_range where nothing is closer."""
         r = float(self._radius[robot])
         here = self._pos[robot]
-        origins = here + dirs * r
+        return self._cast(robot, here, here + dirs * r, dirs, max_range + r, max_range)
+
+    def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
+        """Distances along unit directions (R,3) from a given origin to the nearest obstacle or other
+        robot, max_range where nothing is closer: (robot, origin, directions, max_range) each (mounted sensors)."""
+        return [self._cast(i, np.asarray(o, dtype=float), np.repeat(np.asarray(o, dtype=float)[None], len(d), axis=0), d, r, r)
+                for i, o, d, r in requests]
+
+    def _cast(self, robot: int, here: np.ndarray, origins: np.ndarray, dirs: np.ndarray, reach: float,
+              max_range: float) -> np.ndarray:
         best = np.full(len(dirs), np.inf)
-        reach = max_range + r
         for shape in self.obstacles:
             if shape.gap(here) <= reach:  # only obstacles the rays can reach
                 best = np.minimum(best, shape.rays(origins, dirs))

@@ -74,6 +74,8 @@ class World(Protocol):
     def speeds(self) -> np.ndarray: ...
     def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray: ...
     def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]: ...
+    def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
+        """Rays from given origins (mounted sensors): (robot, origin, directions, max_range) each."""
     def contacts(self) -> list[tuple[int, int]]: ...
     def quad_impacts(self) -> list[tuple[int, int, float]]:
         """(quadrotor, other robot or -1, its speed before the contact) for the last step's contacts."""
@@ -133,6 +135,9 @@ class CommandArrays:
         return [self.cast_rays(i, d, r) for i, d, r in requests]
 
     def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray:
+        raise NotImplementedError
+
+    def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
         raise NotImplementedError
 
     def latch(self) -> None:

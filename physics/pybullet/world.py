@@ -22,6 +22,7 @@ from physics.props import Terrain
 from physics.pybullet.frames import euler_zyx, rotations
 from physics.pybullet.ground import GroundFleet
 from physics.pybullet.quadrotors import RigidQuadrotors
+from physics.pybullet.rays import from_mounts, hit_fractions
 from physics.pybullet.statics import add_prop, add_scenery
 from physics.quadrotor import Mode, QuadrotorBank
 from physics.world import Arena, CommandArrays, RobotSpec
@@ -298,17 +299,19 @@ class PybulletWorld(CommandArrays):
             spans.append((len(dirs), max_range))
         if not starts:
             return []
-        s_all, e_all = np.concatenate(starts).tolist(), np.concatenate(ends).tolist()
-        frac: list[float] = []
-        for k in range(0, len(s_all), 16000):
-            hits = self._p.rayTestBatch(s_all[k:k + 16000], e_all[k:k + 16000], physicsClientId=self._cid)
-            frac.extend(h[2] if h[0] >= 0 else 1.0 for h in hits)
-        f = np.array(frac)
+        f = hit_fractions(self._p, self._cid, np.concatenate(starts), np.concatenate(ends))
         out, at = [], 0
         for count, max_range in spans:
             out.append(np.minimum(f[at:at + count] * max_range + 1e-4, max_range))
             at += count
         return out
+
+    def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
+        """Distances along unit directions (R,3) from a given origin to the first body hit, max_range
+        where none: (robot, origin, directions, max_range) each (mounted sensors; the robot's own
+        body, within its radius, is not seen)."""
+        return from_mounts(self._p, self._cid, [(self.position_of(i), self.specs[i].radius_m, np.asarray(o, dtype=float), d, r)
+                                                for i, o, d, r in requests])
 
     def thrusts(self) -> np.ndarray:
         """Collective rotor thrust per robot (N); 0 for spheres."""

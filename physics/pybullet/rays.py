@@ -1,0 +1,44 @@
+"""Ray casting in a pybullet world: many rays per rayTestBatch call (16,000 at most, pybullet's
+limit), and rays from mounted sensors, which first leave their own robot's body."""
+
+from __future__ import annotations
+
+import numpy as np
+
+BATCH = 16_000
+
+
+def hit_fractions(p, cid: int, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """For each ray start -> end, the fraction of the way to the first body hit (1.0: none)."""
+    s_all, e_all = starts.tolist(), ends.tolist()
+    frac: list[float] = []
+    for k in range(0, len(s_all), BATCH):
+        hits = p.rayTestBatch(s_all[k:k + BATCH], e_all[k:k + BATCH], physicsClientId=cid)
+        frac.extend(h[2] if h[0] >= 0 else 1.0 for h in hits)
+    return np.array(frac)
+
+
+def from_mounts(p, cid: int, requests: list[tuple[np.ndarray, float, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
+    """Distances from each request's origin along its directions to the first body hit, max_range
+    where none: (robot centre, robot radius, origin, directions, max_range) each. A ray that starts
+    inside its robot's bounding sphere is cast from where it leaves it, so the robot does not see
+    itself; the distance still counts from the origin."""
+    starts, ends, skips = [], [], []
+    for centre, radius, origin, dirs, max_range in requests:
+        oc = origin - centre
+        b = dirs @ oc
+        c = oc @ oc - radius * radius
+        skip = np.where(c < 0, -b + np.sqrt(np.maximum(b * b - c, 0.0)), 0.0)
+        skip = np.minimum(skip, max_range)
+        starts.append(origin + dirs * skip[:, None])
+        ends.append(origin + dirs * max_range)
+        skips.append(skip)
+    if not starts:
+        return []
+    f = hit_fractions(p, cid, np.concatenate(starts), np.concatenate(ends))
+    out, at = [], 0
+    for (_, _, _, dirs, max_range), skip in zip(requests, skips):
+        k = len(dirs)
+        out.append(np.minimum(skip + f[at:at + k] * (max_range - skip), max_range))
+        at += k
+    return out

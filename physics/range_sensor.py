@@ -1,0 +1,140 @@
+"""Range (infrared-like) sensors: rays around a robot, cast by the world it lives in."""
+
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class RangeOptions:
+    """Range/IR rays in the horizontal plane: `count` rays over `fov_deg` degrees centred on the
+    heading (360: all around), up to `max_range` metres, with Gaussian noise and a bias in metres."""
+
+    count: int = 8
+    fov_deg: float = 360.0
+    max_range: float = 5.0
+    noise_std: float = 0.0
+    bias: float = 0.0
+    rate_hz: float = 0.0
+    """0: cast at every read. Otherwise every robot's rays are cast together at each tick of a
+    common `rate_hz` clock (one pybullet rayTestBatch for all of them) and each reading is held."""
+    mount: tuple[float, float, float] | None = None
+    """Where the rays start in the body frame (x forward, y left, z up; m), turning and tilting with
+    the body; distances are from there. None: from the robot's surface around its centre, level."""
+    mount_yaw_deg: float = 0.0
+    """The fan's centre relative to the body's forward axis (degrees, counter-clockwise)."""
+
+    def __post_init__(self) -> None:
+        if self.rate_hz < 0:
+            raise ValueError(f"rate_hz must be >= 0, got {self.rate_hz}")
+        if self.count < 1:
+            raise ValueError(f"count must be >= 1, got {self.count}")
+        if not 0.0 <= self.fov_deg <= 360.0:
+            raise ValueError(f"fov_deg must be within [0, 360], got {self.fov_deg}")
+        if self.max_range <= 0 or self.noise_std < 0:
+            raise ValueError("max_range must be > 0 and noise_std >= 0")
+
+    def angles(self) -> np.ndarray:
+        """Ray angles relative to the heading, radians, counter-clockwise."""
+        if self.fov_deg >= 360.0:
+            return np.arange(self.count) * (2.0 * math.pi / self.count)
+        if self.count == 1:
+            return np.zeros(1)
+        half = math.radians(self.fov_deg) / 2.0
+        return np.linspace(-half, half, self.count)
+
+
+class RangeSensor:
+    """Distances (m) along rays from the robot's surface, clipped to [0, max_range]; needs a world
+    with `cast_rays` (both built-in worlds have it)."""
+
+    name = "range"
+    Options = RangeOptions
+
+    def __init__(self, world, index: int, options: RangeOptions, rng: np.random.Generator) -> None:
+        self._world = world
+        self._i = index
+        self._opt = options
+        self._rng = rng
+        self._angles = options.angles()
+        self._tick = -1
+        self._held = np.zeros(0)
+        if options.rate_hz:
+            _batch_for(world, options.rate_hz, self)
+
+    @property
+    def angles(self) -> np.ndarray:
+        """Ray angles relative to the heading, radians, counter-clockwise."""
+        return self._angles
+
+    def directions(self) -> np.ndarray:
+        a = self._angles + (float(self._world.active_heading[self._i]) + math.radians(self._opt.mount_yaw_deg))
+        return np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
+
+    def mounted_rays(self) -> tuple[np.ndarray, np.ndarray]:
+        """(origin, directions) in the world frame of a mounted sensor: the body's pose (position
+        and full attitude) carries the mount point and the fan."""
+        roll, pitch, yaw = self._world.attitude_of(self._i)
+        cr, sr, cp, sp, cy, sy = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch), math.cos(yaw), math.sin(yaw)
+        rot = np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+                        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+                        [-sp, cp * sr, cp * cr]])
+        a = self._angles + math.radians(self._opt.mount_yaw_deg)
+        body = np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
+        return self._world.position_of(self._i) + rot @ np.asarray(self._opt.mount), body @ rot.T
+
+    def read(self) -> np.ndarray:
+        rate = self._opt.rate_hz
+        if rate:
+            tick = math.floor(self._world.t_s * rate + 1e-9)
+            if tick == self._tick:
+                return self._held
+            raw = _batch_for(self._world, rate, self).distances(self, tick)
+        elif self._opt.mount is not None:
+            raw = self._world.cast_rays_from_many([(self._i, *self.mounted_rays(), self._opt.max_range)])[0]
+        else:
+            raw = self._world.cast_rays(self._i, self.directions(), self._opt.max_range)
+        d = raw + self._opt.bias
+        if self._opt.noise_std > 0:
+            d = d + self._opt.noise_std * self._rng.standard_normal(len(d))
+        d = np.clip(d, 0.0, self._opt.max_range)
+        if rate:
+            self._tick, self._held = tick, d
+        return d
+
+
+class _RayBatch:
+    """All range sensors of one world sharing one rate: cast together once per tick of that rate."""
+
+    def __init__(self, world) -> None:
+        self.world = world
+        self.sensors: list[RangeSensor] = []
+        self.tick = -1
+        self.results: dict[int, np.ndarray] = {}
+
+    def distances(self, sensor: RangeSensor, tick: int) -> np.ndarray:
+        if tick != self.tick:
+            level = [s for s in self.sensors if s._opt.mount is None]
+            mounted = [s for s in self.sensors if s._opt.mount is not None]
+            out = self.world.cast_rays_many([(s._i, s.directions(), s._opt.max_range) for s in level])
+            out += self.world.cast_rays_from_many([(s._i, *s.mounted_rays(), s._opt.max_range) for s in mounted])
+            self.results = {id(s): o for s, o in zip(level + mounted, out)}
+            self.tick = tick
+        return self.results[id(sensor)]
+
+
+_BATCHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # world -> {rate: _RayBatch}
+
+
+def _batch_for(world, rate: float, sensor: RangeSensor) -> _RayBatch:
+    batches = _BATCHES.setdefault(world, {})
+    batch = batches.get(rate)
+    if batch is None:
+        batch = batches[rate] = _RayBatch(world)
+    if id(sensor) not in {id(s) for s in batch.sensors}:
+        batch.sensors.append(sensor)
+    return batch
