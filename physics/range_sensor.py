@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from physics.attitude import rotation_zyx
+
 
 @dataclass(frozen=True)
 class RangeOptions:
@@ -78,11 +80,7 @@ class RangeSensor:
     def mounted_rays(self) -> tuple[np.ndarray, np.ndarray]:
         """(origin, directions) in the world frame of a mounted sensor: the body's pose (position
         and full attitude) carries the mount point and the fan."""
-        roll, pitch, yaw = self._world.attitude_of(self._i)
-        cr, sr, cp, sp, cy, sy = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch), math.cos(yaw), math.sin(yaw)
-        rot = np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-                        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-                        [-sp, cp * sr, cp * cr]])
+        rot = rotation_zyx(*self._world.attitude_of(self._i))
         a = self._angles + math.radians(self._opt.mount_yaw_deg)
         body = np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
         return self._world.position_of(self._i) + rot @ np.asarray(self._opt.mount), body @ rot.T

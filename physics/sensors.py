@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from physics.attitude import rotation_zyx
 from physics.geodesy import GeoOrigin
 from physics.range_sensor import RangeOptions as RangeOptions
 from physics.range_sensor import RangeSensor
@@ -146,6 +147,9 @@ class GpsOptions:
     bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
     rate_hz: float = 0.0
     origin: tuple[float, float, float] = (47.3977, 8.5456, 488.0)
+    mount: tuple[float, float, float] | None = None
+    """The antenna in the body frame (x forward, y left, z up; m), carried by the body's attitude;
+    None: the robot's own position."""
 
     def __post_init__(self) -> None:
         if self.noise_std < 0 or self.rate_hz < 0:
@@ -161,7 +165,10 @@ class Gps(_Sampled):
     Options = GpsOptions
 
     def _measure(self) -> np.ndarray:
-        return self._noisy(self._world.position_of(self._i), self._opt.noise_std, self._opt.bias)
+        here = self._world.position_of(self._i)
+        if self._opt.mount is not None:
+            here = here + rotation_zyx(*self._world.attitude_of(self._i)) @ np.asarray(self._opt.mount)
+        return self._noisy(here, self._opt.noise_std, self._opt.bias)
 
     def geodetic(self) -> tuple[float, float, float]:
         return GeoOrigin(*self._opt.origin).to_geodetic(*(float(v) for v in self.read()))
@@ -197,11 +204,7 @@ class Imu(_Sampled):
 
     def _measure(self) -> tuple[np.ndarray, np.ndarray]:
         w, i, o = self._world, self._i, self._opt
-        roll, pitch, yaw = w.attitude_of(i)
-        cr, sr, cp, sp, cy, sy = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch), math.cos(yaw), math.sin(yaw)
-        rot = np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-                        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-                        [-sp, cp * sr, cp * cr]])
+        rot = rotation_zyx(*w.attitude_of(i))
         specific = rot.T @ (w.acceleration_of(i) + np.array([0.0, 0.0, 9.81]))
         return (self._noisy(specific, o.accel_noise_std, o.accel_bias),
                 self._noisy(w.body_rates_of(i), o.gyro_noise_std, o.gyro_bias))

@@ -161,3 +161,12 @@ def test_compass_rate_holds_the_reading():
     assert robot.compass() == first
     sim.world.step(0.1)
     assert robot.compass() != first
+
+
+@pytest.mark.parametrize("backend", ["kinematic", "pybullet"])
+def test_a_mounted_gps_antenna_reads_its_own_position(backend):
+    """The antenna 0.2 m ahead and 0.1 m up on a robot facing +y (heading 90 degrees)."""
+    sim = world({"gps": {"mount": [0.2, 0.0, 0.1]}}, backend=backend, model={"radius": 0.2, "heading": math.pi / 2})
+    robot = sim.controllers[0].robot
+    want = robot.position + np.array([0.0, 0.2, 0.1])
+    assert robot.gps() == pytest.approx(want, abs=1e-9)

@@ -1,0 +1,15 @@
+"""One body's orientation as a matrix, from the roll, pitch and yaw every world reports."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def rotation_zyx(roll: float, pitch: float, yaw: float) -> np.ndarray:
+    """(3, 3) rotation, body frame to world frame, of Z-Y-X angles (yaw, then pitch, then roll)."""
+    cr, sr, cp, sp, cy, sy = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch), math.cos(yaw), math.sin(yaw)
+    return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+                     [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+                     [-sp, cp * sr, cp * cr]])
