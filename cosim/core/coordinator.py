@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from controllers import Controller, Message
+from cosim.core.contact_log import ContactLog
 from cosim.core.crashes import CrashRules
 from cosim.core.group_handle import GroupRouter, SimGroup
 from cosim.core.neighbor_table import NeighborTable
@@ -51,6 +52,7 @@ class Simulation:
         batteries: Batteries | None = None,
         collision_kills: np.ndarray | None = None,
         crash_rules: CrashRules | None = None,
+        contact_log: ContactLog | None = None,
         routing: RoutingPlan | None = None,
         extensions: Sequence[Extension] = (),
         groups: Sequence[GroupPlan] = (),
@@ -77,7 +79,8 @@ class Simulation:
         self.batteries = batteries
         self.collision_kills = None if collision_kills is None or not np.any(collision_kills) else np.asarray(collision_kills)
         self.crash_rules = crash_rules
-        if self.collision_kills is not None or crash_rules is not None:
+        self.contact_log = contact_log
+        if self.collision_kills is not None or crash_rules is not None or contact_log is not None:
             world.want_contacts()
         self.stack_host = SimStackHost(self) if routing is not None else None
         self.stacks: list[NodeStack] | None = None if routing is None else [
@@ -159,6 +162,8 @@ class Simulation:
         self.counters.physics_steps += 1
         if self.collision_kills is not None:
             self._collision_faults()
+        if self.contact_log is not None:
+            self.contact_log.note(self.world, self.recorder, t)
         if self.crash_rules is not None:
             for node, detail in self.crash_rules.crashes(self.world, self.alive):
                 self.kill(node, "crash", detail)

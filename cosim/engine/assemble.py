@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from controllers import Controller, GroupController
+from cosim.core.contact_log import ContactLog
 from cosim.core.coordinator import Simulation
 from cosim.core.crashes import CrashRules
 from cosim.core.group_handle import SimGroup
@@ -230,6 +231,7 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
         duration_ns=s.duration_ns, recorder=Recorder(trace.positions_every_ns is not None, trace.network, trace.records),
         neighbor_timeout_ns=s.network.neighbor_timeout_ns, positions_every_ns=trace.positions_every_ns,
         batteries=batteries, collision_kills=np.array([g.faults.collision_kills for g in per_node], dtype=bool),
+        contact_log=ContactLog() if trace.contacts else None,
         crash_rules=CrashRules.of([g.faults.crash_speed for g in per_node], [g.faults.crash_tilt for g in per_node]),
         routing=plan, extensions=extensions, groups=group_plans,
     )

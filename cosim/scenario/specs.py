@@ -189,11 +189,13 @@ class GroupSpec:
 
 @dataclass(frozen=True)
 class TraceSpec:
-    """What the run records: positions every `positions_every` (None: never), network events, records."""
+    """What the run records: positions every `positions_every` (None: never), network events,
+    records, and `contacts`: an event each time a robot starts touching something."""
 
     positions_every_ns: int | None = 1_000_000_000
     network: bool = True
     records: bool = True
+    contacts: bool = False
 
     def __post_init__(self) -> None:
         if self.positions_every_ns is not None and self.positions_every_ns <= 0:
