@@ -78,8 +78,7 @@ class Simulation:
         """Per node: its controller overrides on_message (the network stops at its receive times)."""
         self.batteries = batteries
         self.collision_kills = None if collision_kills is None or not np.any(collision_kills) else np.asarray(collision_kills)
-        self.crash_rules = crash_rules
-        self.contact_log = contact_log
+        self.crash_rules, self.contact_log = crash_rules, contact_log
         if self.collision_kills is not None or crash_rules is not None or contact_log is not None:
             world.want_contacts()
         self.stack_host = SimStackHost(self) if routing is not None else None
@@ -94,8 +93,7 @@ class Simulation:
         self.ip_frames_received: list[int] | None = None  # frames each node's MAC passed up, with such routing
         self.progress: ProgressFn | None = None
         self._sent = False
-        self.wall_s = 0.0
-        self._wall0 = 0.0
+        self.wall_s = self._wall0 = 0.0
         self._sample_every = positions_every_ns or NS_PER_S
         self._progress_every = max(duration_ns // 100, dt_ns)
 
