@@ -78,6 +78,10 @@ class GroundFleet:
     def any(self) -> bool:
         return bool(self.diff.robots or self.omni.robots)
 
+    def smallest_wheel(self) -> float:
+        """The smallest wheel radius (m) of any wheeled body."""
+        return min(self.diff.wheel_radii + self.omni.wheel_radii)
+
     def add(self, robot: int, spec: RobotSpec, ground_z: float) -> int:
         if spec.urdf is not None:
             return self.diff.add_urdf(robot, spec, ground_z)

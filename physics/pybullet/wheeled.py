@@ -116,6 +116,10 @@ class RigidWheeled:
         self._joints.append(joints)
         self._spin.append(tuple(s / rw for s in spin))
 
+    @property
+    def wheel_radii(self) -> list[float]:
+        return list(self._wheel_r)
+
     def start(self) -> DiffDriveBank:
         self.bank = DiffDriveBank(self._specs, np.zeros((len(self.bodies), 3)), np.zeros(len(self.bodies)))
         self.sense()

@@ -30,7 +30,9 @@ from physics.world import Arena, CommandArrays, RobotSpec
 log = logging.getLogger(__name__)
 GRAVITY = 9.81
 DEAD_DRAG = 0.01  # 1/s: a falling body in still air
-WHEELED_STEP = 1.0 / 240.0  # s: the longest engine step wheeled bodies are stable at
+WHEEL_TIME = 0.12
+"""The longest stable engine step for wheeled bodies, in units of sqrt(r / g) of their smallest
+wheel (r): the time scale of a wheel's contact (10 ms for 7 cm wheels, 2.9 ms for a Kilobot's)."""
 
 
 class PybulletWorld(CommandArrays):
@@ -123,7 +125,8 @@ class PybulletWorld(CommandArrays):
         self.ground.start(self.n, self.cmd_heading)
         self.drive_slot, self.omni_slot = self.ground.drive_slot, self.ground.omni_slot
         if self.ground.any and self.quads is None:
-            self._substeps = math.ceil(self.dt_s / WHEELED_STEP - 1e-9)
+            longest = WHEEL_TIME * math.sqrt(self.ground.smallest_wheel() / GRAVITY)
+            self._substeps = math.ceil(self.dt_s / longest - 1e-9)
             self._p.setTimeStep(self.dt_s / self._substeps, physicsClientId=self._cid)
         self._weights = np.array([s.mass_kg for s in self.specs], dtype=np.float64)
         self._read_all_now()
