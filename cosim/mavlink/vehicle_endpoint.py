@@ -31,6 +31,9 @@ _SENSORS = (mav.MAV_SYS_STATUS_SENSOR_3D_GYRO | mav.MAV_SYS_STATUS_SENSOR_3D_ACC
 _IGNORE_POSITION = 0b111
 _IGNORE_VELOCITY = 0b111000
 _IGNORE_YAW = 1 << 10
+_FINITE_PARAMS = {mav.MAV_CMD_COMPONENT_ARM_DISARM: (0,), mav.MAV_CMD_NAV_TAKEOFF: (6,), mav.MAV_CMD_DO_SET_MODE: (0, 1, 2),
+                  mav.MAV_CMD_DO_REPOSITION: (4, 5, 6), mav.MAV_CMD_REQUEST_MESSAGE: (0,)}
+"""Command parameters (0-based) that must be finite numbers: the rest may be NaN, MAVLink's 'unchanged'."""
 LAND_SPEED = 0.7  # m/s
 
 
@@ -156,10 +159,19 @@ class SimVehicleEndpoint:
 
     # -- receiving -------------------------------------------------------------------------------------
     def handle(self, msg) -> None:
-        """One message addressed to this vehicle."""
+        """One message addressed to this vehicle. Nothing a sender puts in a message may stop the
+        vehicle: a handler that fails is logged (rate-limited) and answered with a STATUSTEXT."""
         handler = getattr(self, "_on_" + msg.get_type().lower(), None)
-        if handler is not None:
+        if handler is None:
+            return
+        try:
             handler(msg)
+        except Exception as exc:  # untrusted input (a NaN, a bad index...) must never take the vehicle down
+            self.stats.rejected += 1
+            if self.stats.rejected <= 10 or self.stats.rejected % 1000 == 0:
+                log.warning("vehicle %d: %s from a peer was refused (%s: %s); %d refused so far", self.sysid,
+                            msg.get_type(), type(exc).__name__, exc, self.stats.rejected)
+            self._send(mav.MAVLink_statustext_message(mav.MAV_SEVERITY_WARNING, f"{msg.get_type()} refused"[:50].encode()))
 
     def _on_command_long(self, m) -> None:
         self.stats.commands[m.command] = self.stats.commands.get(m.command, 0) + 1
@@ -171,7 +183,11 @@ class SimVehicleEndpoint:
 
     def _command(self, cmd: int, p: list[float]) -> None:
         ok, denied, unsupported = mav.MAV_RESULT_ACCEPTED, mav.MAV_RESULT_DENIED, mav.MAV_RESULT_UNSUPPORTED
-        if cmd == mav.MAV_CMD_COMPONENT_ARM_DISARM:
+        bad = [k + 1 for k in _FINITE_PARAMS.get(cmd, ()) if not math.isfinite(p[k])]
+        if bad:
+            self._deny(f"param{bad[0]} must be a finite number")
+            self._ack(cmd, denied)
+        elif cmd == mav.MAV_CMD_COMPONENT_ARM_DISARM:
             self._ack(cmd, ok if self._arm(p[0] >= 0.5) else denied)
         elif cmd == mav.MAV_CMD_NAV_TAKEOFF:
             self._ack(cmd, ok if self._takeoff(p[6]) else denied)
@@ -223,6 +239,9 @@ class SimVehicleEndpoint:
 
     def _on_param_set(self, m) -> None:
         name = m.param_id.decode(errors="replace") if isinstance(m.param_id, bytes) else m.param_id
+        if not math.isfinite(m.param_value):
+            self._deny(f"{name}: a parameter must be a finite number")
+            return
         self.params[name] = float(m.param_value)
         names = sorted(self.params)
         self._send(mav.MAVLink_param_value_message(name.encode(), self.params[name], mav.MAV_PARAM_TYPE_REAL32,
@@ -238,6 +257,11 @@ class SimVehicleEndpoint:
             return
         mask = m.type_mask
         yaw = None if mask & _IGNORE_YAW else m.yaw
+        used = [m.x, m.y, m.z] if not mask & _IGNORE_POSITION else []
+        used += [m.vx, m.vy, m.vz] if not mask & _IGNORE_VELOCITY else []
+        if not all(math.isfinite(v) for v in used):
+            self._deny("setpoint refused: non-finite position or velocity")
+            return
         if not mask & _IGNORE_POSITION:
             x, y, z = ned_to_enu(m.x, m.y, m.z)
             self._velocity_setpoint = False
@@ -252,6 +276,9 @@ class SimVehicleEndpoint:
     def _on_set_position_target_global_int(self, m) -> None:
         self._setpoint_t = self.now
         if self.mode in GUIDED_MODES and self.armed and not m.type_mask & _IGNORE_POSITION:
+            if not math.isfinite(m.alt):
+                self._deny("setpoint refused: non-finite altitude")
+                return
             self._goto_global(m.lat_int / 1e7, m.lon_int / 1e7, m.alt, None if m.type_mask & _IGNORE_YAW else m.yaw,
                               relative=m.coordinate_frame != mav.MAV_FRAME_GLOBAL_INT)
 

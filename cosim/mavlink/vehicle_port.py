@@ -16,12 +16,13 @@ if TYPE_CHECKING:
 @dataclass
 class EndpointStats:
     """What the endpoint saw: messages handled, bytes that did not parse, messages for other systems,
-    frames refused for a missing or wrong signature."""
+    frames refused for a missing or wrong signature, messages whose handling failed (refused)."""
 
     handled: int = 0
     malformed: int = 0
     foreign: int = 0
     rejected_signature: int = 0
+    rejected: int = 0
     commands: dict[int, int] = field(default_factory=dict)
 
 

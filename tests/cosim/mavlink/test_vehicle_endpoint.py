@@ -208,3 +208,67 @@ def test_garbage_and_foreign_traffic_are_counted_not_fatal(vehicle):
     time.sleep(0.2)
     assert endpoint.stats.foreign >= 1 and endpoint.stats.malformed >= 1
     assert not endpoint.armed
+
+
+def test_non_finite_fields_are_refused_and_the_vehicle_flies_on(vehicle):
+    """One datagram with a NaN used to raise in the endpoint and stop the vehicle (issue 17). Now:
+    COMMAND_ACK DENIED with a STATUSTEXT naming the parameter, setpoints ignored with a
+    STATUSTEXT, and the vehicle still arms, takes off and reports finite positions."""
+    bank, _endpoint, gcs = vehicle
+    gcs.wait("HEARTBEAT")
+    nan, inf = math.nan, math.inf
+    for cmd, params in ((mav.MAV_CMD_DO_SET_MODE, (1, nan, 0)), (mav.MAV_CMD_DO_REPOSITION, (-1, 0, 0, nan, nan, 8.0, 410.0)),
+                        (mav.MAV_CMD_COMPONENT_ARM_DISARM, (nan,)), (mav.MAV_CMD_NAV_TAKEOFF, (0, 0, 0, nan, nan, nan, inf)),
+                        (mav.MAV_CMD_REQUEST_MESSAGE, (nan,))):
+        assert gcs.command(cmd, *params).result == mav.MAV_RESULT_DENIED
+        assert "must be a finite number" in gcs.latest["STATUSTEXT"].text
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
+    assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, nan, nan, nan, 402.0).result == mav.MAV_RESULT_ACCEPTED
+    gcs.wait("LOCAL_POSITION_NED", lambda m: abs(m.z + 2.0) < 0.1, timeout=10)
+    hold = mav.MAVLink_set_position_target_local_ned_message(0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1111_1000,
+                                                             0.0, 0.0, -2.0, 0, 0, 0, 0, 0, 0, 0, 0)
+    for _ in range(5):  # PX4 enters offboard only with setpoints streaming
+        gcs.send(hold)
+        gcs.pump(0.05)
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 6, 0).result == mav.MAV_RESULT_ACCEPTED  # offboard
+    gcs.send(mav.MAVLink_set_position_target_local_ned_message(0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1111_1000,
+                                                                nan, 0.0, -2.0, 0, 0, 0, 0, 0, 0, 0, 0))
+    gcs.wait("STATUSTEXT", lambda m: "non-finite" in m.text)
+    gcs.send(mav.MAVLink_param_set_message(1, 1, b"MPC_XY_VEL_MAX", nan, mav.MAV_PARAM_TYPE_REAL32))
+    gcs.wait("STATUSTEXT", lambda m: "finite" in m.text and "MPC_XY_VEL_MAX" in m.text)
+    assert np.all(np.isfinite(bank.pos)) and bank.pos[0, 2] == pytest.approx(2.0, abs=0.2)
+    assert gcs.wait("HEARTBEAT").base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED
+
+
+def test_a_bounded_fuzz_of_handled_messages_never_stops_the_vehicle(vehicle):
+    """300 messages of every kind the vehicle handles, with random fields (NaN, infinities, huge and
+    negative numbers, out-of-range indices): afterwards it still answers a command."""
+    bank, _endpoint, gcs = vehicle
+    gcs.wait("HEARTBEAT")
+    rng = np.random.default_rng(17)
+    values = [math.nan, math.inf, -math.inf, 1e30, -1e30, 0.0, -1.0, 3.0]
+
+    def v():
+        return float(values[rng.integers(len(values))])
+
+    makers = [
+        lambda: mav.MAVLink_command_long_message(1, 1, int(rng.choice([400, 176, 192, 22, 21, 511, 512, 520])), 0,
+                                                 *[v() for _ in range(7)]),
+        lambda: mav.MAVLink_command_int_message(1, 1, 6, int(rng.choice([192, 22, 176])), 0, 0, v(), v(), v(), v(),
+                                                int(rng.integers(-2**31, 2**31 - 1)), int(rng.integers(-2**31, 2**31 - 1)), v()),
+        lambda: mav.MAVLink_set_position_target_local_ned_message(0, 1, 1, int(rng.integers(0, 12)), int(rng.integers(0, 4096)),
+                                                                  *[v() for _ in range(11)]),
+        lambda: mav.MAVLink_set_position_target_global_int_message(0, 1, 1, 6, int(rng.integers(0, 4096)),
+                                                                   int(rng.integers(-2**31, 2**31 - 1)),
+                                                                   int(rng.integers(-2**31, 2**31 - 1)),
+                                                                   *[v() for _ in range(9)]),
+        lambda: mav.MAVLink_param_set_message(1, 1, b"MPC_XY_VEL_MAX", v(), 9),
+        lambda: mav.MAVLink_param_request_read_message(1, 1, b"X", int(rng.integers(-32768, 32767))),
+        lambda: mav.MAVLink_set_mode_message(1, int(rng.integers(0, 255)), int(rng.integers(0, 2**32 - 1))),
+    ]
+    for _ in range(300):
+        gcs.send(makers[int(rng.integers(len(makers)))]())
+    gcs.pump(0.5)
+    ack = gcs.command(mav.MAV_CMD_REQUEST_MESSAGE, mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION)
+    assert ack.result == mav.MAV_RESULT_ACCEPTED
+    assert np.all(np.isfinite(bank.pos))
