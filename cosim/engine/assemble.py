@@ -8,6 +8,7 @@ scenario and seed give the same queue and the same trace.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,7 +74,8 @@ def make_world(s: Scenario, batteries: Batteries | None = None) -> World:
 
     w = s.world.wind
     wind = None if w is None else (w.mean, w.gust_std, w.gust_tau, SeedStreams(s.seed).generator("wind"), TICK_NS / 1e9)
-    return KinematicWorld(arena, max_accel=ph.max_accel, collisions=ph.collisions, pair_finder=VerletPairs(), obstacles=shapes,
+    max_accel = math.inf if ph.max_accel is None else ph.max_accel
+    return KinematicWorld(arena, max_accel=max_accel, collisions=ph.collisions, pair_finder=VerletPairs(), obstacles=shapes,
                           wind=wind, batteries=batteries)
 
 

@@ -31,9 +31,11 @@ _SENSORS = (mav.MAV_SYS_STATUS_SENSOR_3D_GYRO | mav.MAV_SYS_STATUS_SENSOR_3D_ACC
 _IGNORE_POSITION = 0b111
 _IGNORE_VELOCITY = 0b111000
 _IGNORE_YAW = 1 << 10
-_FINITE_PARAMS = {mav.MAV_CMD_COMPONENT_ARM_DISARM: (0,), mav.MAV_CMD_NAV_TAKEOFF: (6,), mav.MAV_CMD_DO_SET_MODE: (0, 1, 2),
-                  mav.MAV_CMD_DO_REPOSITION: (4, 5, 6), mav.MAV_CMD_REQUEST_MESSAGE: (0,)}
-"""Command parameters (0-based) that must be finite numbers: the rest may be NaN, MAVLink's 'unchanged'."""
+_USED_PARAMS = {mav.MAV_CMD_COMPONENT_ARM_DISARM: (0,), mav.MAV_CMD_NAV_TAKEOFF: (3, 6), mav.MAV_CMD_DO_SET_MODE: (0, 1, 2),
+                mav.MAV_CMD_DO_REPOSITION: (3, 4, 5, 6), mav.MAV_CMD_REQUEST_MESSAGE: (0,)}
+"""Command parameters (0-based) each command reads: never infinite, and not NaN unless listed below."""
+_NAN_KEEPS = {mav.MAV_CMD_NAV_TAKEOFF: (3, 6), mav.MAV_CMD_DO_REPOSITION: (3, 4, 5, 6)}
+"""Parameters where NaN means what it means to PX4: the default take-off altitude, the current yaw or position."""
 LAND_SPEED = 0.7  # m/s
 
 
@@ -183,7 +185,8 @@ class SimVehicleEndpoint:
 
     def _command(self, cmd: int, p: list[float]) -> None:
         ok, denied, unsupported = mav.MAV_RESULT_ACCEPTED, mav.MAV_RESULT_DENIED, mav.MAV_RESULT_UNSUPPORTED
-        bad = [k + 1 for k in _FINITE_PARAMS.get(cmd, ()) if not math.isfinite(p[k])]
+        bad = [k + 1 for k in _USED_PARAMS.get(cmd, ())
+               if math.isinf(p[k]) or (math.isnan(p[k]) and k not in _NAN_KEEPS.get(cmd, ()))]
         if bad:
             self._deny(f"param{bad[0]} must be a finite number")
             self._ack(cmd, denied)
@@ -343,9 +346,15 @@ class SimVehicleEndpoint:
     def _goto_global(self, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False) -> bool:
         if not self.armed:
             return self._deny("Reposition: vehicle not armed")
-        x, y, z = self.origin.from_geodetic(lat, lon, alt)
+        here = self.body.position()
+        x, y, z = self.origin.from_geodetic(0.0 if math.isnan(lat) else lat, 0.0 if math.isnan(lon) else lon,
+                                            0.0 if math.isnan(alt) else alt)
         if relative:
             z = self.home[2] + alt
+        if math.isnan(lat) or math.isnan(lon):  # PX4: NaN keeps the current horizontal position
+            x, y = float(here[0]), float(here[1])
+        if math.isnan(alt):  # and NaN the current altitude
+            z = float(here[2])
         self._velocity_setpoint = False
         yaw = None if yaw_deg is None or math.isnan(yaw_deg) else math.radians(yaw_deg)
         self._goto(x, y, z, yaw)

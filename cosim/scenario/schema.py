@@ -9,6 +9,7 @@ class. A dataclass's `__post_init__` may raise ValueError to reject impossible v
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import types
 import typing
@@ -113,11 +114,7 @@ class Mapper:
                 raise self.error(path, f"expected an integer, got {data!r}")
             return data
         if tp is float:
-            if isinstance(data, str) and _SCIENTIFIC.fullmatch(data.strip()):
-                return float(data)  # YAML 1.1 reads 2.4e9 (no dot, no sign) as a string
-            if isinstance(data, bool) or not isinstance(data, (int, float)):
-                raise self.error(path, f"expected a number, got {data!r}")
-            return float(data)
+            return self._number(data, path)
         if tp is str:
             if not isinstance(data, str):
                 raise self.error(path, f"expected a string, got {data!r}")
@@ -143,9 +140,21 @@ class Mapper:
             return self.build(tp, data, path)
         raise TypeError(f"schema cannot read type {tp!r} at {path}")
 
+    def _number(self, data: Any, path: str) -> float:
+        """A finite number (NaN and infinities are refused: they would run on as NaN positions)."""
+        if isinstance(data, str) and _SCIENTIFIC.fullmatch(data.strip()):
+            data = float(data)  # YAML 1.1 reads 2.4e9 (no dot, no sign) as a string
+        if isinstance(data, bool) or not isinstance(data, (int, float)):
+            raise self.error(path, f"expected a number, got {data!r}")
+        if not math.isfinite(data):
+            raise self.error(path, f"expected a finite number, got {data!r}")
+        return float(data)
+
     def duration(self, data: Any, path: str, allow_none: bool = False) -> int | None:
         if data is None and allow_none:
             return None
+        if isinstance(data, float) and not math.isfinite(data):
+            raise self.error(path, f"expected a finite duration, got {data!r}")
         try:
             return parse_duration_ns(data)
         except DurationError as exc:

@@ -56,11 +56,12 @@ class WorldSpec:
 
 @dataclass(frozen=True)
 class PhysicsSpec:
-    """World backend and its step. `kinematic` options: max_accel, collisions. `pybullet`: drag, solver_iterations."""
+    """World backend and its step. `kinematic` options: max_accel (m/s^2; null: no limit),
+    collisions. `pybullet`: drag, solver_iterations."""
 
     backend: Literal["kinematic", "pybullet"] = "kinematic"
     dt_ns: int = 10_000_000
-    max_accel: float = float("inf")
+    max_accel: float | None = None
     collisions: bool = True
     drag: float = 5.0
     solver_iterations: int = 10
@@ -68,7 +69,7 @@ class PhysicsSpec:
     def __post_init__(self) -> None:
         if self.dt_ns <= 0:
             raise ValueError("dt must be a positive duration")
-        if self.max_accel <= 0:
+        if self.max_accel is not None and self.max_accel <= 0:
             raise ValueError(f"max_accel must be > 0 m/s^2, got {self.max_accel}")
         if self.drag <= 0:
             raise ValueError(f"drag must be > 0 1/s, got {self.drag}")

@@ -217,7 +217,7 @@ def test_non_finite_fields_are_refused_and_the_vehicle_flies_on(vehicle):
     bank, _endpoint, gcs = vehicle
     gcs.wait("HEARTBEAT")
     nan, inf = math.nan, math.inf
-    for cmd, params in ((mav.MAV_CMD_DO_SET_MODE, (1, nan, 0)), (mav.MAV_CMD_DO_REPOSITION, (-1, 0, 0, nan, nan, 8.0, 410.0)),
+    for cmd, params in ((mav.MAV_CMD_DO_SET_MODE, (1, nan, 0)), (mav.MAV_CMD_DO_REPOSITION, (-1, 0, 0, nan, inf, 8.0, 410.0)),
                         (mav.MAV_CMD_COMPONENT_ARM_DISARM, (nan,)), (mav.MAV_CMD_NAV_TAKEOFF, (0, 0, 0, nan, nan, nan, inf)),
                         (mav.MAV_CMD_REQUEST_MESSAGE, (nan,))):
         assert gcs.command(cmd, *params).result == mav.MAV_RESULT_DENIED
@@ -236,7 +236,10 @@ def test_non_finite_fields_are_refused_and_the_vehicle_flies_on(vehicle):
     gcs.wait("STATUSTEXT", lambda m: "non-finite" in m.text)
     gcs.send(mav.MAVLink_param_set_message(1, 1, b"MPC_XY_VEL_MAX", nan, mav.MAV_PARAM_TYPE_REAL32))
     gcs.wait("STATUSTEXT", lambda m: "finite" in m.text and "MPC_XY_VEL_MAX" in m.text)
-    assert np.all(np.isfinite(bank.pos)) and bank.pos[0, 2] == pytest.approx(2.0, abs=0.2)
+    # NaN in a reposition is PX4's "keep": the current position here, a new altitude (AMSL 403 m: 3 m up)
+    assert gcs.command(mav.MAV_CMD_DO_REPOSITION, -1, 0, 0, nan, nan, nan, 403.0).result == mav.MAV_RESULT_ACCEPTED
+    gcs.wait("LOCAL_POSITION_NED", lambda m: abs(m.z + 3.0) < 0.1, timeout=10)
+    assert np.all(np.isfinite(bank.pos)) and np.hypot(*bank.pos[0, :2]) < 0.3
     assert gcs.wait("HEARTBEAT").base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED
 
 

@@ -75,6 +75,14 @@ CASES = [
      "test.yaml: network.radio: unknown data_mode 'DsssRate1Mbpz' for 802.11b; expected one of: DsssRate1Mbps, DsssRate2Mbps"),
     ("phase outside period", with_("groups.0.controller.phase", 0.5),
      "test.yaml: groups[0].controller.phase: expected a phase in [0, period) = [0, 100 ms)"),
+    ("NaN radius", with_("groups.0.robot", {"radius": float("nan")}),
+     "test.yaml: groups[0].robot.radius: expected a finite number, got nan"),
+    ("NaN arena bound", with_("world", {"arena_lower": [float("nan"), 0, 0], "arena_upper": [10, 10, 10]}),
+     "test.yaml: world.arena_lower[0]: expected a finite number, got nan"),
+    ("infinite duration", with_("duration", float("inf")), "test.yaml: duration: expected a finite duration, got inf"),
+    ("NaN duration", with_("duration", float("nan")), "test.yaml: duration: expected a finite duration, got nan"),
+    ("infinite controller parameter", with_("groups.0.controller.params", {"max_speed": float("-inf")}),
+     "test.yaml: groups[0].controller.params.max_speed: expected a finite number, got -inf"),
 ]
 
 
