@@ -15,7 +15,7 @@ from physics import kernels
 from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank, DriveCommands
 from physics.obstacles import SOLID_SHAPES
-from physics.omni import OmniBank, OmniRobots
+from physics.omni import OmniBank, OmniRobots, route_drive, route_drive_many
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
 from physics.raycast import ray_sphere_distances
 from physics.world import Arena, CommandArrays, RobotSpec
@@ -145,22 +145,11 @@ class KinematicWorld(CommandArrays):
     def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
         """Pending wheel command (forward speed, turn rate) for robot i; v None: follow the generic
         velocity and heading commands again. Applied at the next latch."""
-        if self.drive_slot[i] >= 0:
-            self._drive_cmd.drive(i, v, w)
-        elif self.omni_slot[i] >= 0:
-            self.omnis.commands.drive(i, v, w)
-        else:
-            raise ValueError(f"robot {i} is not a wheeled robot (diff_drive or omni)")
+        route_drive(self.drive_slot, self._drive_cmd, self.omnis, i, v, w)
 
     def drive_many(self, robots: np.ndarray, v: np.ndarray | None, w: np.ndarray | None) -> None:
         """`drive` for many robots at once (v and w arrays over `robots`; None: generic commands again)."""
-        robots = np.asarray(robots, dtype=np.int64)
-        if np.any(self.drive_slot[robots] < 0):
-            if np.all(self.omni_slot[robots] >= 0):
-                self.omnis.commands.drive_many(robots, v, w)
-                return
-            raise ValueError("drive_many: the robots must all be diff_drive robots, or all omni robots")
-        self._drive_cmd.drive_many(robots, v, w)
+        route_drive_many(self.drive_slot, self._drive_cmd, self.omnis, np.asarray(robots, dtype=np.int64), v, w)
 
     # -- quadrotors ------------------------------------------------------------------------------
     def fly(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = float("nan")) -> None:

@@ -156,3 +156,25 @@ class OmniRobots:
     def constrain(self, pos: np.ndarray) -> None:
         """Where walls, obstacles and other robots left them (they slide along, wheels still turning)."""
         self.bank.pos[:, :2] = pos[self.robots, :2]
+
+
+def route_drive(diff_slot: np.ndarray, diff: DriveCommands, omnis: OmniRobots | None, i: int, v: float | None,
+                w: float) -> None:
+    """A wheel command to the bank robot i belongs to: two wheels (diff_drive, urdf) or three (omni)."""
+    if diff_slot[i] >= 0:
+        diff.drive(i, v, w)
+    elif omnis is not None and omnis.slot[i] >= 0:
+        omnis.commands.drive(i, v, w)
+    else:
+        raise ValueError(f"robot {i} is not a wheeled robot (diff_drive, omni or urdf)")
+
+
+def route_drive_many(diff_slot: np.ndarray, diff: DriveCommands, omnis: OmniRobots | None, robots: np.ndarray,
+                     v: np.ndarray | None, w: np.ndarray | None) -> None:
+    """`route_drive` for many robots, all of one kind."""
+    if np.all(diff_slot[robots] >= 0):
+        diff.drive_many(robots, v, w)
+    elif omnis is not None and np.all(omnis.slot[robots] >= 0):
+        omnis.commands.drive_many(robots, v, w)
+    else:
+        raise ValueError("drive_many: the robots must all be diff_drive (or urdf) robots, or all omni robots")

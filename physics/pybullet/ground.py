@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from physics.diff_drive import DiffDriveBank, DriveCommands
-from physics.omni import ANGLES, WHEEL_AT, OmniBank, OmniRobots
+from physics.omni import ANGLES, WHEEL_AT, OmniBank, OmniRobots, route_drive, route_drive_many
 from physics.pybullet.wheeled import RigidWheeled
 from physics.world import RobotSpec
 
@@ -103,20 +103,10 @@ class GroundFleet:
         self.omni_slot = self.omnis.slot if self.omnis is not None else np.full(n, -1, dtype=np.int64)
 
     def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
-        if self.drive_slot[i] >= 0:
-            self._diff_cmd.drive(i, v, w)
-        elif self.omni_slot[i] >= 0:
-            self.omnis.commands.drive(i, v, w)
-        else:
-            raise ValueError(f"robot {i} is not a wheeled robot (diff_drive, omni or urdf)")
+        route_drive(self.drive_slot, self._diff_cmd, self.omnis, i, v, w)
 
     def drive_many(self, robots: np.ndarray, v: np.ndarray | None, w: np.ndarray | None) -> None:
-        if np.all(self.drive_slot[robots] >= 0):
-            self._diff_cmd.drive_many(robots, v, w)
-        elif np.all(self.omni_slot[robots] >= 0):
-            self.omnis.commands.drive_many(robots, v, w)
-        else:
-            raise ValueError("drive_many: the robots must all be diff_drive (or urdf) robots, or all omni robots")
+        route_drive_many(self.drive_slot, self._diff_cmd, self.omnis, robots, v, w)
 
     def latch(self, active_vel: np.ndarray, active_heading: np.ndarray) -> None:
         d = self.drives
