@@ -89,7 +89,7 @@ def main() -> None:
                                    {"type": "cylinder", "center": [-side / 2, side / 3, 0.5], "radius": 1.0, "height": 1},
                                    {"type": "wall", "start": [-side / 2, -side / 2], "end": [0, -side], "height": 1}]}
             layout = {"groups.0.layout": {"type": "random_box", "lower": [-side, -side, 0.2], "upper": [side, side, 0.2]},
-                      "world": world, "physics.backend": args.world}
+                      "world": world, "physics.backend": args.world, "groups.0.sensors.range.rate_hz": 10.0}
             workload = "ground_diff_drive_8_rays_10hz" + ("_rigid" if rigid else "")
             print(json.dumps(in_simulator(workload, layout, n, args.seconds)), flush=True)
 

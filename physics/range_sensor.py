@@ -111,8 +111,14 @@ class _RayBatch:
     def __init__(self, world) -> None:
         self.world = world
         self.sensors: list[RangeSensor] = []
+        self._members: set[int] = set()
         self.tick = -1
         self.results: dict[int, np.ndarray] = {}
+
+    def join(self, sensor: RangeSensor) -> None:
+        if id(sensor) not in self._members:
+            self._members.add(id(sensor))
+            self.sensors.append(sensor)
 
     def distances(self, sensor: RangeSensor, tick: int) -> np.ndarray:
         if tick != self.tick:
@@ -133,6 +139,5 @@ def _batch_for(world, rate: float, sensor: RangeSensor) -> _RayBatch:
     batch = batches.get(rate)
     if batch is None:
         batch = batches[rate] = _RayBatch(world)
-    if id(sensor) not in {id(s) for s in batch.sensors}:
-        batch.sensors.append(sensor)
+    batch.join(sensor)
     return batch

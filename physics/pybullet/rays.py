@@ -13,7 +13,7 @@ def hit_fractions(p, cid: int, starts: np.ndarray, ends: np.ndarray) -> np.ndarr
     s_all, e_all = starts.tolist(), ends.tolist()
     frac: list[float] = []
     for k in range(0, len(s_all), BATCH):
-        hits = p.rayTestBatch(s_all[k:k + BATCH], e_all[k:k + BATCH], physicsClientId=cid)
+        hits = p.rayTestBatch(s_all[k:k + BATCH], e_all[k:k + BATCH], numThreads=0, physicsClientId=cid)  # every core
         frac.extend(h[2] if h[0] >= 0 else 1.0 for h in hits)
     return np.array(frac)
 

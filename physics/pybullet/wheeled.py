@@ -42,6 +42,8 @@ class RigidWheeled:
         self._joints: list[tuple[int, ...]] = []  # the wheel joints, in the bank's wheel order
         self._spin: list[tuple[float, ...]] = []  # joint speed per m/s of wheel surface, with the joint's sense
         self.bank: DiffDriveBank | None = None
+        self._sent = np.zeros((0, 2))  # the joint speeds the motors hold
+        self._spin_rows = np.zeros((0, 2))
 
     def add(self, robot: int, spec: RobotSpec, ground_z: float) -> int:
         """A body for robot `robot`, standing on the ground below its placed position; returns the body id."""
@@ -124,7 +126,14 @@ class RigidWheeled:
         self.bank = DiffDriveBank(self._specs, np.zeros((len(self.bodies), 3)), np.zeros(len(self.bodies)))
         self.sense()
         self.bank.cmd_heading[:] = self.bank.heading
+        self._motors_unset()
         return self.bank
+
+    def _motors_unset(self) -> None:
+        """No joint speed handed to the motors yet: the first actuate sets every one."""
+        width = len(self._spin[0]) if self._spin else 0
+        self._sent = np.full((len(self.bodies), width), np.nan)
+        self._spin_rows = np.array(self._spin, dtype=np.float64).reshape(-1, width)
 
     def sense(self) -> None:
         """The bodies' positions and headings into the bank."""
@@ -134,13 +143,18 @@ class RigidWheeled:
         self.bank.heading[:] = euler_zyx(rotations(np.array([q[1] for q in poses])))[:, 2]
 
     def actuate(self, dt: float, alive: np.ndarray) -> None:
-        """Ramp the wheel targets by one physics step and hand them to the motors (they hold until changed)."""
+        """Ramp the wheel targets by one physics step and hand the changed ones to the motors (they
+        hold until changed: a robot cruising costs no call)."""
         bank = self.bank
         bank.ramp(dt, alive)
+        target = bank.wheels * self._spin_rows
+        changed = np.flatnonzero((target != self._sent).any(axis=1))
+        if not len(changed):
+            return
+        self._sent[changed] = target[changed]
         p, cid = self._p, self._cid
         control = p.setJointMotorControlArray
         mode = p.VELOCITY_CONTROL
-        for body, wheels, joints, spin, torque in zip(self.bodies, bank.wheels.tolist(), self._joints, self._spin,
-                                                      self._torque):
-            control(body, joints, mode, targetVelocities=[w * s for w, s in zip(wheels, spin)],
-                    forces=[torque] * len(joints), physicsClientId=cid)
+        for k, speeds in zip(changed.tolist(), target[changed].tolist()):
+            control(self.bodies[k], self._joints[k], mode, targetVelocities=speeds,
+                    forces=[self._torque[k]] * len(speeds), physicsClientId=cid)

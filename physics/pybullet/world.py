@@ -282,13 +282,7 @@ class PybulletWorld(CommandArrays):
     def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray:
         """Distances from the robot's surface along unit directions (R,3) to the first body hit
         (pybullet rayTestBatch, one call for all rays); max_range where nothing is closer."""
-        r = self.specs[robot].radius_m + 1e-4  # start just outside the robot's own body
-        centre = self.position_of(robot)
-        starts = centre + dirs * r
-        ends = starts + dirs * max_range
-        hits = self._p.rayTestBatch(starts.tolist(), ends.tolist(), physicsClientId=self._cid)
-        frac = np.array([h[2] if h[0] >= 0 else 1.0 for h in hits])
-        return np.minimum(frac * max_range + 1e-4, max_range)
+        return self.cast_rays_many([(robot, dirs, max_range)])[0]
 
     def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
         """cast_rays for many robots at once: (robot, directions, max range) each, in one rayTestBatch
