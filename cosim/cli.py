@@ -91,6 +91,8 @@ def report_command(args: argparse.Namespace) -> int:
 
 def serve_vehicle_command(args: argparse.Namespace) -> int:
     """`cosim serve-vehicle`: one simulated vehicle over MAVLink, paced to the wall clock."""
+    from cosim.mavlink.datagrams import key_from_env
+    from cosim.mavlink.failsafe import GcsFailsafe
     from cosim.mavlink.frames import GeoOrigin
     from cosim.mavlink.standin import StandInVehicle
 
@@ -101,8 +103,11 @@ def serve_vehicle_command(args: argparse.Namespace) -> int:
             if not host or not port.isdigit():
                 raise ValueError(f"--out expects HOST:PORT, got {args.out!r}")
             out = (host, int(port))
+        key = key_from_env(args.signing_key_env) if args.signing_key_env else None
+        failsafe = GcsFailsafe(args.gcs_timeout, args.gcs_failsafe)
         vehicle = StandInVehicle(args.personality, args.port, args.host, GeoOrigin(*args.origin),
-                                 (args.at[0], args.at[1], 0.0), sysid=args.sysid, airframe=args.airframe, out=out)
+                                 (args.at[0], args.at[1], 0.0), sysid=args.sysid, airframe=args.airframe, out=out,
+                                 signing_key=key, gcs_failsafe=failsafe)
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -157,6 +162,11 @@ def _add_serve_vehicle(sub: AddParser) -> None:
     p.add_argument("--sysid", type=int, default=1)
     p.add_argument("--airframe", default="quad_1500g")
     p.add_argument("--duration", type=float, default=None, help="seconds to run (default: until Ctrl-C)")
+    p.add_argument("--signing-key-env", metavar="NAME",
+                   help="sign every frame and refuse unsigned ones; the key (hex or passphrase) is in this variable")
+    p.add_argument("--gcs-failsafe", choices=["return", "land", "hold", "off"], default="return",
+                   help="what the armed vehicle does when no ground-station heartbeat arrives for --gcs-timeout (default return)")
+    p.add_argument("--gcs-timeout", type=float, default=5.0, metavar="S", help="seconds of silence (default 5)")
     p.set_defaults(handler=serve_vehicle_command)
 
 

@@ -25,6 +25,7 @@ from controllers import Controller
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.frames import ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import PX4, Personality
+from cosim.mavlink.ratelog import RateLimitedLog
 from cosim.mavlink.remote_robot import MavlinkRobot, NoNetwork, WallClockServices
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,18 @@ _POSITION_MASK = 0b0000_1011_1111_1000  # use x, y, z and yaw
 
 class MavlinkError(RuntimeError):
     """A command the vehicle refused or never acknowledged; the message carries its STATUSTEXT."""
+
+
+_FLOAT_FIELDS = {"LOCAL_POSITION_NED": ("x", "y", "z", "vx", "vy", "vz"), "ATTITUDE": ("roll", "pitch", "yaw")}
+
+
+def plausible(m) -> bool:
+    """False for telemetry no vehicle can send: a non-finite position, velocity or attitude, or
+    coordinates beyond the poles or the date line (a twin must never take a NaN pose from a sender)."""
+    kind = m.get_type()
+    if kind == "GLOBAL_POSITION_INT":
+        return abs(m.lat) <= 900_000_000 and abs(m.lon) <= 1_800_000_000
+    return all(math.isfinite(getattr(m, f)) for f in _FLOAT_FIELDS.get(kind, ()))
 
 
 class MavlinkLink:
@@ -64,6 +77,8 @@ class MavlinkLink:
         self.codec = Codec(255, 190, signing_key, link_id)
         self.vehicles: dict[int, MavlinkVehicle] = {}
         self.ignored = 0  # foreign messages (other system ids); malformed ones are in codec.stats
+        self.refused = 0  # messages with impossible values (a NaN position, a latitude beyond 90 degrees)
+        self._bad_log = RateLimitedLog(log)
 
     def send(self, msg) -> None:
         if self.addr is None:
@@ -79,13 +94,20 @@ class MavlinkLink:
                 data, sender = self.sock.recvfrom(65536)
             except (BlockingIOError, ConnectionRefusedError):
                 break
+            bad = self.codec.stats.malformed + self.codec.stats.rejected_signature
             msgs = self.codec.parse(data)
+            now = time.monotonic()
+            if self.codec.stats.malformed + self.codec.stats.rejected_signature > bad:
+                self._bad_log.warn(now, "udp %s: dropped a malformed or badly signed datagram from %s", self.port, sender)
             if msgs and self.addr is None:
                 self.addr = sender
             for m in msgs:
                 v = self.vehicles.get(m.get_srcSystem())
                 if v is None:
                     self.ignored += 1
+                elif not plausible(m):
+                    self.refused += 1
+                    self._bad_log.warn(now, "vehicle %d: %s with impossible values dropped", m.get_srcSystem(), m.get_type())
                 else:
                     v.receive(m)
 

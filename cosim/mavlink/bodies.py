@@ -35,6 +35,7 @@ class QuadBody:
         self.i = i
         self._command = command or (lambda mode, a, b, c, d: bank.command(i, mode, a, b, c, d))
         self.healthy = healthy or (lambda: bool(bank.alive[i]))
+        self._land_at: tuple[float, float, float] | None = None  # x, y, descent speed while landing
 
     def position(self) -> tuple[float, float, float]:
         return tuple(float(v) for v in self.bank.pos[self.i])
@@ -51,29 +52,46 @@ class QuadBody:
         return bool(self.bank.on_ground[self.i])
 
     def set_motors(self, on: bool) -> None:
+        self._land_at = None
         self.bank.set_armed(self.i, on)
 
     def goto(self, x: float, y: float, z: float, heading: float | None) -> None:
+        self._land_at = None
         self._command(Mode.POSITION, x, y, z, self.attitude()[2] if heading is None else heading)
 
     def velocity_world(self, ve: float, vn: float, vu: float) -> None:
+        self._land_at = None
+        self._velocity_world(ve, vn, vu)
+
+    def _velocity_world(self, ve: float, vn: float, vu: float) -> None:
         h = self.attitude()[2]
         c, s = math.cos(h), math.sin(h)
         self._command(Mode.SPEED_VERTICAL, c * ve + s * vn, -s * ve + c * vn, vu, math.nan)
 
     def velocity_body(self, forward: float, left: float, up: float) -> None:
+        self._land_at = None
         self._command(Mode.SPEED_VERTICAL, forward, left, up, math.nan)
 
     def hold(self) -> None:
         x, y, z = self.position()
         self.goto(x, y, z, None)
 
-    def descend(self, speed: float) -> bool:
-        self._command(Mode.SPEED_VERTICAL, 0.0, 0.0, -speed, math.nan)
+    def descend(self, speed: float, at: tuple[float, float] | None = None) -> bool:
+        """Descend at `speed` (m/s) holding the horizontal position (`at`, or where it is now), as an
+        autopilot's land mode does."""
+        x, y, _ = self.position()
+        self._land_at = (*(at if at is not None else (x, y)), speed)
+        self.update()
         return True
 
     def update(self) -> None:
-        """Quadrotors run their own controllers; nothing to do between polls."""
+        """While landing, steer back over the landing point (1 m/s per m of drift, at most 1 m/s)."""
+        if self._land_at is None:
+            return
+        tx, ty, speed = self._land_at
+        x, y, _ = self.position()
+        ve, vn = min(max(tx - x, -1.0), 1.0), min(max(ty - y, -1.0), 1.0)
+        self._velocity_world(ve, vn, -speed)
 
 
 class RoverBody:
@@ -130,7 +148,7 @@ class RoverBody:
         self._target = None
         self._command(0.0, 0.0)
 
-    def descend(self, speed: float) -> bool:
+    def descend(self, speed: float, at: tuple[float, float] | None = None) -> bool:
         return False  # a rover cannot land
 
     def update(self) -> None:

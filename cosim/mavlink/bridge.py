@@ -25,6 +25,7 @@ from cosim.core.timeunits import NS_PER_S
 from cosim.mavlink.adapter import MavlinkLink, MavlinkVehicle, take_off
 from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import key_from_env
+from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import PERSONALITIES
 from cosim.mavlink.realtime import Pacer
@@ -107,7 +108,7 @@ class MavlinkBridge:
         self.pacer = Pacer(spec.speed, late_after_s=spec.poll_every_ns / NS_PER_S)
         self.ports: dict[tuple[str, int], VehiclePort] = {}
         self.endpoints: list[SimVehicleEndpoint] = []
-        self._serve_plan: list[tuple[int, Any, VehiclePort, int]] = []  # (node, personality, port, sysid)
+        self._serve_plan: list[tuple[int, Any, VehiclePort, int, GcsFailsafe]] = []  # (node, personality, port, sysid, failsafe)
         for e in spec.serve:
             key = (e.host, e.port)
             if key not in self.ports or e.port == 0:
@@ -118,7 +119,7 @@ class MavlinkBridge:
                 port = self.ports[key]
             first, count = groups[e.group]
             for k in range(count):
-                self._serve_plan.append((first + k, PERSONALITIES[e.personality], port, e.first_sysid + k))
+                self._serve_plan.append((first + k, PERSONALITIES[e.personality], port, e.first_sysid + k, e.failsafe()))
         self.links: list[MavlinkLink] = []
         self.ghosts: dict[int, Ghost] = {}
         for g in spec.ghosts:
@@ -144,8 +145,9 @@ class MavlinkBridge:
         self._sim = sim
         self._started = True
         world = sim.world
-        for node, personality, port, sysid in self._serve_plan:
-            self.endpoints.append(SimVehicleEndpoint(self._body(world, node), port, personality, sysid, self.origin))
+        for node, personality, port, sysid, failsafe in self._serve_plan:
+            self.endpoints.append(SimVehicleEndpoint(self._body(world, node), port, personality, sysid, self.origin,
+                                                     gcs_failsafe=failsafe))
             log.info("robot %d served as MAVLink system %d (%s) on %s:%d", node, sysid, personality.name,
                      port.sock.getsockname()[0], port.port)
         if self.ghosts:

@@ -54,3 +54,14 @@ ARDUPILOT_ROVER = Personality(
 PERSONALITIES = {"px4": PX4, "ardupilot": ARDUPILOT, "ardupilot_rover": ARDUPILOT_ROVER}
 GUIDED_MODES = {"offboard", "guided"}
 """Modes in which the vehicle follows SET_POSITION_TARGET_LOCAL_NED setpoints."""
+HOLDING_MODES = {"hold", "guided", "offboard", "posctl", "altctl", "althold", "brake", "loiter"}
+"""Modes entered by holding where the vehicle is: guided ones until a setpoint comes, the pilot's
+position and altitude modes with the sticks centred (no RC is simulated)."""
+RETURN_MODES = {"rtl", "smart_rtl"}
+"""Modes that fly (or drive) home: SmartRTL returns along a straight path, as RTL does."""
+REFUSED_MODES = {
+    "manual": "needs RC sticks (not simulated)", "stabilize": "needs RC sticks (not simulated)",
+    "acro": "needs RC sticks (not simulated)", "steering": "needs RC sticks (not simulated)",
+    "auto": "no mission (missions are not simulated)", "mission": "no mission (missions are not simulated)",
+}
+"""Modes a served vehicle cannot fly, refused with the reason rather than acknowledged and ignored."""

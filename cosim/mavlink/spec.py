@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from cosim.mavlink.failsafe import FailsafeAction, GcsFailsafe
+
 PersonalityName = Literal["px4", "ardupilot", "ardupilot_rover"]
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -24,7 +26,9 @@ def _check_endpoint(port: int, first_sysid: int, key_env: str | None) -> None:
 class ServeSpec:
     """Serve every robot of `group` (quadrotors, or diff_drive robots with ardupilot_rover) as a
     MAVLink 2 vehicle on UDP `host:port`, system ids first_sysid, first_sysid + 1, ...
-    `signing_key_env` names an environment variable holding a signing key (hex or passphrase)."""
+    `signing_key_env` names an environment variable holding a signing key (hex or passphrase).
+    Armed, with no ground-station heartbeat for `gcs_timeout`, a vehicle does `gcs_failsafe`:
+    return (home, then land), land, hold, or off (cosim.mavlink.failsafe)."""
 
     group: str
     port: int
@@ -32,9 +36,16 @@ class ServeSpec:
     host: str = "127.0.0.1"
     first_sysid: int = 1
     signing_key_env: str | None = None
+    gcs_timeout_ns: int = 5_000_000_000
+    gcs_failsafe: FailsafeAction = "return"
 
     def __post_init__(self) -> None:
         _check_endpoint(self.port, self.first_sysid, self.signing_key_env)
+        if self.gcs_timeout_ns <= 0:
+            raise ValueError("gcs_timeout must be a positive duration")
+
+    def failsafe(self) -> GcsFailsafe:
+        return GcsFailsafe(self.gcs_timeout_ns / 1e9, self.gcs_failsafe)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import threading
 import numpy as np
 
 from cosim.mavlink.bodies import QuadBody, RoverBody
+from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import PERSONALITIES
 from cosim.mavlink.realtime import DriveStepper, PacingStats, run_realtime
@@ -24,7 +25,8 @@ class StandInVehicle:
     def __init__(self, personality: str = "ardupilot", port: int = 0, host: str = "127.0.0.1",
                  origin: GeoOrigin | None = None, position: tuple[float, float, float] = (0.0, 0.0, 0.0),
                  heading: float = 0.0, airframe: str = "quad_1500g", sysid: int = 1, speed: float = 1.0,
-                 signing_key: bytes | str | None = None, out: tuple[str, int] | None = None) -> None:
+                 signing_key: bytes | str | None = None, out: tuple[str, int] | None = None,
+                 gcs_failsafe: GcsFailsafe | None = None) -> None:
         p = PERSONALITIES[personality]
         at = np.array([position], dtype=float)
         if p.vehicle == "rover":
@@ -36,7 +38,7 @@ class StandInVehicle:
             self.model = QuadrotorBank([AIRFRAMES[airframe]], at, np.array([heading]))
             body = QuadBody(self.model, 0)
         self.body = body
-        self.endpoint = SimVehicleEndpoint(body, port, p, sysid, origin or GeoOrigin(), host, signing_key)
+        self.endpoint = SimVehicleEndpoint(body, port, p, sysid, origin or GeoOrigin(), host, signing_key, gcs_failsafe)
         self.port = self.endpoint.port
         if out is not None:
             self.endpoint.transport.add_peer(*out)

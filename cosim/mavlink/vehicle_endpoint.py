@@ -17,22 +17,23 @@ import math
 
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink import telemetry as tm
 from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import Codec
-from cosim.mavlink.frames import GeoOrigin, enu_to_ned, heading_to_yaw, ned_to_enu, yaw_to_heading
-from cosim.mavlink.personality import GUIDED_MODES, PX4, Personality
+from cosim.mavlink.failsafe import GcsFailsafe, GcsWatch
+from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
+from cosim.mavlink.personality import GUIDED_MODES, HOLDING_MODES, PX4, REFUSED_MODES, RETURN_MODES, Personality
+from cosim.mavlink.return_home import ReturnHome
 from cosim.mavlink.vehicle_port import VehiclePort
 
 log = logging.getLogger(__name__)
 
-_SENSORS = (mav.MAV_SYS_STATUS_SENSOR_3D_GYRO | mav.MAV_SYS_STATUS_SENSOR_3D_ACCEL | mav.MAV_SYS_STATUS_SENSOR_3D_MAG
-            | mav.MAV_SYS_STATUS_SENSOR_ABSOLUTE_PRESSURE | mav.MAV_SYS_STATUS_SENSOR_GPS
-            | mav.MAV_SYS_STATUS_SENSOR_MOTOR_OUTPUTS | mav.MAV_SYS_STATUS_PREARM_CHECK)
 _IGNORE_POSITION = 0b111
 _IGNORE_VELOCITY = 0b111000
 _IGNORE_YAW = 1 << 10
 _USED_PARAMS = {mav.MAV_CMD_COMPONENT_ARM_DISARM: (0,), mav.MAV_CMD_NAV_TAKEOFF: (3, 6), mav.MAV_CMD_DO_SET_MODE: (0, 1, 2),
-                mav.MAV_CMD_DO_REPOSITION: (3, 4, 5, 6), mav.MAV_CMD_REQUEST_MESSAGE: (0,)}
+                mav.MAV_CMD_DO_REPOSITION: (3, 4, 5, 6), mav.MAV_CMD_REQUEST_MESSAGE: (0,),
+                mav.MAV_CMD_SET_MESSAGE_INTERVAL: (0, 1)}
 """Command parameters (0-based) each command reads: never infinite, and not NaN unless listed below."""
 _NAN_KEEPS = {mav.MAV_CMD_NAV_TAKEOFF: (3, 6), mav.MAV_CMD_DO_REPOSITION: (3, 4, 5, 6)}
 """Parameters where NaN means what it means to PX4: the default take-off altitude, the current yaw or position."""
@@ -41,11 +42,12 @@ LAND_SPEED = 0.7  # m/s
 
 class SimVehicleEndpoint:
     """A simulated body (QuadBody or RoverBody) as a MAVLink vehicle with system id `sysid`, on its
-    own UDP port (`port` an int; 0 picks a free one) or on a shared VehiclePort."""
+    own UDP port (`port` an int; 0 picks a free one) or on a shared VehiclePort. `gcs_failsafe`:
+    what it does when its ground station falls silent (cosim.mavlink.failsafe)."""
 
     def __init__(self, body: QuadBody | RoverBody, port: int | VehiclePort, personality: Personality = PX4,
                  sysid: int = 1, origin: GeoOrigin | None = None, host: str = "127.0.0.1",
-                 signing_key: bytes | str | None = None) -> None:
+                 signing_key: bytes | str | None = None, gcs_failsafe: GcsFailsafe | None = None) -> None:
         if personality.vehicle != body.vehicle:
             raise ValueError(f"the {personality.name} personality drives a {personality.vehicle}, not a {body.vehicle}")
         if not 1 <= sysid <= 255:
@@ -66,11 +68,14 @@ class SimVehicleEndpoint:
         self._takeoff_z: float | None = None
         self.params: dict[str, float] = {"SYSID_THISMAV": float(sysid), "MPC_XY_VEL_MAX": 10.0, "MPC_Z_VEL_MAX_UP": 3.0,
                                          "COM_OF_LOSS_T": personality.setpoint_timeout_s, "WPNAV_SPEED": 500.0,
-                                         "MIS_TAKEOFF_ALT": 2.5}
+                                         "MIS_TAKEOFF_ALT": 2.5, "RTL_RETURN_ALT": 15.0}
         self._next: dict[str, float] = {}
+        self.stream_hz = dict(tm.DEFAULT_HZ)  # message id -> rate (Hz); 0: stopped
         self._setpoint_t = -math.inf
         self._velocity_setpoint = False
-        self._landing = False
+        self.landing = False
+        self._gcs = GcsWatch(gcs_failsafe or GcsFailsafe())
+        self._return: ReturnHome | None = None
         body.set_motors(False)  # motors stopped until armed
         self.now = 0.0
 
@@ -88,73 +93,37 @@ class SimVehicleEndpoint:
         self.transport.send(self.codec.pack(msg))
 
     def _due(self, key: str, hz: float) -> bool:
-        if self.now >= self._next.get(key, 0.0):
-            self._next[key] = self.now + 1.0 / hz
-            return True
-        return False
+        """True if stream `key` is due; it keeps its cadence (a late poll does not delay the next one)."""
+        nxt, period = self._next.get(key, 0.0), 1.0 / hz
+        if self.now < nxt - 1e-9:
+            return False
+        self._next[key] = nxt + period if self.now - nxt < period else self.now + period
+        return True
 
     def send_due(self) -> None:
         """Send the heartbeat and telemetry that are due."""
         if not self.transport.peers:
             return
         if self._due("heartbeat", 1.0):
-            self._send(self._heartbeat())
-        hz = 10.0
-        if self._due("telemetry", hz):
-            for m in self._telemetry():
-                self._send(m)
-        if self._due("status", 2.0):
-            self._send(self._sys_status())
-            self._send(self._extended_state())
-            self._send(self._home())
+            self._send(tm.heartbeat(self))
+        for msg_id, hz in self.stream_hz.items():
+            if hz > 0 and self._due(str(msg_id), hz):
+                self._send(tm.STREAMS[msg_id](self))
 
-    def _heartbeat(self):
-        base = mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED | mav.MAV_MODE_FLAG_STABILIZE_ENABLED
-        if self.mode in GUIDED_MODES:
-            base |= mav.MAV_MODE_FLAG_GUIDED_ENABLED
-        if self.armed:
-            base |= mav.MAV_MODE_FLAG_SAFETY_ARMED
-        state = mav.MAV_STATE_ACTIVE if self.armed else mav.MAV_STATE_STANDBY
-        return mav.MAVLink_heartbeat_message(self.body.mav_type, self.p.autopilot, base, self.p.modes[self.mode], state, 3)
-
-    def _telemetry(self):
-        x, y, z = self.body.position()
-        vx, vy, vz = self.body.velocity()
-        n, e, d = enu_to_ned(x, y, z)
-        vn, ve, vd = enu_to_ned(vx, vy, vz)
-        roll, pitch, heading = self.body.attitude()
-        yaw = heading_to_yaw(heading)
-        lat, lon, alt = self.origin.to_geodetic(x, y, z)
-        t_ms = int(self.now * 1000) & 0xFFFFFFFF
-        hdg = int(math.degrees(yaw) % 360.0 * 100)
-        return [
-            mav.MAVLink_global_position_int_message(t_ms, int(lat * 1e7), int(lon * 1e7), int(alt * 1000),
-                                                    int((z - self.home[2]) * 1000), int(vn * 100), int(ve * 100),
-                                                    int(vd * 100), hdg),
-            mav.MAVLink_local_position_ned_message(t_ms, n, e, d, vn, ve, vd),
-            # body FLU -> FRD: roll keeps its sign, pitch (nose up positive in FRD) flips
-            mav.MAVLink_attitude_message(t_ms, roll, -pitch, yaw, 0.0, 0.0, 0.0),
-        ]
-
-    def _sys_status(self):
-        health = _SENSORS if self.body.healthy() else 0
-        return mav.MAVLink_sys_status_message(_SENSORS, _SENSORS, health, 200, 12600, -1, 90, 0, 0, 0, 0, 0, 0)
-
-    def _extended_state(self):
-        if self._landing:
-            landed = mav.MAV_LANDED_STATE_LANDING
-        elif not self.armed or self.body.on_ground:
-            landed = mav.MAV_LANDED_STATE_ON_GROUND
+    def _set_interval(self, msg_id: float, interval_us: float) -> bool:
+        """MAV_CMD_SET_MESSAGE_INTERVAL: interval in microseconds, -1 stops the stream, 0 restores its default."""
+        k = int(msg_id)
+        if k not in tm.STREAMS:
+            return self._deny(f"Interval: message {k} is not streamed")
+        if interval_us == -1:
+            self.stream_hz[k] = 0.0
+        elif interval_us == 0:
+            self.stream_hz[k] = tm.DEFAULT_HZ[k]
+        elif interval_us >= 1e6 / tm.MAX_HZ:
+            self.stream_hz[k] = 1e6 / interval_us
         else:
-            landed = mav.MAV_LANDED_STATE_IN_AIR
-        vtol = mav.MAV_VTOL_STATE_MC if self.body.vehicle == "copter" else mav.MAV_VTOL_STATE_UNDEFINED
-        return mav.MAVLink_extended_sys_state_message(vtol, landed)
-
-    def _home(self):
-        lat, lon, alt = self.origin.to_geodetic(*self.home)
-        n, e, d = enu_to_ned(*self.home)
-        return mav.MAVLink_home_position_message(int(lat * 1e7), int(lon * 1e7), int(alt * 1000), n, e, d,
-                                                 [1.0, 0.0, 0.0, 0.0], 0.0, 0.0, 0.0)
+            return self._deny(f"Interval: at most {tm.MAX_HZ:g} Hz")
+        return True
 
     def _ack(self, command: int, result: int) -> None:
         self._send(mav.MAVLink_command_ack_message(command, result, 0, 0, 0, 0))
@@ -202,27 +171,19 @@ class SimVehicleEndpoint:
         elif cmd == mav.MAV_CMD_DO_REPOSITION:
             self._ack(cmd, ok if self._goto_global(p[4], p[5], p[6], p[3]) else denied)
         elif cmd == mav.MAV_CMD_SET_MESSAGE_INTERVAL:
-            self._ack(cmd, ok)  # acknowledged; telemetry streams at a fixed 10 Hz
+            self._ack(cmd, ok if self._set_interval(p[0], p[1]) else denied)
         elif cmd in (mav.MAV_CMD_REQUEST_MESSAGE, mav.MAV_CMD_REQUEST_AUTOPILOT_CAPABILITIES):
             self._ack(cmd, ok)
             wanted = int(p[0]) if cmd == mav.MAV_CMD_REQUEST_MESSAGE else mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION
-            reply = self._on_request(wanted)
+            reply = tm.requested(self, wanted)
             if reply is not None:
                 self._send(reply)
         else:
             self._ack(cmd, unsupported)
 
-    def _on_request(self, msg_id: int):
-        if msg_id == mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION:
-            caps = (mav.MAV_PROTOCOL_CAPABILITY_MAVLINK2 | mav.MAV_PROTOCOL_CAPABILITY_SET_POSITION_TARGET_LOCAL_NED
-                    | mav.MAV_PROTOCOL_CAPABILITY_COMMAND_INT | mav.MAV_PROTOCOL_CAPABILITY_PARAM_FLOAT)
-            return mav.MAVLink_autopilot_version_message(caps, 1 << 24, 0, 0, 0, [0] * 8, [0] * 8, [0] * 8, 0, 0,
-                                                         self.sysid, [0] * 18)
-        if msg_id == mav.MAVLINK_MSG_ID_HOME_POSITION:
-            return self._home()
-        if msg_id == mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE:
-            return self._extended_state()
-        return None
+    def _on_heartbeat(self, m) -> None:
+        if m.type == mav.MAV_TYPE_GCS:
+            self._gcs.heard(self.now)
 
     def _on_set_mode(self, m) -> None:
         self._set_mode(m.custom_mode)
@@ -327,20 +288,21 @@ class SimVehicleEndpoint:
             z = altitude - self.origin.alt
         else:
             z = self.home[2] + altitude
-        self._landing = False
+        self.landing = False
         if "takeoff" in self.p.modes:
             self.mode = "takeoff"
         self._takeoff_z = z
         self.body.goto(x, y, z, None)
         return True
 
-    def _land(self) -> bool:
+    def _land(self, at: tuple[float, float] | None = None) -> bool:
         if self.body.vehicle != "copter":
             return self._deny("Land: a rover does not land")
         self.mode = "land"
-        self._landing = True
+        self._return = None
+        self.landing = True
         self._velocity_setpoint = False
-        self.body.descend(LAND_SPEED)
+        self.body.descend(LAND_SPEED, at)
         return True
 
     def _goto_global(self, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False) -> bool:
@@ -356,6 +318,9 @@ class SimVehicleEndpoint:
         if math.isnan(alt):  # and NaN the current altitude
             z = float(here[2])
         self._velocity_setpoint = False
+        if self._return is not None:  # a reposition ends a return, as on the autopilots
+            self._return = None
+            self.mode = "guided" if "guided" in self.p.modes else "hold"
         yaw = None if yaw_deg is None or math.isnan(yaw_deg) else math.radians(yaw_deg)
         self._goto(x, y, z, yaw)
         return True
@@ -364,19 +329,54 @@ class SimVehicleEndpoint:
         name = self.p.mode_name(custom_mode)
         if name is None:
             return self._deny(f"Mode change: unknown mode {custom_mode}")
+        if name in REFUSED_MODES:
+            return self._deny(f"{name.upper()}: {REFUSED_MODES[name]}")
         if name == "offboard" and self.p.offboard_needs_setpoints and self.now - self._setpoint_t > self.p.setpoint_timeout_s:
             return self._deny("Offboard: no setpoints streaming")
+        if name == "takeoff":
+            return self._takeoff(math.nan)
+        if name in RETURN_MODES and not self.armed:
+            return self._deny(f"{name.upper()}: vehicle not armed")
+        self._return = None
         self.mode = name
         if name == "land":
             return self._land()
-        elif name in ("hold", "guided", "offboard", "posctl", "brake"):
-            self._landing = False
+        if name in RETURN_MODES:
+            self.landing = False
+            self._velocity_setpoint = False
+            self._return = ReturnHome(self.body, self.home, self.params["RTL_RETURN_ALT"])
+        elif name in HOLDING_MODES:
+            self.landing = False
             self._hold_here()
         return True
 
+    def _failsafe(self) -> None:
+        """The ground station fell silent: act as gcs_failsafe says (on the ground: disarm)."""
+        action = self._gcs.spec.action
+        log.warning("vehicle %d: no ground station heartbeat for %.1f s: failsafe %s", self.sysid,
+                    self._gcs.spec.timeout_s, action)
+        self._deny(f"Failsafe: GCS lost, {action}")
+        if self.body.on_ground and not self.landing:
+            self._arm(False)
+            return
+        wanted = {"hold": "hold", "land": "land", "return": "rtl"}[action]
+        if wanted not in self.p.modes:
+            wanted = "hold"
+        self._set_mode(self.p.modes[wanted])
+
     def supervise(self) -> None:
-        """Advance what runs by itself (take-off, landing, setpoint time-outs)."""
-        """Setpoint time-out becomes hold; a landing ends on the ground, disarmed."""
+        """Advance what runs by itself: the ground-station failsafe, a return home, setpoint
+        time-outs (hold), take-off, and a landing (it ends on the ground, disarmed)."""
+        if self._gcs.lost(self.now, self.armed):
+            self._failsafe()
+        if self._return is not None and self.mode in RETURN_MODES:
+            done = self._return.step()
+            if done == "land":
+                self._return = None
+                self._land(self.home[:2])
+            elif done == "arrived":
+                self._return = None
+                self._hold_here()
         if self._velocity_setpoint and self.now - self._setpoint_t > self.p.setpoint_timeout_s:
             log.info("vehicle %d: setpoint stream lost, holding", self.sysid)
             if self.p is PX4 and self.mode == "offboard":
@@ -384,8 +384,8 @@ class SimVehicleEndpoint:
             self._hold_here()
         if self.mode == "takeoff" and self._takeoff_z is not None and self.body.position()[2] >= self._takeoff_z - 0.1:
             self.mode = "hold"
-        if self._landing and self.body.on_ground and self.body.velocity()[2] >= -1e-6:
-            self._landing = False
+        if self.landing and self.body.on_ground and self.body.velocity()[2] >= -1e-6:
+            self.landing = False
             if self.p.auto_disarm_after_land:
                 self.armed = False
                 self.body.set_motors(False)

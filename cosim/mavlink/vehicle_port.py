@@ -3,35 +3,45 @@ system id, with optional MAVLink 2 signing, and what it counted."""
 
 from __future__ import annotations
 
+import logging
 import socket
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cosim.mavlink.datagrams import Codec
+from cosim.mavlink.peers import IDLE_S, MAX_PEERS, Peers
+from cosim.mavlink.ratelog import RateLimitedLog
 
 if TYPE_CHECKING:
     from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
 class EndpointStats:
     """What the endpoint saw: messages handled, bytes that did not parse, messages for other systems,
-    frames refused for a missing or wrong signature, messages whose handling failed (refused)."""
+    frames refused for a missing or wrong signature, messages whose handling failed (rejected),
+    datagrams dropped because every peer slot was taken (crowded)."""
 
     handled: int = 0
     malformed: int = 0
     foreign: int = 0
     rejected_signature: int = 0
     rejected: int = 0
+    crowded: int = 0
     commands: dict[int, int] = field(default_factory=dict)
 
 
 class VehiclePort:
     """One UDP socket serving one or more simulated vehicles, told apart by system id (as several
-    real vehicles on one telemetry link are). Replies go to every address that has written to it.
-    With `signing_key` (32 bytes, hex or passphrase) every frame is signed and unsigned ones refused."""
+    real vehicles on one telemetry link are). Replies go to its peers (cosim.mavlink.peers): the
+    addresses given with `add_peer`, and up to `max_peers` senders of valid messages, each until it
+    has been silent for `peer_idle_s`. With `signing_key` (32 bytes, hex or passphrase) every frame
+    is signed, unsigned ones are refused, and only validly signed senders become peers."""
 
-    def __init__(self, port: int, host: str = "127.0.0.1", signing_key: bytes | str | None = None) -> None:
+    def __init__(self, port: int, host: str = "127.0.0.1", signing_key: bytes | str | None = None,
+                 max_peers: int = MAX_PEERS, peer_idle_s: float = IDLE_S) -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
             self.sock.bind((host, port))
@@ -41,16 +51,22 @@ class VehiclePort:
         self.sock.setblocking(False)
         self.port = self.sock.getsockname()[1]
         self.vehicles: list[SimVehicleEndpoint] = []
-        self.peers: list[tuple[str, int]] = []
+        self.peer_set = Peers(max_peers, peer_idle_s)
         self.stats = EndpointStats()
+        self._bad_log = RateLimitedLog(log)
+        self._crowd_log = RateLimitedLog(log)
         self.signing_key = signing_key
         self._codec = Codec(0, 0, signing_key)
         self._last_poll = -1.0
 
     def add_peer(self, host: str, port: int) -> None:
         """Also send to host:port before it writes (as SITL's `--out` does for a listening ground station)."""
-        if (host, port) not in self.peers:
-            self.peers.append((host, port))
+        self.peer_set.add_fixed((host, port))
+
+    @property
+    def peers(self) -> list[tuple[str, int]]:
+        """Where telemetry goes now."""
+        return self.peer_set.addresses()
 
     def add(self, vehicle: SimVehicleEndpoint) -> None:
         if any(v.sysid == vehicle.sysid for v in self.vehicles):
@@ -58,7 +74,7 @@ class VehiclePort:
         self.vehicles.append(vehicle)
 
     def send(self, buf: bytes) -> None:
-        for peer in self.peers:
+        for peer in self.peer_set.addresses():
             try:
                 self.sock.sendto(buf, peer)
             except OSError:
@@ -76,11 +92,7 @@ class VehiclePort:
                 data, addr = self.sock.recvfrom(65536)
             except BlockingIOError:
                 break
-            if addr not in self.peers:
-                self.peers.append(addr)
-            msgs = self._codec.parse(data)
-            self.stats.malformed = self._codec.stats.malformed
-            self.stats.rejected_signature = self._codec.stats.rejected_signature
+            msgs = self._accept(data, addr, now)
             for msg in msgs:
                 target = getattr(msg, "target_system", None)
                 takers = [v for v in self.vehicles if target in (None, 0, v.sysid)]
@@ -89,10 +101,28 @@ class VehiclePort:
                 for v in takers:
                     self.stats.handled += 1
                     v.handle(msg)
+        self.peer_set.expire(now)
         for v in self.vehicles:
             v.supervise()
             v.body.update()
             v.send_due()
+
+    def _accept(self, data: bytes, addr: tuple[str, int], now: float) -> list:
+        """The valid messages of one datagram from `addr`, which becomes a peer if it sent any and a
+        slot is free; what is dropped is counted and logged, rate-limited."""
+        c = self._codec.stats
+        bad_before = c.malformed + c.rejected_signature
+        msgs = self._codec.parse(data)
+        self.stats.malformed, self.stats.rejected_signature = c.malformed, c.rejected_signature
+        if c.malformed + c.rejected_signature > bad_before:
+            self._bad_log.warn(now, "udp %d: dropped a malformed or badly signed datagram from %s:%d",
+                               self.port, *addr[:2])
+        if msgs and not self.peer_set.heard(addr, now):
+            self.stats.crowded += 1
+            self._crowd_log.warn(now, "udp %d: %s:%d ignored, %d peers already (the limit)", self.port, *addr[:2],
+                                 self.peer_set.limit)
+            return []
+        return msgs
 
     def close(self) -> None:
         self.sock.close()

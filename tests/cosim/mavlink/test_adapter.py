@@ -100,3 +100,30 @@ def test_a_rejected_arming_raises_with_the_pre_arm_reason(two_vehicles):
         take_off(vehicle, 2.0)
     assert not endpoints[0].armed and vehicle.latest["SYS_STATUS"].onboard_control_sensors_health == 0
     assert take_off(MavlinkVehicle(link, 2, personality), 2.0) is None  # its healthy neighbour arms
+
+
+def test_the_adapter_drops_telemetry_no_vehicle_can_send():
+    """A NaN position or a latitude past the pole from the vehicle's address never reaches a twin."""
+    import math
+    import socket
+
+    from pymavlink.dialects.v20 import common as mav
+
+    link = MavlinkLink("127.0.0.1", 0, mode="listen")
+    vehicle = MavlinkVehicle(link, 1, ARDUPILOT)
+    sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    codec = mav.MAVLink(None, srcSystem=1, srcComponent=1)
+    sent = [mav.MAVLink_local_position_ned_message(0, 1.0, 2.0, -3.0, 0, 0, 0),
+            mav.MAVLink_local_position_ned_message(0, math.nan, 2.0, -3.0, 0, 0, 0),
+            mav.MAVLink_attitude_message(0, 0.0, math.inf, 0.0, 0, 0, 0),
+            mav.MAVLink_global_position_int_message(0, 950_000_000, 0, 0, 0, 0, 0, 0, 0),
+            mav.MAVLink_global_position_int_message(0, 470_000_000, 80_000_000, 0, 0, 0, 0, 0, 0)]
+    for m in sent:
+        sender.sendto(m.pack(codec), ("127.0.0.1", link.port))
+    time.sleep(0.1)
+    link.poll()
+    assert link.refused == 3
+    assert vehicle.position_enu().tolist() == [2.0, 1.0, 3.0]
+    assert "ATTITUDE" not in vehicle.latest and vehicle.latest["GLOBAL_POSITION_INT"].lat == 470_000_000
+    sender.close()
+    link.close()

@@ -25,7 +25,8 @@ SPEED = 4.0  # simulated seconds per wall second
 
 
 class Client:
-    """A minimal ground station: pymavlink's MAVLink 2 codec on a UDP socket."""
+    """A minimal ground station: pymavlink's MAVLink 2 codec on a UDP socket, with a heartbeat
+    about once per simulated second while it listens (as a real one has)."""
 
     def __init__(self, port: int) -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -34,14 +35,22 @@ class Client:
         self.mav = mav.MAVLink(None, srcSystem=255, srcComponent=190)
         self.latest: dict[str, object] = {}
         self.backlog: list = []  # received since the last command, not yet waited for
+        self.beating = True
+        self._beat_t = -1.0
 
     def send(self, msg) -> None:
         self.sock.sendto(msg.pack(self.mav), self.addr)
+
+    def beat(self) -> None:
+        if self.beating and time.monotonic() - self._beat_t > 1.0 / SPEED:
+            self._beat_t = time.monotonic()
+            self.send(mav.MAVLink_heartbeat_message(mav.MAV_TYPE_GCS, mav.MAV_AUTOPILOT_INVALID, 0, 0, 0, 3))
 
     def pump(self, seconds: float = 0.05) -> list:
         out = []
         end = time.monotonic() + seconds
         while time.monotonic() < end:
+            self.beat()
             try:
                 data = self.sock.recv(65536)
             except TimeoutError:
@@ -62,7 +71,7 @@ class Client:
             self.backlog.clear()
             if time.monotonic() >= end:
                 break
-            self.send(mav.MAVLink_heartbeat_message(mav.MAV_TYPE_GCS, mav.MAV_AUTOPILOT_INVALID, 0, 0, 0, 3))
+            self.beat()
             self.pump(0.1)
         raise AssertionError(f"no {kind} within {timeout} s (latest: {self.latest.get(kind)})")
 
@@ -179,10 +188,10 @@ def test_lost_setpoint_stream_holds_position(vehicle):
         gcs.send(vel)
         gcs.pump(0.05)
     assert bank.vel[0, 0] > 1.0  # flying east
-    time.sleep(3.0 / SPEED)  # the stream stops: after PX4's 0.5 s the vehicle holds
+    gcs.pump(3.0 / SPEED)  # the stream stops (the ground station still beats): after PX4's 0.5 s the vehicle holds
     assert endpoint.mode == "hold"
     held = bank.pos[0].copy()
-    time.sleep(2.0 / SPEED)
+    gcs.pump(2.0 / SPEED)
     assert np.linalg.norm(bank.vel[0]) < 0.1 and np.linalg.norm(bank.pos[0] - held) < 0.5
 
 

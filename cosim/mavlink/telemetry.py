@@ -1,0 +1,102 @@
+"""What a served vehicle streams and answers with: the MAVLink messages built from its state
+(cosim.mavlink.vehicle_endpoint holds the state; these only read it)."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from pymavlink.dialects.v20 import common as mav
+
+from cosim.mavlink.frames import enu_to_ned, heading_to_yaw
+from cosim.mavlink.personality import GUIDED_MODES
+
+if TYPE_CHECKING:
+    from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
+
+SENSORS = (mav.MAV_SYS_STATUS_SENSOR_3D_GYRO | mav.MAV_SYS_STATUS_SENSOR_3D_ACCEL | mav.MAV_SYS_STATUS_SENSOR_3D_MAG
+           | mav.MAV_SYS_STATUS_SENSOR_ABSOLUTE_PRESSURE | mav.MAV_SYS_STATUS_SENSOR_GPS
+           | mav.MAV_SYS_STATUS_SENSOR_MOTOR_OUTPUTS | mav.MAV_SYS_STATUS_PREARM_CHECK)
+
+
+def heartbeat(v: SimVehicleEndpoint):
+    base = mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED | mav.MAV_MODE_FLAG_STABILIZE_ENABLED
+    if v.mode in GUIDED_MODES:
+        base |= mav.MAV_MODE_FLAG_GUIDED_ENABLED
+    if v.armed:
+        base |= mav.MAV_MODE_FLAG_SAFETY_ARMED
+    state = mav.MAV_STATE_ACTIVE if v.armed else mav.MAV_STATE_STANDBY
+    return mav.MAVLink_heartbeat_message(v.body.mav_type, v.p.autopilot, base, v.p.modes[v.mode], state, 3)
+
+
+def _t_ms(v: SimVehicleEndpoint) -> int:
+    return int(v.now * 1000) & 0xFFFFFFFF
+
+
+def global_position(v: SimVehicleEndpoint):
+    x, y, z = v.body.position()
+    vn, ve, vd = enu_to_ned(*v.body.velocity())
+    lat, lon, alt = v.origin.to_geodetic(x, y, z)
+    hdg = int(math.degrees(heading_to_yaw(v.body.attitude()[2])) % 360.0 * 100)
+    return mav.MAVLink_global_position_int_message(_t_ms(v), int(lat * 1e7), int(lon * 1e7), int(alt * 1000),
+                                                   int((z - v.home[2]) * 1000), int(vn * 100), int(ve * 100),
+                                                   int(vd * 100), hdg)
+
+
+def local_position(v: SimVehicleEndpoint):
+    return mav.MAVLink_local_position_ned_message(_t_ms(v), *enu_to_ned(*v.body.position()),
+                                                  *enu_to_ned(*v.body.velocity()))
+
+
+def attitude(v: SimVehicleEndpoint):
+    roll, pitch, heading = v.body.attitude()
+    # body FLU -> FRD: roll keeps its sign, pitch (nose up positive in FRD) flips
+    return mav.MAVLink_attitude_message(_t_ms(v), roll, -pitch, heading_to_yaw(heading), 0.0, 0.0, 0.0)
+
+
+def sys_status(v: SimVehicleEndpoint):
+    health = SENSORS if v.body.healthy() else 0
+    return mav.MAVLink_sys_status_message(SENSORS, SENSORS, health, 200, 12600, -1, 90, 0, 0, 0, 0, 0, 0)
+
+
+def extended_state(v: SimVehicleEndpoint):
+    if v.landing:
+        landed = mav.MAV_LANDED_STATE_LANDING
+    elif not v.armed or v.body.on_ground:
+        landed = mav.MAV_LANDED_STATE_ON_GROUND
+    else:
+        landed = mav.MAV_LANDED_STATE_IN_AIR
+    vtol = mav.MAV_VTOL_STATE_MC if v.body.vehicle == "copter" else mav.MAV_VTOL_STATE_UNDEFINED
+    return mav.MAVLink_extended_sys_state_message(vtol, landed)
+
+
+def home(v: SimVehicleEndpoint):
+    lat, lon, alt = v.origin.to_geodetic(*v.home)
+    n, e, d = enu_to_ned(*v.home)
+    return mav.MAVLink_home_position_message(int(lat * 1e7), int(lon * 1e7), int(alt * 1000), n, e, d,
+                                             [1.0, 0.0, 0.0, 0.0], 0.0, 0.0, 0.0)
+
+
+STREAMS = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: global_position, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED: local_position,
+           mav.MAVLINK_MSG_ID_ATTITUDE: attitude, mav.MAVLINK_MSG_ID_SYS_STATUS: sys_status,
+           mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: extended_state, mav.MAVLINK_MSG_ID_HOME_POSITION: home}
+"""The streamed messages by id, besides the 1 Hz heartbeat."""
+DEFAULT_HZ = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: 10.0, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED: 10.0,
+              mav.MAVLINK_MSG_ID_ATTITUDE: 10.0, mav.MAVLINK_MSG_ID_SYS_STATUS: 2.0,
+              mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: 2.0, mav.MAVLINK_MSG_ID_HOME_POSITION: 2.0}
+MAX_HZ = 50.0
+"""The fastest stream: one message per poll of a scenario's sockets (every 20 ms by default)."""
+
+
+def requested(v: SimVehicleEndpoint, msg_id: int):
+    """The message MAV_CMD_REQUEST_MESSAGE asked for, or None if the vehicle does not provide it."""
+    if msg_id == mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION:
+        caps = (mav.MAV_PROTOCOL_CAPABILITY_MAVLINK2 | mav.MAV_PROTOCOL_CAPABILITY_SET_POSITION_TARGET_LOCAL_NED
+                | mav.MAV_PROTOCOL_CAPABILITY_COMMAND_INT | mav.MAV_PROTOCOL_CAPABILITY_PARAM_FLOAT)
+        return mav.MAVLink_autopilot_version_message(caps, 1 << 24, 0, 0, 0, [0] * 8, [0] * 8, [0] * 8, 0, 0,
+                                                     v.sysid, [0] * 18)
+    if msg_id == mav.MAVLINK_MSG_ID_HOME_POSITION:
+        return home(v)
+    if msg_id == mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE:
+        return extended_state(v)
+    return None
