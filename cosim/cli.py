@@ -33,7 +33,7 @@ def _load(args: argparse.Namespace, seed: int | None = None, duration: float | s
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """`cosim run SCENARIO`: run it (ns-3 scenarios in a child process) and print the summary."""
+    """`cosim run SCENARIO`: run it in a child process (unless --in-process) and print the summary."""
     try:
         scenario = _load(args, args.seed, args.duration)
     except (ScenarioError, ValueError) as exc:
@@ -41,14 +41,20 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     from cosim.engine.execute import run
     from cosim.engine.isolated import run_isolated
+    from cosim.output.staging import RunDirError
 
     line = None if args.quiet else ProgressLine()
-    runner = run_isolated if scenario.network.backend == "ns3" and not args.in_process else run
-    result = runner(scenario, out_dir=args.out, progress=None if line is None else line.run,
-                    argv=args.command_line)
+    runner = run if args.in_process else run_isolated
+    try:
+        result = runner(scenario, out_dir=args.out, progress=None if line is None else line.run,
+                        argv=args.command_line, overwrite=args.overwrite)
+    except RunDirError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if line is not None:
         line.finish()
-    print((result.directory / "summary.txt").read_text(), end="")
+    summary = result.directory / "summary.txt"
+    print(summary.read_text() if summary.is_file() else f"status: {result.status}\n", end="")
     print(f"run directory: {result.directory}")
     if result.status == "interrupted":
         print(f"interrupted: partial results in {result.directory}", file=sys.stderr)
@@ -129,11 +135,14 @@ def _add_run(sub: AddParser) -> None:
     p.add_argument("scenario", type=Path)
     p.add_argument("--seed", type=int, help="master seed (overrides the file)")
     p.add_argument("--duration", type=_duration_arg, help="simulated duration, seconds or e.g. '30 s'")
-    p.add_argument("--out", type=Path, help="run directory (default: output.dir/<name>-seed<seed>-<time>)")
+    p.add_argument("--out", type=Path, help="run directory (default: output.dir/<name>-seed<seed>-<time>); "
+                   "an existing non-empty one is refused unless --overwrite")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the run directory given with --out, once the new run has succeeded")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a dotted key, e.g. groups.0.count=50")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.add_argument("--in-process", action="store_true",
-                   help="run ns-3 scenarios in this process (default: a child process, so an ns-3 abort is reported)")
+                   help="run in this process (default: a child process, so a native abort is recorded as failed)")
     p.set_defaults(handler=run_command)
 
 

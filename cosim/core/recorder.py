@@ -121,7 +121,7 @@ class _Table:
 class Recorder:
     """Collects trace rows; in memory by default, streamed to Parquet after `stream_to(directory)`."""
 
-    def __init__(self, positions: bool = True, network: bool = True, records: bool = True, chunk_rows: int = 1_000_000) -> None:
+    def __init__(self, positions: bool = True, network: bool = True, records: bool = True, chunk_rows: int = 131_072) -> None:
         self.want_positions = positions
         self.want_network = network
         self.want_records = records

@@ -6,7 +6,6 @@ on stdout as lines `progress <now_ns> <end_ns> <wall_s>`.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -14,15 +13,18 @@ from pathlib import Path
 
 def main(argv: list[str]) -> int:
     run_dir, source, command = Path(argv[0]), argv[1], json.loads(argv[2])
-    from cosim.engine.execute import run
-    from cosim.scenario.loading import load
+    import yaml
 
-    scenario = dataclasses.replace(load(run_dir / "scenario.yaml"), source=source)
+    from cosim.engine.execute import run_in
+    from cosim.scenario.loading import from_dict
+
+    # the resolved scenario, read as if from its own file: classes beside it import as they did there
+    scenario = from_dict(yaml.safe_load((run_dir / "scenario.yaml").read_text()), source)
 
     def progress(now_ns: int, end_ns: int, wall_s: float) -> None:
         print(f"progress {now_ns} {end_ns} {wall_s:.3f}", flush=True)
 
-    result = run(scenario, out_dir=run_dir, progress=progress, argv=command)
+    result = run_in(scenario, run_dir, progress=progress, argv=command)
     return 0 if result.status == "ok" else 1
 
 

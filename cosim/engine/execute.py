@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import traceback
@@ -11,9 +12,11 @@ from cosim.core.coordinator import Simulation
 from cosim.core.parts import ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.assemble import build
+from cosim.engine.signals import Terminated, deferred, sigterm_interrupts
 from cosim.errors import ScenarioError, SimulationError
 from cosim.output.metrics import metrics_of, record_summary, run_routing_metrics
 from cosim.output.rundir import RunResult, default_dir, prepare, write_status
+from cosim.output.staging import Staging
 from cosim.output.summary import summary_text
 from cosim.scenario.specs import Scenario
 
@@ -25,38 +28,78 @@ def run(
     out_dir: str | Path | None = None,
     progress: ProgressFn | None = None,
     argv: list[str] | None = None,
+    overwrite: bool = False,
 ) -> RunResult:
     """Run `scenario` and write its directory (default: output.dir/<name>-seed<seed>-<time>).
 
-    A failed or interrupted run still writes its directory, with what was computed up to then."""
-    directory = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
+    The run is written into a hidden sibling and renamed into place when it ends (cosim.output.staging):
+    an existing non-empty `out_dir` is refused unless `overwrite`, and then replaced only by a run
+    that succeeds. A failed or interrupted run still leaves its directory, with what was computed."""
+    target = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
+    stage = Staging(target, overwrite, scenario.source)
+    result = run_in(scenario, stage.work, progress, argv)
+    return dataclasses.replace(result, directory=stage.publish(result.status))
+
+
+def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = None,
+           argv: list[str] | None = None) -> RunResult:
+    """Run `scenario` writing straight into `directory` (a staged or otherwise private one).
+    Ctrl-C and SIGTERM stop the simulation and the run is recorded as interrupted; once it has
+    stopped, they wait until its results are written."""
     prepare(directory, scenario, argv)
     sim: Simulation | None = None
     error: str | None = None
     status = "ok"
     try:
-        sim = build(scenario, directory)
-        sim.recorder.stream_to(directory / "trace")
-        sim.run(progress)
-    except ScenarioError as exc:
+        with sigterm_interrupts():
+            sim = build(scenario, directory)
+            sim.recorder.stream_to(directory / "trace")
+            sim.run(progress)
+    except (ScenarioError, SimulationError) as exc:
         status, error = "failed", str(exc)
-    except SimulationError as exc:
-        status, error = "failed", str(exc)
-        (directory / "error.txt").write_text(exc.traceback_text)
-    except KeyboardInterrupt:
-        status, error = "interrupted", "interrupted by the user (Ctrl-C)"
-        log.warning("run interrupted at t = %.3f s; writing what was computed", sim.now_ns / NS_PER_S if sim else 0.0)
+        if isinstance(exc, SimulationError):
+            _write_quietly(directory / "error.txt", exc.traceback_text)
+    except KeyboardInterrupt as exc:
+        status = "interrupted"
+        error = "terminated by SIGTERM" if isinstance(exc, Terminated) else "interrupted by the user (Ctrl-C)"
+        log.warning("run %s at t = %.3f s; writing what was computed", error, sim.now_ns / NS_PER_S if sim else 0.0)
     except Exception as exc:  # a bug in a backend: still leave a record
         status, error = "failed", f"{type(exc).__name__}: {exc}"
-        (directory / "error.txt").write_text(traceback.format_exc())
-    finally:
+        _write_quietly(directory / "error.txt", traceback.format_exc())
+    caught: list[int] = []
+    with deferred(caught):
+        status, error, metrics, digest = _finish(sim, scenario, directory, status, error)
+    if caught and status == "ok":
+        log.warning("a signal arrived while the results were written; they are complete")
+    return RunResult(directory, status, metrics, error, digest)
+
+
+def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status: str,
+            error: str | None) -> tuple[str, str | None, dict, str | None]:
+    """Close the simulation, write metrics, summary and status. A failure here (a full disk) makes
+    the run failed with the reason; status.json is written last, whatever happened."""
+    metrics: dict = {}
+    digest = None
+    try:
         if sim is not None:
             sim.close()
-    metrics, digest = _write_metrics(sim, scenario, directory) if sim is not None else ({}, None)
-    (directory / "summary.txt").write_text(summary_text(scenario, metrics, status, error))
+            metrics, digest = _write_metrics(sim, scenario, directory)
+    except Exception as exc:
+        status, error = "failed", f"{error + '; then ' if error else ''}writing the results failed: {type(exc).__name__}: {exc}"
+        log.error("run %s: %s", directory, error)
+        _write_quietly(directory / "error.txt", traceback.format_exc())
+    _write_quietly(directory / "summary.txt", summary_text(scenario, metrics, status, error))
     extra = {"error": error, "t_s": sim.now_ns / NS_PER_S if sim else 0.0} if error else {}
     write_status(directory, status, **extra)
-    return RunResult(directory, status, metrics, error, digest)
+    return status, error, metrics, digest
+
+
+def _write_quietly(path: Path, text: str) -> None:
+    """Best effort (the disk may be full): the status, written after, says what went wrong."""
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        log.error("cannot write %s: %s", path, exc)
 
 
 def _write_metrics(sim: Simulation, scenario: Scenario, directory: Path) -> tuple[dict, str]:

@@ -8,6 +8,7 @@ simulated time reached.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -19,8 +20,10 @@ from pathlib import Path
 
 from cosim.core.parts import ProgressFn
 from cosim.core.timeunits import NS_PER_S
+from cosim.engine.signals import Terminated, sigterm_interrupts
 from cosim.output.results import read_run
 from cosim.output.rundir import RunResult, default_dir, prepare, write_status
+from cosim.output.staging import Staging
 from cosim.output.summary import summary_text
 from cosim.scenario.specs import Scenario
 
@@ -56,16 +59,28 @@ def run_isolated(
     progress: ProgressFn | None = None,
     argv: list[str] | None = None,
     timeout_s: float | None = None,
+    overwrite: bool = False,
+    in_place: bool = False,
 ) -> RunResult:
-    """Like cosim.run(), in a fresh Python process; the result is read back from the run directory.
-    With `timeout_s`, a child still running after that many wall-clock seconds is killed and the run
-    marked failed."""
-    directory = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
+    """Like cosim.run() (staged, refusing a non-empty `out_dir` unless `overwrite`), in a fresh
+    Python process; the result is read back from the run directory. With `timeout_s`, a child still
+    running after that many wall-clock seconds is killed and the run marked failed. `in_place`:
+    write straight into `out_dir`, for callers that stage runs themselves (sweeps)."""
+    target = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
+    if in_place:
+        return _run_child(scenario, target, progress, argv, timeout_s)
+    stage = Staging(target, overwrite, scenario.source)
+    result = _run_child(scenario, stage.work, progress, argv, timeout_s)
+    return dataclasses.replace(result, directory=stage.publish(result.status))
+
+
+def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None, argv: list[str] | None,
+               timeout_s: float | None) -> RunResult:
     command = list(argv if argv is not None else sys.argv)
     prepare(directory, scenario, command)
     stderr_path = directory / "child_stderr.txt"
     env = dict(os.environ, CPPYY_CRASH_QUIET="1")
-    last = (0, scenario.duration_ns)
+    last = [0, scenario.duration_ns]  # the child's latest progress: simulated now and end (ns)
     with open(stderr_path, "w") as err:
         child = subprocess.Popen(
             [sys.executable, "-m", "cosim.engine.child", str(directory), scenario.source, json.dumps(command)],
@@ -82,15 +97,11 @@ def run_isolated(
             watchdog.daemon = True
             watchdog.start()
         try:
-            for line in child.stdout:
-                parts = line.split()
-                if len(parts) == 4 and parts[0] == "progress":
-                    last = (int(parts[1]), int(parts[2]))
-                    if progress is not None:
-                        progress(last[0], last[1], float(parts[3]))
-            child.wait()
-        except KeyboardInterrupt:
-            child.send_signal(signal.SIGINT)  # the child records 'interrupted' and keeps its trace
+            with sigterm_interrupts():
+                _relay(child, progress, last)
+                child.wait()
+        except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the child records 'interrupted' and keeps its trace
+            child.send_signal(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
             child.wait()
         finally:
             if watchdog is not None:
@@ -103,6 +114,16 @@ def run_isolated(
         out = read_run(directory)
         return RunResult(directory, out.status, out.metrics, out.error, out.metrics.get("trace_sha256"))
     return _record_death(directory, scenario, child.returncode, stderr_path.read_text(errors="replace"), last[0])
+
+
+def _relay(child: subprocess.Popen, progress: ProgressFn | None, last: list[int]) -> None:
+    """Pass the child's progress lines on until it closes its stdout, keeping the latest in `last`."""
+    for line in child.stdout:
+        parts = line.split()
+        if len(parts) == 4 and parts[0] == "progress":
+            last[:] = int(parts[1]), int(parts[2])
+            if progress is not None:
+                progress(last[0], last[1], float(parts[3]))
 
 
 def _describe_exit(returncode: int) -> str:

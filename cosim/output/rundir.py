@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from cosim.output.staging import safe_name
 from cosim.scenario.schema import dump
 
 PACKAGES = ("swarm-cosim", "numpy", "pybullet", "pyarrow", "PyYAML", "ns3", "networkx", "pyzmq", "pymavlink")
@@ -56,7 +57,7 @@ def git_commit(path: Path) -> str | None:
 
 def default_dir(root: str | Path, name: str, seed: int) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    base = Path(root) / f"{name}-seed{seed}-{stamp}"
+    base = Path(root) / f"{safe_name(name)}-seed{seed}-{stamp}"
     candidate, k = base, 1
     while candidate.exists():
         candidate = Path(f"{base}-{k}")
@@ -65,12 +66,8 @@ def default_dir(root: str | Path, name: str, seed: int) -> Path:
 
 
 def prepare(directory: Path, scenario, argv: list[str] | None = None) -> None:
-    """Create (or reuse) the directory and write what is known before the run; stale outputs of an
-    earlier run in the same directory are removed so nothing mixes."""
+    """Write what is known before the run into its (fresh, staged) directory."""
     directory.mkdir(parents=True, exist_ok=True)
-    traces = [f"trace/{t}.parquet" for t in ("positions", "network", "records")]
-    for stale in ("error.txt", "metrics.json", "summary.txt", *traces):
-        (directory / stale).unlink(missing_ok=True)
     resolved = dump(scenario)
     resolved.pop("source", None)
     for g in resolved.get("groups", []):

@@ -92,10 +92,14 @@ def _execute(spec: SweepSpec, directory: Path, point: RunPoint, attempt: int) ->
     scenario = spec.scenario(point)
     for attempt in range(1 + LOST_WORKER_RETRIES):
         result = run_isolated(scenario, out_dir=tmp, argv=["cosim", "sweep", str(spec.source), "--run", point.key],
-                              timeout_s=spec.timeout_s)
+                              timeout_s=spec.timeout_s, in_place=True)
         if not result.lost:
             break
-        log.warning("run %s: its process was killed from outside; retrying (%d of %d)", point.key, attempt + 1,
+        if attempt == LOST_WORKER_RETRIES:
+            log.warning("run %s: its process was killed from outside again; recorded as failed after %d retries",
+                        point.key, LOST_WORKER_RETRIES)
+            break
+        log.warning("run %s: its process was killed from outside; retrying (retry %d of %d)", point.key, attempt + 1,
                     LOST_WORKER_RETRIES)
         for entry in tmp.iterdir():
             if entry.name != "sweep_point.json":
