@@ -14,6 +14,25 @@ class ScenarioError(Exception):
         super().__init__(f"{where}: {message}")
 
 
+class ScenarioErrors(ScenarioError):
+    """Several problems in one file, reported together so that one round of fixes is enough."""
+
+    def __init__(self, errors: list[ScenarioError]) -> None:
+        self.errors = errors
+        first = errors[0]
+        self.source, self.path, self.message = first.source, first.path, first.message
+        lines = "\n".join(f"  {e.path or '(top level)'}: {e.message}" for e in errors)
+        Exception.__init__(self, f"{first.source}: {len(errors)} errors:\n{lines}")
+
+
+def combine(errors: list[ScenarioError]) -> ScenarioError:
+    """One error for many: itself if there is one, else ScenarioErrors with nested ones flattened."""
+    flat: list[ScenarioError] = []
+    for e in errors:
+        flat.extend(e.errors if isinstance(e, ScenarioErrors) else [e])
+    return flat[0] if len(flat) == 1 else ScenarioErrors(flat)
+
+
 class SimulationError(Exception):
     """User code (controller, routing) raised during a run; carries the node and simulated time."""
 

@@ -3,6 +3,8 @@ divide, node ids in range, backends that support what the groups ask for, contro
 
 from __future__ import annotations
 
+import os
+
 from controllers import Controller, GroupController
 from cosim.core.timeunits import format_ns
 from cosim.scenario.classes import import_class
@@ -22,6 +24,9 @@ def check(s: Scenario, m: Mapper) -> None:
     dt, q = s.physics.dt_ns, s.quantum_ns
     if q <= 0:
         raise m.error("quantum", "expected a positive duration")
+    if q > s.duration_ns:
+        raise m.error("quantum", f"the quantum ({format_ns(q)}) is longer than the run ({format_ns(s.duration_ns)}): "
+                                 "nothing would happen between its start and its end")
     if q % dt:
         raise m.error(
             "quantum", f"the physics step ({format_ns(dt)}) must divide the quantum ({format_ns(q)}); "
@@ -29,6 +34,7 @@ def check(s: Scenario, m: Mapper) -> None:
         )
     if not s.groups:
         raise m.error("groups", "expected at least one group of robots")
+    _check_memory(s, m)
     for k, kill in enumerate(s.kills):
         if kill.node >= s.n_nodes:
             raise m.error(f"kills[{k}].node", f"expected a node id below {s.n_nodes} (the scenario's robot count)")
@@ -36,21 +42,7 @@ def check(s: Scenario, m: Mapper) -> None:
     _check_group_controllers(s, m)
     if s.mavlink is not None:
         _check_mavlink(s, m)
-    if s.physics.backend == "kinematic":
-        for k, o in enumerate(s.world.obstacles):
-            if isinstance(o, Mesh):
-                raise m.error(f"world.obstacles[{k}]", "mesh obstacles need physics.backend: pybullet")
-        if s.world.props:
-            raise m.error("world.props", "movable props need physics.backend: pybullet (the kinematic world has none)")
-        if s.world.terrain is not None:
-            raise m.error("world.terrain", "terrain needs physics.backend: pybullet (the kinematic world is flat)")
-    terrain = s.world.terrain
-    if terrain is not None and terrain.mesh is None:
-        x0, x1, y0, y1 = terrain.extent()
-        (ax0, ay0, _), (ax1, ay1, _) = s.world.arena_lower, s.world.arena_upper
-        if x0 > ax0 or x1 < ax1 or y0 > ay0 or y1 < ay1:
-            raise m.error("world.terrain", f"the heightfield covers x {x0:g}..{x1:g}, y {y0:g}..{y1:g} m but the arena is "
-                                           f"x {ax0:g}..{ax1:g}, y {ay0:g}..{ay1:g}: robots would fall off its edge")
+    _check_world(s, m)
     names = set()
     for gi, g in enumerate(s.groups):
         path = f"groups[{gi}]"
@@ -74,6 +66,25 @@ def check(s: Scenario, m: Mapper) -> None:
                 raise m.error(f"{path}.sensors.{sname}", f"unknown sensor; expected one of: {', '.join(sorted(SENSORS))}")
             m.build(SENSORS[sname].Options, sopts, f"{path}.sensors.{sname}")
 
+
+
+def _check_world(s: Scenario, m: Mapper) -> None:
+    """What the world holds against what the physics backend can represent."""
+    if s.physics.backend == "kinematic":
+        for k, o in enumerate(s.world.obstacles):
+            if isinstance(o, Mesh):
+                raise m.error(f"world.obstacles[{k}]", "mesh obstacles need physics.backend: pybullet")
+        if s.world.props:
+            raise m.error("world.props", "movable props need physics.backend: pybullet (the kinematic world has none)")
+        if s.world.terrain is not None:
+            raise m.error("world.terrain", "terrain needs physics.backend: pybullet (the kinematic world is flat)")
+    terrain = s.world.terrain
+    if terrain is not None and terrain.mesh is None:
+        x0, x1, y0, y1 = terrain.extent()
+        (ax0, ay0, _), (ax1, ay1, _) = s.world.arena_lower, s.world.arena_upper
+        if x0 > ax0 or x1 < ax1 or y0 > ay0 or y1 < ay1:
+            raise m.error("world.terrain", f"the heightfield covers x {x0:g}..{x1:g}, y {y0:g}..{y1:g} m but the arena is "
+                                           f"x {ax0:g}..{ax1:g}, y {ay0:g}..{ay1:g}: robots would fall off its edge")
 
 def _check_routing(s: Scenario, m: Mapper) -> None:
     routing = s.network.routing
@@ -177,3 +188,17 @@ def controller_period_ns(spec: ControllerSpec, cls: type, m: Mapper, path: str) 
     if cls.period is None:
         return None
     return m.duration(cls.period, f"{path}.period (class default of {cls.__name__})")
+
+
+ROBOT_BYTES = 8 * 1024
+"""Memory a robot needs at the least (measured: 7 to 15 KiB each on the kinematic world)."""
+
+
+def _check_memory(s: Scenario, m: Mapper) -> None:
+    """Refuse a robot count this machine cannot hold, before anything is allocated."""
+    total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    need = s.n_nodes * ROBOT_BYTES
+    if need > total:
+        big = max(range(len(s.groups)), key=lambda k: s.groups[k].count)
+        raise m.error(f"groups[{big}].count", f"{s.n_nodes:,} robots need at least {need / 2**30:,.0f} GiB "
+                                              f"({ROBOT_BYTES // 1024} KiB each); this machine has {total / 2**30:,.0f} GiB")

@@ -15,6 +15,7 @@ from cosim.errors import ScenarioError
 from cosim.scenario.checks import check
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import NetworkSpec, Scenario
+from cosim.scenario.strict_yaml import load_yaml
 from netstack.fast.backend import FastRadioConfig
 from netstack.ns3.config import Ns3RadioConfig
 
@@ -87,7 +88,7 @@ def _world_section(world: Any, source: str, m: Mapper) -> Any:
             raise m.error("world", f"a world file replaces the whole section; move {others} into {world['file']}")
         path = base / str(world["file"])
         try:
-            loaded = yaml.safe_load(path.read_text())
+            loaded = load_yaml(path.read_text())
         except OSError as exc:
             raise m.error("world.file", f"cannot read the world file {str(path)!r}: {exc.strerror}") from None
         except yaml.YAMLError as exc:
@@ -123,7 +124,7 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None) -> Scenario:
     except OSError as exc:
         raise ScenarioError(source, "", f"cannot read the file: {exc.strerror}") from None
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         raise ScenarioError(source, "", f"not valid YAML: {exc}") from None
     if data is None:

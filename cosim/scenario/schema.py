@@ -17,11 +17,16 @@ from collections.abc import Mapping
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from cosim.core.timeunits import DurationError, parse_duration_ns
-from cosim.errors import ScenarioError
+from cosim.errors import ScenarioError, combine
 
 
 def yaml_key(field_name: str) -> str:
     return field_name[:-3] if field_name.endswith("_ns") else field_name
+
+
+def _shown(key: str) -> str:
+    """A key as the user writes it: `cls` fields are `class:` in YAML (cosim.scenario.loading renames it)."""
+    return "class" if key == "cls" else key
 
 
 def _type_name(tp: Any) -> str:
@@ -66,23 +71,38 @@ class Mapper:
             raise self.error(path, f"expected a mapping, got {type(data).__name__} {data!r}")
         hints = get_type_hints(cls)
         fields = {yaml_key(f.name): f for f in dataclasses.fields(cls) if f.init}
-        unknown = [k for k in data if k not in fields]
-        if unknown:
-            allowed = ", ".join(sorted(k for k in fields if not (extra and fields[k].name in extra)))
-            raise self.error(_join(path, str(unknown[0])), f"unknown key; expected one of: {allowed}")
+        allowed = ", ".join(sorted(_shown(k) for k in fields if not (extra and fields[k].name in extra)))
+        errors = [self.error(_join(path, str(k)), f"unknown key; expected one of: {allowed}") for k in data if k not in fields]
         kwargs: dict[str, Any] = dict(extra or {})
         for key, f in fields.items():
             if f.name in kwargs:
                 continue
-            sub = _join(path, key)
+            sub = _join(path, _shown(key))
             if key in data:
-                kwargs[f.name] = self.value(hints[f.name], data[key], sub, f)
+                try:
+                    kwargs[f.name] = self.value(hints[f.name], data[key], sub, f)
+                except ScenarioError as exc:  # go on: every problem in the file is reported at once
+                    errors.append(exc)
             elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise self.error(sub, f"missing required key ({_describe(hints[f.name], f)})")
+                errors.append(self.error(sub, f"missing required key ({_describe(hints[f.name], f)})"))
+        if errors:
+            raise combine(errors)
         try:
             return cls(**kwargs)
         except (ValueError, TypeError) as exc:
             raise self.error(path or "(top level)", str(exc)) from None
+
+    def each(self, items: Any, convert, path: str) -> tuple:
+        """convert(item, its path) for every item of a list, reporting the problems of all items together."""
+        out, errors = [], []
+        for i, item in enumerate(items):
+            try:
+                out.append(convert(item, f"{path}[{i}]"))
+            except ScenarioError as exc:
+                errors.append(exc)
+        if errors:
+            raise combine(errors)
+        return tuple(out)
 
     def value(self, tp: Any, data: Any, path: str, f: dataclasses.Field | None = None) -> Any:
         meta = f.metadata if f is not None else {}
@@ -90,7 +110,7 @@ class Mapper:
             if not isinstance(data, (list, tuple)):
                 raise self.error(path, f"expected a list, got {data!r}")
             reg, tag = meta["item_registry"], meta.get("tag", "type")
-            return tuple(self.tagged(reg, tag, item, f"{path}[{i}]") for i, item in enumerate(data))
+            return self.each(data, lambda item, sub: self.tagged(reg, tag, item, sub), path)
         if "registry" in meta:
             if data is None and f is not None and f.default is None:
                 return None
@@ -128,7 +148,7 @@ class Mapper:
             if not isinstance(data, (list, tuple)):
                 raise self.error(path, f"expected {_type_name(tp)}, got {data!r}")
             if len(args) == 2 and args[1] is Ellipsis:
-                return tuple(self.value(args[0], item, f"{path}[{i}]") for i, item in enumerate(data))
+                return self.each(data, lambda item, sub: self.value(args[0], item, sub), path)
             if len(data) != len(args):
                 raise self.error(path, f"expected {_type_name(tp)}, got {len(data)} items: {data!r}")
             return tuple(self.value(a, item, f"{path}[{i}]") for i, (a, item) in enumerate(zip(args, data)))

@@ -21,6 +21,7 @@ import yaml
 from cosim.errors import ScenarioError
 from cosim.scenario.loading import load
 from cosim.scenario.specs import Scenario
+from cosim.scenario.strict_yaml import load_yaml
 
 SWEEP_KEYS = {"base", "grid", "exclude", "set", "replications", "campaign_seed", "timeout", "output"}
 
@@ -86,7 +87,7 @@ def load_sweep(path: str | Path) -> SweepSpec:
     path = Path(path)
     src = str(path)
     try:
-        data = yaml.safe_load(path.read_text())
+        data = load_yaml(path.read_text())
     except OSError as exc:
         raise ScenarioError(src, "", f"cannot read the file: {exc.strerror}") from None
     except yaml.YAMLError as exc:

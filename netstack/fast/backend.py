@@ -21,7 +21,7 @@ import numpy as np
 from netstack.backend import BROADCAST, NS_PER_S, IndexedPayloads, NetEvents, TxStatus
 from netstack.fast import kernels
 from netstack.fast.neighbors import CellIndex
-from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
+from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance, check_power
 from netstack.fast.reach import reachable_many
 
 # Use the cell index only above this many nodes, and only when the radio range is small against the
@@ -45,6 +45,9 @@ class FastRadioConfig:
     pathloss: Any = field(default_factory=LogDistance, metadata={"registry": PATHLOSS_MODELS, "tag": "model"})
 
     def __post_init__(self) -> None:
+        check_power("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0)
+        check_power("rx_threshold_dbm", self.rx_threshold_dbm, -200.0, 30.0)
+        check_power("noise_floor_dbm", self.noise_floor_dbm, -200.0, 30.0)
         if not 0.0 <= self.loss_probability <= 1.0:
             raise ValueError(f"loss_probability must be within [0, 1], got {self.loss_probability}")
         if self.bit_rate_bps <= 0:

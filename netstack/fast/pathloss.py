@@ -17,6 +17,22 @@ def friis_loss_db(distance_m: np.ndarray, frequency_hz: float) -> np.ndarray:
     return 20.0 * np.log10(4.0 * math.pi * d / wavelength)
 
 
+RADIO_HZ = (1e3, 3e11)
+"""Carrier frequencies a radio model is for: 1 kHz to 300 GHz."""
+
+
+def check_frequency(frequency_hz: float) -> None:
+    if not RADIO_HZ[0] <= frequency_hz <= RADIO_HZ[1]:
+        raise ValueError(f"frequency_hz must be a radio frequency within {RADIO_HZ[0]:g}..{RADIO_HZ[1]:g} Hz, "
+                         f"got {frequency_hz:g}")
+
+
+def check_power(name: str, dbm: float, low: float, high: float) -> None:
+    """A power level in dBm within what radios have (e.g. -50 dBm, 10 nW, to 60 dBm, 1 kW, to transmit)."""
+    if not low <= dbm <= high:
+        raise ValueError(f"{name} must be within {low:g}..{high:g} dBm, got {dbm:g}")
+
+
 @dataclass(frozen=True)
 class LogDistance:
     """L(d) = L0 + 10 n log10(d / d0), with ns-3's LogDistancePropagationLossModel defaults.
@@ -27,6 +43,12 @@ class LogDistance:
     exponent: float = 3.0
     reference_loss_db: float = 46.6777
     reference_distance_m: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.exponent <= 10:
+            raise ValueError(f"exponent must be within (0, 10] (2 free space, 2-6 indoors), got {self.exponent:g}")
+        if not self.reference_distance_m > 0:
+            raise ValueError(f"reference_distance_m must be > 0 m, got {self.reference_distance_m:g}")
 
     def loss_db(self, d: np.ndarray) -> np.ndarray:
         d = np.maximum(d, self.reference_distance_m)
@@ -46,6 +68,9 @@ class Friis:
 
     frequency_hz: float = 2.4e9
 
+    def __post_init__(self) -> None:
+        check_frequency(self.frequency_hz)
+
     def loss_db(self, d: np.ndarray) -> np.ndarray:
         return friis_loss_db(d, self.frequency_hz)
 
@@ -63,6 +88,11 @@ class UnitDisk:
 
     range_m: float = 30.0
     frequency_hz: float = 2.4e9
+
+    def __post_init__(self) -> None:
+        if not self.range_m > 0:
+            raise ValueError(f"range_m must be > 0 m, got {self.range_m:g}")
+        check_frequency(self.frequency_hz)
 
     def loss_db(self, d: np.ndarray) -> np.ndarray:
         loss = friis_loss_db(d, self.frequency_hz)
@@ -84,6 +114,11 @@ class TwoRayGround:
 
     frequency_hz: float = 2.4e9
     antenna_height_m: float = 1.0
+
+    def __post_init__(self) -> None:
+        check_frequency(self.frequency_hz)
+        if not self.antenna_height_m > 0:
+            raise ValueError(f"antenna_height_m must be > 0 m, got {self.antenna_height_m:g}")
 
     def loss_db(self, d: np.ndarray) -> np.ndarray:
         h = self.antenna_height_m

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance
+from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance, check_power
 
 WIFI_STANDARDS = ("802.11a", "802.11b", "802.11g", "802.11n")
 LRWPAN_SENSITIVITY_DBM = -106.58  # ns-3's LrWpanPhy default receiver sensitivity
@@ -55,6 +55,16 @@ class Ns3RadioConfig:
     pcap: bool = False
 
     def __post_init__(self) -> None:
+        check_power("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0)
+        check_power("rx_sensitivity_dbm", self.rx_sensitivity_dbm, -200.0, 30.0)
+        check_power("preamble_min_rssi_dbm", self.preamble_min_rssi_dbm, -200.0, 30.0)
+        self._check_combination()
+
+    def _check_combination(self) -> None:
+        """Settings ns-3 accepts and then aborts the run on (NS_ASSERT), refused here instead."""
+        if self.standard == "802.11n" and self.rate_manager in ("minstrel", "aarf"):
+            raise ValueError(f"ns-3's {self.rate_manager} rate manager has no 802.11n (HT) rates and aborts the run; "
+                             "use rate_manager: ideal or constant for 802.11n")
         if self.standard == "802.15.4":
             if self.rate_manager != "constant" or self.data_mode is not None:
                 raise ValueError("802.15.4 has one rate (250 kbit/s O-QPSK); remove rate_manager and data_mode")
@@ -66,10 +76,10 @@ class Ns3RadioConfig:
             raise ValueError(f"unknown data_mode {self.data_mode!r} for {self.standard}; expected one of: "
                              f"{', '.join(DATA_MODES[self.standard])}")
         if self.is_wifi and self.channel is not None:
-            allowed = WIFI_CHANNELS_5GHZ if self.standard == "802.11a" else range(1, 15)
+            allowed = {"802.11a": WIFI_CHANNELS_5GHZ, "802.11b": range(1, 15)}.get(self.standard, range(1, 14))
             if self.channel not in allowed:
                 raise ValueError(f"{self.standard} channel {self.channel} does not exist; use one of "
-                                 f"{', '.join(map(str, allowed))} (20 MHz channels)")
+                                 f"{', '.join(map(str, allowed))} (20 MHz channels; 14 is 802.11b's only)")
 
     @property
     def is_wifi(self) -> bool:

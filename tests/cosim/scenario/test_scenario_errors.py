@@ -83,7 +83,55 @@ CASES = [
     ("NaN duration", with_("duration", float("nan")), "test.yaml: duration: expected a finite duration, got nan"),
     ("infinite controller parameter", with_("groups.0.controller.params", {"max_speed": float("-inf")}),
      "test.yaml: groups[0].controller.params.max_speed: expected a finite number, got -inf"),
+    ("absurd transmit power", with_("network.radio.tx_power_dbm", 1e9),
+     "test.yaml: network.radio: tx_power_dbm must be within -50..60 dBm, got 1e+09"),
+    ("Friis at 0 Hz", with_("network.radio.pathloss", {"model": "friis", "frequency_hz": 0}),
+     "test.yaml: network.radio.pathloss: frequency_hz must be a radio frequency within 1000..3e+11 Hz, got 0"),
+    ("negative range", with_("network.radio.pathloss", {"model": "unit_disk", "range_m": -30}),
+     "test.yaml: network.radio.pathloss: range_m must be > 0 m, got -30"),
+    ("quantum longer than the run", with_("quantum", 5.0),
+     "test.yaml: quantum: the quantum (5 s) is longer than the run (2 s)"),
+    ("count beyond the machine's memory", with_("groups.0.count", 10**12),
+     "test.yaml: groups[0].count: 1,000,000,000,000 robots need at least"),
+    ("ns-3 802.11n with minstrel",
+     with_("network", {"backend": "ns3", "radio": {"standard": "802.11n", "rate_manager": "minstrel"}}),
+     "test.yaml: network.radio: ns-3's minstrel rate manager has no 802.11n (HT) rates and aborts the run"),
+    ("ns-3 802.11n with aarf", with_("network", {"backend": "ns3", "radio": {"standard": "802.11n", "rate_manager": "aarf"}}),
+     "test.yaml: network.radio: ns-3's aarf rate manager has no 802.11n (HT) rates"),
+    ("ns-3 802.11g on channel 14", with_("network", {"backend": "ns3", "radio": {"standard": "802.11g", "channel": 14}}),
+     "test.yaml: network.radio: 802.11g channel 14 does not exist; use one of 1, 2"),
+    ("served vehicle failsafe typo", with_("mavlink", {"serve": [{"group": "bees", "port": 0, "gcs_failsafe": "rtl"}]}),
+     "test.yaml: mavlink.serve[0].gcs_failsafe: expected one of 'off', 'hold', 'land', 'return', got 'rtl'"),
 ]
+
+
+def test_every_problem_in_a_file_is_reported_at_once():
+    data = with_("physics.colisions", True)
+    data["groups"][0]["robot"] = {"radius": float("nan")}
+    data["groups"][0]["controler"] = data["groups"][0].pop("controller")
+    with pytest.raises(ScenarioError) as info:
+        cosim.from_dict(data, source="test.yaml")
+    assert str(info.value).splitlines() == [
+        "test.yaml: 4 errors:",
+        "  groups[0].controler: unknown key; expected one of: battery, controller, count, faults, layout, name, robot, sensors",
+        "  groups[0].controller.class: missing required key (a string)",
+        "  groups[0].robot.radius: expected a finite number, got nan",
+        "  physics.colisions: unknown key; expected one of: backend, collisions, drag, dt, max_accel, solver_iterations"]
+    assert len(info.value.errors) == 4
+
+
+def test_a_missing_controller_class_is_named_as_written():
+    data = with_("groups.0.controller", {"period": 0.1})
+    with pytest.raises(ScenarioError, match=r"groups\[0\]\.controller\.class: missing required key"):
+        cosim.from_dict(data, source="test.yaml")
+
+
+def test_a_key_given_twice_is_an_error(tmp_path):
+    path = tmp_path / "twice.yaml"
+    path.write_text("name: twice\nduration: 2\nseed: 1\nduration: 3\n")
+    with pytest.raises(ScenarioError, match=r"twice.yaml: not valid YAML: the key 'duration' is given twice in one "
+                                            r"mapping \(lines 2 and 4\)"):
+        cosim.load(path)
 
 
 @pytest.mark.parametrize(("label", "data", "message"), CASES, ids=[c[0] for c in CASES])
