@@ -48,10 +48,16 @@ def read_run_state(run_dir: Path) -> dict[str, Any] | None:
     status_file = run_dir / "status.json"
     if not point_file.is_file() or not status_file.is_file():
         return None
-    point = json.loads(point_file.read_text())
-    status = json.loads(status_file.read_text())
     metrics_file = run_dir / "metrics.json"
-    metrics = json.loads(metrics_file.read_text()) if metrics_file.is_file() else {}
+    try:
+        point = json.loads(point_file.read_text())
+        status = json.loads(status_file.read_text())
+        metrics = json.loads(metrics_file.read_text()) if metrics_file.is_file() else {}
+        if not isinstance(point, dict) or not isinstance(status, dict) or not isinstance(metrics, dict):
+            raise ValueError("not a JSON object")
+    except (OSError, ValueError) as exc:  # a torn or corrupted file: the run is redone, not trusted
+        return {"key": run_dir.name, "status": "corrupt", "error": f"unreadable run files in {run_dir}: {exc}",
+                "metrics": {}}
     return {**point, "status": status.get("status"), "error": status.get("error"), "metrics": metrics}
 
 
@@ -64,7 +70,7 @@ def rebuild_index(directory: Path) -> SweepIndex:
         if run_dir.name.startswith("."):
             continue
         state = read_run_state(run_dir)
-        if state is not None:
+        if state is not None and state["status"] != "corrupt":
             index.record(state["key"], state["replication"], state["seed"], state["params"], state["status"],
                          state["error"], state["metrics"])
     return index

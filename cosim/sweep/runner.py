@@ -23,7 +23,9 @@ from pathlib import Path
 from cosim.engine.isolated import run_isolated
 from cosim.errors import ScenarioError
 from cosim.output.rundir import git_commit, versions
+from cosim.output.trace_digest import trace_digest
 from cosim.sweep.index import SweepIndex, read_run_state
+from cosim.sweep.lock import DriverLock
 from cosim.sweep.spec import RunPoint, SweepSpec
 
 log = logging.getLogger(__name__)
@@ -54,8 +56,12 @@ def _prepare(spec: SweepSpec, directory: Path) -> None:
     base_hash = sha256(spec.base.read_bytes()).hexdigest()
     manifest_path = directory / "manifest.json"
     if manifest_path.is_file():
-        old = json.loads(manifest_path.read_text())
-        if old.get("base_sha256") != base_hash:
+        try:
+            old = json.loads(manifest_path.read_text())
+        except ValueError as exc:
+            raise ScenarioError(str(spec.source), "output", f"{manifest_path} is corrupt ({exc}); restore it or use a "
+                                "new output directory") from None
+        if not isinstance(old, dict) or old.get("base_sha256") != base_hash:
             raise ScenarioError(str(spec.source), "base", f"{spec.base} changed since this sweep started in {directory}; "
                                 "use a new output directory (runs of the old and new scenario must not mix)")
     else:
@@ -70,15 +76,33 @@ def _prepare(spec: SweepSpec, directory: Path) -> None:
 
 
 def _todo(spec: SweepSpec, directory: Path, retry_failed: bool) -> tuple[list[RunPoint], list[RunPoint]]:
-    """(runs to execute, finished runs to keep)."""
+    """(runs to execute, finished runs to keep). A finished run whose files are corrupt, or whose
+    trace no longer matches the digest it recorded, goes back to the queue with a warning."""
     todo, keep = [], []
     for point in spec.points():
-        state = read_run_state(directory / "runs" / point.key)
+        run_dir = directory / "runs" / point.key
+        state = read_run_state(run_dir)
+        if state is not None and state["status"] == "ok":
+            state = _verified(run_dir, state)
+        if state is not None and state["status"] == "corrupt":
+            log.warning("run %s is rerun: %s", point.key, state["error"])
         if state is None or state["status"] not in ("ok", "failed") or (state["status"] == "failed" and retry_failed):
             todo.append(point)
         else:
             keep.append(point)
     return todo, keep
+
+
+def _verified(run_dir: Path, state: dict) -> dict:
+    """`state`, or a corrupt one if the trace on disk does not give the digest the run recorded."""
+    recorded = state["metrics"].get("trace_sha256")
+    try:
+        found = trace_digest(run_dir / "trace")
+    except Exception as exc:  # pyarrow raises its own errors for a damaged Parquet file
+        return {**state, "status": "corrupt", "error": f"its trace cannot be read ({type(exc).__name__}: {exc})"}
+    if found != recorded:
+        return {**state, "status": "corrupt", "error": f"its trace does not match its recorded digest {recorded}"}
+    return state
 
 
 def _execute(spec: SweepSpec, directory: Path, point: RunPoint, attempt: int) -> dict:
@@ -173,6 +197,12 @@ def run_sweep(
     """Run what is missing of `spec`: locally with `jobs` runs at a time (default: the number of CPUs),
     or on a Dask cluster through `dask_client` (a distributed.Client)."""
     directory = sweep_directory(spec, out_dir)
+    with DriverLock(directory):
+        return _run_locked(spec, directory, jobs, retry_failed, progress, dask_client)
+
+
+def _run_locked(spec: SweepSpec, directory: Path, jobs: int | None, retry_failed: bool,
+                progress: SweepProgress | None, dask_client) -> SweepOutcome:
     _prepare(spec, directory)
     todo, keep = _todo(spec, directory, retry_failed)
     outcome = SweepOutcome(directory, total=len(todo) + len(keep), skipped=len(keep))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,7 +125,7 @@ def load_sweep(path: str | Path) -> SweepSpec:
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ScenarioError(src, "campaign_seed", f"expected a non-negative integer, got {seed!r}")
     timeout = data.get("timeout", 3600)
-    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0:
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout < math.inf:
         raise ScenarioError(src, "timeout", f"expected seconds > 0, got {timeout!r}")
     output = data.get("output") or {}
     if not isinstance(output, dict) or set(output) - {"dir"}:

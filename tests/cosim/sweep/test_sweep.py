@@ -58,6 +58,8 @@ def test_expansion_keys_and_seeds(tmp_path):
     ({"replications": 0}, "sweep.yaml: replications: expected an integer >= 1, got 0"),
     ({"exclude": [{"seed": 3}]}, "sweep.yaml: exclude[0].seed: not a grid axis"),
     ({"grid": {"groups.0.count": [4, -1]}}, "sweep.yaml: grid (groups.0.count=-1): the base scenario rejects this point"),
+    ({"timeout": float("nan")}, "sweep.yaml: timeout: expected seconds > 0, got nan"),
+    ({"timeout": float("inf")}, "sweep.yaml: timeout: expected seconds > 0, got inf"),
 ])
 def test_bad_sweep_files_are_rejected_before_running(tmp_path, change, message):
     path = write_sweep(tmp_path, {"groups.0.count": [4]})
