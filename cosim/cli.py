@@ -7,7 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
-from cosim.core.progress import ProgressLine
+from cosim.core.progress import ProgressLine, startup_phases
 from cosim.errors import ScenarioError
 from cosim.scenario.loading import load, parse_set_option
 from cosim.scenario.specs import Scenario
@@ -44,10 +44,16 @@ def run_command(args: argparse.Namespace) -> int:
     from cosim.output.staging import RunDirError
 
     line = None if args.quiet else ProgressLine()
-    runner = run if args.in_process else run_isolated
     try:
-        result = runner(scenario, out_dir=args.out, progress=None if line is None else line.run,
-                        argv=args.command_line, overwrite=args.overwrite)
+        if args.in_process:
+            for text in startup_phases(scenario.n_nodes, scenario.network.backend) if line is not None else ():
+                line.phase(text)
+            result = run(scenario, out_dir=args.out, progress=None if line is None else line.run,
+                         argv=args.command_line, overwrite=args.overwrite)
+        else:
+            result = run_isolated(scenario, out_dir=args.out, progress=None if line is None else line.run,
+                                  argv=args.command_line, overwrite=args.overwrite,
+                                  phase=None if line is None else line.phase)
     except RunDirError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -33,6 +33,11 @@ class ProgressLine:
         self._draw(finished / max(1, total), f"done {done}, failed {failed}, remaining {remaining} of {total}{left}",
                    True)
 
+    def phase(self, text: str) -> None:
+        """What is happening before the simulation starts (building, loading ns-3), on its own line."""
+        self.stream.write(("\r" if self._tty else "") + text + "\n")
+        self.stream.flush()
+
     def _draw(self, frac: float, text: str, force: bool) -> None:
         t = time.monotonic()
         if t - self._last < self.interval_s and not force:
@@ -46,3 +51,11 @@ class ProgressLine:
         if self._tty:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def startup_phases(n_robots: int, network_backend: str) -> list[str]:
+    """What a run does before its first simulated step, in words for the user."""
+    out = [f"starting: building the scenario ({n_robots:,} robots)"]
+    if network_backend == "ns3":
+        out.append("starting: loading ns-3 (8-16 s and about 650 MB, once per process)")
+    return out

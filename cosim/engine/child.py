@@ -15,6 +15,7 @@ def main(argv: list[str]) -> int:
     run_dir, source, command = Path(argv[0]), argv[1], json.loads(argv[2])
     import yaml
 
+    from cosim.core.progress import startup_phases
     from cosim.engine.execute import run_in
     from cosim.scenario.loading import from_dict
 
@@ -24,6 +25,8 @@ def main(argv: list[str]) -> int:
     def progress(now_ns: int, end_ns: int, wall_s: float) -> None:
         print(f"progress {now_ns} {end_ns} {wall_s:.3f}", flush=True)
 
+    for text in startup_phases(scenario.n_nodes, scenario.network.backend):
+        print(f"phase {text}", flush=True)
     result = run_in(scenario, run_dir, progress=progress, argv=command)
     return 0 if result.status == "ok" else 1
 

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from cosim.core.parts import ProgressFn
@@ -27,6 +28,7 @@ from cosim.output.staging import Staging
 from cosim.output.summary import summary_text
 from cosim.scenario.specs import Scenario
 
+PhaseFn = Callable[[str], None]
 _NOISE = re.compile(r"^(#\d|Thread |entry=|\s*$| \*\*\* Break|\[runStaticInitializersOnce\]|terminate called)")
 _NS3_TIME = re.compile(r"\+(\d+\.\d+)s")
 
@@ -61,21 +63,23 @@ def run_isolated(
     timeout_s: float | None = None,
     overwrite: bool = False,
     in_place: bool = False,
+    phase: PhaseFn | None = None,
 ) -> RunResult:
     """Like cosim.run() (staged, refusing a non-empty `out_dir` unless `overwrite`), in a fresh
     Python process; the result is read back from the run directory. With `timeout_s`, a child still
     running after that many wall-clock seconds is killed and the run marked failed. `in_place`:
-    write straight into `out_dir`, for callers that stage runs themselves (sweeps)."""
+    write straight into `out_dir`, for callers that stage runs themselves (sweeps). `phase` hears
+    what the child does before its first step (building, loading ns-3)."""
     target = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
     if in_place:
-        return _run_child(scenario, target, progress, argv, timeout_s)
+        return _run_child(scenario, target, progress, argv, timeout_s, phase)
     stage = Staging(target, overwrite, scenario.source)
-    result = _run_child(scenario, stage.work, progress, argv, timeout_s)
+    result = _run_child(scenario, stage.work, progress, argv, timeout_s, phase)
     return dataclasses.replace(result, directory=stage.publish(result.status))
 
 
 def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None, argv: list[str] | None,
-               timeout_s: float | None) -> RunResult:
+               timeout_s: float | None, phase: PhaseFn | None = None) -> RunResult:
     command = list(argv if argv is not None else sys.argv)
     prepare(directory, scenario, command)
     stderr_path = directory / "child_stderr.txt"
@@ -98,7 +102,7 @@ def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None,
             watchdog.start()
         try:
             with sigterm_interrupts():
-                _relay(child, progress, last)
+                _relay(child, progress, last, phase)
                 child.wait()
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the child records 'interrupted' and keeps its trace
             child.send_signal(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
@@ -116,9 +120,12 @@ def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None,
     return _record_death(directory, scenario, child.returncode, stderr_path.read_text(errors="replace"), last[0])
 
 
-def _relay(child: subprocess.Popen, progress: ProgressFn | None, last: list[int]) -> None:
-    """Pass the child's progress lines on until it closes its stdout, keeping the latest in `last`."""
+def _relay(child: subprocess.Popen, progress: ProgressFn | None, last: list[int], phase: PhaseFn | None) -> None:
+    """Pass the child's start-up phases and progress on until it closes its stdout, keeping the latest
+    progress in `last`."""
     for line in child.stdout:
+        if line.startswith("phase ") and phase is not None:
+            phase(line[6:].rstrip("\n"))
         parts = line.split()
         if len(parts) == 4 and parts[0] == "progress":
             last[:] = int(parts[1]), int(parts[2])

@@ -130,7 +130,7 @@ def load_sweep(path: str | Path) -> SweepSpec:
     output = data.get("output") or {}
     if not isinstance(output, dict) or set(output) - {"dir"}:
         raise ScenarioError(src, "output", "expected {dir: PATH}")
-    out_dir = (path.parent / output["dir"]).resolve() if "dir" in output else None
+    out_dir = Path(output["dir"]).resolve() if "dir" in output else None  # outputs: relative to the working directory
     spec = SweepSpec(path.resolve(), base, grid, exclude, fixed, reps, seed, float(timeout), out_dir)
     _validate_points(spec)
     return spec

@@ -68,3 +68,19 @@ def test_validate_builds_the_scenario_and_catches_starts_outside_the_arena(tmp_p
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"error: {path}: groups[0].layout:" in err and "start positions lie outside the arena" in err
+
+
+def test_start_up_is_shown_before_the_first_step(tmp_path):
+    import subprocess
+    import sys
+
+    from cosim.core.progress import startup_phases
+
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(base_scenario()))
+    proc = subprocess.run([sys.executable, "-m", "cosim.cli", "run", str(path), "--out", str(tmp_path / "out")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    first = proc.stderr.splitlines()[0]
+    assert first == "starting: building the scenario (20 robots)"
+    assert startup_phases(20, "ns3")[-1].startswith("starting: loading ns-3 (8-16 s")
