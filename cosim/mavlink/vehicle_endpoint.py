@@ -22,6 +22,8 @@ from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.failsafe import GcsFailsafe, GcsWatch
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
+from cosim.mavlink.limits import MAX_HEIGHT_M, geodetic_problem, speed_problem, target_problem
+from cosim.mavlink.parameters import Parameters
 from cosim.mavlink.personality import GUIDED_MODES, HOLDING_MODES, PX4, REFUSED_MODES, RETURN_MODES, Personality
 from cosim.mavlink.return_home import ReturnHome
 from cosim.mavlink.vehicle_port import VehiclePort
@@ -66,9 +68,8 @@ class SimVehicleEndpoint:
         self.mode = {"px4": "hold", "ardupilot": "stabilize"}.get(personality.name, "hold")
         self.home = body.position()
         self._takeoff_z: float | None = None
-        self.params: dict[str, float] = {"SYSID_THISMAV": float(sysid), "MPC_XY_VEL_MAX": 10.0, "MPC_Z_VEL_MAX_UP": 3.0,
-                                         "COM_OF_LOSS_T": personality.setpoint_timeout_s, "WPNAV_SPEED": 500.0,
-                                         "MIS_TAKEOFF_ALT": 2.5, "RTL_RETURN_ALT": 15.0}
+        self.params = Parameters({"SYSID_THISMAV": float(sysid), "MPC_XY_VEL_MAX": 10.0, "MPC_Z_VEL_MAX_UP": 3.0,
+                                  "COM_OF_LOSS_T": personality.setpoint_timeout_s, "WPNAV_SPEED": 500.0})
         self._next: dict[str, float] = {}
         self.stream_hz = dict(tm.DEFAULT_HZ)  # message id -> rate (Hz); 0: stopped
         self._setpoint_t = -math.inf
@@ -189,27 +190,17 @@ class SimVehicleEndpoint:
         self._set_mode(m.custom_mode)
 
     def _on_param_request_list(self, m) -> None:
-        for k, (name, value) in enumerate(sorted(self.params.items())):
-            self._send(mav.MAVLink_param_value_message(name.encode(), value, mav.MAV_PARAM_TYPE_REAL32, len(self.params), k))
+        for msg in self.params.all():
+            self._send(msg)
 
     def _on_param_request_read(self, m) -> None:
-        names = sorted(self.params)
-        name = m.param_id if m.param_index < 0 else (names[m.param_index] if m.param_index < len(names) else None)
-        if isinstance(name, bytes):
-            name = name.decode(errors="replace")
-        if name in self.params:
-            self._send(mav.MAVLink_param_value_message(name.encode(), self.params[name], mav.MAV_PARAM_TYPE_REAL32,
-                                                       len(names), names.index(name)))
+        reply = self.params.read(m.param_id, m.param_index)
+        if reply is not None:
+            self._send(reply)
 
     def _on_param_set(self, m) -> None:
-        name = m.param_id.decode(errors="replace") if isinstance(m.param_id, bytes) else m.param_id
-        if not math.isfinite(m.param_value):
-            self._deny(f"{name}: a parameter must be a finite number")
-            return
-        self.params[name] = float(m.param_value)
-        names = sorted(self.params)
-        self._send(mav.MAVLink_param_value_message(name.encode(), self.params[name], mav.MAV_PARAM_TYPE_REAL32,
-                                                   len(names), names.index(name)))
+        reply, refused = self.params.set(m.param_id, m.param_value)
+        self._send(reply) if refused is None else self._deny(refused)
 
     def _on_mission_request_list(self, m) -> None:
         self._send(mav.MAVLink_mission_count_message(m.target_system or 255, m.target_component or 0, 0,
@@ -226,8 +217,12 @@ class SimVehicleEndpoint:
         if not all(math.isfinite(v) for v in used):
             self._deny("setpoint refused: non-finite position or velocity")
             return
+        x, y, z = ned_to_enu(m.x, m.y, m.z)
+        problem = speed_problem(m.vx, m.vy, m.vz) if mask & _IGNORE_POSITION else target_problem(x, y, z - self.home[2])
+        if problem is not None:
+            self._deny(f"setpoint refused: {problem}")
+            return
         if not mask & _IGNORE_POSITION:
-            x, y, z = ned_to_enu(m.x, m.y, m.z)
             self._velocity_setpoint = False
             self._goto(x, y, z, yaw)
         elif not mask & _IGNORE_VELOCITY:
@@ -283,11 +278,13 @@ class SimVehicleEndpoint:
             return self._deny("Takeoff: vehicle not armed")
         x, y, _ = self.body.position()
         if math.isnan(altitude):  # PX4: the altitude is the MIS_TAKEOFF_ALT parameter (what MAVSDK sets)
-            z = self.home[2] + self.params.get("MIS_TAKEOFF_ALT", 2.5)
+            z = self.home[2] + self.params["MIS_TAKEOFF_ALT"]
         elif self.p.takeoff_altitude_is_amsl:
             z = altitude - self.origin.alt
         else:
             z = self.home[2] + altitude
+        if not 0.0 < z - self.home[2] <= MAX_HEIGHT_M:
+            return self._deny(f"Takeoff: {z - self.home[2]:.0f} m above home is not within 0..{MAX_HEIGHT_M:.0f} m")
         self.landing = False
         if "takeoff" in self.p.modes:
             self.mode = "takeoff"
@@ -308,6 +305,9 @@ class SimVehicleEndpoint:
     def _goto_global(self, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False) -> bool:
         if not self.armed:
             return self._deny("Reposition: vehicle not armed")
+        problem = geodetic_problem(lat, lon)
+        if problem is not None:
+            return self._deny(f"Reposition: {problem}")
         here = self.body.position()
         x, y, z = self.origin.from_geodetic(0.0 if math.isnan(lat) else lat, 0.0 if math.isnan(lon) else lon,
                                             0.0 if math.isnan(alt) else alt)
@@ -317,6 +317,9 @@ class SimVehicleEndpoint:
             x, y = float(here[0]), float(here[1])
         if math.isnan(alt):  # and NaN the current altitude
             z = float(here[2])
+        problem = target_problem(x, y, z - self.home[2])
+        if problem is not None:
+            return self._deny(f"Reposition: {problem}")
         self._velocity_setpoint = False
         if self._return is not None:  # a reposition ends a return, as on the autopilots
             self._return = None

@@ -206,3 +206,21 @@ def test_message_intervals_are_flown_not_just_acknowledged(bench):
     assert bench.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, mav.MAVLINK_MSG_ID_VFR_HUD, 100_000) == mav.MAV_RESULT_DENIED
     assert bench.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, mav.MAVLINK_MSG_ID_ATTITUDE, 1_000) == mav.MAV_RESULT_DENIED
     assert any("message 74 is not streamed" in t for t in bench.texts)
+
+
+def test_targets_beyond_any_experiment_are_refused_with_the_reason(bench):
+    bench.fly_out()
+    here = bench.bank.pos[0].copy()
+    far = mav.MAVLink_set_position_target_local_ned_message(0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1111_1000,
+                                                            0.0, 5e6, -3.0, 0, 0, 0, 0, 0, 0, 0, 0)
+    bench.send(far)
+    fast = mav.MAVLink_set_position_target_local_ned_message(0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1100_0111,
+                                                             0, 0, 0, 500.0, 0.0, 0.0, 0, 0, 0, 0, 0)
+    bench.send(fast)
+    assert bench.command(mav.MAV_CMD_DO_REPOSITION, -1, 0, 0, math.nan, 1000.0, 8.0, 10.0) == mav.MAV_RESULT_DENIED
+    bench.run(2.0)
+    texts = " | ".join(bench.texts)
+    assert "setpoint refused: target 5000 km away (max 100 km)" in texts
+    assert "setpoint refused: speed 500 m/s (max 100)" in texts
+    assert "Reposition: latitude 1000 beyond the poles" in texts
+    assert np.linalg.norm(bench.bank.pos[0] - here) < 0.3  # it kept its place

@@ -125,9 +125,14 @@ def test_heartbeat_identifies_a_px4_quadrotor_and_health_is_reported(vehicle):
 def test_params_list_and_set(vehicle):
     _, _, gcs = vehicle
     gcs.wait("HEARTBEAT")
-    gcs.send(mav.MAVLink_param_set_message(1, 1, b"MPC_XY_VEL_MAX", 4.5, mav.MAV_PARAM_TYPE_REAL32))
-    v = gcs.wait("PARAM_VALUE", lambda m: m.param_id == "MPC_XY_VEL_MAX")
+    gcs.send(mav.MAVLink_param_set_message(1, 1, b"MIS_TAKEOFF_ALT", 4.5, mav.MAV_PARAM_TYPE_REAL32))
+    v = gcs.wait("PARAM_VALUE", lambda m: m.param_id == "MIS_TAKEOFF_ALT")
     assert v.param_value == pytest.approx(4.5)
+    # a parameter nothing here would use is read-only, and an unknown one is refused: neither is acknowledged
+    gcs.send(mav.MAVLink_param_set_message(1, 1, b"MPC_XY_VEL_MAX", 4.5, mav.MAV_PARAM_TYPE_REAL32))
+    gcs.wait("STATUSTEXT", lambda m: m.text == "MPC_XY_VEL_MAX is read-only here")
+    gcs.send(mav.MAVLink_param_set_message(1, 1, b"NO_SUCH_PARAM", 1.0, mav.MAV_PARAM_TYPE_REAL32))
+    gcs.wait("STATUSTEXT", lambda m: m.text == "NO_SUCH_PARAM: no such parameter")
     gcs.send(mav.MAVLink_param_request_list_message(1, 1))
     names = set()
     end = time.monotonic() + 3
@@ -243,8 +248,8 @@ def test_non_finite_fields_are_refused_and_the_vehicle_flies_on(vehicle):
     gcs.send(mav.MAVLink_set_position_target_local_ned_message(0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1111_1000,
                                                                 nan, 0.0, -2.0, 0, 0, 0, 0, 0, 0, 0, 0))
     gcs.wait("STATUSTEXT", lambda m: "non-finite" in m.text)
-    gcs.send(mav.MAVLink_param_set_message(1, 1, b"MPC_XY_VEL_MAX", nan, mav.MAV_PARAM_TYPE_REAL32))
-    gcs.wait("STATUSTEXT", lambda m: "finite" in m.text and "MPC_XY_VEL_MAX" in m.text)
+    gcs.send(mav.MAVLink_param_set_message(1, 1, b"MIS_TAKEOFF_ALT", nan, mav.MAV_PARAM_TYPE_REAL32))
+    gcs.wait("STATUSTEXT", lambda m: m.text == "MIS_TAKEOFF_ALT: expected 0..1000 m, got nan")
     # NaN in a reposition is PX4's "keep": the current position here, a new altitude (AMSL 403 m: 3 m up)
     assert gcs.command(mav.MAV_CMD_DO_REPOSITION, -1, 0, 0, nan, nan, nan, 403.0).result == mav.MAV_RESULT_ACCEPTED
     gcs.wait("LOCAL_POSITION_NED", lambda m: abs(m.z + 3.0) < 0.1, timeout=10)

@@ -1,0 +1,51 @@
+"""A served vehicle's parameters: the ones that act can be set (take-off and return altitudes);
+the rest are reported as an autopilot would but are read-only, since nothing here would use a new
+value; unknown names are refused. Each answer is a PARAM_VALUE, as the protocol asks."""
+
+from __future__ import annotations
+
+import math
+
+from pymavlink.dialects.v20 import common as mav
+
+SETTABLE = {"MIS_TAKEOFF_ALT": 2.5, "RTL_RETURN_ALT": 15.0}
+"""Parameters that act (m): the take-off height of PX4's takeoff mode and MAVSDK's take-off; RTL's altitude."""
+
+
+class Parameters:
+    """The table, sorted by name (PARAM_VALUE indices follow that order)."""
+
+    def __init__(self, read_only: dict[str, float]) -> None:
+        self.values = {**read_only, **SETTABLE}
+        self.read_only = set(read_only)
+
+    def __getitem__(self, name: str) -> float:
+        return self.values[name]
+
+    def _message(self, name: str):
+        names = sorted(self.values)
+        return mav.MAVLink_param_value_message(name.encode(), self.values[name], mav.MAV_PARAM_TYPE_REAL32, len(names),
+                                               names.index(name))
+
+    def all(self) -> list:
+        return [self._message(name) for name in sorted(self.values)]
+
+    def read(self, name: str | bytes, index: int):
+        """PARAM_REQUEST_READ: the PARAM_VALUE by name (index < 0) or by index; None if there is none."""
+        names = sorted(self.values)
+        if index >= 0:
+            return self._message(names[index]) if index < len(names) else None
+        name = name.decode(errors="replace") if isinstance(name, bytes) else name
+        return self._message(name) if name in self.values else None
+
+    def set(self, name: str | bytes, value: float) -> tuple[object | None, str | None]:
+        """PARAM_SET: (the PARAM_VALUE to answer, None) or (None, why it was refused)."""
+        name = name.decode(errors="replace") if isinstance(name, bytes) else name
+        if name not in self.values:
+            return None, f"{name}: no such parameter"
+        if name in self.read_only:
+            return None, f"{name} is read-only here"
+        if not math.isfinite(value) or not 0.0 < value <= 1000.0:
+            return None, f"{name}: expected 0..1000 m, got {value:g}"
+        self.values[name] = float(value)
+        return self._message(name), None
