@@ -119,3 +119,19 @@ def test_a_full_disk_marks_the_run_failed_with_the_reason(tmp_path):
     status = _status(out)
     assert status["status"] == "failed" and "File too large" in status["error"], status
     assert "Traceback" not in err
+
+
+def test_ctrl_c_while_the_results_are_written_waits_for_them(tmp_path, monkeypatch):
+    import cosim
+    from cosim.engine import execute
+
+    write = execute._write_metrics
+
+    def pressed_meanwhile(*args):
+        os.kill(os.getpid(), signal.SIGINT)  # the user presses Ctrl-C as the traces are being written
+        return write(*args)
+
+    monkeypatch.setattr(execute, "_write_metrics", pressed_meanwhile)
+    result = cosim.run(cosim.from_dict(base_scenario(), source=str(tmp_path / "s.yaml")), out_dir=tmp_path / "out")
+    assert result.status == "ok" and _status(tmp_path / "out")["status"] == "ok"
+    assert json.loads((tmp_path / "out" / "metrics.json").read_text())["trace_sha256"] == result.metrics["trace_sha256"]
