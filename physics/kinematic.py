@@ -57,6 +57,7 @@ class KinematicWorld(CommandArrays):
         self.track_motion = False  # keep the previous step's velocities and headings (IMU sensors)
         self._prev_vel = np.zeros((0, 3))
         self._prev_heading = np.zeros(0)
+        self._prev_rates = np.zeros((0, 3))
         self._last_dt = 0.0
         self.quads: QuadrotorBank | None = None  # the quadrotors' dynamics and controllers, if any
         self._speed_before = np.zeros(0)  # each quadrotor's speed before the last step (m/s)
@@ -205,6 +206,7 @@ class KinematicWorld(CommandArrays):
         self.t_s += dt_s
         self._contacts = []
         if self.track_motion:
+            self._prev_rates = self._all_rates()
             self._prev_vel = self._vel.copy()
             self._prev_heading = self.active_heading.copy()
             self._last_dt = dt_s
@@ -334,6 +336,22 @@ class KinematicWorld(CommandArrays):
             return np.zeros(3)
         turn = np.remainder(self.active_heading[i] - self._prev_heading[i] + np.pi, 2 * np.pi) - np.pi
         return np.array([0.0, 0.0, turn / self._last_dt])
+
+    def _all_rates(self) -> np.ndarray:
+        """body_rates_of for every robot (N, 3)."""
+        out = np.zeros((self.n, 3))
+        if self._last_dt and len(self._prev_heading):
+            turn = np.remainder(self.active_heading - self._prev_heading + np.pi, 2 * np.pi) - np.pi
+            out[:, 2] = turn / self._last_dt
+        if self.quads is not None:
+            out[self.quad_robots] = self.quads.rates
+        return out
+
+    def angular_acceleration_of(self, i: int) -> np.ndarray:
+        """Body-frame angular acceleration over the last step (rad/s^2); needs track_motion."""
+        if not self._last_dt or not len(self._prev_rates):
+            return np.zeros(3)
+        return (self.body_rates_of(i) - self._prev_rates[i]) / self._last_dt
 
     def attitude_of(self, i: int) -> np.ndarray:
         """Roll, pitch, yaw (rad): a quadrotor's own; ground and point robots stay level."""

@@ -177,17 +177,22 @@ class Gps(_Sampled):
 @dataclass(frozen=True)
 class ImuOptions:
     """Accelerometer (m/s^2) and gyroscope (rad/s): noise standard deviations, constant biases (x y z
-    in the body frame), and `rate_hz` (0: every read)."""
+    in the body frame), `rate_hz` (0: every read), and `mount`: where the IMU sits on the body
+    (x forward, y left, z up from the centre of mass, m; None: at it). Off centre, the accelerometer
+    also reads the lever arm's tangential and centripetal accelerations, as a real one does."""
 
     accel_noise_std: float = 0.0
     accel_bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
     gyro_noise_std: float = 0.0
     gyro_bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
     rate_hz: float = 0.0
+    mount: tuple[float, float, float] | None = None
 
     def __post_init__(self) -> None:
         if min(self.accel_noise_std, self.gyro_noise_std, self.rate_hz) < 0:
             raise ValueError("noise standard deviations and rate_hz must be >= 0")
+        if self.mount is not None and max(abs(v) for v in self.mount) > 10.0:
+            raise ValueError(f"mount is within 10 m of the centre of mass (body frame, m), got {list(self.mount)}")
 
 
 class Imu(_Sampled):
@@ -206,8 +211,12 @@ class Imu(_Sampled):
         w, i, o = self._world, self._i, self._opt
         rot = rotation_zyx(*w.attitude_of(i))
         specific = rot.T @ (w.acceleration_of(i) + np.array([0.0, 0.0, 9.81]))
+        rates = w.body_rates_of(i)
+        if o.mount is not None:  # lever arm: tangential and centripetal acceleration of the mount point
+            r = np.asarray(o.mount, dtype=float)
+            specific = specific + np.cross(w.angular_acceleration_of(i), r) + np.cross(rates, np.cross(rates, r))
         return (self._noisy(specific, o.accel_noise_std, o.accel_bias),
-                self._noisy(w.body_rates_of(i), o.gyro_noise_std, o.gyro_bias))
+                self._noisy(rates, o.gyro_noise_std, o.gyro_bias))
 
 
 @dataclass(frozen=True)

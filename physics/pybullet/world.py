@@ -92,6 +92,8 @@ class PybulletWorld(CommandArrays):
         self.track_motion = False  # keep the last two steps' velocities (IMU sensors)
         self._vel_now = np.zeros((0, 3))
         self._vel_before = np.zeros((0, 3))
+        self._spin_now = np.zeros((0, 3))
+        self._spin_before = np.zeros((0, 3))
 
     def add_robot(self, spec: RobotSpec) -> int:
         i = self._register(spec)
@@ -200,7 +202,8 @@ class PybulletWorld(CommandArrays):
             quads.sense()
         self.ground.sense()
         if self.track_motion:
-            self._vel_before, self._vel_now = self._vel_now, self.velocities()
+            self._vel_before, self._spin_before = self._vel_now, self._spin_now
+            self._vel_now, self._spin_now = self._motion()
         self._contacts = sorted(contacts)
         self._impacts = [(me, other, speed) for (me, other), speed in sorted(impacts.items())]
         self._all_fresh = False
@@ -248,8 +251,20 @@ class PybulletWorld(CommandArrays):
     def want_motion(self) -> None:
         """Keep the previous step's velocities from now on (IMU sensors)."""
         self.track_motion = True
-        self._vel_now = self.velocities()
-        self._vel_before = self._vel_now.copy()
+        self._vel_now, self._spin_now = self._motion()
+        self._vel_before, self._spin_before = self._vel_now.copy(), self._spin_now.copy()
+
+    def _motion(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every body's linear and angular velocity (world frame), one pybullet call per body."""
+        get, cid = self._p.getBaseVelocity, self._cid
+        both = np.array([get(b, physicsClientId=cid) for b in self._bodies], dtype=np.float64).reshape(self.n, 2, 3)
+        return both[:, 0].copy(), both[:, 1].copy()
+
+    def angular_acceleration_of(self, i: int) -> np.ndarray:
+        """Body-frame angular acceleration over the last step (rad/s^2); needs want_motion."""
+        if not len(self._spin_now):
+            return np.zeros(3)
+        return self._orientation_of(i).T @ ((self._spin_now[i] - self._spin_before[i]) / self.dt_s)
 
     def acceleration_of(self, i: int) -> np.ndarray:
         """World-frame acceleration over the last step (m/s^2), from the bodies' velocities; needs want_motion."""
