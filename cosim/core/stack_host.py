@@ -9,6 +9,7 @@ from controllers import Message
 from cosim.core.timers import Timer
 from cosim.core.timeunits import NS_PER_S
 from netstack.routing.base import Packet
+from netstack.routing.wire import DATA_HEADER_BYTES, unpack_data
 
 if TYPE_CHECKING:
     from cosim.core.coordinator import Simulation
@@ -28,7 +29,12 @@ class SimStackHost:
     def transmit(self, node: int, dst: int, frame: bytes, kind: str) -> int | None:
         sim = self._sim
         tx = sim.send(node, dst, frame)
-        if tx is not None:
+        if tx is None:
+            return None
+        if kind == "data" and len(frame) >= DATA_HEADER_BYTES:  # every Python protocol's data header
+            packet, hops = unpack_data(frame)
+            sim.recorder.data_frame(sim.now_ns, node, dst, packet, hops, len(frame))
+        else:
             sim.recorder.frame(sim.now_ns, node, dst, kind, len(frame))
         return tx
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from cosim.core.coordinator import Simulation
 from cosim.core.timeunits import NS_PER_S
+from cosim.output.packet_invariants import packet_invariants
 from cosim.output.routing_metrics import routing_metrics
 from cosim.scenario.specs import Scenario
 
@@ -46,9 +47,13 @@ def run_routing_metrics(sim: Simulation, scenario: Scenario, trace_dir: Path) ->
         path = trace_dir / f"{name}.parquet"
         return pq.read_table(path).to_pydict() if path.exists() else None
 
-    packets = table("packets") or {k: [] for k in ("t_ns", "kind", "src", "dst", "port", "seq", "size", "detail")}
+    packets = table("packets") or {k: [] for k in ("t_ns", "node", "kind", "src", "dst", "port", "seq", "hops", "size", "detail")}
     per_node = sim.ip_frames_received or sim.rx_per_node
     m = routing_metrics(packets, scenario.n_nodes, sim.ip_overhead, per_node)
+    if packets["t_ns"]:
+        m.update(packet_invariants(packets))
+    else:
+        m.update(revisits=0, duplicate_deliveries=0)
     m["protocol"] = sim.stacks[0].protocol.name if sim.stacks else ""
     totals: dict[str, int] = {}
     for stack in sim.stacks:

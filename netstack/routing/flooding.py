@@ -7,10 +7,10 @@ heard the same frame from transmitting in lock-step (their frames would collide)
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from netstack.routing.base import BROADCAST, Packet, RoutingProtocol
+from netstack.routing.seen import SeenPackets
 from netstack.routing.wire import pack_data, unpack_data
 
 DATA = 0
@@ -38,24 +38,15 @@ class Flooding(RoutingProtocol):
 
     def __init__(self, params=None) -> None:
         super().__init__(params)
-        self._seen: OrderedDict[tuple[int, int], None] = OrderedDict()
-
-    def _first_time(self, packet: Packet) -> bool:
-        key = (packet.src, packet.seq)
-        if key in self._seen:
-            return False
-        self._seen[key] = None
-        if len(self._seen) > self.params.memory:
-            self._seen.popitem(last=False)
-        return True
+        self._seen = SeenPackets(self.params.memory)
 
     def on_send(self, packet: Packet) -> None:
-        self._first_time(packet)
+        self._seen.first_time(packet)
         self.link.send_frame(BROADCAST, pack_data(DATA, packet, 1), "data")
 
     def on_frame(self, src: int, frame: bytes, rssi_dbm: float) -> None:
         packet, hops = unpack_data(frame)
-        if not self._first_time(packet):
+        if not self._seen.first_time(packet):
             self.count("duplicates")
             return
         me = self.link.node

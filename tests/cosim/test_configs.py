@@ -34,6 +34,9 @@ def test_config_runs(path, tmp_path):
             scenario = cosim.load(path, overrides)
         result = cosim.run(scenario, out_dir=tmp_path / "run")
     assert result.status == "ok", result.error
+    routing = result.metrics.get("routing")
+    if routing is not None:  # every routed example: no packet loops back to a node, none is delivered twice
+        assert (routing["revisits"], routing["duplicate_deliveries"]) == (0, 0)
     if scenario.mavlink is None:  # a refactoring keeps behaviour: the trace is bit-identical to the recorded one
         assert result.metrics["trace_sha256"] == DIGESTS[path.name], f"{path.name}: the trace changed"
     d = result.directory

@@ -19,7 +19,10 @@ Telecommunications 16(5), 2005 (below: ETT). What each node does:
   tau = ((T + h * T_hop) / 2)^-1, and the pheromone of the hop the ant came from becomes
   gamma * old + (1 - gamma) * tau.
 - **Data** is forwarded stochastically, with probability proportional to pheromone**beta_data
-  (more greedy than the ants), avoiding the previous hop when another exists.
+  (more greedy than the ants), never to a node it has visited: each data frame carries its path
+  (ours; without it a node whose only pheromone pointed back bounced packets until max_hops). A
+  node left with no unvisited next hop holds the packet and repairs. A second copy of a packet
+  (sent again after a lost ACK) is dropped by every node that has handled it.
 - **Proactive maintenance.** While a session runs, its source sends one proactive forward ant per
   `proactive_every` data packets. It travels like a reactive ant with pheromone, but at each node
   it is broadcast with probability `proactive_broadcast_p` (at most `proactive_max_broadcasts`
@@ -37,8 +40,8 @@ Telecommunications 16(5), 2005 (below: ETT). What each node does:
 
 Sources of the defaults: ETT section 3 and the PPSN paper's experimental setup (alpha, gamma,
 T_hop, beta, a1, hello interval and loss, proactive rate and broadcast probability, repair
-factor and broadcast limit, setup retries). The broadcast jitter and the buffer and memory sizes
-are this implementation's own (the papers ran on QualNet, which supplies them).
+factor and broadcast limit). The setup retry timing, the broadcast jitter, the data path record
+and the buffer and memory sizes are this implementation's own (docs/routing.md says why).
 """
 
 from netstack.routing.anthocnet.params import AntHocNetParams

@@ -27,10 +27,11 @@ class AntHocNetParams:
     """Hello messages, one per second (ETT section 3.4)."""
     allowed_hello_loss: int = 2
     """A neighbour is lost after this many hello intervals without hearing it."""
-    setup_retry_ns: int = 2_000_000_000
-    """A reactive path setup without an answer is restarted after this long..."""
-    setup_tries: int = 3
-    """...at most this many times in all; then the buffered data are dropped."""
+    setup_retry_ns: int = 500_000_000
+    """A reactive path setup without an answer is restarted after this long... (ours: about as often as
+    ns-3's AODV retries its expanding-ring route requests, 0.24 to 0.72 s)"""
+    setup_tries: int = 10
+    """...at most this many times in all (5 s); then the buffered data are dropped (ours)."""
     proactive_every: int = 5
     """One proactive forward ant per this many data packets of a session (ETT section 3.3)."""
     proactive_broadcast_p: float = 0.1

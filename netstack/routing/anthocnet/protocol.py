@@ -19,10 +19,12 @@ from netstack.routing.anthocnet.wire import (
     REACTIVE,
     REPAIR,
     pack_path,
+    pack_routed,
     path_of,
+    unpack_routed,
 )
 from netstack.routing.base import BROADCAST, Packet, RouteEntry, RoutingProtocol
-from netstack.routing.wire import pack_data, unpack_data
+from netstack.routing.seen import SeenPackets
 
 
 class AntHocNet(LinkMaintenance, RoutingProtocol):
@@ -42,12 +44,13 @@ class AntHocNet(LinkMaintenance, RoutingProtocol):
         self._nbr: dict[int, int] = {}  # neighbour -> last heard (ns)
         self._outstanding: OrderedDict[int, int] = OrderedDict()  # unicast tx id -> send time (ns), MAC order
         self._last_done = 0
-        self._pending: dict[int, tuple[Packet, int, int]] = {}  # data tx id -> (packet, hops, previous hop)
+        self._pending: dict[int, tuple[Packet, list[int]]] = {}  # data tx id -> (packet, nodes it visited before here)
+        self._seen = SeenPackets(4096)  # data packets handled here: a second copy is a duplicate
         self._gens: dict[tuple[int, int], list[float]] = {}  # (origin, generation) -> [best hops, best time, t]
         self._gen = 0
         self._setup: dict[int, list] = {}  # dst -> [tries, timer]
         self._repair: dict[int, object] = {}  # dst -> timer
-        self._buffer: dict[int, list[tuple[Packet, int, int]]] = {}
+        self._buffer: dict[int, list[tuple[Packet, list[int]]]] = {}
         self._lost_delay: dict[int, float] = {}  # dst -> delay estimate of the last best path lost
         self._data_count: dict[int, int] = {}
         self._hello_timer = None
@@ -125,42 +128,46 @@ class AntHocNet(LinkMaintenance, RoutingProtocol):
     def on_send(self, packet: Packet) -> None:
         dst = packet.dst
         if dst == BROADCAST:
-            self.link.send_frame(BROADCAST, pack_data(DATA, packet, 1), "data")
+            self._seen.first_time(packet)
+            self.link.send_frame(BROADCAST, pack_routed(DATA, packet, [self.link.node]), "data")
             return
         n = self._data_count.get(dst, 0) + 1
         self._data_count[dst] = n
         if n % self.params.proactive_every == 0 and self._candidates(dst):
             self._send_forward_ant(dst, PROACTIVE)
-        self._forward_data(packet, 0, -1)
+        self._seen.first_time(packet)
+        self._forward_data(packet, [])
 
-    def _forward_data(self, packet: Packet, hops: int, prev: int) -> None:
+    def _forward_data(self, packet: Packet, visited: list[int]) -> None:
+        """Send `packet` on to a neighbour it has not visited (never back into its own past: data
+        cannot loop); with none, hold it and set up (at the source) or repair (elsewhere) a path."""
         dst = packet.dst
-        cands = self._candidates(dst, (prev,)) or self._candidates(dst)
+        cands = self._candidates(dst, visited)
         if cands:
             nb = self._choose(cands, self.params.beta_data)
-            tx = self._unicast(nb, pack_data(DATA, packet, hops + 1), "data")
+            tx = self._unicast(nb, pack_routed(DATA, packet, [*visited, self.link.node]), "data")
             if tx is not None:
-                self._pending[tx] = (packet, hops, prev)
+                self._pending[tx] = (packet, visited)
             return
-        self._hold(packet, hops, prev)
+        self._hold(packet, visited)
         if packet.src == self.link.node:
             self._start_setup(dst)
         else:
             self._start_repair(dst)
 
-    def _hold(self, packet: Packet, hops: int, prev: int) -> None:
+    def _hold(self, packet: Packet, visited: list[int]) -> None:
         buf = self._buffer.setdefault(packet.dst, [])
-        buf.append((packet, hops, prev))
+        buf.append((packet, visited))
         if len(buf) > self.params.buffer_packets:
             old = buf.pop(0)
             self.link.drop(old[0], "buffer_full")
 
     def _release(self, dst: int) -> None:
-        for packet, hops, prev in self._buffer.pop(dst, []):
-            self._forward_data(packet, hops, prev)
+        for packet, visited in self._buffer.pop(dst, []):
+            self._forward_data(packet, visited)
 
     def _drop_buffer(self, dst: int, reason: str) -> None:
-        for packet, _, _ in self._buffer.pop(dst, []):
+        for packet, _ in self._buffer.pop(dst, []):
             self.link.drop(packet, reason)
 
     # -- path setup and repair ------------------------------------------------------------------
@@ -249,13 +256,15 @@ class AntHocNet(LinkMaintenance, RoutingProtocol):
         self._heard(src)
         kind = frame[0]
         if kind == DATA:
-            packet, hops = unpack_data(frame)
-            if packet.dst in (self.link.node, BROADCAST):
-                self.link.deliver(packet, hops)
-            elif hops >= self.params.max_hops:
+            packet, visited = unpack_routed(frame)
+            if not self._seen.first_time(packet):  # a copy sent again after a lost ACK
+                self.count("data_duplicates")
+            elif packet.dst in (self.link.node, BROADCAST):
+                self.link.deliver(packet, len(visited))
+            elif len(visited) >= self.params.max_hops:
                 self.link.drop(packet, "max_hops")
             else:
-                self._forward_data(packet, hops, src)
+                self._forward_data(packet, visited)
         elif kind == FANT:
             self._on_forward_ant(src, frame)
         elif kind == BANT:
@@ -347,8 +356,7 @@ class AntHocNet(LinkMaintenance, RoutingProtocol):
             repairing = info[0].dst if info is not None and info[0].src != self.link.node else None
             self._lose_neighbor(dst, "no ack", repairing)
         if info is not None:
-            packet, hops, prev = info
-            self._forward_data(packet, hops, prev)
+            self._forward_data(*info)
 
     # -- the table controllers read ---------------------------------------------------------------
     def routes(self) -> dict[int, list[RouteEntry]]:

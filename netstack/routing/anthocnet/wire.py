@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import struct
 
+from netstack.routing.base import Packet
+from netstack.routing.wire import DATA_HEADER, from_wire, to_wire
+
 DATA, HELLO, FANT, BANT, LFN = 0, 1, 2, 3, 4
 REACTIVE, PROACTIVE, REPAIR = 0, 1, 2
 ANT_NAMES = {REACTIVE: "reactive", PROACTIVE: "proactive", REPAIR: "repair"}
@@ -15,6 +18,21 @@ LFN_FRAME = struct.Struct("<BB")  # kind, count; then count items
 LFN_ITEM = struct.Struct("<HfB")  # destination, best time (s) or -1 for no route, hops
 LFN_MAX_ITEMS = 100
 GENERATION_MEMORY_NS = 10_000_000_000
+
+
+def pack_routed(kind: int, packet: Packet, visited: list[int]) -> bytes:
+    """A data frame: the shared data header (hops = nodes visited), the visited nodes, the payload.
+    Carrying the path (2 bytes a hop) lets no node hand a packet back into its own past."""
+    head = DATA_HEADER.pack(kind, packet.src, to_wire(packet.dst), packet.port, packet.seq, len(visited))
+    return head + pack_path(visited) + packet.payload
+
+
+def unpack_routed(frame: bytes) -> tuple[Packet, list[int]]:
+    """(packet, visited nodes) from a data frame built by pack_routed."""
+    _, src, dst, port, seq, hops = DATA_HEADER.unpack_from(frame)
+    start = DATA_HEADER.size + 2 * hops
+    visited = list(struct.unpack_from(f"<{hops}H", frame, DATA_HEADER.size))
+    return Packet(src, from_wire(dst), port, seq, bytes(frame[start:])), visited
 
 
 def path_of(frame: bytes, offset: int) -> list[int]:

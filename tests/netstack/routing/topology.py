@@ -9,6 +9,7 @@ import numpy as np
 
 import cosim
 from cosim.engine.assemble import build
+from cosim.output.packet_invariants import packet_invariants
 
 RANGE_M = 25.0
 
@@ -36,10 +37,14 @@ def scenario(points: dict[str, tuple[float, float]], protocol: dict, pairs: list
 
 
 def run(data: dict):
-    """Build and run in process; returns (simulation, trace tables)."""
+    """Build and run in process; returns (simulation, trace tables). Every run's packet trace is
+    checked: no packet comes back to a node, none is delivered twice."""
     sim = build(cosim.from_dict(data, source="topology.yaml"))
     sim.run()
-    return sim, sim.recorder.tables()
+    tables = sim.recorder.tables()
+    if len(tables["packets"]["t_ns"]):
+        assert packet_invariants(tables["packets"]) == {"revisits": 0, "duplicate_deliveries": 0}
+    return sim, tables
 
 
 def data_frames(tables: dict, src: int, after_ns: int = 0) -> dict[int, int]:
