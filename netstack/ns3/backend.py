@@ -63,11 +63,13 @@ class Ns3Backend:
     """Implements netstack.backend.NetworkBackend on ns-3 (see the module docstring)."""
 
     def __init__(self, config: Ns3RadioConfig, rng_seed: int, rng_run: int, pcap_prefix: str | None = None,
-                 ip_routing: str | None = None, ip_port: int = 50000) -> None:
-        """`ip_routing` ('aodv', 'olsr', 'dsdv'): install IPv4 with that ns-3 protocol; sends become UDP
-        datagrams to the destination node, routed by ns-3, on `ip_port`."""
+                 ip_routing: str | None = None, ip_port: int = 50000, ip_attributes: dict[str, str] | None = None) -> None:
+        """`ip_routing` ('aodv', 'olsr', 'dsdv'): install IPv4 with that ns-3 protocol, its attributes set
+        from `ip_attributes` (ns-3 names and strings); sends become UDP datagrams to the destination
+        node, routed by ns-3, on `ip_port`."""
         self.config = config
         self.ip_routing = ip_routing
+        self._ip_attributes = dict(ip_attributes or {})
         self._ip_port = ip_port
         self._rng_seed = max(1, rng_seed)
         self._rng_run = rng_run
@@ -110,7 +112,8 @@ class Ns3Backend:
         if err:
             raise ValueError(f"ns-3 radio setup failed: {err}")
         if self.ip_routing is not None:
-            err = net.SetupInternet(self.ip_routing, self._ip_port, 100_000)
+            attrs = "\n".join(f"{k}={v}" for k, v in self._ip_attributes.items())
+            err = net.SetupInternet(self.ip_routing, self._ip_port, 100_000, attrs)
             if err:
                 raise ValueError(f"ns-3 IP routing setup failed: {err}")
         if self._pcap_prefix is not None:

@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <memory>
+#include <sstream>
 
 #include <cstdint>
 #include <string>
@@ -191,7 +192,8 @@ class Net
     // node i at 10.0.x.y = i + 1) and one UDP socket per node on `port`; from then on Send() carries the
     // payload as one UDP datagram to the destination's address (broadcast: 10.0.255.255), and datagrams
     // received are recorded like frames (src = the sending node). Routing traffic is counted, not recorded.
-    std::string SetupInternet(const std::string& routing, uint16_t port, int64_t stream)
+    // `attributes`: "Name=value" lines set on the protocol (checked in Python beforehand).
+    std::string SetupInternet(const std::string& routing, uint16_t port, int64_t stream, const std::string& attributes)
     {
         if (!m_wifi)
             return "IP routing needs the 802.11 radio";
@@ -199,6 +201,20 @@ class Net
         AodvHelper aodv;
         OlsrHelper olsr;
         DsdvHelper dsdv;
+        std::istringstream lines(attributes);
+        for (std::string line; std::getline(lines, line);)
+        {
+            size_t eq = line.find('=');
+            if (eq == std::string::npos)
+                continue;
+            std::string name = line.substr(0, eq), value = line.substr(eq + 1);
+            if (routing == "aodv")
+                aodv.Set(name, StringValue(value));
+            else if (routing == "olsr")
+                olsr.Set(name, StringValue(value));
+            else if (routing == "dsdv")
+                dsdv.Set(name, StringValue(value));
+        }
         if (routing == "aodv")
             internet.SetRoutingHelper(aodv);
         else if (routing == "olsr")

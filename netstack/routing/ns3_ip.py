@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netstack.routing.base import BROADCAST, Packet, RoutingProtocol
+from netstack.routing.ns3_params import AodvParams, DsdvParams, OlsrParams
 from netstack.routing.wire import pack_data, unpack_data
 
 DATA = 0
@@ -35,24 +36,15 @@ class Ns3Routing(RoutingProtocol):
 
 
 class Aodv(Ns3Routing):
-    @dataclass(frozen=True)
-    class Params:
-        pass
-
+    Params = AodvParams
     name = "aodv"
 
 
 class Olsr(Ns3Routing):
-    @dataclass(frozen=True)
-    class Params:
-        pass
-
+    Params = OlsrParams
     name = "olsr"
 
 
 class Dsdv(Ns3Routing):
-    @dataclass(frozen=True)
-    class Params:
-        pass
-
+    Params = DsdvParams
     name = "dsdv"

@@ -74,3 +74,35 @@ def test_a_dsdv_run_does_not_depend_on_earlier_runs_in_the_process(tmp_path):
     assert cosim.run(other, out_dir=tmp_path / "other").status == "ok"
     again = cosim.run(cosim.from_dict(chain("dsdv"), source="chain.yaml"), out_dir=tmp_path / "b")
     assert first.trace_digest == again.trace_digest
+
+
+@pytest.mark.parametrize(("protocol", "key", "value", "expect"), [
+    ("olsr", "hello_interval", 0.5, "more"),          # RFC 3626 hellos every 0.5 s instead of 2 s
+    ("dsdv", "periodic_update_interval", 5.0, "more"),  # full updates every 5 s instead of 15 s
+    ("aodv", "enable_hello", False, "fewer"),          # no hello messages at all
+])
+def test_baseline_parameters_reach_ns3(tmp_path, protocol, key, value, expect):
+    """Each parameter is set on ns-3's protocol: its routing traffic changes the way it must."""
+    runs = {}
+    for label, params in (("default", {}), ("set", {key: value})):
+        data = chain(protocol)
+        data["network"]["routing"] = {"protocol": protocol, **params}
+        runs[label] = cosim.run(cosim.from_dict(data, source="chain.yaml"), out_dir=tmp_path / label)
+        assert runs[label].status == "ok", runs[label].error
+    default, changed = (runs[k].metrics["routing"]["control_frames"] for k in ("default", "set"))
+    assert (changed > 1.5 * default) if expect == "more" else (changed < 0.7 * default), (default, changed)
+
+
+@pytest.mark.parametrize(("routing", "message"), [
+    ({"protocol": "aodv", "hello_interval": 0}, "network.routing: hello_interval must be a positive duration"),
+    ({"protocol": "olsr", "willingness": "eager"},
+     "network.routing.willingness: expected one of 'never', 'low', 'default', 'high', 'always', got 'eager'"),
+    ({"protocol": "dsdv", "helo": 3}, "network.routing.helo: unknown key; expected one of: enable_buffering, enable_wst"),
+    ({"protocol": "dsdv", "weighted_factor": 1.5}, "network.routing: weighted_factor must be within [0, 1], got 1.5"),
+])
+def test_bad_baseline_parameters_are_refused_naming_the_key(routing, message):
+    data = chain("aodv")
+    data["network"]["routing"] = routing
+    with pytest.raises(ScenarioError) as info:
+        cosim.from_dict(data, source="chain.yaml")
+    assert str(info.value).startswith(f"chain.yaml: {message}"), str(info.value)
