@@ -20,6 +20,7 @@ from controllers import Controller, Message
 from cosim.core.contact_log import ContactLog
 from cosim.core.crashes import CrashRules
 from cosim.core.group_handle import GroupRouter, SimGroup
+from cosim.core.ip_events import record_ip_events
 from cosim.core.neighbor_table import NeighborTable
 from cosim.core.parts import Counters, Extension, GroupPlan, ProgressFn, RoutingPlan
 from cosim.core.recorder import Recorder
@@ -327,6 +328,7 @@ class Simulation:
         if self.net is not None:
             self.ip_overhead = self.net.control_overhead()
             self.ip_frames_received = self.net.frames_received()
+            record_ip_events(self.recorder, self.net.ip_events())
             self.net.close()
 
     def _loop(self, end: int) -> None:

@@ -252,6 +252,10 @@ class FastBackend:
         """None: the coordinator counts the frames it hands to each stack."""
         return None
 
+    def ip_events(self) -> np.ndarray:
+        """None: no routing runs inside this backend."""
+        return np.zeros((0, 8), dtype=np.int64)
+
     def close(self) -> None:
         self._pending.clear()
 

@@ -196,6 +196,18 @@ class Ns3Backend:
             return 0, 0
         return int(self._net.ControlPackets()), int(self._net.ControlBytes())
 
+    def ip_events(self) -> np.ndarray:
+        """With IP routing: data packets ns-3's IP stack forwarded or dropped, one row each: time (ns),
+        node, kind (0 forward, 1 drop), src, dst, port, seq, then the hop count after this hop or
+        ns-3's drop reason (Ipv4L3Protocol::DropReason); (0, 8) without."""
+        if self._net is None or self.ip_routing is None:
+            return np.zeros((0, 8), dtype=np.int64)
+        rows = int(self._net.IpEventRows())
+        if rows == 0:
+            return np.zeros((0, 8), dtype=np.int64)
+        buf = (ctypes.c_int64 * (rows * 8)).from_address(int(self._net.IpEventsAddr()))
+        return np.frombuffer(buf, dtype=np.int64).reshape(rows, 8).copy()
+
     def frames_received(self) -> list[int] | None:
         """With IP routing: frames each node's MAC passed up (data, routing and ARP); else None."""
         if self._net is None or self.ip_routing is None:

@@ -14,6 +14,7 @@
 #include "ns3/spectrum-module.h"
 #include "ns3/wifi-module.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <sstream>
@@ -248,10 +249,21 @@ class Net
             Ptr<Socket> socket = Socket::CreateSocket(m_nodes.Get(i), UdpSocketFactory::GetTypeId());
             socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
             socket->SetAllowBroadcast(true);
+            socket->SetIpRecvTtl(true);  // the hop count of a delivered datagram, from its TTL
             socket->SetRecvCallback(MakeCallback(&Net::ReceiveUdp, this));
             m_sockets.push_back(socket);
-            m_nodes.Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
-                "Tx", MakeCallback(&Net::IpTx, this));
+            Ptr<Ipv4L3Protocol> l3 = m_nodes.Get(i)->GetObject<Ipv4L3Protocol>();
+            l3->TraceConnectWithoutContext("Tx", MakeCallback(&Net::IpTx, this));
+            l3->TraceConnectWithoutContext("UnicastForward", MakeBoundCallback(&Net::IpForward, this, i));
+            l3->TraceConnectWithoutContext("Drop", MakeBoundCallback(&Net::IpDrop, this, i));
+            m_nodes.Get(i)->GetObject<ArpL3Protocol>()->TraceConnectWithoutContext(
+                "Drop", MakeBoundCallback(&Net::ArpDrop, this, i));
+            l3->GetInterface(1)->GetArpCache()->TraceConnectWithoutContext(
+                "Drop", MakeBoundCallback(&Net::ArpDrop, this, i));  // pending datagrams of an unanswered request
+            Ptr<WifiMac> mac = DynamicCast<WifiNetDevice>(m_devices.Get(i))->GetMac();
+            mac->TraceConnectWithoutContext("DroppedMpdu", MakeBoundCallback(&Net::MacDrop, this, i));
+            mac->GetTxop()->GetWifiMacQueue()->TraceConnectWithoutContext(
+                "Expired", MakeBoundCallback(&Net::MacExpired, this, i));
             DynamicCast<WifiNetDevice>(m_devices.Get(i))->GetMac()->TraceConnectWithoutContext(
                 "MacRx", MakeBoundCallback(&Net::MacRx, this, i));
         }
@@ -260,6 +272,11 @@ class Net
     }
 
     int64_t ControlPackets() const { return m_ctlPackets; }
+    // data forwarded or dropped inside ns-3's IP stack: kIpEvent int64 per row
+    // (time, node, kind 0 forward / 1 drop, src, dst, port, seq, hops after this hop or the drop reason)
+    static constexpr int kIpEvent = 8;
+    int64_t IpEventRows() const { return int64_t(m_ipEvents.size() / kIpEvent); }
+    intptr_t IpEventsAddr() const { return reinterpret_cast<intptr_t>(m_ipEvents.data()); }
     int64_t FramesReceived(uint32_t node) const { return m_macRx.empty() ? 0 : m_macRx[node]; }
     int64_t ControlBytes() const { return m_ctlBytes; }
 
@@ -389,7 +406,17 @@ class Net
         if (m_ip)
         {
             Ipv4Address to = dst < 0 ? Ipv4Address("10.0.255.255") : m_ifaces.GetAddress(uint32_t(dst));
-            m_sockets[src]->SendTo(p, 0, InetSocketAddress(to, m_port));
+            if (m_sockets[src]->SendTo(p, 0, InetSocketAddress(to, m_port)) < 0)
+            {  // the protocol had no route at the source: the socket refuses the datagram (no IP trace)
+                uint8_t d[12];
+                if (p->GetSize() >= sizeof d)
+                {
+                    p->CopyData(d, sizeof d);
+                    int64_t ids[4] = {d[1] | (d[2] << 8), dst, d[5] | (d[6] << 8),
+                                      int64_t(d[7]) | (int64_t(d[8]) << 8) | (int64_t(d[9]) << 16) | (int64_t(d[10]) << 24)};
+                    IpEvent(src, 1, ids, 2);  // DROP_NO_ROUTE
+                }
+            }
             return;
         }
         if (!m_wifi)
@@ -443,8 +470,86 @@ class Net
                 continue;
             auto it = m_ipIndex.find(InetSocketAddress::ConvertFrom(from).GetIpv4().Get());
             int64_t src = it == m_ipIndex.end() ? -1 : it->second;
-            Record(me, src, -1, std::nan(""), std::nan(""), -1, p);
+            SocketIpTtlTag ttl;
+            int hops = p->RemovePacketTag(ttl) ? kFirstTtl - int(ttl.GetTtl()) : -1;
+            Record(me, src, -1, std::nan(""), std::nan(""), -1, p, hops);
         }
+    }
+
+    // the data header in a UDP datagram to our port: (src, dst, port, seq), or nothing
+    bool DataIds(const Ipv4Header& ip, Ptr<const Packet> packet, int64_t ids[4]) const
+    {
+        return ip.GetProtocol() == UdpL4Protocol::PROT_NUMBER && UdpIds(packet, 0, ids);
+    }
+
+    // the same from the bytes of `packet` at `offset`, which start with a UDP header
+    bool UdpIds(Ptr<const Packet> packet, uint32_t offset, int64_t ids[4]) const
+    {
+        uint8_t b[64];
+        if (packet->GetSize() < offset + 8 + 12)
+            return false;
+        packet->CopyData(b, std::min<uint32_t>(packet->GetSize(), sizeof b));
+        const uint8_t* u = b + offset;
+        if (((uint32_t(u[2]) << 8) | u[3]) != m_port)  // UDP destination port, network order
+            return false;
+        const uint8_t* d = u + 8;  // our header: kind, src, dst, port (uint16), seq (uint32), hops, little-endian
+        ids[0] = d[1] | (d[2] << 8);
+        int64_t dst = d[3] | (d[4] << 8);
+        ids[1] = dst == 0xFFFF ? -1 : dst;
+        ids[2] = d[5] | (d[6] << 8);
+        ids[3] = int64_t(d[7]) | (int64_t(d[8]) << 8) | (int64_t(d[9]) << 16) | (int64_t(d[10]) << 24);
+        return true;
+    }
+
+    void IpEvent(uint32_t node, int64_t kind, const int64_t ids[4], int64_t value)
+    {
+        int64_t row[kIpEvent] = {Simulator::Now().GetNanoSeconds(), node, kind, ids[0], ids[1], ids[2], ids[3], value};
+        m_ipEvents.insert(m_ipEvents.end(), row, row + kIpEvent);
+    }
+
+    // a node forwards a datagram (its TTL already decremented): hops after this hop = kFirstTtl - ttl
+    static void IpForward(Net* self, uint32_t node, const Ipv4Header& ip, Ptr<const Packet> packet, uint32_t)
+    {
+        int64_t ids[4];
+        if (self->DataIds(ip, packet, ids))
+            self->IpEvent(node, 0, ids, kFirstTtl - int64_t(ip.GetTtl()));
+    }
+
+    static void IpDrop(Net* self, uint32_t node, const Ipv4Header& ip, Ptr<const Packet> packet,
+                       Ipv4L3Protocol::DropReason reason, Ptr<Ipv4>, uint32_t)
+    {
+        int64_t ids[4];
+        if (self->DataIds(ip, packet, ids))
+            self->IpEvent(node, 1, ids, int64_t(reason));
+    }
+
+    // the MAC gave up on a frame carrying one of our datagrams (LLC/SNAP 8 B, IPv4 20 B, then UDP)
+    static void MacDrop(Net* self, uint32_t node, WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu)
+    {
+        Ptr<const Packet> msdu = mpdu->GetPacket();
+        uint8_t b[30];
+        if (msdu->GetSize() < sizeof b)
+            return;
+        msdu->CopyData(b, sizeof b);
+        if (b[6] != 0x08 || b[7] != 0x00 || b[8 + 9] != UdpL4Protocol::PROT_NUMBER)
+            return;
+        int64_t ids[4];
+        if (self->UdpIds(msdu, 8 + 4 * (b[8] & 0x0F), ids))
+            self->IpEvent(node, 1, ids, 100 + int64_t(reason));
+    }
+
+    // a frame waited in the MAC queue longer than its lifetime (the queue's MaxDelay)
+    static void MacExpired(Net* self, uint32_t node, Ptr<const WifiMpdu> mpdu)
+    {
+        MacDrop(self, node, WIFI_MAC_DROP_EXPIRED_LIFETIME, mpdu);
+    }
+
+    // ARP found no answer for the next hop: the datagrams waiting for it (IP payloads) are dropped
+    static void ArpDrop(Net* self, uint32_t node, Ptr<const Packet> packet)
+    {
+        int64_t ids[4];
+        if (self->UdpIds(packet, 0, ids))
+            self->IpEvent(node, 1, ids, 200);
     }
 
     static void MacRx(Net* self, uint32_t node, Ptr<const Packet>)
@@ -511,7 +616,9 @@ class Net
         return UINT64_MAX;
     }
 
-    void Record(uint32_t me, int64_t src, int64_t tx, double rssi, double snr, int64_t lqi, Ptr<const Packet> p)
+    // `hops` >= 0: written into the data header's hop byte (ns-3's IP delivers it unchanged otherwise)
+    void Record(uint32_t me, int64_t src, int64_t tx, double rssi, double snr, int64_t lqi, Ptr<const Packet> p,
+                int hops = -1)
     {
         uint32_t size = p->GetSize();
         int64_t row[kDInt] = {Simulator::Now().GetNanoSeconds(), me, src, tx, size, int64_t(dPayload.size()), lqi};
@@ -521,6 +628,8 @@ class Net
         size_t at = dPayload.size();
         dPayload.resize(at + size);
         p->CopyData(reinterpret_cast<uint8_t*>(&dPayload[at]), size);
+        if (hops >= 0 && size >= 12)
+            dPayload[at + 11] = char(std::min(hops, 255));
         if (m_listen[me] && !(size > 0 && m_passive[uint8_t(dPayload[at])]))
             Stop();
     }
@@ -583,6 +692,8 @@ class Net
     uint16_t m_port = 0;
     int64_t m_ctlPackets = 0;
     int64_t m_ctlBytes = 0;
+    std::vector<int64_t> m_ipEvents;
+    static constexpr int kFirstTtl = 65;  // a datagram leaves with TTL 64; hops = 65 - the TTL it arrives with
     std::vector<int64_t> m_macRx;
     std::vector<uint8_t> m_listen, m_alive;
     std::vector<uint8_t> m_passive = std::vector<uint8_t>(256, 0);

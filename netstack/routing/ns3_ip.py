@@ -27,12 +27,12 @@ class Ns3Routing(RoutingProtocol):
     name = "ns3"
 
     def on_send(self, packet: Packet) -> None:
-        self.link.send_frame(packet.dst, pack_data(DATA, packet, 0), "data")
+        self.link.send_frame(packet.dst, pack_data(DATA, packet, 1), "data")
 
     def on_frame(self, src: int, frame: bytes, rssi_dbm: float) -> None:
-        packet, _ = unpack_data(frame)
+        packet, hops = unpack_data(frame)  # the hop byte: filled in from the datagram's IP TTL on arrival
         if packet.dst in (self.link.node, BROADCAST):
-            self.link.deliver(packet, -1)  # ns-3 does not tell the hop count
+            self.link.deliver(packet, hops)
 
 
 class Aodv(Ns3Routing):

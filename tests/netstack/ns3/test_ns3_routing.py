@@ -106,3 +106,34 @@ def test_bad_baseline_parameters_are_refused_naming_the_key(routing, message):
     with pytest.raises(ScenarioError) as info:
         cosim.from_dict(data, source="chain.yaml")
     assert str(info.value).startswith(f"chain.yaml: {message}"), str(info.value)
+
+
+@pytest.mark.parametrize("protocol", ["aodv", "olsr", "dsdv"])
+def test_baselines_show_each_hop_and_each_drop_with_its_reason(tmp_path, protocol):
+    """On the four-hop chain, with a sixth node out of everyone's reach: delivered packets carry
+    their hop count (from the IP TTL), every forwarding node appears in the trace with the packet
+    and its hop count, and packets to the unreachable node are dropped with a reason."""
+    data = chain(protocol)
+    data["groups"][0]["count"] = 6
+    data["groups"][0]["layout"]["points"].append([3000.0, 0.0, 0.0])
+    data["world"] = {"arena_lower": [-10, -10, 0], "arena_upper": [3010, 10, 10]}
+    data["traffic"].append({"pairs": [[0, 5]], "rate": 2.0, "size": 64, "start": 20.0})
+    if protocol != "olsr":  # AODV and DSDV hold packets for a route up to 30 s: longer than the traffic runs
+        data["network"]["routing"]["max_queue_time"] = 2.0
+    result = cosim.run(cosim.from_dict(data, source="chain.yaml"), out_dir=tmp_path / protocol)
+    assert result.status == "ok", result.error
+    p = pq.read_table(tmp_path / protocol / "trace" / "packets.parquet").to_pydict()
+    rows = list(zip(p["kind"], p["node"], p["src"], p["seq"], p["hops"], p["detail"]))
+    hops_at = {(src, n) for k, n, src, _, h, d in rows if k == "recv"} and \
+        {src: {h for k, n, s, _, h, _ in rows if k == "recv" and s == src} for src in (0, 4)}
+    assert hops_at == {0: {4}, 4: {2}}
+    forwarders = {n for k, n, s, _, h, d in rows if k == "frame" and d == "data" and s == 0 and h > 1}
+    assert forwarders >= {1, 2, 3}
+    reasons = {d for k, n, s, _, h, d in rows if k == "drop" and s == 0}
+    assert reasons <= {"no_route", "routing", "mac", "arp", "ttl"}
+    r = result.metrics["routing"]
+    assert (r["revisits"], r["duplicate_deliveries"]) == (0, 0)
+    if protocol == "dsdv":  # ns-3's DSDV drops what it buffered for an unknown route without a trace
+        assert not reasons and r["unaccounted"] >= 15, r
+    else:  # OLSR refuses at the source (no route); AODV gives up after its queue time: both say so
+        assert reasons and r["unaccounted"] <= 8, r
