@@ -10,6 +10,7 @@ import numpy as np
 
 from cosim.core.coordinator import Simulation
 from cosim.core.timeunits import NS_PER_S
+from cosim.output.neighbourhood import mean_neighbors_in_range, nominal_range_m
 from cosim.output.packet_invariants import packet_invariants
 from cosim.output.routing_metrics import routing_metrics
 from cosim.scenario.specs import Scenario
@@ -55,6 +56,8 @@ def run_routing_metrics(sim: Simulation, scenario: Scenario, trace_dir: Path) ->
     else:
         m.update(revisits=0, duplicate_deliveries=0)
     m["protocol"] = sim.stacks[0].protocol.name if sim.stacks else ""
+    m["range_m"] = nominal_range_m(scenario.network.radio)
+    m["mean_neighbors_in_range"] = mean_neighbors_in_range(trace_dir / "positions.parquet", m["range_m"])
     totals: dict[str, int] = {}
     for stack in sim.stacks:
         for k, v in stack.protocol.stats.items():

@@ -29,6 +29,9 @@ def test_anthocnet_serves_every_pair_at_least_as_well_as_aodv(seed, tmp_path):
     assert ant.status == aodv.status == "ok"
     routing = ant.metrics["routing"]
     assert (routing["revisits"], routing["duplicate_deliveries"]) == (0, 0)
+    # one measure of neighbourhood and of overhead for both
+    assert ant.metrics["routing"]["mean_neighbors_in_range"] == aodv.metrics["routing"]["mean_neighbors_in_range"] > 3
+    assert aodv.metrics["routing"]["control_bytes_per_delivered"] > 0 < routing["control_bytes_per_delivered"]
     a, o = per_pair(ant), per_pair(aodv)
     served = [pair for pair, n in o.items() if n > 0]
     assert len(served) == 5
