@@ -198,6 +198,9 @@ class NetworkBackend(Protocol):
     def frames_received(self) -> list[int] | None:
         """Frames each node's MAC passed up, when the backend routes inside itself; else None."""
 
+    def mac_counts(self) -> dict[str, int]:
+        """MAC-level frame counts of the whole network, for backends with a MAC ({} without)."""
+
     def ip_events(self) -> np.ndarray:
         """Data packets that routing inside the backend forwarded or dropped, (rows, 8): time (ns),
         node, kind (0 forward, 1 drop), src, dst, port, seq, hops after the hop or the drop reason."""

@@ -92,6 +92,7 @@ class Simulation:
         self.group_router = GroupRouter(len(controllers), self.groups) if groups else None
         self.ip_overhead: tuple[int, int] = (0, 0)  # routing inside the backend (ns-3's AODV...): packets, bytes
         self.ip_frames_received: list[int] | None = None  # frames each node's MAC passed up, with such routing
+        self.mac_counts: dict[str, int] = {}  # MAC-level frame counts (802.11 on ns-3)
         self.progress: ProgressFn | None = None
         self._sent = False
         self.wall_s = self._wall0 = 0.0
@@ -329,6 +330,7 @@ class Simulation:
             self.ip_overhead = self.net.control_overhead()
             self.ip_frames_received = self.net.frames_received()
             record_ip_events(self.recorder, self.net.ip_events())
+            self.mac_counts = self.net.mac_counts()
             self.net.close()
 
     def _loop(self, end: int) -> None:

@@ -56,6 +56,7 @@ def run_routing_metrics(sim: Simulation, scenario: Scenario, trace_dir: Path) ->
     else:
         m.update(revisits=0, duplicate_deliveries=0)
     m["protocol"] = sim.stacks[0].protocol.name if sim.stacks else ""
+    m.update(sim.mac_counts)
     m["range_m"] = nominal_range_m(scenario.network.radio)
     m["mean_neighbors_in_range"] = mean_neighbors_in_range(trace_dir / "positions.parquet", m["range_m"])
     totals: dict[str, int] = {}

@@ -252,6 +252,10 @@ class FastBackend:
         """None: the coordinator counts the frames it hands to each stack."""
         return None
 
+    def mac_counts(self) -> dict[str, int]:
+        """None: this backend has no MAC (a frame is one transmission)."""
+        return {}
+
     def ip_events(self) -> np.ndarray:
         """None: no routing runs inside this backend."""
         return np.zeros((0, 8), dtype=np.int64)

@@ -208,6 +208,15 @@ class Ns3Backend:
         buf = (ctypes.c_int64 * (rows * 8)).from_address(int(self._net.IpEventsAddr()))
         return np.frombuffer(buf, dtype=np.int64).reshape(rows, 8).copy()
 
+    def mac_counts(self) -> dict[str, int]:
+        """802.11 only: frames the MACs took from above (data, routing, ARP) and transmissions the PHYs
+        began (with retransmissions and ACKs), summed over the nodes; {} otherwise."""
+        if self._net is None or not self.config.is_wifi:
+            return {}
+        n = range(self._n)
+        return {"mac_frames_queued": sum(int(self._net.MacFramesQueued(i)) for i in n),
+                "phy_transmissions": sum(int(self._net.PhyTransmissions(i)) for i in n)}
+
     def frames_received(self) -> list[int] | None:
         """With IP routing: frames each node's MAC passed up (data, routing and ARP); else None."""
         if self._net is None or self.ip_routing is None:

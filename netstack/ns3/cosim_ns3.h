@@ -134,7 +134,11 @@ class Net
                                                           MakeBoundCallback(&Net::SniffWifi, this, i));
             dev->GetMac()->TraceConnectWithoutContext("AckedMpdu", MakeBoundCallback(&Net::AckedWifi, this, i));
             dev->GetMac()->TraceConnectWithoutContext("DroppedMpdu", MakeBoundCallback(&Net::DroppedWifi, this, i));
+            dev->GetMac()->TraceConnectWithoutContext("MacTx", MakeBoundCallback(&Net::CountMacTx, this, i));
+            dev->GetPhy()->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&Net::CountPhyTx, this, i));
         }
+        m_macTx.assign(m_n, 0);
+        m_phyTx.assign(m_n, 0);
         m_wifi = true;
         return "";
     }
@@ -272,6 +276,10 @@ class Net
     }
 
     int64_t ControlPackets() const { return m_ctlPackets; }
+    // 802.11: frames each node's MAC took from above (data, routing, ARP) and transmissions its PHY
+    // began (those frames, their retransmissions, ACKs)
+    int64_t MacFramesQueued(uint32_t node) const { return m_macTx.empty() ? 0 : m_macTx[node]; }
+    int64_t PhyTransmissions(uint32_t node) const { return m_phyTx.empty() ? 0 : m_phyTx[node]; }
     // data forwarded or dropped inside ns-3's IP stack: kIpEvent int64 per row
     // (time, node, kind 0 forward / 1 drop, src, dst, port, seq, hops after this hop or the drop reason)
     static constexpr int kIpEvent = 8;
@@ -552,6 +560,9 @@ class Net
             self->IpEvent(node, 1, ids, 200);
     }
 
+    static void CountMacTx(Net* self, uint32_t node, Ptr<const Packet>) { self->m_macTx[node] += 1; }
+    static void CountPhyTx(Net* self, uint32_t node, Ptr<const Packet>, double) { self->m_phyTx[node] += 1; }
+
     static void MacRx(Net* self, uint32_t node, Ptr<const Packet>)
     {
         if (self->m_macRx.empty())
@@ -694,7 +705,7 @@ class Net
     int64_t m_ctlBytes = 0;
     std::vector<int64_t> m_ipEvents;
     static constexpr int kFirstTtl = 65;  // a datagram leaves with TTL 64; hops = 65 - the TTL it arrives with
-    std::vector<int64_t> m_macRx;
+    std::vector<int64_t> m_macRx, m_macTx, m_phyTx;
     std::vector<uint8_t> m_listen, m_alive;
     std::vector<uint8_t> m_passive = std::vector<uint8_t>(256, 0);
     std::vector<uint64_t> m_snUid;

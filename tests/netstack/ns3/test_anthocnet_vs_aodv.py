@@ -32,6 +32,8 @@ def test_anthocnet_serves_every_pair_at_least_as_well_as_aodv(seed, tmp_path):
     # one measure of neighbourhood and of overhead for both
     assert ant.metrics["routing"]["mean_neighbors_in_range"] == aodv.metrics["routing"]["mean_neighbors_in_range"] > 3
     assert aodv.metrics["routing"]["control_bytes_per_delivered"] > 0 < routing["control_bytes_per_delivered"]
+    for r in (routing, aodv.metrics["routing"]):  # MAC-level counts, the same for both: frames, then transmissions
+        assert r["phy_transmissions"] > r["mac_frames_queued"] > r["control_frames"] > 0
     a, o = per_pair(ant), per_pair(aodv)
     served = [pair for pair, n in o.items() if n > 0]
     assert len(served) == 5
