@@ -552,11 +552,17 @@ class Net
         MacDrop(self, node, WIFI_MAC_DROP_EXPIRED_LIFETIME, mpdu);
     }
 
-    // ARP found no answer for the next hop: the datagrams waiting for it (IP payloads) are dropped
+    // ARP found no answer for the next hop: the datagrams waiting for it are dropped (with their IPv4
+    // header put back, or without it, depending on the path; both are read)
     static void ArpDrop(Net* self, uint32_t node, Ptr<const Packet> packet)
     {
+        uint8_t b[1];
+        if (packet->GetSize() < 1)
+            return;
+        packet->CopyData(b, 1);
+        uint32_t offset = (b[0] >> 4) == 4 ? 4 * (b[0] & 0x0F) : 0;
         int64_t ids[4];
-        if (self->UdpIds(packet, 0, ids))
+        if (self->UdpIds(packet, offset, ids))
             self->IpEvent(node, 1, ids, 200);
     }
 
