@@ -420,8 +420,8 @@ class Net
                 if (p->GetSize() >= sizeof d)
                 {
                     p->CopyData(d, sizeof d);
-                    int64_t ids[4] = {d[1] | (d[2] << 8), dst, d[5] | (d[6] << 8),
-                                      int64_t(d[7]) | (int64_t(d[8]) << 8) | (int64_t(d[9]) << 16) | (int64_t(d[10]) << 24)};
+                    int64_t ids[4];
+                    HeaderIds(d, ids);
                     IpEvent(src, 1, ids, 2);  // DROP_NO_ROUTE
                 }
             }
@@ -500,13 +500,19 @@ class Net
         const uint8_t* u = b + offset;
         if (((uint32_t(u[2]) << 8) | u[3]) != m_port)  // UDP destination port, network order
             return false;
-        const uint8_t* d = u + 8;  // our header: kind, src, dst, port (uint16), seq (uint32), hops, little-endian
+        HeaderIds(u + 8, ids);
+        return true;
+    }
+
+    // our 12-byte data header (kind, src, dst, port as uint16, seq as uint32, hops; little-endian)
+    // -> (src, dst, port, seq), dst -1 for broadcast
+    static void HeaderIds(const uint8_t* d, int64_t ids[4])
+    {
         ids[0] = d[1] | (d[2] << 8);
         int64_t dst = d[3] | (d[4] << 8);
         ids[1] = dst == 0xFFFF ? -1 : dst;
         ids[2] = d[5] | (d[6] << 8);
         ids[3] = int64_t(d[7]) | (int64_t(d[8]) << 8) | (int64_t(d[9]) << 16) | (int64_t(d[10]) << 24);
-        return true;
     }
 
     void IpEvent(uint32_t node, int64_t kind, const int64_t ids[4], int64_t value)
