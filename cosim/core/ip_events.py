@@ -19,8 +19,7 @@ AODV's and DSDV's queue time-outs and overflows included, since ns-3 reports the
 
 def record_ip_events(recorder: Recorder, rows: np.ndarray) -> None:
     for t, node, kind, src, dst, port, seq, value in rows.tolist():
-        packet = Packet(src, dst, port, seq, b"")
         if kind == 0:
-            recorder.data_frame(t, node, -1, packet, value, 0)
+            recorder.data_frame(t, node, -1, src, port, seq, value, 0)
         else:
-            recorder.packet(t, node, "drop", packet, -1, DROP_REASONS.get(value, f"ns3_{value}"))
+            recorder.packet(t, node, "drop", Packet(src, dst, port, seq, b""), -1, DROP_REASONS.get(value, f"ns3_{value}"))

@@ -216,10 +216,10 @@ class Recorder:
         if len(self._pkt) >= self._chunk_rows:
             self._flush_packets()
 
-    def data_frame(self, t_ns: int, node: int, next_hop: int, packet, hops: int, size: int) -> None:
+    def data_frame(self, t_ns: int, node: int, next_hop: int, src: int, port: int, seq: int, hops: int, size: int) -> None:
         """A data frame `node` sent to `next_hop`, with the packet it carries (source, port, sequence
         number) and its hop count after this hop: every routed packet's trail (loops show in it)."""
-        self._pkt.append((t_ns, node, 3, packet.src, next_hop, packet.port, packet.seq, hops, size, "data"))
+        self._pkt.append((t_ns, node, 3, src, next_hop, port, seq, hops, size, "data"))
         if len(self._pkt) >= self._chunk_rows:
             self._flush_packets()
 

@@ -9,7 +9,7 @@ from controllers import Message
 from cosim.core.timers import Timer
 from cosim.core.timeunits import NS_PER_S
 from netstack.routing.base import Packet
-from netstack.routing.wire import DATA_HEADER_BYTES, unpack_data
+from netstack.routing.wire import DATA_HEADER
 
 if TYPE_CHECKING:
     from cosim.core.coordinator import Simulation
@@ -31,9 +31,9 @@ class SimStackHost:
         tx = sim.send(node, dst, frame)
         if tx is None:
             return None
-        if kind == "data" and len(frame) >= DATA_HEADER_BYTES:  # every Python protocol's data header
-            packet, hops = unpack_data(frame)
-            sim.recorder.data_frame(sim.now_ns, node, dst, packet, hops, len(frame))
+        if kind == "data" and len(frame) >= DATA_HEADER.size:  # every Python protocol's data header
+            _, src, _, port, seq, hops = DATA_HEADER.unpack_from(frame)  # the header only: no payload copy
+            sim.recorder.data_frame(sim.now_ns, node, dst, src, port, seq, hops, len(frame))
         else:
             sim.recorder.frame(sim.now_ns, node, dst, kind, len(frame))
         return tx

@@ -348,9 +348,7 @@ class PybulletWorld(CommandArrays):
 
     def velocities(self) -> np.ndarray:
         """Exact base velocities (one pybullet call per robot)."""
-        get = self._p.getBaseVelocity
-        cid = self._cid
-        return np.array([get(b, physicsClientId=cid)[0] for b in self._bodies], dtype=np.float64).reshape(self.n, 3)
+        return self._motion()[0]
 
     def position_of(self, i: int) -> np.ndarray:
         if self._all_fresh:
