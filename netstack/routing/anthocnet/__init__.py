@@ -3,7 +3,7 @@
 After G. Di Caro, F. Ducatelle and L. M. Gambardella, "AntHocNet: an ant-based hybrid routing
 algorithm for mobile ad hoc networks", PPSN VIII (2004), and "AntHocNet: an adaptive
 nature-inspired algorithm for routing in mobile ad hoc networks", European Transactions on
-Telecommunications 16(5), 2005 (below: ETT). What each node does:
+Telecommunications 16(5), 2005. What each node does:
 
 - **Reactive path setup.** A source with data for a destination it has no pheromone for buffers the
   data and broadcasts a reactive forward ant. A node with pheromone for the destination unicasts
@@ -38,10 +38,11 @@ Telecommunications 16(5), 2005 (below: ETT). What each node does:
   waits at most `repair_wait_factor` times the lost path's estimated delay for the backward repair
   ant; then it drops the packets and notifies its neighbours.
 
-Sources of the defaults: ETT section 3 and the PPSN paper's experimental setup (alpha, gamma,
-T_hop, beta, a1, hello interval and loss, proactive rate and broadcast probability, repair
-factor and broadcast limit). The setup retry timing, the broadcast jitter, the data path record
-and the buffer and memory sizes are this implementation's own (docs/routing.md says why).
+Sources of the defaults: the PPSN paper's section 3 (alpha, gamma, beta, hello interval and loss,
+proactive and repair broadcast limits, repair factor) and Ducatelle's 2007 thesis (T_hop, a1).
+The setup retry timing, the proactive rate and broadcast probability, the broadcast jitter, the
+data path record and the buffer and memory sizes are this implementation's own (docs/routing.md
+gives each source and says why).
 """
 
 from netstack.routing.anthocnet.params import AntHocNetParams

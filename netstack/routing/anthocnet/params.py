@@ -7,41 +7,43 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class AntHocNetParams:
-    """AntHocNet's parameters: the papers' values by default (sources in each line)."""
+    """AntHocNet's parameters: the papers' values by default (sources in each line: [P] the PPSN 2004
+    paper's sections, [T] Ducatelle's 2007 thesis; docs/routing.md says how they were checked)."""
 
     alpha: float = 0.7
-    """Smoothing of the MAC time estimate T_mac (ETT eq. 4)."""
+    """Smoothing of the MAC time estimate T_mac ([P] section 3.1)."""
     gamma: float = 0.7
-    """Pheromone update: new = gamma * old + (1 - gamma) * tau (ETT eq. 6)."""
+    """Pheromone update: new = gamma * old + (1 - gamma) * tau ([P] section 3.1)."""
     t_hop_ns: int = 3_000_000
-    """T_hop, the time one hop takes without load (ETT eq. 5): 3 ms."""
+    """T_hop, the time one hop takes without load ([P] section 3.1): 3 ms ([T])."""
     beta_ants: float = 1.0
-    """Exponent of pheromone when forward ants choose a next hop (ETT eq. 1, beta_1)."""
+    """Exponent of pheromone when forward ants choose a next hop ([P] section 3.3)."""
     beta_data: float = 2.0
-    """Exponent of pheromone when data packets choose a next hop (ETT eq. 7, beta_2)."""
+    """Exponent of pheromone when data packets choose a next hop ([P] section 3.2)."""
     acceptance: float = 0.9
-    """a1: a copy of an ant generation goes on only if best/own >= a1 for hops and for time."""
+    """a1: a copy of an ant generation goes on only if best/own >= a1 for hops and for time ([T]; [P]
+    section 3.1 used own <= 1.5 * best, a1 = 0.67)."""
     max_hops: int = 100
     """Forward ants and data packets die after this many hops."""
     hello_interval_ns: int = 1_000_000_000
-    """Hello messages, one per second (ETT section 3.4)."""
+    """Hello messages, one per second ([P] section 3.3)."""
     allowed_hello_loss: int = 2
-    """A neighbour is lost after this many hello intervals without hearing it."""
+    """A neighbour is lost after this many hello intervals without hearing it ([P] section 3.3)."""
     setup_retry_ns: int = 500_000_000
     """A reactive path setup without an answer is restarted after this long... (ours: about as often as
     ns-3's AODV retries its expanding-ring route requests, 0.24 to 0.72 s)"""
     setup_tries: int = 10
     """...at most this many times in all (5 s); then the buffered data are dropped (ours)."""
     proactive_every: int = 5
-    """One proactive forward ant per this many data packets of a session (ETT section 3.3)."""
+    """One proactive forward ant per this many data packets of a session ([P] section 3.3; 5 is ours)."""
     proactive_broadcast_p: float = 0.1
-    """Probability that a proactive ant is broadcast at a node, to explore (ETT section 3.3)."""
+    """Probability that a proactive ant is broadcast at a node, to explore ([P] section 3.3; 0.1 is ours)."""
     proactive_max_broadcasts: int = 2
-    """A proactive ant broadcast this many times is no longer broadcast."""
+    """A proactive ant broadcast this many times is no longer broadcast ([P] section 3.3)."""
     repair_max_broadcasts: int = 2
-    """A repair ant may be broadcast this many times (ETT section 3.5)."""
+    """A repair ant may be broadcast this many times ([P] section 3.4)."""
     repair_wait_factor: float = 5.0
-    """Local repair waits this many times the lost path's estimated delay (ETT section 3.5)."""
+    """Local repair waits this many times the lost path's estimated delay ([P] section 3.4)."""
     jitter_ns: int = 5_000_000
     """Broadcast ants and hellos wait a uniform random delay in [0, jitter) (ours)."""
     buffer_packets: int = 64
