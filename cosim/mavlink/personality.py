@@ -24,6 +24,8 @@ class Personality:
     setpoint_timeout_s: float = 3.0  # a velocity setpoint older than this becomes hold
     auto_disarm_after_land: bool = True
     vehicle: str = "copter"  # the kind of body it flies or drives: copter or rover
+    home_is_item_0: bool = False  # ArduPilot keeps home as mission item 0 and flies from item 1
+    armable_in_mission: bool = True  # ArduPilot refuses to arm in AUTO (its AUTO_OPTIONS default)
 
     def mode_name(self, custom_mode: int) -> str | None:
         for name, value in self.modes.items():
@@ -42,13 +44,14 @@ PX4 = Personality(
 ARDUPILOT = Personality(
     "ardupilot", mav.MAV_AUTOPILOT_ARDUPILOTMEGA,
     {"stabilize": 0, "althold": 2, "auto": 3, "guided": 4, "hold": 5, "rtl": 6, "land": 9, "brake": 17},
-    setpoint_timeout_s=3.0,
+    setpoint_timeout_s=3.0, home_is_item_0=True, armable_in_mission=False,
 )
 
 ARDUPILOT_ROVER = Personality(
     "ardupilot_rover", mav.MAV_AUTOPILOT_ARDUPILOTMEGA,
     {"manual": 0, "acro": 1, "steering": 3, "hold": 4, "loiter": 5, "auto": 10, "rtl": 11, "smart_rtl": 12, "guided": 15},
-    setpoint_timeout_s=3.0, auto_disarm_after_land=False, vehicle="rover",
+    setpoint_timeout_s=3.0, auto_disarm_after_land=False, vehicle="rover", home_is_item_0=True,
+    armable_in_mission=False,
 )
 
 PERSONALITIES = {"px4": PX4, "ardupilot": ARDUPILOT, "ardupilot_rover": ARDUPILOT_ROVER}
@@ -62,6 +65,7 @@ RETURN_MODES = {"rtl", "smart_rtl"}
 REFUSED_MODES = {
     "manual": "needs RC sticks (not simulated)", "stabilize": "needs RC sticks (not simulated)",
     "acro": "needs RC sticks (not simulated)", "steering": "needs RC sticks (not simulated)",
-    "auto": "no mission (missions are not simulated)", "mission": "no mission (missions are not simulated)",
 }
 """Modes a served vehicle cannot fly, refused with the reason rather than acknowledged and ignored."""
+MISSION_MODES = {"auto", "mission"}
+"""Modes that fly the uploaded mission (ArduPilot's AUTO, PX4's MISSION)."""

@@ -77,22 +77,64 @@ def home(v: SimVehicleEndpoint):
                                              [1.0, 0.0, 0.0, 0.0], 0.0, 0.0, 0.0)
 
 
+def mission_current(v: SimVehicleEndpoint):
+    return v.missions.current_message()
+
+
 STREAMS = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: global_position, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED: local_position,
            mav.MAVLINK_MSG_ID_ATTITUDE: attitude, mav.MAVLINK_MSG_ID_SYS_STATUS: sys_status,
-           mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: extended_state, mav.MAVLINK_MSG_ID_HOME_POSITION: home}
+           mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: extended_state, mav.MAVLINK_MSG_ID_HOME_POSITION: home,
+           mav.MAVLINK_MSG_ID_MISSION_CURRENT: mission_current}
 """The streamed messages by id, besides the 1 Hz heartbeat."""
 DEFAULT_HZ = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: 10.0, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED: 10.0,
               mav.MAVLINK_MSG_ID_ATTITUDE: 10.0, mav.MAVLINK_MSG_ID_SYS_STATUS: 2.0,
-              mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: 2.0, mav.MAVLINK_MSG_ID_HOME_POSITION: 2.0}
+              mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: 2.0, mav.MAVLINK_MSG_ID_HOME_POSITION: 2.0,
+              mav.MAVLINK_MSG_ID_MISSION_CURRENT: 1.0}
 MAX_HZ = 50.0
 """The fastest stream: one message per poll of a scenario's sockets (every 20 ms by default)."""
+
+
+class Streams:
+    """Which messages a vehicle streams, at what rate, and when each is next due (each keeps its
+    cadence: a late poll does not delay the next one). SET_MESSAGE_INTERVAL changes them."""
+
+    def __init__(self) -> None:
+        self.hz = dict(DEFAULT_HZ)  # message id -> rate (Hz); 0: stopped
+        self._next: dict[object, float] = {}
+
+    def due(self, key: object, hz: float, now: float) -> bool:
+        nxt, period = self._next.get(key, 0.0), 1.0 / hz
+        if now < nxt - 1e-9:
+            return False
+        self._next[key] = nxt + period if now - nxt < period else now + period
+        return True
+
+    def due_now(self, now: float) -> list[int]:
+        """The ids of the streamed messages due at `now`."""
+        return [k for k, hz in self.hz.items() if hz > 0 and self.due(k, hz, now)]
+
+    def set_interval(self, msg_id: float, interval_us: float) -> str | None:
+        """Interval in microseconds, -1 stops the stream, 0 restores its default; the problem, if refused."""
+        k = int(msg_id)
+        if k not in STREAMS:
+            return f"Interval: message {k} is not streamed"
+        if interval_us == -1:
+            self.hz[k] = 0.0
+        elif interval_us == 0:
+            self.hz[k] = DEFAULT_HZ[k]
+        elif interval_us >= 1e6 / MAX_HZ:
+            self.hz[k] = 1e6 / interval_us
+        else:
+            return f"Interval: at most {MAX_HZ:g} Hz"
+        return None
 
 
 def requested(v: SimVehicleEndpoint, msg_id: int):
     """The message MAV_CMD_REQUEST_MESSAGE asked for, or None if the vehicle does not provide it."""
     if msg_id == mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION:
         caps = (mav.MAV_PROTOCOL_CAPABILITY_MAVLINK2 | mav.MAV_PROTOCOL_CAPABILITY_SET_POSITION_TARGET_LOCAL_NED
-                | mav.MAV_PROTOCOL_CAPABILITY_COMMAND_INT | mav.MAV_PROTOCOL_CAPABILITY_PARAM_FLOAT)
+                | mav.MAV_PROTOCOL_CAPABILITY_COMMAND_INT | mav.MAV_PROTOCOL_CAPABILITY_PARAM_FLOAT
+                | mav.MAV_PROTOCOL_CAPABILITY_MISSION_INT | mav.MAV_PROTOCOL_CAPABILITY_MISSION_FLOAT)
         return mav.MAVLink_autopilot_version_message(caps, 1 << 24, 0, 0, 0, [0] * 8, [0] * 8, [0] * 8, 0, 0,
                                                      v.sysid, [0] * 18)
     if msg_id == mav.MAVLINK_MSG_ID_HOME_POSITION:

@@ -4,9 +4,10 @@ written for real vehicles can fly or drive it.
 The endpoint listens on `host:port` (127.0.0.1 unless told otherwise) and answers whoever writes to
 it: HEARTBEAT at 1 Hz with the personality's autopilot, mode and armed bits; telemetry
 (GLOBAL_POSITION_INT, LOCAL_POSITION_NED, ATTITUDE, SYS_STATUS with health bits,
-EXTENDED_SYS_STATE, HOME_POSITION); COMMAND_ACK for every command; parameters; AUTOPILOT_VERSION;
-an empty mission of every type. Arm, take off, land, mode changes and position/velocity setpoints
-drive the body (cosim.mavlink.bodies). Malformed, foreign or (with signing) unsigned traffic is
+EXTENDED_SYS_STATE, HOME_POSITION, MISSION_CURRENT); COMMAND_ACK for every command; parameters;
+AUTOPILOT_VERSION; the mission protocol (cosim.mavlink.mission_protocol) and missions flown in
+AUTO/MISSION mode (cosim.mavlink.mission_run). Arm, take off, land, mode changes and
+position/velocity setpoints drive the body (cosim.mavlink.bodies). Malformed, foreign or (with signing) unsigned traffic is
 counted and ignored.
 """
 
@@ -17,14 +18,18 @@ import math
 
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink import commands
 from cosim.mavlink import telemetry as tm
 from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.failsafe import GcsFailsafe, GcsWatch
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
 from cosim.mavlink.limits import MAX_HEIGHT_M, geodetic_problem, speed_problem, target_problem
+from cosim.mavlink.mission_control import MissionControl
+from cosim.mavlink.mission_protocol import MissionServer
+from cosim.mavlink.mission_run import Flight
 from cosim.mavlink.parameters import Parameters
-from cosim.mavlink.personality import GUIDED_MODES, HOLDING_MODES, PX4, REFUSED_MODES, RETURN_MODES, Personality
+from cosim.mavlink.personality import GUIDED_MODES, HOLDING_MODES, MISSION_MODES, PX4, REFUSED_MODES, RETURN_MODES, Personality
 from cosim.mavlink.return_home import ReturnHome
 from cosim.mavlink.vehicle_port import VehiclePort
 
@@ -33,13 +38,9 @@ log = logging.getLogger(__name__)
 _IGNORE_POSITION = 0b111
 _IGNORE_VELOCITY = 0b111000
 _IGNORE_YAW = 1 << 10
-_USED_PARAMS = {mav.MAV_CMD_COMPONENT_ARM_DISARM: (0,), mav.MAV_CMD_NAV_TAKEOFF: (3, 6), mav.MAV_CMD_DO_SET_MODE: (0, 1, 2),
-                mav.MAV_CMD_DO_REPOSITION: (3, 4, 5, 6), mav.MAV_CMD_REQUEST_MESSAGE: (0,),
-                mav.MAV_CMD_SET_MESSAGE_INTERVAL: (0, 1)}
-"""Command parameters (0-based) each command reads: never infinite, and not NaN unless listed below."""
-_NAN_KEEPS = {mav.MAV_CMD_NAV_TAKEOFF: (3, 6), mav.MAV_CMD_DO_REPOSITION: (3, 4, 5, 6)}
-"""Parameters where NaN means what it means to PX4: the default take-off altitude, the current yaw or position."""
 LAND_SPEED = 0.7  # m/s
+CRUISE_M_S = 5.0
+"""Mission legs' speed until a DO_CHANGE_SPEED: ArduPilot's WPNAV_SPEED and PX4's MPC_XY_CRUISE defaults."""
 
 
 class SimVehicleEndpoint:
@@ -70,8 +71,9 @@ class SimVehicleEndpoint:
         self._takeoff_z: float | None = None
         self.params = Parameters({"SYSID_THISMAV": float(sysid), "MPC_XY_VEL_MAX": 10.0, "MPC_Z_VEL_MAX_UP": 3.0,
                                   "COM_OF_LOSS_T": personality.setpoint_timeout_s, "WPNAV_SPEED": 500.0})
-        self._next: dict[str, float] = {}
-        self.stream_hz = dict(tm.DEFAULT_HZ)  # message id -> rate (Hz); 0: stopped
+        self.streams = tm.Streams()
+        self.missions = MissionControl(personality, self.send, self.deny, self._flight, self._begin_landing,
+                                       self._hold_here)
         self._setpoint_t = -math.inf
         self._velocity_setpoint = False
         self.landing = False
@@ -90,50 +92,28 @@ class SimVehicleEndpoint:
             self.transport.close()
 
     # -- sending ---------------------------------------------------------------------------------
-    def _send(self, msg) -> None:
+    def send(self, msg) -> None:
         self.transport.send(self.codec.pack(msg))
-
-    def _due(self, key: str, hz: float) -> bool:
-        """True if stream `key` is due; it keeps its cadence (a late poll does not delay the next one)."""
-        nxt, period = self._next.get(key, 0.0), 1.0 / hz
-        if self.now < nxt - 1e-9:
-            return False
-        self._next[key] = nxt + period if self.now - nxt < period else self.now + period
-        return True
 
     def send_due(self) -> None:
         """Send the heartbeat and telemetry that are due."""
         if not self.transport.peers:
             return
-        if self._due("heartbeat", 1.0):
-            self._send(tm.heartbeat(self))
-        for msg_id, hz in self.stream_hz.items():
-            if hz > 0 and self._due(str(msg_id), hz):
-                self._send(tm.STREAMS[msg_id](self))
+        if self.streams.due("heartbeat", 1.0, self.now):
+            self.send(tm.heartbeat(self))
+        for msg_id in self.streams.due_now(self.now):
+            self.send(tm.STREAMS[msg_id](self))
 
-    def _set_interval(self, msg_id: float, interval_us: float) -> bool:
-        """MAV_CMD_SET_MESSAGE_INTERVAL: interval in microseconds, -1 stops the stream, 0 restores its default."""
-        k = int(msg_id)
-        if k not in tm.STREAMS:
-            return self._deny(f"Interval: message {k} is not streamed")
-        if interval_us == -1:
-            self.stream_hz[k] = 0.0
-        elif interval_us == 0:
-            self.stream_hz[k] = tm.DEFAULT_HZ[k]
-        elif interval_us >= 1e6 / tm.MAX_HZ:
-            self.stream_hz[k] = 1e6 / interval_us
-        else:
-            return self._deny(f"Interval: at most {tm.MAX_HZ:g} Hz")
-        return True
-
-    def _ack(self, command: int, result: int) -> None:
-        self._send(mav.MAVLink_command_ack_message(command, result, 0, 0, 0, 0))
+    def ack(self, command: int, result: int) -> None:
+        self.send(mav.MAVLink_command_ack_message(command, result, 0, 0, 0, 0))
 
     # -- receiving -------------------------------------------------------------------------------------
     def handle(self, msg) -> None:
         """One message addressed to this vehicle. Nothing a sender puts in a message may stop the
         vehicle: a handler that fails is logged (rate-limited) and answered with a STATUSTEXT."""
         handler = getattr(self, "_on_" + msg.get_type().lower(), None)
+        if msg.get_type() in MissionServer.HANDLED:
+            handler = self.missions.server.handle
         if handler is None:
             return
         try:
@@ -143,68 +123,33 @@ class SimVehicleEndpoint:
             if self.stats.rejected <= 10 or self.stats.rejected % 1000 == 0:
                 log.warning("vehicle %d: %s from a peer was refused (%s: %s); %d refused so far", self.sysid,
                             msg.get_type(), type(exc).__name__, exc, self.stats.rejected)
-            self._send(mav.MAVLink_statustext_message(mav.MAV_SEVERITY_WARNING, f"{msg.get_type()} refused"[:50].encode()))
+            self.send(mav.MAVLink_statustext_message(mav.MAV_SEVERITY_WARNING, f"{msg.get_type()} refused"[:50].encode()))
 
     def _on_command_long(self, m) -> None:
-        self.stats.commands[m.command] = self.stats.commands.get(m.command, 0) + 1
-        self._command(m.command, [m.param1, m.param2, m.param3, m.param4, m.param5, m.param6, m.param7])
+        commands.run(self, m.command, [m.param1, m.param2, m.param3, m.param4, m.param5, m.param6, m.param7])
 
     def _on_command_int(self, m) -> None:
-        self.stats.commands[m.command] = self.stats.commands.get(m.command, 0) + 1
-        self._command(m.command, [m.param1, m.param2, m.param3, m.param4, m.x / 1e7, m.y / 1e7, m.z])
-
-    def _command(self, cmd: int, p: list[float]) -> None:
-        ok, denied, unsupported = mav.MAV_RESULT_ACCEPTED, mav.MAV_RESULT_DENIED, mav.MAV_RESULT_UNSUPPORTED
-        bad = [k + 1 for k in _USED_PARAMS.get(cmd, ())
-               if math.isinf(p[k]) or (math.isnan(p[k]) and k not in _NAN_KEEPS.get(cmd, ()))]
-        if bad:
-            self._deny(f"param{bad[0]} must be a finite number")
-            self._ack(cmd, denied)
-        elif cmd == mav.MAV_CMD_COMPONENT_ARM_DISARM:
-            self._ack(cmd, ok if self._arm(p[0] >= 0.5) else denied)
-        elif cmd == mav.MAV_CMD_NAV_TAKEOFF:
-            self._ack(cmd, ok if self._takeoff(p[6]) else denied)
-        elif cmd == mav.MAV_CMD_NAV_LAND:
-            self._ack(cmd, ok if self._land() else denied)
-        elif cmd == mav.MAV_CMD_DO_SET_MODE:
-            custom = int(p[1]) << 16 | int(p[2]) << 24 if self.p is PX4 else int(p[1])
-            self._ack(cmd, ok if self._set_mode(custom) else denied)
-        elif cmd == mav.MAV_CMD_DO_REPOSITION:
-            self._ack(cmd, ok if self._goto_global(p[4], p[5], p[6], p[3]) else denied)
-        elif cmd == mav.MAV_CMD_SET_MESSAGE_INTERVAL:
-            self._ack(cmd, ok if self._set_interval(p[0], p[1]) else denied)
-        elif cmd in (mav.MAV_CMD_REQUEST_MESSAGE, mav.MAV_CMD_REQUEST_AUTOPILOT_CAPABILITIES):
-            self._ack(cmd, ok)
-            wanted = int(p[0]) if cmd == mav.MAV_CMD_REQUEST_MESSAGE else mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION
-            reply = tm.requested(self, wanted)
-            if reply is not None:
-                self._send(reply)
-        else:
-            self._ack(cmd, unsupported)
+        commands.run(self, m.command, [m.param1, m.param2, m.param3, m.param4, m.x / 1e7, m.y / 1e7, m.z], m.frame)
 
     def _on_heartbeat(self, m) -> None:
         if m.type == mav.MAV_TYPE_GCS:
             self._gcs.heard(self.now)
 
     def _on_set_mode(self, m) -> None:
-        self._set_mode(m.custom_mode)
+        self.set_mode(m.custom_mode)
 
     def _on_param_request_list(self, m) -> None:
         for msg in self.params.all():
-            self._send(msg)
+            self.send(msg)
 
     def _on_param_request_read(self, m) -> None:
         reply = self.params.read(m.param_id, m.param_index)
         if reply is not None:
-            self._send(reply)
+            self.send(reply)
 
     def _on_param_set(self, m) -> None:
         reply, refused = self.params.set(m.param_id, m.param_value)
-        self._send(reply) if refused is None else self._deny(refused)
-
-    def _on_mission_request_list(self, m) -> None:
-        self._send(mav.MAVLink_mission_count_message(m.target_system or 255, m.target_component or 0, 0,
-                                                     getattr(m, "mission_type", 0)))
+        self.send(reply) if refused is None else self.deny(refused)
 
     def _on_set_position_target_local_ned(self, m) -> None:
         self._setpoint_t = self.now
@@ -215,12 +160,12 @@ class SimVehicleEndpoint:
         used = [m.x, m.y, m.z] if not mask & _IGNORE_POSITION else []
         used += [m.vx, m.vy, m.vz] if not mask & _IGNORE_VELOCITY else []
         if not all(math.isfinite(v) for v in used):
-            self._deny("setpoint refused: non-finite position or velocity")
+            self.deny("setpoint refused: non-finite position or velocity")
             return
         x, y, z = ned_to_enu(m.x, m.y, m.z)
         problem = speed_problem(m.vx, m.vy, m.vz) if mask & _IGNORE_POSITION else target_problem(x, y, z - self.home[2])
         if problem is not None:
-            self._deny(f"setpoint refused: {problem}")
+            self.deny(f"setpoint refused: {problem}")
             return
         if not mask & _IGNORE_POSITION:
             self._velocity_setpoint = False
@@ -236,9 +181,9 @@ class SimVehicleEndpoint:
         self._setpoint_t = self.now
         if self.mode in GUIDED_MODES and self.armed and not m.type_mask & _IGNORE_POSITION:
             if not math.isfinite(m.alt):
-                self._deny("setpoint refused: non-finite altitude")
+                self.deny("setpoint refused: non-finite altitude")
                 return
-            self._goto_global(m.lat_int / 1e7, m.lon_int / 1e7, m.alt, None if m.type_mask & _IGNORE_YAW else m.yaw,
+            self.goto_global(m.lat_int / 1e7, m.lon_int / 1e7, m.alt, None if m.type_mask & _IGNORE_YAW else m.yaw,
                               relative=m.coordinate_frame != mav.MAV_FRAME_GLOBAL_INT)
 
     # -- vehicle logic -----------------------------------------------------------------------------
@@ -250,41 +195,46 @@ class SimVehicleEndpoint:
         self._velocity_setpoint = False
         self.body.hold()
 
-    def _deny(self, reason: str) -> bool:
+    def deny(self, reason: str) -> bool:
         """Refuse a request; the reason goes out as STATUSTEXT before the COMMAND_ACK."""
-        self._send(mav.MAVLink_statustext_message(mav.MAV_SEVERITY_WARNING, reason.encode()[:50]))
+        self.send(mav.MAVLink_statustext_message(mav.MAV_SEVERITY_WARNING, reason.encode()[:50]))
         return False
 
-    def _arm(self, arm: bool) -> bool:
+    def arm(self, arm: bool) -> bool:
         if arm == self.armed:
             return True
         if arm:
             if not self.body.healthy():
-                return self._deny("PreArm: vehicle not healthy (motors or sensors failed)")
+                return self.deny("PreArm: vehicle not healthy (motors or sensors failed)")
+            if self.mode in MISSION_MODES and not self.p.armable_in_mission:
+                return self.deny(f"Arm: {self.mode.upper()} mode is not armable")
             self.armed = True
             self.body.set_motors(True)
             self._hold_here()
+            if self.mode in MISSION_MODES:
+                self.missions.fly()
             return True
         if not self.body.on_ground:
-            return self._deny("Disarm: vehicle is in the air")
+            return self.deny("Disarm: vehicle is in the air")
         self.armed = False
         self.body.set_motors(False)
         return True
 
-    def _takeoff(self, altitude: float) -> bool:
+    def takeoff(self, altitude: float, amsl: bool | None = None) -> bool:
+        """Climb to `altitude` (m above sea level if `amsl`, else above home; None: as the personality reads it)."""
         if self.body.vehicle != "copter":
-            return self._deny("Takeoff: a rover does not take off")
+            return self.deny("Takeoff: a rover does not take off")
         if not self.armed:
-            return self._deny("Takeoff: vehicle not armed")
+            return self.deny("Takeoff: vehicle not armed")
         x, y, _ = self.body.position()
         if math.isnan(altitude):  # PX4: the altitude is the MIS_TAKEOFF_ALT parameter (what MAVSDK sets)
             z = self.home[2] + self.params["MIS_TAKEOFF_ALT"]
-        elif self.p.takeoff_altitude_is_amsl:
+        elif self.p.takeoff_altitude_is_amsl if amsl is None else amsl:
             z = altitude - self.origin.alt
         else:
             z = self.home[2] + altitude
         if not 0.0 < z - self.home[2] <= MAX_HEIGHT_M:
-            return self._deny(f"Takeoff: {z - self.home[2]:.0f} m above home is not within 0..{MAX_HEIGHT_M:.0f} m")
+            return self.deny(f"Takeoff: {z - self.home[2]:.0f} m above home is not within 0..{MAX_HEIGHT_M:.0f} m")
         self.landing = False
         if "takeoff" in self.p.modes:
             self.mode = "takeoff"
@@ -292,22 +242,25 @@ class SimVehicleEndpoint:
         self.body.goto(x, y, z, None)
         return True
 
-    def _land(self, at: tuple[float, float] | None = None) -> bool:
+    def land(self, at: tuple[float, float] | None = None) -> bool:
         if self.body.vehicle != "copter":
-            return self._deny("Land: a rover does not land")
+            return self.deny("Land: a rover does not land")
         self.mode = "land"
         self._return = None
+        self._begin_landing(at)
+        return True
+
+    def _begin_landing(self, at: tuple[float, float] | None) -> None:
         self.landing = True
         self._velocity_setpoint = False
         self.body.descend(LAND_SPEED, at)
-        return True
 
-    def _goto_global(self, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False) -> bool:
+    def goto_global(self, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False) -> bool:
         if not self.armed:
-            return self._deny("Reposition: vehicle not armed")
+            return self.deny("Reposition: vehicle not armed")
         problem = geodetic_problem(lat, lon)
         if problem is not None:
-            return self._deny(f"Reposition: {problem}")
+            return self.deny(f"Reposition: {problem}")
         here = self.body.position()
         x, y, z = self.origin.from_geodetic(0.0 if math.isnan(lat) else lat, 0.0 if math.isnan(lon) else lon,
                                             0.0 if math.isnan(alt) else alt)
@@ -319,7 +272,7 @@ class SimVehicleEndpoint:
             z = float(here[2])
         problem = target_problem(x, y, z - self.home[2])
         if problem is not None:
-            return self._deny(f"Reposition: {problem}")
+            return self.deny(f"Reposition: {problem}")
         self._velocity_setpoint = False
         if self._return is not None:  # a reposition ends a return, as on the autopilots
             self._return = None
@@ -328,22 +281,25 @@ class SimVehicleEndpoint:
         self._goto(x, y, z, yaw)
         return True
 
-    def _set_mode(self, custom_mode: int) -> bool:
+    def set_mode(self, custom_mode: int, must_fly: bool = False) -> bool:
         name = self.p.mode_name(custom_mode)
         if name is None:
-            return self._deny(f"Mode change: unknown mode {custom_mode}")
+            return self.deny(f"Mode change: unknown mode {custom_mode}")
         if name in REFUSED_MODES:
-            return self._deny(f"{name.upper()}: {REFUSED_MODES[name]}")
+            return self.deny(f"{name.upper()}: {REFUSED_MODES[name]}")
         if name == "offboard" and self.p.offboard_needs_setpoints and self.now - self._setpoint_t > self.p.setpoint_timeout_s:
-            return self._deny("Offboard: no setpoints streaming")
+            return self.deny("Offboard: no setpoints streaming")
         if name == "takeoff":
-            return self._takeoff(math.nan)
+            return self.takeoff(math.nan)
         if name in RETURN_MODES and not self.armed:
-            return self._deny(f"{name.upper()}: vehicle not armed")
+            return self.deny(f"{name.upper()}: vehicle not armed")
+        if name in MISSION_MODES:
+            return self._enter_mission(name, must_fly)
         self._return = None
+        self.missions.stop()
         self.mode = name
         if name == "land":
-            return self._land()
+            return self.land()
         if name in RETURN_MODES:
             self.landing = False
             self._velocity_setpoint = False
@@ -353,30 +309,47 @@ class SimVehicleEndpoint:
             self._hold_here()
         return True
 
+    # -- missions ------------------------------------------------------------------------------------
+    def _enter_mission(self, name: str, must_fly: bool) -> bool:
+        """AUTO/MISSION: fly the uploaded mission from the current item (once armed)."""
+        if not self.missions.ready:
+            return self.deny(f"{name.upper()}: no mission uploaded")
+        if must_fly and not self.armed:
+            return self.deny("Mission start: vehicle not armed")
+        self._return, self.landing, self._velocity_setpoint = None, False, False
+        self.mode = name
+        if self.armed:
+            self.missions.fly()
+        return True
+
+    def _flight(self) -> Flight:
+        return Flight(self.body, self.home, self.origin, self.params["RTL_RETURN_ALT"], CRUISE_M_S)
+
     def _failsafe(self) -> None:
         """The ground station fell silent: act as gcs_failsafe says (on the ground: disarm)."""
         action = self._gcs.spec.action
         log.warning("vehicle %d: no ground station heartbeat for %.1f s: failsafe %s", self.sysid,
                     self._gcs.spec.timeout_s, action)
-        self._deny(f"Failsafe: GCS lost, {action}")
+        self.deny(f"Failsafe: GCS lost, {action}")
         if self.body.on_ground and not self.landing:
-            self._arm(False)
+            self.arm(False)
             return
         wanted = {"hold": "hold", "land": "land", "return": "rtl"}[action]
         if wanted not in self.p.modes:
             wanted = "hold"
-        self._set_mode(self.p.modes[wanted])
+        self.set_mode(self.p.modes[wanted])
 
     def supervise(self) -> None:
         """Advance what runs by itself: the ground-station failsafe, a return home, setpoint
         time-outs (hold), take-off, and a landing (it ends on the ground, disarmed)."""
         if self._gcs.lost(self.now, self.armed):
             self._failsafe()
+        self.missions.step(self.now)
         if self._return is not None and self.mode in RETURN_MODES:
             done = self._return.step()
             if done == "land":
                 self._return = None
-                self._land(self.home[:2])
+                self.land(self.home[:2])
             elif done == "arrived":
                 self._return = None
                 self._hold_here()
@@ -392,4 +365,5 @@ class SimVehicleEndpoint:
             if self.p.auto_disarm_after_land:
                 self.armed = False
                 self.body.set_motors(False)
-            self.mode = "hold" if self.p is PX4 else "land"
+            if self.mode not in MISSION_MODES:  # a mission's landing stays in AUTO/MISSION, as on the autopilots
+                self.mode = "hold" if self.p is PX4 else "land"

@@ -68,7 +68,7 @@ def test_a_refused_command_raises_with_the_reason(two_vehicles):
 def test_a_pilot_taking_over_stops_the_adapter(two_vehicles):
     _, endpoints, link, personality = two_vehicles
     crews = [(MavlinkVehicle(link, 1, personality), GoTo(GoTo.Params(offset=(2.0, 0.0, 3.0))))]
-    pilot = threading.Timer(3.0, lambda: endpoints[0]._set_mode(personality.modes["posctl"]))
+    pilot = threading.Timer(3.0, lambda: endpoints[0].set_mode(personality.modes["posctl"]))
     pilot.start()
     fly_controllers(link, crews, duration_s=5.0, altitude_m=2.0)
     vehicle = crews[0][0]

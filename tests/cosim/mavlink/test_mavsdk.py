@@ -82,3 +82,63 @@ def test_mavsdk_flies_the_simulated_vehicle(personality):
         endpoint.close()
     assert bank.pos[0, 2] == 0.0 and not endpoint.armed
     assert math.dist(bank.pos[0, :2], (2.0, 5.0)) < 0.3
+
+
+NORTH_DEG = 1.0 / 111_194.9  # degrees of latitude per metre about the origin
+
+
+async def fly_mission(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoint) -> list[int]:
+    """MAVSDK's mission plugin: upload three waypoints (the last one with a loiter and the return
+    after the mission), verify them by download, arm, start, follow the progress to the end."""
+    from mavsdk.asyncio import ComponentType, Configuration, Mavsdk
+    from mavsdk.asyncio.plugins.action import ActionAsync
+    from mavsdk.asyncio.plugins.mission import MissionAsync
+    from mavsdk.asyncio.plugins.telemetry import TelemetryAsync
+    from mavsdk.plugins.mission import MissionItem, MissionPlan
+
+    def item(north: float, east: float, loiter_s: float = math.nan) -> MissionItem:
+        return MissionItem(47.0 + north * NORTH_DEG, 8.0 + east * NORTH_DEG / math.cos(math.radians(47.0)), 5.0,
+                           3.0, False, math.nan, math.nan, MissionItem.CameraAction.NONE, loiter_s, 1.0, 1.0,
+                           math.nan, math.nan, MissionItem.VehicleAction.NONE)
+
+    async with Mavsdk(Configuration.create_with_component_type(ComponentType.GROUND_STATION)) as m:
+        await m.add_any_connection(f"udpout://127.0.0.1:{port}")
+        system = await m.first_autopilot(timeout_s=10.0)
+        mission, action, telemetry = MissionAsync(system), ActionAsync(system), TelemetryAsync(system)
+        end = time.monotonic() + 10
+        while not await telemetry.health_all_ok():
+            assert time.monotonic() < end, await telemetry.health()
+            await asyncio.sleep(0.1)
+        plan = MissionPlan([item(0.0, 0.0), item(10.0, 0.0), item(10.0, 6.0, loiter_s=1.0)])
+        await mission.set_return_to_launch_after_mission(True)  # a NAV_RETURN_TO_LAUNCH item at the end
+        await mission.upload_mission(plan)
+        got = await mission.download_mission()
+        assert [(round(i.latitude_deg, 6), round(i.longitude_deg, 6), i.relative_altitude_m) for i in got.mission_items] \
+            == [(round(i.latitude_deg, 6), round(i.longitude_deg, 6), i.relative_altitude_m) for i in plan.mission_items]
+        await action.arm()
+        await mission.start_mission()
+        progress = []
+        end = time.monotonic() + 90 / SPEED
+        while not await mission.is_mission_finished():
+            assert time.monotonic() < end, f"mission not finished: {progress}"
+            progress.append(endpoint.missions.seq)
+            await asyncio.sleep(0.05)
+        await until(lambda: not endpoint.armed, 60 / SPEED, "the return after the mission")
+        return progress
+
+
+@pytest.mark.parametrize("personality", [PX4, ARDUPILOT], ids=lambda p: p.name)
+def test_mavsdk_uploads_verifies_and_flies_a_mission(personality):
+    bank = QuadrotorBank([AIRFRAMES["crazyflie"]], np.array([[0.0, 0.0, 0.0]]))
+    endpoint = SimVehicleEndpoint(QuadBody(bank, 0), 0, personality, origin=GeoOrigin(47.0, 8.0, 400.0))
+    stop = threading.Event()
+    thread = threading.Thread(target=run_realtime, args=(bank, [endpoint], 600.0), kwargs={"speed": SPEED, "stop": stop})
+    thread.start()
+    try:
+        progress = asyncio.run(asyncio.wait_for(fly_mission(endpoint.port, bank, endpoint), 60))
+    finally:
+        stop.set()
+        thread.join()
+        endpoint.close()
+    assert progress == sorted(progress) and len(set(progress)) >= 3  # the items in order
+    assert bank.on_ground[0] and not endpoint.armed and math.hypot(*bank.pos[0, :2]) < 1.0  # home again
