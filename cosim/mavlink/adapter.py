@@ -115,6 +115,16 @@ class MavlinkLink:
         self.sock.close()
 
 
+WANTED_HZ = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: 10.0, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED: 10.0,
+             mav.MAVLINK_MSG_ID_ATTITUDE: 10.0, mav.MAVLINK_MSG_ID_SYS_STATUS: 2.0,
+             mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: 2.0}
+"""The telemetry a vehicle is asked for (ArduPilot sends none until asked; PX4 streams unasked)."""
+DATA_STREAMS_HZ = {mav.MAV_DATA_STREAM_POSITION: 10, mav.MAV_DATA_STREAM_EXTRA1: 10, mav.MAV_DATA_STREAM_EXTENDED_STATUS: 2}
+"""The same as ArduPilot's REQUEST_DATA_STREAM groups, for firmware older than SET_MESSAGE_INTERVAL."""
+STREAMS_STALE_S = 2.0
+"""Telemetry missing or older than this (s) after a heartbeat: the streams are asked for again."""
+
+
 class MavlinkVehicle:
     """One vehicle on a link: its latest telemetry, and commands with acknowledgement."""
 
@@ -139,6 +149,8 @@ class MavlinkVehicle:
         self.failsafe: str | None = None  # why we stopped commanding, if we did
         self.heartbeat_timeout_s = 3.0
         self.position_t = -math.inf  # wall time of the latest GLOBAL_POSITION_INT
+        self._next_stream_request = -math.inf
+        self.stream_requests = 0  # times the telemetry streams were asked for
 
     # -- telemetry ---------------------------------------------------------------------------------
     def receive(self, m) -> None:
@@ -190,12 +202,30 @@ class MavlinkVehicle:
         if now >= self._next_heartbeat:
             self._next_heartbeat = now + 1.0
             self.link.send(mav.MAVLink_heartbeat_message(mav.MAV_TYPE_GCS, mav.MAV_AUTOPILOT_INVALID, 0, 0, 0, 3))
+        if "HEARTBEAT" in self.latest and now >= self._next_stream_request and self._telemetry_missing(now):
+            self._next_stream_request = now + 1.0
+            self.request_streams()
         if self.streaming and now >= self._next_setpoint:
             self._next_setpoint = now + 1.0 / self.setpoint_hz
             moving = self.setpoint is not None and self.setpoint[0] == "velocity"
             if self.setpoint is None or (moving and now - self.setpoint_t > self.setpoint_ttl_s):
                 self.hold()
             self._send_setpoint()
+
+    def _telemetry_missing(self, now: float) -> bool:
+        have = all(k in self.latest for k in ("GLOBAL_POSITION_INT", "LOCAL_POSITION_NED", "ATTITUDE"))
+        return not have or now - self.position_t > STREAMS_STALE_S
+
+    def request_streams(self) -> None:
+        """Ask for the telemetry this side needs, as a ground station does on connecting (and again
+        while it does not come: a rebooted autopilot forgets)."""
+        self.stream_requests += 1
+        for msg_id, hz in WANTED_HZ.items():
+            self.link.send(mav.MAVLink_command_long_message(self.sysid, 1, mav.MAV_CMD_SET_MESSAGE_INTERVAL, 0, msg_id,
+                                                            1e6 / hz, 0, 0, 0, 0, 0))
+        if self.p.data_stream_requests:
+            for stream, hz in DATA_STREAMS_HZ.items():
+                self.link.send(mav.MAVLink_request_data_stream_message(self.sysid, 1, stream, hz, 1))
 
     def hold(self) -> None:
         lp = self.latest.get("LOCAL_POSITION_NED")

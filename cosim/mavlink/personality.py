@@ -25,6 +25,10 @@ class Personality:
     auto_disarm_after_land: bool = True
     vehicle: str = "copter"  # the kind of body it flies or drives: copter or rover
     home_is_item_0: bool = False  # ArduPilot keeps home as mission item 0 and flies from item 1
+    streams_unasked: bool = True  # PX4 streams telemetry to a ground station; ArduPilot waits to be asked
+    data_stream_requests: bool = False  # ArduPilot honours REQUEST_DATA_STREAM; PX4 dropped it
+    timesync_every_s: float | None = None  # ArduPilot sends a TIMESYNC request every 10 s
+    dialect_streams: tuple[int, ...] = ()  # messages of its own dialect it can stream (ArduPilot: EKF_STATUS_REPORT)
     armable_in_mission: bool = True  # ArduPilot refuses to arm in AUTO (its AUTO_OPTIONS default)
 
     def mode_name(self, custom_mode: int) -> str | None:
@@ -44,14 +48,16 @@ PX4 = Personality(
 ARDUPILOT = Personality(
     "ardupilot", mav.MAV_AUTOPILOT_ARDUPILOTMEGA,
     {"stabilize": 0, "althold": 2, "auto": 3, "guided": 4, "hold": 5, "rtl": 6, "land": 9, "brake": 17},
-    setpoint_timeout_s=3.0, home_is_item_0=True, armable_in_mission=False,
+    setpoint_timeout_s=3.0, home_is_item_0=True, armable_in_mission=False, streams_unasked=False,
+    data_stream_requests=True, timesync_every_s=10.0, dialect_streams=(193,),
 )
 
 ARDUPILOT_ROVER = Personality(
     "ardupilot_rover", mav.MAV_AUTOPILOT_ARDUPILOTMEGA,
     {"manual": 0, "acro": 1, "steering": 3, "hold": 4, "loiter": 5, "auto": 10, "rtl": 11, "smart_rtl": 12, "guided": 15},
     setpoint_timeout_s=3.0, auto_disarm_after_land=False, vehicle="rover", home_is_item_0=True,
-    armable_in_mission=False,
+    armable_in_mission=False, streams_unasked=False, data_stream_requests=True, timesync_every_s=10.0,
+    dialect_streams=(193,),
 )
 
 PERSONALITIES = {"px4": PX4, "ardupilot": ARDUPILOT, "ardupilot_rover": ARDUPILOT_ROVER}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from pymavlink.dialects.v20 import ardupilotmega as apm
 from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink.frames import enu_to_ned, heading_to_yaw
@@ -77,6 +78,17 @@ def home(v: SimVehicleEndpoint):
                                              [1.0, 0.0, 0.0, 0.0], 0.0, 0.0, 0.0)
 
 
+EKF_HEALTHY = (apm.EKF_ATTITUDE | apm.EKF_VELOCITY_HORIZ | apm.EKF_VELOCITY_VERT | apm.EKF_POS_HORIZ_REL
+               | apm.EKF_POS_HORIZ_ABS | apm.EKF_POS_VERT_ABS | apm.EKF_PRED_POS_HORIZ_REL | apm.EKF_PRED_POS_HORIZ_ABS)
+
+
+def ekf_status(v: SimVehicleEndpoint):
+    """ArduPilot's EKF_STATUS_REPORT (its own dialect): every estimate good while the body is healthy,
+    which MAVSDK's health checks read on ArduPilot."""
+    flags = EKF_HEALTHY if v.body.healthy() else 0
+    return apm.MAVLink_ekf_status_report_message(flags, 0.1, 0.1, 0.1, 0.1, 0.0, 0.0)
+
+
 def mission_current(v: SimVehicleEndpoint):
     return v.missions.current_message()
 
@@ -86,6 +98,8 @@ STREAMS = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: global_position, mav.MAVLINK_
            mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: extended_state, mav.MAVLINK_MSG_ID_HOME_POSITION: home,
            mav.MAVLINK_MSG_ID_MISSION_CURRENT: mission_current}
 """The streamed messages by id, besides the 1 Hz heartbeat."""
+DIALECT_STREAMS = {apm.MAVLINK_MSG_ID_EKF_STATUS_REPORT: ekf_status}
+"""Messages of an autopilot's own dialect, streamed when its personality has them (off until asked)."""
 DEFAULT_HZ = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: 10.0, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED: 10.0,
               mav.MAVLINK_MSG_ID_ATTITUDE: 10.0, mav.MAVLINK_MSG_ID_SYS_STATUS: 2.0,
               mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: 2.0, mav.MAVLINK_MSG_ID_HOME_POSITION: 2.0,
@@ -94,12 +108,28 @@ MAX_HZ = 50.0
 """The fastest stream: one message per poll of a scenario's sockets (every 20 ms by default)."""
 
 
+DATA_STREAMS = {
+    mav.MAV_DATA_STREAM_EXTENDED_STATUS: (mav.MAVLINK_MSG_ID_SYS_STATUS, mav.MAVLINK_MSG_ID_MISSION_CURRENT,
+                                          mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE),
+    mav.MAV_DATA_STREAM_POSITION: (mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED),
+    mav.MAV_DATA_STREAM_EXTRA1: (mav.MAVLINK_MSG_ID_ATTITUDE,),
+    mav.MAV_DATA_STREAM_EXTRA3: (apm.MAVLINK_MSG_ID_EKF_STATUS_REPORT,),
+}
+"""REQUEST_DATA_STREAM's groups (ArduPilot's): the messages of each that a served vehicle has;
+MAV_DATA_STREAM_ALL is all of them."""
+
+
 class Streams:
     """Which messages a vehicle streams, at what rate, and when each is next due (each keeps its
-    cadence: a late poll does not delay the next one). SET_MESSAGE_INTERVAL changes them."""
+    cadence: a late poll does not delay the next one). `unasked`: start with the default rates (PX4)
+    or with every stream off until a ground station asks (ArduPilot). SET_MESSAGE_INTERVAL and
+    REQUEST_DATA_STREAM change them."""
 
-    def __init__(self) -> None:
-        self.hz = dict(DEFAULT_HZ)  # message id -> rate (Hz); 0: stopped
+    def __init__(self, unasked: bool = True, dialect: tuple[int, ...] = ()) -> None:
+        self.default_hz = dict(DEFAULT_HZ) if unasked else dict.fromkeys(DEFAULT_HZ, 0.0)
+        self.default_hz.update(dict.fromkeys(dialect, 0.0))
+        self.builders = {**STREAMS, **{k: DIALECT_STREAMS[k] for k in dialect}}
+        self.hz = dict(self.default_hz)  # message id -> rate (Hz); 0: stopped
         self._next: dict[object, float] = {}
 
     def due(self, key: object, hz: float, now: float) -> bool:
@@ -116,17 +146,24 @@ class Streams:
     def set_interval(self, msg_id: float, interval_us: float) -> str | None:
         """Interval in microseconds, -1 stops the stream, 0 restores its default; the problem, if refused."""
         k = int(msg_id)
-        if k not in STREAMS:
+        if k not in self.builders:
             return f"Interval: message {k} is not streamed"
         if interval_us == -1:
             self.hz[k] = 0.0
         elif interval_us == 0:
-            self.hz[k] = DEFAULT_HZ[k]
+            self.hz[k] = self.default_hz[k]
         elif interval_us >= 1e6 / MAX_HZ:
             self.hz[k] = 1e6 / interval_us
         else:
             return f"Interval: at most {MAX_HZ:g} Hz"
         return None
+
+    def request_data_stream(self, stream_id: int, rate_hz: int, start: bool) -> None:
+        """REQUEST_DATA_STREAM: a group of messages at `rate_hz` (at most MAX_HZ), or stopped."""
+        groups = DATA_STREAMS.values() if stream_id == mav.MAV_DATA_STREAM_ALL else [DATA_STREAMS.get(stream_id, ())]
+        for ids in groups:
+            for k in (k for k in ids if k in self.builders):
+                self.hz[k] = min(float(rate_hz), MAX_HZ) if start and rate_hz > 0 else 0.0
 
 
 def requested(v: SimVehicleEndpoint, msg_id: int):

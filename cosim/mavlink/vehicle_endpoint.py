@@ -71,7 +71,7 @@ class SimVehicleEndpoint:
         self._takeoff_z: float | None = None
         self.params = Parameters({"SYSID_THISMAV": float(sysid), "MPC_XY_VEL_MAX": 10.0, "MPC_Z_VEL_MAX_UP": 3.0,
                                   "COM_OF_LOSS_T": personality.setpoint_timeout_s, "WPNAV_SPEED": 500.0})
-        self.streams = tm.Streams()
+        self.streams = tm.Streams(personality.streams_unasked, personality.dialect_streams)
         self.missions = MissionControl(personality, self.send, self.deny, self._flight, self._begin_landing,
                                        self._hold_here)
         self._setpoint_t = -math.inf
@@ -101,8 +101,10 @@ class SimVehicleEndpoint:
             return
         if self.streams.due("heartbeat", 1.0, self.now):
             self.send(tm.heartbeat(self))
+        if self.p.timesync_every_s is not None and self.streams.due("timesync", 1.0 / self.p.timesync_every_s, self.now):
+            self.send(mav.MAVLink_timesync_message(0, self._time_ns()))
         for msg_id in self.streams.due_now(self.now):
-            self.send(tm.STREAMS[msg_id](self))
+            self.send(self.streams.builders[msg_id](self))
 
     def ack(self, command: int, result: int) -> None:
         self.send(mav.MAVLink_command_ack_message(command, result, 0, 0, 0, 0))
@@ -134,6 +136,19 @@ class SimVehicleEndpoint:
     def _on_heartbeat(self, m) -> None:
         if m.type == mav.MAV_TYPE_GCS:
             self._gcs.heard(self.now)
+
+    def _time_ns(self) -> int:
+        return int(self.now * 1e9)
+
+    def _on_timesync(self, m) -> None:
+        """Answer a ground station's TIMESYNC request with this vehicle's clock (simulated ns)."""
+        if m.tc1 == 0:
+            self.send(mav.MAVLink_timesync_message(self._time_ns(), m.ts1))
+
+    def _on_request_data_stream(self, m) -> None:
+        """ArduPilot's stream groups; PX4 firmware ignores this message, and so does its personality."""
+        if self.p.data_stream_requests:
+            self.streams.request_data_stream(m.req_stream_id, m.req_message_rate, bool(m.start_stop))
 
     def _on_set_mode(self, m) -> None:
         self.set_mode(m.custom_mode)

@@ -33,6 +33,16 @@ async def until(cond, timeout_s: float, what: str) -> None:
         await asyncio.sleep(0.02)
 
 
+async def ask_for_telemetry(telemetry, personality) -> None:
+    """What a MAVSDK script must do on ArduPilot, which streams nothing but heartbeats until asked
+    (its stand-in here behaves the same); PX4 streams unasked."""
+    if personality.streams_unasked:
+        return
+    for set_rate in (telemetry.set_rate_health, telemetry.set_rate_position, telemetry.set_rate_position_velocity_ned,
+                     telemetry.set_rate_attitude_euler, telemetry.set_rate_landed_state):
+        await set_rate(10.0)
+
+
 async def fly(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoint) -> None:
     from mavsdk.asyncio import ComponentType, Configuration, Mavsdk
     from mavsdk.asyncio.plugins.action import ActionAsync
@@ -45,6 +55,7 @@ async def fly(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoint) -> N
         system = await m.first_autopilot(timeout_s=10.0)
         assert system is not None, "MAVSDK did not discover the vehicle"
         telemetry, action, offboard = TelemetryAsync(system), ActionAsync(system), OffboardAsync(system)
+        await ask_for_telemetry(telemetry, endpoint.p)
         end = time.monotonic() + 10
         while not await telemetry.health_all_ok():
             assert time.monotonic() < end, await telemetry.health()
@@ -105,6 +116,7 @@ async def fly_mission(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoi
         await m.add_any_connection(f"udpout://127.0.0.1:{port}")
         system = await m.first_autopilot(timeout_s=10.0)
         mission, action, telemetry = MissionAsync(system), ActionAsync(system), TelemetryAsync(system)
+        await ask_for_telemetry(telemetry, endpoint.p)
         end = time.monotonic() + 10
         while not await telemetry.health_all_ok():
             assert time.monotonic() < end, await telemetry.health()

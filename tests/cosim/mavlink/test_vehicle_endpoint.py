@@ -126,6 +126,7 @@ def test_ardupilot_guided_takeoff_is_relative(vehicle):
     bank, _, gcs = vehicle
     hb = gcs.wait("HEARTBEAT")
     assert hb.autopilot == mav.MAV_AUTOPILOT_ARDUPILOTMEGA
+    gcs.send(mav.MAVLink_request_data_stream_message(1, 1, mav.MAV_DATA_STREAM_POSITION, 10, 1))  # as MAVProxy asks
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4).result == mav.MAV_RESULT_ACCEPTED  # GUIDED
     assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
     assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, 0, 0, 0, 5.0).result == mav.MAV_RESULT_ACCEPTED
@@ -210,3 +211,31 @@ def test_a_bounded_fuzz_of_handled_messages_never_stops_the_vehicle(vehicle):
     ack = gcs.command(mav.MAV_CMD_REQUEST_MESSAGE, mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION)
     assert ack.result == mav.MAV_RESULT_ACCEPTED
     assert np.all(np.isfinite(bank.pos))
+
+
+@pytest.mark.parametrize("vehicle", [ARDUPILOT], indirect=True)
+def test_ardupilot_streams_what_is_asked_for_and_keeps_time(vehicle):
+    """As the firmware does at connection: heartbeats and TIMESYNC only, until REQUEST_DATA_STREAM
+    (groups, ArduPilot's) or SET_MESSAGE_INTERVAL ask; a TIMESYNC request is answered."""
+    _, _, gcs = vehicle
+    gcs.wait("HEARTBEAT")
+    assert {m.get_type() for m in gcs.pump(3.0 / SPEED)} <= {"HEARTBEAT", "TIMESYNC"}
+    gcs.send(mav.MAVLink_request_data_stream_message(1, 1, mav.MAV_DATA_STREAM_EXTRA1, 5, 1))  # ATTITUDE at 5 Hz
+    gcs.pump(1.0 / SPEED)
+    got = [m.get_type() for m in gcs.pump(4.0 / SPEED)]
+    assert 18 <= got.count("ATTITUDE") <= 22 and "GLOBAL_POSITION_INT" not in got
+    gcs.send(mav.MAVLink_request_data_stream_message(1, 1, mav.MAV_DATA_STREAM_ALL, 2, 0))  # everything off
+    gcs.pump(1.0 / SPEED)
+    assert "ATTITUDE" not in {m.get_type() for m in gcs.pump(2.0 / SPEED)}
+    gcs.send(mav.MAVLink_timesync_message(0, 123_456))
+    sync = gcs.wait("TIMESYNC", lambda m: m.ts1 == 123_456)
+    assert sync.tc1 > 0
+
+
+def test_px4_streams_unasked_and_ignores_data_stream_requests(vehicle):
+    _, _, gcs = vehicle
+    gcs.wait("GLOBAL_POSITION_INT")
+    gcs.send(mav.MAVLink_request_data_stream_message(1, 1, mav.MAV_DATA_STREAM_ALL, 0, 0))  # PX4 dropped this message
+    gcs.pump(1.0 / SPEED)
+    got = [m.get_type() for m in gcs.pump(2.0 / SPEED)]
+    assert 18 <= got.count("GLOBAL_POSITION_INT") <= 22  # still 10 Hz
