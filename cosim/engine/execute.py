@@ -84,6 +84,10 @@ def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status:
         if sim is not None:
             sim.close()
             metrics, digest = _write_metrics(sim, scenario, directory)
+            failures = [f for ext in sim.extensions for f in ext.failures()]
+            if failures and status == "ok":  # the run went on, but the real vehicles did not do what was asked
+                status, error = "failed", "a real vehicle did not do what was asked: " + "; ".join(failures)
+                log.error("run %s: %s", directory, error)
     except Exception as exc:
         status, error = "failed", f"{error + '; then ' if error else ''}writing the results failed: {type(exc).__name__}: {exc}"
         log.error("run %s: %s", directory, error)

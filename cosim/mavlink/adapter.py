@@ -4,10 +4,12 @@ endpoints): a `Controller` flies them through the same robot API it uses in simu
 `MavlinkLink` is one UDP connection (to 127.0.0.1 unless told otherwise) that may carry several
 vehicles, told apart by system id. `MavlinkVehicle` discovers its vehicle by heartbeat, sends our
 own heartbeat at 1 Hz, asks for telemetry rates, waits for COMMAND_ACK with retries (failures
-carry the vehicle's STATUSTEXT), arms, switches to GUIDED or OFFBOARD (streaming setpoints first,
-as PX4 requires), takes off, and then streams the controller's latest setpoint at 10 Hz; a
-velocity setpoint older than its time-to-live becomes hold (a position target is already safe to
-keep: it stands until replaced). `cosim.mavlink.remote_robot.MavlinkRobot` is the controller's `robot`.
+carry the vehicle's STATUSTEXT), streams the controller's latest setpoint at 10 Hz (a velocity
+setpoint older than its time-to-live becomes hold; a position target is already safe to keep: it
+stands until replaced), and checks that what the vehicle acknowledged keeps happening: once it is
+ours (`watch`), a vehicle that disarms, lands or changes mode by itself, or falls silent, is no
+longer commanded and says why in `failsafe`. Taking off is `cosim.mavlink.launch`;
+`cosim.mavlink.remote_robot.MavlinkRobot` is the controller's `robot`.
 """
 
 from __future__ import annotations
@@ -21,12 +23,10 @@ from collections.abc import Callable
 import numpy as np
 from pymavlink.dialects.v20 import common as mav
 
-from controllers import Controller
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.frames import ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import PX4, Personality
 from cosim.mavlink.ratelog import RateLimitedLog
-from cosim.mavlink.remote_robot import MavlinkRobot, NoNetwork, WallClockServices
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +144,8 @@ class MavlinkVehicle:
         self._next_heartbeat = 0.0
         self._next_setpoint = 0.0
         self.streaming = False
+        self.watching = False  # the vehicle is ours: it must stay armed, in expected_mode (and airborne)
+        self.expect_airborne = False
         self.heartbeat_t = -math.inf
         self.expected_mode: int | None = None  # the mode we put the vehicle in; another one means a pilot took over
         self.failsafe: str | None = None  # why we stopped commanding, if we did
@@ -158,7 +160,11 @@ class MavlinkVehicle:
         self.latest[kind] = m
         if kind == "HEARTBEAT":
             self.heartbeat_t = time.monotonic()
-            self._check_mode(m)
+            self._check_heartbeat(m)
+        elif kind == "EXTENDED_SYS_STATE":
+            landed = m.landed_state in (mav.MAV_LANDED_STATE_ON_GROUND, mav.MAV_LANDED_STATE_LANDING)
+            if self.watching and self.expect_airborne and landed:
+                self._stop("the vehicle is landing or landed by itself (a failsafe on board?): no longer commanding")
         elif kind == "GLOBAL_POSITION_INT":
             self.position_t = time.monotonic()
         elif kind == "COMMAND_ACK":
@@ -184,20 +190,33 @@ class MavlinkVehicle:
         return yaw_to_heading(att.yaw) if att else math.nan
 
     # -- the loop --------------------------------------------------------------------------------
-    def _check_mode(self, hb) -> None:
-        if self.streaming and self.expected_mode is not None and hb.custom_mode != self.expected_mode:
+    def watch(self, mode: int, airborne: bool = False) -> None:
+        """From now on the vehicle must stay armed and in `mode` (and off the ground if `airborne`)."""
+        self.expected_mode, self.expect_airborne, self.watching = mode, airborne, True
+
+    def release(self) -> None:
+        """We stop commanding on purpose (landing at the end): nothing it does now is a failsafe."""
+        self.watching = self.streaming = False
+
+    def _check_heartbeat(self, hb) -> None:
+        if not self.watching:
+            return
+        if not hb.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED:
+            self._stop("the vehicle disarmed by itself: no longer commanding")
+        elif self.expected_mode is not None and hb.custom_mode != self.expected_mode:
             name = self.p.mode_name(hb.custom_mode) or str(hb.custom_mode)
-            self._stop(f"mode changed to {name} by someone else (a pilot?): no longer commanding")
+            self._stop(f"mode changed to {name} by someone else (a pilot, or a failsafe on board): no longer commanding")
 
     def _stop(self, why: str) -> None:
-        self.streaming = False
-        self.failsafe = why
+        self.watching = self.streaming = False
+        if self.failsafe is None:
+            self.failsafe = why
         log.warning("vehicle %d: %s", self.sysid, why)
 
     def tick(self, now: float) -> None:
         """Heartbeat at 1 Hz; the latest setpoint at setpoint_hz while streaming (hold when stale);
         a vehicle silent for heartbeat_timeout_s is reported lost and no longer commanded."""
-        if self.streaming and now - self.heartbeat_t > self.heartbeat_timeout_s:
+        if self.watching and now - self.heartbeat_t > self.heartbeat_timeout_s:
             self._stop(f"no heartbeat for {now - self.heartbeat_t:.1f} s: vehicle lost")
         if now >= self._next_heartbeat:
             self._next_heartbeat = now + 1.0
@@ -268,65 +287,3 @@ class MavlinkVehicle:
 
 def _idle(seconds: float) -> None:
     time.sleep(seconds)
-
-
-def take_off(vehicle: MavlinkVehicle, altitude_m: float, wait: Callable[[float], None] | None = None) -> None:
-    """Arm, switch to GUIDED (ArduPilot) or OFFBOARD (PX4, after streaming setpoints), and climb to
-    `altitude_m` above the current position, holding there; setpoints then stream from `tick`.
-    A rover arms and switches to GUIDED, holding where it stands."""
-    sleep = wait or _idle
-    end = time.monotonic() + 10
-    while "LOCAL_POSITION_NED" not in vehicle.latest or "HEARTBEAT" not in vehicle.latest:
-        if time.monotonic() > end:
-            raise MavlinkError(f"no telemetry from vehicle {vehicle.sysid}")
-        vehicle.tick(time.monotonic())
-        sleep(0.05)
-        vehicle.link.poll()
-    for msg_id in (mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED, mav.MAVLINK_MSG_ID_ATTITUDE):
-        vehicle.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, msg_id, 100_000, wait=wait)
-    lp = vehicle.latest["LOCAL_POSITION_NED"]
-    yaw = vehicle.latest["ATTITUDE"].yaw if "ATTITUDE" in vehicle.latest else 0.0
-    rover = vehicle.p.vehicle == "rover"
-    vehicle.setpoint = ("position", lp.x, lp.y, lp.z if rover else lp.z - altitude_m, yaw)
-    vehicle.setpoint_t = math.inf  # the take-off setpoint does not go stale
-    vehicle.streaming = True
-    if rover:
-        vehicle.expected_mode = vehicle.p.modes["guided"]
-        vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, vehicle.p.modes["guided"], wait=wait)
-        vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
-    elif vehicle.p is PX4:
-        for _ in range(5):  # PX4 enters OFFBOARD only once setpoints stream
-            vehicle._send_setpoint()
-            sleep(0.05)
-        vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
-        vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, 6, 0, wait=wait)
-        vehicle.expected_mode = vehicle.p.modes["offboard"]
-    else:
-        vehicle.expected_mode = vehicle.p.modes["guided"]
-        vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, vehicle.p.modes["guided"], wait=wait)
-        vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
-        vehicle.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, altitude_m, wait=wait)
-
-
-def fly_controllers(link: MavlinkLink, crews: list[tuple[MavlinkVehicle, Controller]], duration_s: float,
-                    altitude_m: float = 2.0, seed: int = 0) -> None:
-    """Take each vehicle off, then run each Controller against its vehicle for `duration_s` wall
-    seconds: timers and steps in wall-clock time, setpoints streamed and held when stale."""
-    for vehicle, _ in crews:
-        take_off(vehicle, altitude_m)
-    services = WallClockServices()
-    streams = np.random.SeedSequence(seed).spawn(len(crews))
-    for (vehicle, ctrl), stream in zip(crews, streams):
-        ctrl.bind(vehicle.sysid, MavlinkRobot(vehicle), NoNetwork(vehicle.sysid), np.random.default_rng(stream), services)
-        ctrl.setup()
-        if ctrl.period and type(ctrl).steps():
-            services.every(ctrl.period, ctrl.step)
-    end = time.monotonic() + duration_s
-    while time.monotonic() < end:
-        link.poll()
-        now = time.monotonic()
-        for vehicle, _ in crews:
-            vehicle.tick(now)
-        services.run_due()
-        time.sleep(0.01)
-

@@ -22,11 +22,12 @@ from pymavlink.dialects.v20 import common as mav
 
 from cosim.core.timeline import Priority
 from cosim.core.timeunits import NS_PER_S
-from cosim.mavlink.adapter import MavlinkLink, MavlinkVehicle, take_off
+from cosim.mavlink.adapter import MavlinkLink, MavlinkVehicle
 from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import key_from_env
 from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
+from cosim.mavlink.launch import take_off
 from cosim.mavlink.personality import PERSONALITIES
 from cosim.mavlink.realtime import Pacer
 from cosim.mavlink.remote_robot import MavlinkRobot
@@ -185,8 +186,9 @@ class MavlinkBridge:
         """Land the ghosts (if asked) and close every socket; also right after a build (validate)."""
         for ghost in self.ghosts.values() if self._started else ():
             v = ghost.vehicle
-            if ghost.spec.land_at_end and v.p.vehicle == "copter" and v.failsafe is None:
-                v.streaming = False
+            failed = v.failsafe is not None
+            v.release()
+            if ghost.spec.land_at_end and v.p.vehicle == "copter" and not failed:
                 try:
                     v.command(mav.MAV_CMD_NAV_LAND, timeout_s=0.5)
                 except Exception as exc:
@@ -195,6 +197,11 @@ class MavlinkBridge:
             link.close()
         for port in self.ports.values():
             port.close()
+
+    def failures(self) -> list[str]:
+        """The real vehicles that stopped doing what was asked (disarmed, landed, left our mode, fell silent)."""
+        return [f"ghost of robot {g.node} (MAVLink system {g.vehicle.sysid}): {g.vehicle.failsafe}"
+                for g in self.ghosts.values() if g.vehicle.failsafe is not None]
 
     def metrics(self) -> dict:
         st = self.pacer.stats

@@ -12,9 +12,10 @@ import time
 import numpy as np
 import pytest
 
-from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle, fly_controllers, take_off
+from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle
 from cosim.mavlink.bodies import QuadBody
 from cosim.mavlink.frames import GeoOrigin
+from cosim.mavlink.launch import fly_controllers, take_off
 from cosim.mavlink.personality import ARDUPILOT, PX4
 from cosim.mavlink.realtime import run_realtime
 from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
@@ -127,3 +128,51 @@ def test_the_adapter_drops_telemetry_no_vehicle_can_send():
     assert "ATTITUDE" not in vehicle.latest and vehicle.latest["GLOBAL_POSITION_INT"].lat == 470_000_000
     sender.close()
     link.close()
+
+
+@pytest.mark.parametrize("personality", [PX4, ARDUPILOT], ids=lambda p: p.name)
+def test_a_take_off_acknowledged_but_not_flown_raises(personality):
+    """A vehicle that acknowledges GUIDED/OFFBOARD, arming and take-off but never climbs (as real
+    ArduCopter did under our old take-off): take_off says so instead of flying controllers on it."""
+    bank = QuadrotorBank([AIRFRAMES["crazyflie"]], np.array([[0.0, 0.0, 0.0]]))
+    deaf = QuadBody(bank, 0, command=lambda *args: None)  # motion commands go nowhere
+    endpoint = SimVehicleEndpoint(deaf, 0, personality, origin=GeoOrigin(47.0, 8.0, 400.0))
+    stop = threading.Event()
+    thread = threading.Thread(target=run_realtime, args=(bank, [endpoint], 600.0), kwargs={"speed": 2.0, "stop": stop})
+    thread.start()
+    link = MavlinkLink("127.0.0.1", endpoint.port)
+    try:
+        vehicle = MavlinkVehicle(link, 1, personality)
+        with pytest.raises(MavlinkError, match=r"acknowledged the take-off but did not climb: 0\.0 m of 2 m after 2 s"):
+            take_off(vehicle, 2.0, climb_timeout_s=2.0)
+        assert endpoint.armed and not vehicle.streaming and not vehicle.watching
+    finally:
+        stop.set()
+        thread.join()
+        link.close()
+        endpoint.close()
+
+
+@pytest.mark.parametrize("two_vehicles", [ARDUPILOT], indirect=True, ids=["ardupilot"])
+def test_a_vehicle_that_disarms_or_lands_by_itself_is_a_failsafe(two_vehicles):
+    bank, endpoints, link, personality = two_vehicles
+    first, second = MavlinkVehicle(link, 1, personality), MavlinkVehicle(link, 2, personality)
+    take_off(first, 2.0)
+    take_off(second, 2.0)
+    assert bank.pos[0, 2] > 1.0 and first.watching and first.failsafe is None
+    endpoints[0].armed = False  # the firmware disarms on its own (as real ArduCopter did after our take-off)
+    end = time.monotonic() + 3.0
+    while time.monotonic() < end and first.failsafe is None:
+        link.poll()
+        first.tick(time.monotonic())
+        time.sleep(0.01)
+    assert first.failsafe == "the vehicle disarmed by itself: no longer commanding" and not first.streaming
+    landed = mavlink_extended_sys_state(mav_landed=4)  # LANDING, still in GUIDED and armed
+    second.receive(landed)
+    assert "landing or landed by itself" in second.failsafe and not second.streaming
+
+
+def mavlink_extended_sys_state(mav_landed: int):
+    from pymavlink.dialects.v20 import common as mav
+
+    return mav.MAVLink_extended_sys_state_message(mav.MAV_VTOL_STATE_MC, mav_landed)

@@ -21,8 +21,9 @@ import pytest
 
 import cosim
 from cosim.errors import ScenarioError
-from cosim.mavlink.adapter import MavlinkLink, MavlinkVehicle, take_off
+from cosim.mavlink.adapter import MavlinkLink, MavlinkVehicle
 from cosim.mavlink.frames import GeoOrigin
+from cosim.mavlink.launch import take_off
 from cosim.mavlink.personality import ARDUPILOT_ROVER, PX4
 from cosim.mavlink.remote_robot import MavlinkRobot
 from cosim.mavlink.standin import StandInVehicle
@@ -81,7 +82,8 @@ def test_a_ghost_leads_simulated_followers(tmp_path):
 def test_a_listening_ghost_of_a_cosim_serve_vehicle_goes_stale_when_it_stops(tmp_path):
     """The README's recipe: `cosim serve-vehicle --out` sends to the scenario, which listens; the
     network is ns-3's 802.11b, so the twin's beacons reach the followers through its ns-3 node. The
-    vehicle process ends after 5 s and its twin is flagged stale and stops where it was last seen."""
+    vehicle process ends after 5 s and its twin is flagged stale and stops where it was last seen;
+    the run keeps everything it computed and ends failed, saying the real vehicle was lost."""
     from netstack.ns3.backend import _ns
 
     _ns()  # ns-3 loads once per session; load it before the vehicle's 5 s start to run
@@ -100,7 +102,9 @@ def test_a_listening_ghost_of_a_cosim_serve_vehicle_goes_stale_when_it_stops(tmp
         out, err = vehicle.communicate(timeout=30)
     assert vehicle.returncode == 0, err
     assert "serving a simulated ardupilot vehicle (system 1) on udp 127.0.0.1:" in out
-    assert result.status == "ok", result.error
+    assert result.status == "failed"
+    assert result.error.startswith("a real vehicle did not do what was asked: ghost of robot 0 (MAVLink system 1): "
+                                   "no heartbeat for 3.") and result.error.endswith("s: vehicle lost")
     assert result.metrics["mavlink"]["ghost0"]["stale_events"] == 1
     rec = _trace(result.directory, "records")
     assert sorted(n for n, k in zip(rec["node"], rec["name"]) if k == "leader_seen") == [1, 2, 3, 4]
