@@ -23,6 +23,8 @@ class Personality:
     offboard_needs_setpoints: bool = False  # PX4 refuses OFFBOARD unless setpoints already stream
     setpoint_timeout_s: float = 3.0  # a velocity setpoint older than this becomes hold
     auto_disarm_after_land: bool = True
+    idle_disarm_s: float | None = 10.0  # armed on the ground this long without taking off: disarmed
+    # (PX4's COM_DISARM_PRFLT, ArduCopter's DISARM_DELAY; a rover stays armed)
     vehicle: str = "copter"  # the kind of body it flies or drives: copter or rover
     home_is_item_0: bool = False  # ArduPilot keeps home as mission item 0 and flies from item 1
     streams_unasked: bool = True  # PX4 streams telemetry to a ground station; ArduPilot waits to be asked
@@ -55,7 +57,7 @@ ARDUPILOT = Personality(
 ARDUPILOT_ROVER = Personality(
     "ardupilot_rover", mav.MAV_AUTOPILOT_ARDUPILOTMEGA,
     {"manual": 0, "acro": 1, "steering": 3, "hold": 4, "loiter": 5, "auto": 10, "rtl": 11, "smart_rtl": 12, "guided": 15},
-    setpoint_timeout_s=3.0, auto_disarm_after_land=False, vehicle="rover", home_is_item_0=True,
+    setpoint_timeout_s=3.0, auto_disarm_after_land=False, idle_disarm_s=None, vehicle="rover", home_is_item_0=True,
     armable_in_mission=False, streams_unasked=False, data_stream_requests=True, timesync_every_s=10.0,
     dialect_streams=(193,),
 )

@@ -79,6 +79,7 @@ class SimVehicleEndpoint:
         self.landing = False
         self._gcs = GcsWatch(gcs_failsafe or GcsFailsafe())
         self._return: ReturnHome | None = None
+        self._grounded_t: float | None = None  # since when armed on the ground (idle disarm)
         body.set_motors(False)  # motors stopped until armed
         self.now = 0.0
 
@@ -354,11 +355,24 @@ class SimVehicleEndpoint:
             wanted = "hold"
         self.set_mode(self.p.modes[wanted])
 
+    def _idle_disarm(self) -> None:
+        """As the firmware does: a copter armed on the ground that does not take off is disarmed."""
+        if not (self.armed and self.body.on_ground and self.p.idle_disarm_s is not None):
+            self._grounded_t = None
+            return
+        if self._grounded_t is None:
+            self._grounded_t = self.now
+        elif self.now - self._grounded_t >= self.p.idle_disarm_s:
+            self.deny(f"Disarming: on the ground for {self.p.idle_disarm_s:g} s without taking off")
+            self.armed, self.landing, self._grounded_t = False, False, None
+            self.body.set_motors(False)
+
     def supervise(self) -> None:
         """Advance what runs by itself: the ground-station failsafe, a return home, setpoint
         time-outs (hold), take-off, and a landing (it ends on the ground, disarmed)."""
         if self._gcs.lost(self.now, self.armed):
             self._failsafe()
+        self._idle_disarm()
         self.missions.step(self.now)
         if self._return is not None and self.mode in RETURN_MODES:
             done = self._return.step()

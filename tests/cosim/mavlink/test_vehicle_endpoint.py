@@ -13,7 +13,7 @@ import pytest
 from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink.frames import GeoOrigin, enu_to_ned, heading_to_yaw, ned_to_enu, yaw_to_heading
-from cosim.mavlink.personality import ARDUPILOT
+from cosim.mavlink.personality import ARDUPILOT, PX4
 from tests.cosim.mavlink.ground_station import SPEED
 
 
@@ -239,3 +239,16 @@ def test_px4_streams_unasked_and_ignores_data_stream_requests(vehicle):
     gcs.pump(1.0 / SPEED)
     got = [m.get_type() for m in gcs.pump(2.0 / SPEED)]
     assert 18 <= got.count("GLOBAL_POSITION_INT") <= 22  # still 10 Hz
+
+
+@pytest.mark.parametrize("vehicle", [PX4, ARDUPILOT], indirect=True, ids=["px4", "ardupilot"])
+def test_an_armed_copter_that_does_not_take_off_is_disarmed(vehicle):
+    """As the firmware does (PX4's COM_DISARM_PRFLT, ArduCopter's DISARM_DELAY, 10 s): armed and
+    left on the ground, a copter disarms and says so."""
+    _, endpoint, gcs = vehicle
+    gcs.wait("HEARTBEAT")
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
+    t0 = time.monotonic()
+    gcs.wait("HEARTBEAT", lambda m: not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED, timeout=20 / SPEED)
+    assert 9.0 / SPEED < time.monotonic() - t0 < 12.0 / SPEED
+    assert "on the ground for 10 s" in gcs.latest["STATUSTEXT"].text and not endpoint.armed
