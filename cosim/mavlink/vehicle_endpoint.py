@@ -18,13 +18,13 @@ import math
 
 from pymavlink.dialects.v20 import common as mav
 
-from cosim.mavlink import commands
+from cosim.mavlink import commands, setpoints
 from cosim.mavlink import telemetry as tm
 from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.failsafe import GcsFailsafe, GcsWatch
-from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
-from cosim.mavlink.limits import MAX_HEIGHT_M, geodetic_problem, speed_problem, target_problem
+from cosim.mavlink.frames import GeoOrigin, yaw_to_heading
+from cosim.mavlink.limits import MAX_HEIGHT_M, geodetic_problem, target_problem
 from cosim.mavlink.mission_control import MissionControl
 from cosim.mavlink.mission_protocol import MissionServer
 from cosim.mavlink.mission_run import Flight
@@ -35,9 +35,6 @@ from cosim.mavlink.vehicle_port import VehiclePort
 
 log = logging.getLogger(__name__)
 
-_IGNORE_POSITION = 0b111
-_IGNORE_VELOCITY = 0b111000
-_IGNORE_YAW = 1 << 10
 LAND_SPEED = 0.7  # m/s
 CRUISE_M_S = 5.0
 """Mission legs' speed until a DO_CHANGE_SPEED: ArduPilot's WPNAV_SPEED and PX4's MPC_XY_CRUISE defaults."""
@@ -168,39 +165,27 @@ class SimVehicleEndpoint:
         self.send(reply) if refused is None else self.deny(refused)
 
     def _on_set_position_target_local_ned(self, m) -> None:
-        self._setpoint_t = self.now
-        if self.mode not in GUIDED_MODES or not self.armed:
-            return
-        mask = m.type_mask
-        yaw = None if mask & _IGNORE_YAW else m.yaw
-        used = [m.x, m.y, m.z] if not mask & _IGNORE_POSITION else []
-        used += [m.vx, m.vy, m.vz] if not mask & _IGNORE_VELOCITY else []
-        if not all(math.isfinite(v) for v in used):
-            self.deny("setpoint refused: non-finite position or velocity")
-            return
-        x, y, z = ned_to_enu(m.x, m.y, m.z)
-        problem = speed_problem(m.vx, m.vy, m.vz) if mask & _IGNORE_POSITION else target_problem(x, y, z - self.home[2])
-        if problem is not None:
-            self.deny(f"setpoint refused: {problem}")
-            return
-        if not mask & _IGNORE_POSITION:
-            self._velocity_setpoint = False
-            self._goto(x, y, z, yaw)
-        elif not mask & _IGNORE_VELOCITY:
-            self._velocity_setpoint = True
-            if m.coordinate_frame in (mav.MAV_FRAME_BODY_NED, mav.MAV_FRAME_BODY_OFFSET_NED):
-                self.body.velocity_body(m.vx, -m.vy, -m.vz)  # body forward/right/down -> forward/left/up
-            else:
-                self.body.velocity_world(*ned_to_enu(m.vx, m.vy, m.vz))
+        setpoints.local_target(self, m)
 
     def _on_set_position_target_global_int(self, m) -> None:
+        setpoints.global_target(self, m)
+
+    def setpoint_heard(self) -> None:
         self._setpoint_t = self.now
-        if self.mode in GUIDED_MODES and self.armed and not m.type_mask & _IGNORE_POSITION:
-            if not math.isfinite(m.alt):
-                self.deny("setpoint refused: non-finite altitude")
-                return
-            self.goto_global(m.lat_int / 1e7, m.lon_int / 1e7, m.alt, None if m.type_mask & _IGNORE_YAW else m.yaw,
-                              relative=m.coordinate_frame != mav.MAV_FRAME_GLOBAL_INT)
+
+    @property
+    def following(self) -> bool:
+        """Setpoints act: armed, in GUIDED or OFFBOARD."""
+        return self.mode in GUIDED_MODES and self.armed
+
+    def follow_position(self, x: float, y: float, z: float, yaw_ned: float | None) -> None:
+        self._velocity_setpoint = False
+        self._goto(x, y, z, yaw_ned)
+
+    def follow_velocity(self, body: bool, a: float, b: float, c: float) -> None:
+        """Velocity (m/s): forward/left/up if `body`, else east/north/up."""
+        self._velocity_setpoint = True
+        self.body.velocity_body(a, b, c) if body else self.body.velocity_world(a, b, c)
 
     # -- vehicle logic -----------------------------------------------------------------------------
     def _goto(self, x: float, y: float, z: float, yaw_ned: float | None) -> None:
