@@ -39,13 +39,15 @@ class Parameters:
         return self._message(name) if name in self.values else None
 
     def set(self, name: str | bytes, value: float) -> tuple[object | None, str | None]:
-        """PARAM_SET: (the PARAM_VALUE to answer, None) or (None, why it was refused)."""
+        """PARAM_SET: (the PARAM_VALUE to answer, why it was refused or None). A refused value is
+        answered with the unchanged one, so that a ground station sees it did not take; an unknown
+        name has no value to answer with."""
         name = name.decode(errors="replace") if isinstance(name, bytes) else name
         if name not in self.values:
             return None, f"{name}: no such parameter"
         if name in self.read_only:
-            return None, f"{name} is read-only here"
+            return self._message(name), f"{name} is read-only here"
         if not math.isfinite(value) or not 0.0 < value <= 1000.0:
-            return None, f"{name}: expected 0..1000 m, got {value:g}"
+            return self._message(name), f"{name}: expected 0..1000 m, got {value:g}"
         self.values[name] = float(value)
         return self._message(name), None

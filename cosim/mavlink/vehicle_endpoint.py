@@ -162,7 +162,10 @@ class SimVehicleEndpoint:
 
     def _on_param_set(self, m) -> None:
         reply, refused = self.params.set(m.param_id, m.param_value)
-        self.send(reply) if refused is None else self.deny(refused)
+        if refused is not None:
+            self.deny(refused)
+        if reply is not None:  # the new value, or the unchanged one after a refusal (as ArduPilot answers)
+            self.send(reply)
 
     def _on_set_position_target_local_ned(self, m) -> None:
         setpoints.local_target(self, m)

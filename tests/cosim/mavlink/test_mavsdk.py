@@ -104,8 +104,10 @@ async def fly_mission(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoi
     from mavsdk.asyncio import ComponentType, Configuration, Mavsdk
     from mavsdk.asyncio.plugins.action import ActionAsync
     from mavsdk.asyncio.plugins.mission import MissionAsync
+    from mavsdk.asyncio.plugins.param import ParamAsync
     from mavsdk.asyncio.plugins.telemetry import TelemetryAsync
     from mavsdk.plugins.mission import MissionItem, MissionPlan
+    from mavsdk.plugins.param import ParamError
 
     def item(north: float, east: float, loiter_s: float = math.nan) -> MissionItem:
         return MissionItem(47.0 + north * NORTH_DEG, 8.0 + east * NORTH_DEG / math.cos(math.radians(47.0)), 5.0,
@@ -121,6 +123,12 @@ async def fly_mission(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoi
         while not await telemetry.health_all_ok():
             assert time.monotonic() < end, await telemetry.health()
             await asyncio.sleep(0.1)
+        param = ParamAsync(system)  # the return altitude acts; others are read-only
+        assert await param.get_param_float("RTL_RETURN_ALT") == 15.0
+        await param.set_param_float("RTL_RETURN_ALT", 8.0)
+        assert await param.get_param_float("RTL_RETURN_ALT") == 8.0 and endpoint.params["RTL_RETURN_ALT"] == 8.0
+        with pytest.raises(ParamError):
+            await param.set_param_float("MPC_XY_VEL_MAX", 3.0)
         plan = MissionPlan([item(0.0, 0.0), item(10.0, 0.0), item(10.0, 6.0, loiter_s=1.0)])
         await mission.set_return_to_launch_after_mission(True)  # a NAV_RETURN_TO_LAUNCH item at the end
         await mission.upload_mission(plan)
@@ -129,13 +137,14 @@ async def fly_mission(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoi
             == [(round(i.latitude_deg, 6), round(i.longitude_deg, 6), i.relative_altitude_m) for i in plan.mission_items]
         await action.arm()
         await mission.start_mission()
-        progress = []
-        end = time.monotonic() + 90 / SPEED
-        while not await mission.is_mission_finished():
+        progress, heights = [], []
+        end = time.monotonic() + 120 / SPEED
+        while not await mission.is_mission_finished() or endpoint.armed:  # the return is its last item
             assert time.monotonic() < end, f"mission not finished: {progress}"
             progress.append(endpoint.missions.seq)
-            await asyncio.sleep(0.05)
-        await until(lambda: not endpoint.armed, 60 / SPEED, "the return after the mission")
+            heights.append(float(bank.pos[0, 2]))
+            await asyncio.sleep(0.02)
+        assert max(heights) == pytest.approx(8.0, abs=0.3)  # the return climbed to RTL_RETURN_ALT as set
         return progress
 
 

@@ -49,9 +49,11 @@ def test_params_list_and_set(vehicle):
     gcs.send(mav.MAVLink_param_set_message(1, 1, b"MIS_TAKEOFF_ALT", 4.5, mav.MAV_PARAM_TYPE_REAL32))
     v = gcs.wait("PARAM_VALUE", lambda m: m.param_id == "MIS_TAKEOFF_ALT")
     assert v.param_value == pytest.approx(4.5)
-    # a parameter nothing here would use is read-only, and an unknown one is refused: neither is acknowledged
+    # a parameter nothing here would use is read-only: refused, answered with its unchanged value (as
+    # ArduPilot does); an unknown one is refused with no value to answer
     gcs.send(mav.MAVLink_param_set_message(1, 1, b"MPC_XY_VEL_MAX", 4.5, mav.MAV_PARAM_TYPE_REAL32))
     gcs.wait("STATUSTEXT", lambda m: m.text == "MPC_XY_VEL_MAX is read-only here")
+    assert gcs.wait("PARAM_VALUE", lambda m: m.param_id == "MPC_XY_VEL_MAX").param_value == 10.0
     gcs.send(mav.MAVLink_param_set_message(1, 1, b"NO_SUCH_PARAM", 1.0, mav.MAV_PARAM_TYPE_REAL32))
     gcs.wait("STATUSTEXT", lambda m: m.text == "NO_SUCH_PARAM: no such parameter")
     gcs.send(mav.MAVLink_param_request_list_message(1, 1))
