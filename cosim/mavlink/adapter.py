@@ -25,6 +25,7 @@ from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.frames import ned_to_enu, yaw_to_heading
+from cosim.mavlink.mission_items import MissionProgress
 from cosim.mavlink.personality import PX4, Personality
 from cosim.mavlink.ratelog import RateLimitedLog
 
@@ -38,6 +39,7 @@ class MavlinkError(RuntimeError):
     """A command the vehicle refused or never acknowledged; the message carries its STATUSTEXT."""
 
 
+_MISSION_PROTOCOL = {"MISSION_REQUEST", "MISSION_REQUEST_INT", "MISSION_ACK", "MISSION_COUNT", "MISSION_ITEM_INT"}
 _FLOAT_FIELDS = {"LOCAL_POSITION_NED": ("x", "y", "z", "vx", "vy", "vz"), "ATTITUDE": ("roll", "pitch", "yaw")}
 
 
@@ -151,6 +153,8 @@ class MavlinkVehicle:
         self.failsafe: str | None = None  # why we stopped commanding, if we did
         self.heartbeat_timeout_s = 3.0
         self.position_t = -math.inf  # wall time of the latest GLOBAL_POSITION_INT
+        self.mission_inbox: list = []  # mission protocol messages not yet taken (cosim.mavlink.mission_client)
+        self.mission: MissionProgress | None = None  # the mission we gave it, as it reports it
         self._next_stream_request = -math.inf
         self.stream_requests = 0  # times the telemetry streams were asked for
 
@@ -167,6 +171,12 @@ class MavlinkVehicle:
                 self._stop("the vehicle is landing or landed by itself (a failsafe on board?): no longer commanding")
         elif kind == "GLOBAL_POSITION_INT":
             self.position_t = time.monotonic()
+        elif kind in _MISSION_PROTOCOL:
+            self.mission_inbox = [*self.mission_inbox[-63:], m]
+        elif kind in ("MISSION_CURRENT", "MISSION_ITEM_REACHED") and self.mission is not None:
+            self.mission.heard(m)
+            if self.mission.complete:  # what follows (a landing, a disarm) is the mission's own
+                self.watching = False
         elif kind == "COMMAND_ACK":
             self._acks[m.command] = m.result
         elif kind == "STATUSTEXT":

@@ -28,6 +28,7 @@ from cosim.mavlink.datagrams import key_from_env
 from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
 from cosim.mavlink.launch import take_off
+from cosim.mavlink.mission_client import fly_mission, land, rtl, takeoff, waypoint
 from cosim.mavlink.personality import PERSONALITIES
 from cosim.mavlink.realtime import Pacer
 from cosim.mavlink.remote_robot import MavlinkRobot
@@ -76,20 +77,30 @@ class GhostRobot(Robot):
             return 0.0, 0.0, self.heading
         return float(att.roll), float(-att.pitch), yaw_to_heading(att.yaw)
 
+    def _commandable(self) -> None:
+        if self._ghost.spec.mission:
+            raise ValueError(f"robot {self.id} is a ghost flying its scenario mission (mavlink.ghosts ... mission): "
+                             "its controller may sense and talk, but motion commands are not taken")
+
     def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
+        self._commandable()
         self._ghost.remote.set_velocity(vx, vy, vz)
 
     def turn(self, angle: float) -> None:
+        self._commandable()
         self._ghost.remote.turn(angle)
 
     def set_heading(self, heading: float) -> None:
+        self._commandable()
         self._ghost.remote.set_heading(heading)
 
     def hover(self) -> None:
+        self._commandable()
         self._ghost.remote.hover()
 
     def fly(self, mode: str, a: float, b: float, c: float, d: float | None = None) -> None:
         """Only `position` (x, y, z in the arena frame, heading) reaches a real vehicle."""
+        self._commandable()
         if mode != "position":
             raise ValueError(f"robot {self.id} is a ghost of a real vehicle: it takes fly('position', ...) or "
                              f"set_velocity, not mode {mode!r}")
@@ -166,6 +177,15 @@ class MavlinkBridge:
         slot = int(world.drive_slot[node])
         return RoverBody(world.drives, slot, lambda v, w, i=node: world.drive(i, v, w), healthy=healthy)
 
+    def _mission_items(self, ghost: Ghost) -> list:
+        """The ghost spec's mission for this vehicle, geodetic about the scenario's origin."""
+        s, start = ghost.spec, self._arena_pos(ghost.vehicle)
+        items = [takeoff(s.mission[0].at[2] - start[2])]
+        for step in s.mission:
+            lat, lon, _ = self.origin.to_geodetic(step.at[0], step.at[1], 0.0)
+            items.append(waypoint(lat, lon, step.at[2] - start[2], step.hold_ns / NS_PER_S, step.radius))
+        return items + {"rtl": [rtl()], "land": [land()], "hold": []}[s.mission_end]
+
     def _bring_up(self, ghost: Ghost) -> None:
         s = ghost.spec
         v = ghost.vehicle
@@ -180,7 +200,12 @@ class MavlinkBridge:
             v.link.poll()
         self._update_twin(ghost)
         log.info("ghost of robot %d: vehicle %d found at %s; taking off", ghost.node, v.sysid, tuple(self._arena_pos(v)))
-        take_off(v, s.altitude)
+        if s.mission:
+            fly_mission(v, self._mission_items(ghost))
+            self._sim.recorder.event(self._sim.now_ns, ghost.node, "ghost_mission",
+                                     f"vehicle {v.sysid} flies {len(s.mission)} waypoints, then {s.mission_end}")
+        else:
+            take_off(v, s.altitude)
 
     def finish(self, sim: Any) -> None:
         """Land the ghosts (if asked) and close every socket; also right after a build (validate)."""
@@ -213,7 +238,10 @@ class MavlinkBridge:
             mav_stats[f"{host}:{port_no}"] = {"handled": st.handled, "malformed": st.malformed, "foreign": st.foreign,
                                               "rejected_signature": st.rejected_signature}
         for ghost in self.ghosts.values():
-            mav_stats[f"ghost{ghost.node}"] = {"stale_events": ghost.stale_events, "failsafe": ghost.vehicle.failsafe}
+            mission = ghost.vehicle.mission
+            mav_stats[f"ghost{ghost.node}"] = {"stale_events": ghost.stale_events, "failsafe": ghost.vehicle.failsafe,
+                                               **({"mission_reached": mission.reached, "mission_complete": mission.complete}
+                                                  if mission is not None else {})}
         out["mavlink"] = mav_stats
         return out
 

@@ -11,7 +11,7 @@ skipped.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pymavlink.dialects.v20 import common as mav
 
@@ -66,6 +66,29 @@ class MissionItem:
         return mav.MAVLink_mission_item_message(target_system, target_component, self.seq, self.frame, self.command,
                                                 int(current), int(self.autocontinue), *self.params, self.lat,
                                                 self.lon, self.alt, mission_type)
+
+
+@dataclass
+class MissionProgress:
+    """What a vehicle reported of the mission we gave it (item numbers are ours, without ArduPilot's
+    home item): the current item, the items reached in order, and whether it is over."""
+
+    total: int
+    offset: int = 0  # ArduPilot's home item: the vehicle's numbers are ours + offset
+    current: int = -1
+    reached: list[int] = field(default_factory=list)
+    complete: bool = False
+
+    def heard(self, m) -> None:
+        """MISSION_CURRENT or MISSION_ITEM_REACHED."""
+        seq = m.seq - self.offset
+        if m.get_type() == "MISSION_ITEM_REACHED":
+            if not self.reached or self.reached[-1] != seq:
+                self.reached.append(seq)
+            self.complete = self.complete or seq == self.total - 1
+        else:
+            self.current = seq
+            self.complete = self.complete or m.mission_state == mav.MISSION_STATE_COMPLETE
 
 
 def from_message(m) -> MissionItem:

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from controllers import Message, Neighbor
-from cosim.mavlink.frames import heading_to_yaw, yaw_to_heading
+from cosim.mavlink.frames import GeoOrigin, heading_to_yaw, yaw_to_heading
+from cosim.mavlink.mission_client import fly_mission, land, rtl, takeoff, waypoint
+from cosim.mavlink.mission_items import MissionProgress
 
 if TYPE_CHECKING:
     from cosim.mavlink.adapter import MavlinkVehicle
@@ -93,6 +95,7 @@ class MavlinkRobot:
             self.set_velocity(*self._body_vel)
 
     def hover(self) -> None:
+        self._free()
         self._body_vel = (0.0, 0.0, 0.0)
         self.v.hold()
         self.v.setpoint_t = self._clock()
@@ -104,13 +107,44 @@ class MavlinkRobot:
         heading = self.heading if d is None else d
         self._set(("position", b, a, -c, heading_to_yaw(heading)))
 
+    # -- missions (MAVLink vehicles only) -------------------------------------------------------
+    def fly_mission(self, points: list[tuple[float, float, float]], hold_s: float = 0.0, end: str = "rtl",
+                    radius_m: float = 0.0) -> None:
+        """Hand the flight to the autopilot: take off to the first point's height, fly `points` (x, y,
+        z in the vehicle's local ENU frame, m; z above home), each reached within `radius_m` (0: the
+        autopilot's default, 2 m) and held `hold_s`, then `end` (rtl, land or hold). Uploaded,
+        verified by download and started (cosim.mavlink.mission_client); until it is over, motion
+        commands raise. Blocks for the upload (about a second)."""
+        if end not in ("rtl", "land", "hold") or not points:
+            raise ValueError(f"fly_mission needs points and end in rtl, land, hold; got {len(points)} points, end {end!r}")
+        g, lp = self.v.latest["GLOBAL_POSITION_INT"], self.v.latest["LOCAL_POSITION_NED"]
+        here = GeoOrigin(g.lat / 1e7, g.lon / 1e7, g.alt / 1000.0)
+        items = [takeoff(points[0][2])]
+        for x, y, z in points:
+            lat, lon, _ = here.to_geodetic(x - lp.y, y - lp.x, 0.0)
+            items.append(waypoint(lat, lon, z, hold_s, radius_m))
+        self.v.streaming = False  # the autopilot flies now; our setpoints would only be ignored
+        fly_mission(self.v, items + {"rtl": [rtl()], "land": [land()], "hold": []}[end])
+
+    def mission_progress(self) -> MissionProgress | None:
+        """The mission's progress as the vehicle reports it (current item, items reached, over)."""
+        return self.v.mission
+
     def drive(self, v: float, w: float) -> None:
         raise ValueError(f"vehicle {self.id} is flown over MAVLink: steer it with set_velocity and turn, not drive")
 
     def set_wheel_speeds(self, left: float, right: float) -> None:
         raise ValueError(f"vehicle {self.id} is flown over MAVLink: its wheels are the autopilot's; use set_velocity")
 
+    def _free(self) -> None:
+        """Motion commands would be ignored by an autopilot flying a mission: refused instead."""
+        m = self.v.mission
+        if m is not None and not m.complete:
+            raise ValueError(f"vehicle {self.id} flies a mission (item {m.current} of {m.total}): motion commands "
+                             "are not taken until it is over")
+
     def _set(self, setpoint: tuple) -> None:
+        self._free()
         self.v.setpoint = setpoint
         self.v.setpoint_t = self._clock()
 

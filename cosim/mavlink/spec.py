@@ -49,13 +49,32 @@ class ServeSpec:
 
 
 @dataclass(frozen=True)
+class MissionStep:
+    """One waypoint of a ghost's mission: `at` is an arena position (m, z above the ground the
+    vehicle starts from), held for `hold`; `radius` is its acceptance radius (m; 0: the vehicle's own)."""
+
+    at: tuple[float, float, float]
+    hold_ns: int = 0
+    radius: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.at[2] <= 0:
+            raise ValueError(f"a mission waypoint flies above the ground: at[2] must be > 0 m, got {self.at[2]}")
+        if self.hold_ns < 0 or self.radius < 0:
+            raise ValueError("hold and radius must not be negative")
+
+
+@dataclass(frozen=True)
 class GhostSpec:
     """The robots of `group` are twins of real vehicles reached on UDP `host:port` (system ids
     first_sysid, ...); `mode: connect` writes to that address, `mode: listen` binds it and answers
     whoever sends there (SITL's or MAVProxy's `--out`). Their telemetry sets the twins' poses, and the group's controllers command
     them. At the start copters take off to `altitude` metres above where they stand (rovers arm
     and hold); at the end copters land if `land_at_end`. A twin whose telemetry is older than
-    `stale_after` is flagged (an event in the trace) and stops moving until telemetry returns."""
+    `stale_after` is flagged (an event in the trace) and stops moving until telemetry returns.
+    With a `mission`, each vehicle of the group is instead given it (take-off to the first
+    waypoint's height, the waypoints, then `mission_end`: rtl, land or hold), verified by download
+    and started; its controller still senses and talks, but motion commands are refused."""
 
     group: str
     port: int
@@ -68,9 +87,13 @@ class GhostSpec:
     stale_after_ns: int = 1_000_000_000
     connect_timeout_ns: int = 15_000_000_000
     signing_key_env: str | None = None
+    mission: tuple[MissionStep, ...] = ()
+    mission_end: Literal["rtl", "land", "hold"] = "rtl"
 
     def __post_init__(self) -> None:
         _check_endpoint(self.port, self.first_sysid, self.signing_key_env)
+        if self.mission and self.personality == "ardupilot_rover":
+            raise ValueError("mission: the ghost missions here are copter missions (take-off, waypoints, return)")
         if self.altitude <= 0:
             raise ValueError(f"altitude must be > 0 m, got {self.altitude}")
         if self.stale_after_ns <= 0 or self.connect_timeout_ns <= 0:

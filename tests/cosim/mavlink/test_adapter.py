@@ -176,3 +176,77 @@ def mavlink_extended_sys_state(mav_landed: int):
     from pymavlink.dialects.v20 import common as mav
 
     return mav.MAVLink_extended_sys_state_message(mav.MAV_VTOL_STATE_MC, mav_landed)
+
+
+def _await_position(vehicle: MavlinkVehicle) -> None:
+    end = time.monotonic() + 10.0
+    while "GLOBAL_POSITION_INT" not in vehicle.latest:
+        assert time.monotonic() < end, "no telemetry"
+        vehicle.tick(time.monotonic())
+        vehicle.link.poll()
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("two_vehicles", [PX4, ARDUPILOT], indirect=True, ids=["px4", "ardupilot"])
+def test_the_adapter_uploads_verifies_and_flies_a_mission(two_vehicles):
+    from pymavlink.dialects.v20 import common as mav
+
+    from cosim.mavlink.mission_client import fly_mission, rtl, takeoff, waypoint
+
+    bank, endpoints, link, personality = two_vehicles
+    vehicle = MavlinkVehicle(link, 1, personality)
+    _await_position(vehicle)
+    link.send(mav.MAVLink_param_set_message(1, 1, b"RTL_RETURN_ALT", 4.0, mav.MAV_PARAM_TYPE_REAL32))
+    north = 47.0 + 6.0 / 111_194.9
+    fly_mission(vehicle, [takeoff(3.0), waypoint(north, 8.0, 3.0, hold_s=1.0, radius_m=0.5), rtl()])
+    assert endpoints[0].mode == ("mission" if personality is PX4 else "auto") and vehicle.watching
+    end = time.monotonic() + 40.0
+    while not (vehicle.mission.complete and not endpoints[0].armed):
+        assert time.monotonic() < end, f"mission not over: {vehicle.mission}"
+        vehicle.tick(time.monotonic())
+        link.poll()
+        time.sleep(0.02)
+    assert vehicle.mission.reached == [0, 1, 2] and vehicle.failsafe is None  # the landing and disarm were the mission's
+    assert bank.on_ground[0] and np.hypot(*bank.pos[0, :2]) < 0.6
+
+
+@pytest.mark.parametrize("two_vehicles", [ARDUPILOT], indirect=True, ids=["ardupilot"])
+def test_a_mission_the_vehicle_refuses_raises_with_its_reason(two_vehicles):
+    from pymavlink.dialects.v20 import common as mav
+
+    from cosim.mavlink.mission_client import upload
+    from cosim.mavlink.mission_items import MissionItem
+
+    _, _, link, personality = two_vehicles
+    vehicle = MavlinkVehicle(link, 1, personality)
+    _await_position(vehicle)
+    terrain = MissionItem(0, mav.MAV_FRAME_GLOBAL_TERRAIN_ALT_INT, mav.MAV_CMD_NAV_WAYPOINT, (0, 0, 0, 0), 47.0, 8.0, 5.0)
+    with pytest.raises(MavlinkError, match=r"refused the mission \(MAV_MISSION_UNSUPPORTED_FRAME\): .*terrain"):
+        upload(vehicle, [terrain])
+
+
+@pytest.mark.parametrize("two_vehicles", [PX4, ARDUPILOT], indirect=True, ids=["px4", "ardupilot"])
+def test_a_controller_hands_its_vehicle_a_mission_and_follows_it(two_vehicles):
+    """From the controller API: robot.fly_mission after the take-off; motion commands are refused
+    while it runs, and the progress is the vehicle's own report."""
+    from controllers import Controller
+
+    class Survey(Controller):
+        period = 0.5
+
+        def setup(self) -> None:
+            self.robot.fly_mission([(0.0, 4.0, 3.0), (3.0, 4.0, 3.0)], hold_s=0.5, end="land", radius_m=0.3)
+            self.refused, self.progress = None, []
+
+        def step(self) -> None:
+            self.progress.append(list(self.robot.mission_progress().reached))
+            try:
+                self.robot.set_velocity(1.0)
+            except ValueError as exc:
+                self.refused = str(exc)
+
+    bank, endpoints, link, personality = two_vehicles
+    survey = Survey()
+    fly_controllers(link, [(MavlinkVehicle(link, 1, personality), survey)], duration_s=12.0, altitude_m=2.0)
+    assert survey.progress[-1] == [0, 1, 2, 3] and "flies a mission" in survey.refused
+    assert bank.pos[0] == pytest.approx([3.0, 4.0, 0.0], abs=0.5) and not endpoints[0].armed

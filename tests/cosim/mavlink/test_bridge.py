@@ -236,3 +236,37 @@ def test_the_adapter_holds_when_the_controller_stops_commanding():
     assert max(speeds) > 0.5  # it did move on the command
     assert speeds[-1] < 0.1 and vehicle.setpoint[0] == "position"  # and then held
     assert not math.isnan(vehicle.setpoint[1])
+
+
+def _mission_scenario(port: int, controller: dict) -> cosim.Scenario:
+    legs = [(SHIFT + np.array([4.0, 0.0, 3.0])).tolist(), (SHIFT + np.array([4.0, 4.0, 3.0])).tolist()]
+    return cosim.load(ROOT / "configs" / "mavlink_mixed.yaml", {
+        "duration": 16.0, "mavlink.ghosts.0.port": port, "mavlink.ghosts.0.mode": "connect",
+        "mavlink.ghosts.0.mission": [{"at": legs[0], "hold": "1 s"}, {"at": legs[1], "radius": 0.5}],
+        "mavlink.ghosts.0.mission_end": "land", "groups.0.controller": controller})
+
+
+def test_a_ghost_flies_its_scenario_mission(tmp_path):
+    """`mission:` on a ghost group: uploaded, verified by download and started on the real vehicle
+    (ArduPilot's dialect); its twin follows in the arena while the simulated followers fly."""
+    standin = StandInVehicle("ardupilot", origin=GeoOrigin(*ARENA.to_geodetic(*SHIFT)))
+    with standin:
+        result = cosim.run(_mission_scenario(standin.port, {"class": "controllers:Controller"}), out_dir=tmp_path / "m")
+        local, armed = standin.model.pos[0].copy(), standin.endpoint.armed
+    assert result.status == "ok", result.error
+    ghost = result.metrics["mavlink"]["ghost0"]
+    assert ghost["mission_reached"] == [0, 1, 2, 3] and ghost["mission_complete"] and ghost["failsafe"] is None
+    assert local == pytest.approx([4.0, 4.0, 0.0], abs=0.6) and not armed  # landed after the last waypoint
+    final = _last_positions(result.directory, 1)[0]
+    assert np.linalg.norm(final[:2] - (local[:2] + SHIFT[:2])) < 0.3
+    ev = _trace(result.directory, "events")
+    assert ("ghost_mission", "vehicle 1 flies 2 waypoints, then land") in zip(ev["kind"], ev["detail"])
+
+
+def test_a_mission_ghost_refuses_motion_commands_from_its_controller(tmp_path):
+    standin = StandInVehicle("ardupilot", origin=GeoOrigin(*ARENA.to_geodetic(*SHIFT)))
+    with standin:
+        leader = {"class": "controllers.library.follow_leader:FollowLeader",
+                  "params": {"leader": True, "waypoints": [[8, 0]], "altitude": 3.0}}
+        result = cosim.run(_mission_scenario(standin.port, leader), out_dir=tmp_path / "m")
+    assert result.status == "failed" and "flying its scenario mission" in result.error
