@@ -16,8 +16,9 @@ from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank, DriveCommands
 from physics.obstacles import SOLID_SHAPES
 from physics.omni import OmniBank, OmniRobots, route_drive, route_drive_many
-from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
+from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank
 from physics.raycast import ray_sphere_distances
+from physics.wind import Wind
 from physics.world import Arena, CommandArrays, RobotSpec
 
 PairFinder = Callable[[np.ndarray, float], np.ndarray]  # (positions, radius) -> (P, 2) pairs i < j, sorted
@@ -366,6 +367,12 @@ class KinematicWorld(CommandArrays):
     def network_state(self, t_s: float) -> tuple[np.ndarray, np.ndarray]:
         """Exact positions and velocities for the network's position sync."""
         return self._pos, self._vel
+
+    def reset_quadrotor(self, i: int, position, heading: float) -> None:
+        """Quadrotor i at rest at `position`, level, facing `heading` (its outside autopilot restarted)."""
+        self.quads.reset(int(self.quad_slot[i]), position, heading)
+        self._pos[i], self._vel[i] = position, 0.0
+        self.active_heading[i] = self.cmd_heading[i] = heading
 
     def position_of(self, i: int) -> np.ndarray:
         return self._pos[i].copy()

@@ -8,6 +8,8 @@ As in De Benedetti et al. (paper 003, section III-B): the controller runs at a f
     SPEED_ALTITUDE    ground speed vx, vy and altitude z (m)
     SPEED_ALT_HEADING ground speed vx, vy, altitude z and heading (rad)
     POSITION          a point x, y, z (m, world frame) and heading
+    MOTORS            the four rotor thrusts themselves (N; rotors front-left, back-left,
+                      back-right, front-right), from an outside autopilot (ArduPilot's JSON SITL)
 
 Each mode feeds the loops below it: position -> velocity -> acceleration -> attitude -> body
 rate -> torque; altitude -> vertical speed -> thrust. The mixer turns thrust and torques into four
@@ -21,9 +23,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Protocol
 
 import numpy as np
+
+from physics.wind import ForceModel
 
 G = 9.81
 TICK_NS = 2_500_000
@@ -36,9 +39,10 @@ class Mode(IntEnum):
     SPEED_ALTITUDE = 2
     SPEED_ALT_HEADING = 3
     POSITION = 4
+    MOTORS = 5
 
 
-_ATTITUDE, _SPEED_ALTITUDE, _SPEED_ALT_HEADING, _POSITION = 0, 2, 3, 4
+_ATTITUDE, _SPEED_ALTITUDE, _SPEED_ALT_HEADING, _POSITION, _MOTORS = 0, 2, 3, 4, 5
 _TWO_PI = 2.0 * math.pi
 _clip = np._core.umath.clip  # the ufunc: np.clip's Python wrapper costs twice as much on small arrays
 
@@ -87,31 +91,6 @@ class Gains:
     max_yaw_rate: float = math.radians(200.0)
     max_horizontal_speed: float = 10.0
     max_vertical_speed: float = 3.0
-
-
-class ForceModel(Protocol):
-    """An extra force on each vehicle (N, world frame), e.g. wind."""
-
-    def force(self, t: float, pos: np.ndarray, vel: np.ndarray, drag: np.ndarray) -> np.ndarray: ...
-
-
-class Wind:
-    """A constant wind plus gusts: each vehicle's gust is an Ornstein-Uhlenbeck process (standard
-    deviation `gust_std` m/s, correlation time `gust_tau` s) drawn from `rng`. The force is the
-    vehicle's drag coefficient times the air's velocity (the body's own drag is in the dynamics)."""
-
-    def __init__(self, mean: tuple[float, float, float], gust_std: float, gust_tau: float, n: int,
-                 rng: np.random.Generator, dt: float) -> None:
-        self.mean = np.asarray(mean, dtype=float)
-        self.gust = np.zeros((n, 3))
-        self._a = math.exp(-dt / gust_tau) if gust_tau > 0 else 0.0
-        self._b = gust_std * math.sqrt(1.0 - self._a * self._a)
-        self._rng = rng
-
-    def force(self, t: float, pos: np.ndarray, vel: np.ndarray, drag: np.ndarray) -> np.ndarray:
-        if self._b:
-            self.gust = self._a * self.gust + self._b * self._rng.standard_normal(self.gust.shape)
-        return drag[:, None] * (self.mean + self.gust)
 
 
 def _mixer(arm: float, k: float) -> np.ndarray:
@@ -170,6 +149,7 @@ class QuadrotorBank:
         self._holds_alt = self.mode >= _SPEED_ALTITUDE
         self._holds_heading = self.mode >= _SPEED_ALT_HEADING
         self._attitude = self.mode == _ATTITUDE
+        self._motors = self.mode == _MOTORS
         self._mode_flags()
         g = self.gains
         self._kp_vel = np.array([g.velocity_p, g.velocity_p, g.vertical_p])
@@ -190,12 +170,20 @@ class QuadrotorBank:
         """Set vehicle i's mode and setpoint; for modes without a heading, d is ignored."""
         m = int(mode)
         self.mode[i] = m
-        self.setpoint[i] = (a, b, c, self.euler[i, 2] if math.isnan(d) else d)
+        self.setpoint[i] = (a, b, c, self.euler[i, 2] if math.isnan(d) and m != _MOTORS else d)
+        self._motors[i] = m == _MOTORS
         self._pos_mode[i] = m == _POSITION
         self._holds_alt[i] = m >= _SPEED_ALTITUDE
         self._holds_heading[i] = m >= _SPEED_ALT_HEADING
         self._attitude[i] = m == _ATTITUDE
         self._mode_flags()
+
+    def reset(self, i: int, position, heading: float) -> None:
+        """Put vehicle i back at rest at `position`, level, facing `heading` (an autopilot restarted)."""
+        self.pos[i], self.vel[i], self.rates[i] = position, 0.0, 0.0
+        self.euler[i] = (0.0, 0.0, heading)
+        self._i_rate[i] = self._i_vel[i] = 0.0
+        self.on_ground[i] = self.pos[i, 2] <= 0.0
 
     def set_armed(self, i: int, armed: bool) -> None:
         """Enable or stop vehicle i's motors (a disarmed vehicle's rotors stand still; it falls)."""
@@ -208,6 +196,7 @@ class QuadrotorBank:
         self._all_hold_alt = bool(self._holds_alt.all())
         self._all_hold_heading = bool(self._holds_heading.all())
         self._any_attitude = bool(self._attitude.any())
+        self._any_motors = bool(self._motors.any())
 
     # -- one control tick and one integration step ---------------------------------------------------
     def _make_views(self) -> None:
@@ -336,6 +325,8 @@ class QuadrotorBank:
         _clip(self._tz, -yaw_limit, yaw_limit, out=self._tz)
         # mixer, rotor saturation (dead vehicles' rotors stop), realised wrench
         rotor = self._apply(self._unmix, wrench)
+        if self._any_motors:  # an outside autopilot's rotor thrusts replace ours
+            rotor[self._motors] = np.nan_to_num(self.setpoint[self._motors])
         _clip(rotor, 0.0, self._max_rotor_col, out=rotor)
         rotor *= self.alive[:, None]
         if not self._all_armed:

@@ -90,6 +90,9 @@ class World(Protocol):
     def thrusts(self) -> np.ndarray:
         """Total rotor thrust per robot (N), 0 for robots without rotors: battery drain."""
     def kill(self, i: int) -> None: ...
+    def reset_quadrotor(self, i: int, position, heading: float) -> None:
+        """Quadrotor i back at rest (an outside autopilot restarted)."""
+        ...
     def close(self) -> None: ...
 
 

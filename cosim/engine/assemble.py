@@ -96,16 +96,39 @@ def make_network(s: Scenario, streams: SeedStreams, run_dir: Path | None = None)
     return FastBackend(s.network.radio, streams.generator("network"))
 
 
-def _mavlink_bridge(s: Scenario, mapper: Mapper) -> MavlinkBridge:
-    """The MAVLink bridge; sockets open here so that a busy port or a missing key fails before the run."""
-    from cosim.mavlink.bridge import MavlinkBridge  # pymavlink loads only for scenarios that use it
-
+def _groups(s: Scenario) -> dict[str, tuple[int, int]]:
+    """Each group's (first node, count)."""
     groups, node = {}, 0
     for g in s.groups:
         groups[g.name] = (node, g.count)
         node += g.count
+    return groups
+
+
+def _sitl(s: Scenario) -> tuple[Extension, ...]:
+    """ArduPilot firmware over JSON SITL, if the scenario has any (its sockets open here)."""
+    if s.mavlink is None or not s.mavlink.sitl:
+        return ()
+    from cosim.mavlink.frames import GeoOrigin
+    from cosim.mavlink.sitl_coupling import SitlCoupling
+
+    return (SitlCoupling(s.mavlink.sitl, _groups(s), GeoOrigin(*s.mavlink.origin)),)
+
+
+def _sitl_nodes(s: Scenario) -> set[int]:
+    """The robots ArduPilot firmware flies over JSON SITL."""
+    if s.mavlink is None:
+        return set()
+    groups = _groups(s)
+    return {groups[e.group][0] + k for e in s.mavlink.sitl for k in range(groups[e.group][1])}
+
+
+def _mavlink_bridge(s: Scenario, mapper: Mapper) -> MavlinkBridge:
+    """The MAVLink bridge; sockets open here so that a busy port or a missing key fails before the run."""
+    from cosim.mavlink.bridge import MavlinkBridge  # pymavlink loads only for scenarios that use it
+
     try:
-        return MavlinkBridge(s.mavlink, groups)
+        return MavlinkBridge(s.mavlink, _groups(s))
     except (OSError, ValueError) as exc:
         for path, e in s.mavlink.entries():
             if e.signing_key_env and str(e.signing_key_env) in str(exc):
@@ -174,11 +197,16 @@ def _bind_controllers(s: Scenario, sim: Simulation, streams: SeedStreams, nodes:
                       bridge: MavlinkBridge | None) -> None:
     """Give each controller its robot (with sensors), net, streams and timers; queue its steps."""
     world = sim.world
+    firmware = _sitl_nodes(s)
     for n in nodes:
         i = n.node
         sensors = sensors_of[i]
         services = SimServices(sim, i, streams.generator("timers", i))
         robot = Robot(world, i, sensors, sim.batteries) if bridge is None else bridge.robot_for(i, world, sensors, sim.batteries)
+        if i in firmware:
+            from cosim.mavlink.sitl_coupling import SitlRobot
+
+            robot = SitlRobot(world, i, sensors, sim.batteries)
         n.controller.bind(i, robot, NetHandle(sim, i), streams.generator("controller", i), services)
         if n.period_ns is not None and type(n.controller).steps():
             services.every_ns(n.period_ns, n.controller.step, s.groups[n.group].controller.phase_ns)
@@ -226,8 +254,8 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     routing = s.network.routing
     plan = None if routing is None else RoutingPlan(PROTOCOL_OF_PARAMS[type(routing)], routing,
                                                     [streams.generator("routing", i) for i in range(s.n_nodes)])
-    bridge = _mavlink_bridge(s, mapper) if s.mavlink is not None else None
-    extensions: tuple[Extension, ...] = () if bridge is None else (bridge,)
+    bridge = _mavlink_bridge(s, mapper) if s.mavlink is not None and s.mavlink.entries() else None
+    extensions: tuple[Extension, ...] = (() if bridge is None else (bridge,)) + _sitl(s)
     trace = s.output.trace
     sim = Simulation(
         world=world, net=net, controllers=[n.controller for n in nodes], dt_ns=s.physics.dt_ns, quantum_ns=s.quantum_ns,

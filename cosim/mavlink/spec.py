@@ -101,6 +101,26 @@ class GhostSpec:
 
 
 @dataclass(frozen=True)
+class SitlSpec:
+    """The quadrotors of `group` are flown by unmodified ArduPilot firmware over its JSON SITL
+    interface (`arducopter --model JSON`), in lock-step with the simulation: robot k of the group
+    listens on UDP `host:port + 10 k` (instance `-I k`). `connect_timeout` is how long the run waits
+    for the firmware's first frame, `frame_timeout` for each next one (the firmware resends after 10 s)."""
+
+    group: str
+    port: int = 9002
+    host: str = "127.0.0.1"
+    connect_timeout_ns: int = 60_000_000_000
+    frame_timeout_ns: int = 15_000_000_000
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.port <= 0xFFFF:
+            raise ValueError(f"port must be within 1..65535, got {self.port}")
+        if self.connect_timeout_ns <= 0 or self.frame_timeout_ns <= 0:
+            raise ValueError("connect_timeout and frame_timeout must be positive durations")
+
+
+@dataclass(frozen=True)
 class MavlinkSpec:
     """MAVLink vehicles in a scenario. The run is paced to the wall clock at `speed` (1: real time;
     ghosts need 1) and the sockets are polled every `poll_every` of simulated time. `origin` is
@@ -111,11 +131,15 @@ class MavlinkSpec:
     poll_every_ns: int = 20_000_000
     serve: tuple[ServeSpec, ...] = ()
     ghosts: tuple[GhostSpec, ...] = ()
+    sitl: tuple[SitlSpec, ...] = ()
 
     def entries(self) -> list[tuple[str, ServeSpec | GhostSpec]]:
         """Every served and ghost group with its key path (for error messages)."""
         return [(f"mavlink.serve[{k}]", e) for k, e in enumerate(self.serve)] + \
             [(f"mavlink.ghosts[{k}]", e) for k, e in enumerate(self.ghosts)]
+
+    def sitl_entries(self) -> list[tuple[str, SitlSpec]]:
+        return [(f"mavlink.sitl[{k}]", e) for k, e in enumerate(self.sitl)]
 
     def __post_init__(self) -> None:
         if not self.speed > 0:

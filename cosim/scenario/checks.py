@@ -108,9 +108,24 @@ def _check_routing(s: Scenario, m: Mapper) -> None:
 _SERVABLE = {"px4": "quadrotor", "ardupilot": "quadrotor", "ardupilot_rover": "diff_drive"}
 
 
+def _check_sitl(s: Scenario, m: Mapper, used: dict[str, str]) -> None:
+    groups = {g.name: g for g in s.groups}
+    for path, e in s.mavlink.sitl_entries():
+        g = groups.get(e.group)
+        if g is None:
+            raise m.error(f"{path}.group", f"no group named {e.group!r}; expected one of: {', '.join(groups)}")
+        if e.group in used:
+            raise m.error(f"{path}.group", f"group {e.group!r} is already bound to MAVLink at {used[e.group]}")
+        used[e.group] = path
+        if g.robot.model != "quadrotor":
+            raise m.error(f"{path}.group", f"ArduPilot's JSON SITL flies quadrotors; group {e.group!r} has "
+                                           f"robot.model: {g.robot.model}")
+
+
 def _check_mavlink(s: Scenario, m: Mapper) -> None:
     groups = {g.name: g for g in s.groups}
     used: dict[str, str] = {}
+    _check_sitl(s, m, used)
     ports: dict[tuple[str, int], list[tuple[int, int, str | None, str]]] = {}
     for path, e in s.mavlink.entries():
         g = groups.get(e.group)

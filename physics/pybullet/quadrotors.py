@@ -74,6 +74,14 @@ class RigidQuadrotors:
         bank.rates[:] = np.einsum("nji,nj->ni", self._rot, omega)  # world to body: R transposed
         self.fresh = True
 
+    def reset(self, slot: int, position, heading: float) -> None:
+        """Body `slot` at rest at `position`, level, facing `heading`."""
+        quat = self._p.getQuaternionFromEuler([0.0, 0.0, heading])
+        self._p.resetBasePositionAndOrientation(self.bodies[slot], list(position), quat, physicsClientId=self._cid)
+        self._p.resetBaseVelocity(self.bodies[slot], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=self._cid)
+        self.bank.reset(slot, position, heading)
+        self.fresh = False
+
     def actuate(self, alive: np.ndarray) -> None:
         """One control tick: rotor thrusts from the bank, their wrench and the air's force onto the bodies."""
         p, cid, bank = self._p, self._cid, self.bank

@@ -350,6 +350,12 @@ class PybulletWorld(CommandArrays):
         """Exact base velocities (one pybullet call per robot)."""
         return self._motion()[0]
 
+    def reset_quadrotor(self, i: int, position, heading: float) -> None:
+        """Quadrotor i at rest at `position`, level, facing `heading` (its outside autopilot restarted)."""
+        self.rigid_quads.reset(int(self.quad_slot[i]), position, heading)
+        self._all_fresh = False
+        self._one_cache.clear()
+
     def position_of(self, i: int) -> np.ndarray:
         if self._all_fresh:
             return self._pos[i].copy()

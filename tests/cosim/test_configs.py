@@ -8,6 +8,7 @@ import pytest
 
 import cosim
 from cosim.mavlink.frames import GeoOrigin
+from cosim.mavlink.sitl_standin import StandInFirmware
 from cosim.mavlink.standin import StandInVehicle
 from tests.conftest import ROOT
 
@@ -31,13 +32,18 @@ def test_config_runs(path, tmp_path):
                 overrides[f"mavlink.ghosts.{k}.mode"] = "connect"
             for k in range(len(scenario.mavlink.serve)):
                 overrides[f"mavlink.serve.{k}.port"] = 0
+            for k in range(len(scenario.mavlink.sitl)):  # the firmware's stand-in, on a free port
+                port = _free_port()
+                overrides[f"mavlink.sitl.{k}.port"] = port
+                firmware = StandInFirmware(port).start()
+                vehicles.callback(firmware.stop)
             scenario = cosim.load(path, overrides)
         result = cosim.run(scenario, out_dir=tmp_path / "run")
     assert result.status == "ok", result.error
     routing = result.metrics.get("routing")
     if routing is not None:  # every routed example: no packet loops back to a node, none is delivered twice
         assert (routing["revisits"], routing["duplicate_deliveries"]) == (0, 0)
-    if scenario.mavlink is None:  # a refactoring keeps behaviour: the trace is bit-identical to the recorded one
+    if scenario.mavlink is None or not scenario.mavlink.entries():  # lock-step runs repeat too: the trace is bit-identical
         assert result.metrics["trace_sha256"] == DIGESTS[path.name], f"{path.name}: the trace changed"
     d = result.directory
     for name in ("scenario.yaml", "metadata.json", "metrics.json", "summary.txt", "status.json"):
@@ -51,6 +57,16 @@ def test_config_runs(path, tmp_path):
     lo, hi = scenario.world.arena_lower, scenario.world.arena_upper
     for axis, key in enumerate("xy"):
         assert lo[axis] <= min(positions[key]) and max(positions[key]) <= hi[axis]
+
+
+def _free_port() -> int:
+    import socket
+
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
 
 
 def test_every_config_has_a_recorded_digest():

@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank, Wind
+from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank
+from physics.wind import Wind
 
 TICK = 0.0025
 PRESETS = sorted(AIRFRAMES)
@@ -136,3 +137,19 @@ def test_many_vehicles_step_together_independently():
     assert bank.pos[0, 2] == pytest.approx(2.0, abs=0.05)
     assert np.linalg.norm(bank.pos[1] - [6.0, 1.0, 1.0]) < 0.05
     assert bank.vel[2, 2] == pytest.approx(0.5, abs=0.02)
+
+
+def test_motors_mode_flies_an_outside_autopilots_rotor_thrusts():
+    """Mode.MOTORS hands the four rotor thrusts to an outside autopilot (ArduPilot's JSON SITL):
+    the weight shared equally hovers, more on the left rotors rolls the vehicle right (FLU roll > 0)."""
+    a = AIRFRAMES["quad_1500g"]
+    bank = QuadrotorBank([a, a], np.array([[0.0, 0.0, 5.0], [3.0, 0.0, 5.0]]))
+    share = a.mass * 9.81 / 4
+    bank.command(0, Mode.MOTORS, share, share, share, share)
+    bank.command(1, Mode.MOTORS, share + 0.05, share + 0.05, share - 0.05, share - 0.05)  # FL, BL up; BR, FR down
+    bank.run(0.5)
+    assert bank.rotor[0] == pytest.approx([share] * 4) and bank.pos[0, 2] == pytest.approx(5.0, abs=1e-6)
+    assert bank.euler[1, 0] > 0.1 and abs(bank.euler[1, 1]) < 1e-6
+    bank.command(0, Mode.MOTORS, 100.0, -1.0, math.nan, share)  # beyond the rotors' range: clipped
+    bank.step()
+    assert bank.rotor[0].tolist() == [a.max_rotor_thrust, 0.0, 0.0, share]

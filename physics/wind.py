@@ -1,0 +1,33 @@
+"""Extra forces on flying vehicles (world frame): the ForceModel protocol and wind with gusts."""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+import numpy as np
+
+
+class ForceModel(Protocol):
+    """An extra force on each vehicle (N, world frame), e.g. wind."""
+
+    def force(self, t: float, pos: np.ndarray, vel: np.ndarray, drag: np.ndarray) -> np.ndarray: ...
+
+
+class Wind:
+    """A constant wind plus gusts: each vehicle's gust is an Ornstein-Uhlenbeck process (standard
+    deviation `gust_std` m/s, correlation time `gust_tau` s) drawn from `rng`. The force is the
+    vehicle's drag coefficient times the air's velocity (the body's own drag is in the dynamics)."""
+
+    def __init__(self, mean: tuple[float, float, float], gust_std: float, gust_tau: float, n: int,
+                 rng: np.random.Generator, dt: float) -> None:
+        self.mean = np.asarray(mean, dtype=float)
+        self.gust = np.zeros((n, 3))
+        self._a = math.exp(-dt / gust_tau) if gust_tau > 0 else 0.0
+        self._b = gust_std * math.sqrt(1.0 - self._a * self._a)
+        self._rng = rng
+
+    def force(self, t: float, pos: np.ndarray, vel: np.ndarray, drag: np.ndarray) -> np.ndarray:
+        if self._b:
+            self.gust = self._a * self.gust + self._b * self._rng.standard_normal(self.gust.shape)
+        return drag[:, None] * (self.mean + self.gust)
