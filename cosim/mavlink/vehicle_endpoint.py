@@ -344,7 +344,13 @@ class SimVehicleEndpoint:
         self.set_mode(self.p.modes[wanted])
 
     def _idle_disarm(self) -> None:
-        """As the firmware does: a copter armed on the ground that does not take off is disarmed."""
+        """As the firmware does: a copter armed on the ground that does not take off is disarmed, and a
+        failed one (a crash, motors out) at once, so that it never acknowledges what it cannot fly."""
+        if self.armed and not self.body.healthy():
+            self.deny("Crash: disarming (the vehicle failed)")
+            self.armed, self.landing, self._grounded_t = False, False, None
+            self.body.set_motors(False)
+            return
         if not (self.armed and self.body.on_ground and self.p.idle_disarm_s is not None):
             self._grounded_t = None
             return

@@ -254,3 +254,16 @@ def test_an_armed_copter_that_does_not_take_off_is_disarmed(vehicle):
     gcs.wait("HEARTBEAT", lambda m: not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED, timeout=20 / SPEED)
     assert 9.0 / SPEED < time.monotonic() - t0 < 12.0 / SPEED
     assert "on the ground for 10 s" in gcs.latest["STATUSTEXT"].text and not endpoint.armed
+
+
+def test_a_vehicle_that_fails_in_flight_disarms_and_refuses_to_fly(vehicle):
+    """A crash (here: its motors fail) disarms it, as ArduPilot's crash check does; it then refuses
+    to arm or take off with the reason, rather than acknowledging what it cannot do."""
+    bank, _, gcs = vehicle
+    gcs.wait("HEARTBEAT")
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
+    bank.alive[0] = False
+    gcs.wait("HEARTBEAT", lambda m: not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED, timeout=5 / SPEED)
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_DENIED
+    assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, 0, 0, 0, 405.0).result == mav.MAV_RESULT_DENIED
+    assert "not armed" in gcs.latest["STATUSTEXT"].text
