@@ -20,6 +20,7 @@ class _Vehicle:
         self.latest: dict = {}
         self.setpoint: tuple | None = None
         self.setpoint_t = -math.inf
+        self.mission = None  # no mission given
 
     def position_enu(self):
         import numpy as np
