@@ -15,6 +15,19 @@ SETTABLE = {"MIS_TAKEOFF_ALT": 2.5, "RTL_RETURN_ALT": 15.0}
 class Parameters:
     """The table, sorted by name (PARAM_VALUE indices follow that order)."""
 
+    HANDLED = ("PARAM_REQUEST_LIST", "PARAM_REQUEST_READ", "PARAM_SET")
+
+    def handle(self, m) -> tuple[list, str | None]:
+        """One of HANDLED: the PARAM_VALUEs to answer with, and why a PARAM_SET was refused (or None)."""
+        kind = m.get_type()
+        if kind == "PARAM_REQUEST_LIST":
+            return self.all(), None
+        if kind == "PARAM_REQUEST_READ":
+            reply = self.read(m.param_id, m.param_index)
+            return ([] if reply is None else [reply]), None
+        reply, refused = self.set(m.param_id, m.param_value)
+        return ([] if reply is None else [reply]), refused
+
     def __init__(self, read_only: dict[str, float]) -> None:
         self.values = {**read_only, **SETTABLE}
         self.read_only = set(read_only)

@@ -23,6 +23,8 @@ class Personality:
     offboard_needs_setpoints: bool = False  # PX4 refuses OFFBOARD unless setpoints already stream
     setpoint_timeout_s: float = 3.0  # a velocity setpoint older than this becomes hold
     auto_disarm_after_land: bool = True
+    setpoints_lift_off: bool = True  # PX4's offboard setpoints fly from the ground; ArduPilot's GUIDED
+    # targets do not (a landed copter stays down, and a target replaces a take-off still on the ground)
     idle_disarm_s: float | None = 10.0  # armed on the ground this long without taking off: disarmed
     # (PX4's COM_DISARM_PRFLT, ArduCopter's DISARM_DELAY; a rover stays armed)
     vehicle: str = "copter"  # the kind of body it flies or drives: copter or rover
@@ -51,7 +53,7 @@ ARDUPILOT = Personality(
     "ardupilot", mav.MAV_AUTOPILOT_ARDUPILOTMEGA,
     {"stabilize": 0, "althold": 2, "auto": 3, "guided": 4, "hold": 5, "rtl": 6, "land": 9, "brake": 17},
     setpoint_timeout_s=3.0, home_is_item_0=True, armable_in_mission=False, streams_unasked=False,
-    data_stream_requests=True, timesync_every_s=10.0, dialect_streams=(193,),
+    data_stream_requests=True, timesync_every_s=10.0, dialect_streams=(193,), setpoints_lift_off=False,
 )
 
 ARDUPILOT_ROVER = Personality(

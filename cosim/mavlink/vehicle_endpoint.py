@@ -114,6 +114,8 @@ class SimVehicleEndpoint:
         handler = getattr(self, "_on_" + msg.get_type().lower(), None)
         if msg.get_type() in MissionServer.HANDLED:
             handler = self.missions.server.handle
+        elif msg.get_type() in Parameters.HANDLED:
+            handler = self._on_param
         if handler is None:
             return
         try:
@@ -151,20 +153,11 @@ class SimVehicleEndpoint:
     def _on_set_mode(self, m) -> None:
         self.set_mode(m.custom_mode)
 
-    def _on_param_request_list(self, m) -> None:
-        for msg in self.params.all():
-            self.send(msg)
-
-    def _on_param_request_read(self, m) -> None:
-        reply = self.params.read(m.param_id, m.param_index)
-        if reply is not None:
-            self.send(reply)
-
-    def _on_param_set(self, m) -> None:
-        reply, refused = self.params.set(m.param_id, m.param_value)
+    def _on_param(self, m) -> None:
+        replies, refused = self.params.handle(m)
         if refused is not None:
             self.deny(refused)
-        if reply is not None:  # the new value, or the unchanged one after a refusal (as ArduPilot answers)
+        for reply in replies:  # a refused PARAM_SET is still answered with the unchanged value, as ArduPilot does
             self.send(reply)
 
     def _on_set_position_target_local_ned(self, m) -> None:
@@ -181,12 +174,25 @@ class SimVehicleEndpoint:
         """Setpoints act: armed, in GUIDED or OFFBOARD."""
         return self.mode in GUIDED_MODES and self.armed
 
+    def _grounded_by_setpoint(self) -> bool:
+        """ArduCopter in GUIDED: a target for a copter still on the ground keeps it there (and ends a
+        take-off that has not left the ground), as its firmware does; PX4 lifts off to it."""
+        if self.p.setpoints_lift_off or self.body.vehicle != "copter" or not self.body.on_ground:
+            return False
+        self._takeoff_z = None
+        self._hold_here()
+        return True
+
     def follow_position(self, x: float, y: float, z: float, yaw_ned: float | None) -> None:
+        if self._grounded_by_setpoint():
+            return
         self._velocity_setpoint = False
         self._goto(x, y, z, yaw_ned)
 
     def follow_velocity(self, body: bool, a: float, b: float, c: float) -> None:
         """Velocity (m/s): forward/left/up if `body`, else east/north/up."""
+        if self._grounded_by_setpoint():
+            return
         self._velocity_setpoint = True
         self.body.velocity_body(a, b, c) if body else self.body.velocity_world(a, b, c)
 

@@ -12,8 +12,11 @@ import numpy as np
 import pytest
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink.bodies import QuadBody
 from cosim.mavlink.frames import GeoOrigin, enu_to_ned, heading_to_yaw, ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import ARDUPILOT, PX4
+from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
+from physics.quadrotor import AIRFRAMES, QuadrotorBank
 from tests.cosim.mavlink.ground_station import SPEED
 
 
@@ -267,3 +270,31 @@ def test_a_vehicle_that_fails_in_flight_disarms_and_refuses_to_fly(vehicle):
     assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_DENIED
     assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, 0, 0, 0, 405.0).result == mav.MAV_RESULT_DENIED
     assert "not armed" in gcs.latest["STATUSTEXT"].text
+
+
+def test_ardupilot_guided_targets_keep_a_landed_copter_down_as_the_firmware_does():
+    """ArduCopter in GUIDED: a position target for a copter on the ground keeps it there and replaces
+    a take-off that has not left the ground; with no more targets, it disarms 10 s later. This is
+    what real firmware did to our old take-off (setpoints streaming before and during NAV_TAKEOFF);
+    cosim.mavlink.launch now sends NAV_TAKEOFF alone and streams only once the copter has climbed.
+    Messages are handed to the vehicle directly and its clock stepped here, so the order is exact."""
+    bank = QuadrotorBank([AIRFRAMES["crazyflie"]], np.array([[0.0, 0.0, 0.0]]))
+    endpoint = SimVehicleEndpoint(QuadBody(bank, 0), 0, ARDUPILOT, origin=GeoOrigin(47.0, 8.0, 400.0))
+    target = mav.MAVLink_set_position_target_local_ned_message(
+        0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1111_1000, 0.0, 0.0, -3.0, 0, 0, 0, 0, 0, 0, 0, 0)
+    try:
+        for msg in (mav.MAVLink_command_long_message(1, 1, mav.MAV_CMD_DO_SET_MODE, 0, 1, 4, 0, 0, 0, 0, 0),
+                    mav.MAVLink_command_long_message(1, 1, mav.MAV_CMD_COMPONENT_ARM_DISARM, 0, 1, 0, 0, 0, 0, 0, 0),
+                    target,
+                    mav.MAVLink_command_long_message(1, 1, mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, 0, 0, 0, 0, 3.0),
+                    target):  # the stream goes on: the take-off is replaced before the copter leaves the ground
+            endpoint.handle(msg)
+        assert endpoint.mode == "guided" and endpoint.armed
+        for k in range(4400):  # 11 s at 400 Hz
+            bank.step()
+            if k % 8 == 0:
+                endpoint.now = bank.t
+                endpoint.supervise()
+        assert bank.pos[0, 2] < 0.01 and not endpoint.armed  # it never left the ground, and disarmed
+    finally:
+        endpoint.close()
