@@ -12,6 +12,15 @@ import cosim
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def free_udp_port() -> int:
+    """A UDP port on 127.0.0.1 that nothing holds right now."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def base_scenario(**overrides) -> dict:
     """A 20-robot random-walk swarm on the kinematic world and the fast network, 2 s long."""
     data = {

@@ -105,14 +105,17 @@ def _groups(s: Scenario) -> dict[str, tuple[int, int]]:
     return groups
 
 
-def _sitl(s: Scenario) -> tuple[Extension, ...]:
+def _sitl(s: Scenario, mapper: Mapper) -> tuple[Extension, ...]:
     """ArduPilot firmware over JSON SITL, if the scenario has any (its sockets open here)."""
     if s.mavlink is None or not s.mavlink.sitl:
         return ()
     from cosim.mavlink.frames import GeoOrigin
-    from cosim.mavlink.sitl_coupling import SitlCoupling
+    from cosim.mavlink.sitl_coupling import SitlCoupling, SitlPortBusy
 
-    return (SitlCoupling(s.mavlink.sitl, _groups(s), GeoOrigin(*s.mavlink.origin)),)
+    try:
+        return (SitlCoupling(s.mavlink.sitl, _groups(s), GeoOrigin(*s.mavlink.origin)),)
+    except SitlPortBusy as exc:
+        raise mapper.error(f"mavlink.sitl[{exc.entry}].port", str(exc)) from None
 
 
 def _sitl_nodes(s: Scenario) -> set[int]:
@@ -255,7 +258,7 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     plan = None if routing is None else RoutingPlan(PROTOCOL_OF_PARAMS[type(routing)], routing,
                                                     [streams.generator("routing", i) for i in range(s.n_nodes)])
     bridge = _mavlink_bridge(s, mapper) if s.mavlink is not None and s.mavlink.entries() else None
-    extensions: tuple[Extension, ...] = (() if bridge is None else (bridge,)) + _sitl(s)
+    extensions: tuple[Extension, ...] = (() if bridge is None else (bridge,)) + _sitl(s, mapper)
     trace = s.output.trace
     sim = Simulation(
         world=world, net=net, controllers=[n.controller for n in nodes], dt_ns=s.physics.dt_ns, quantum_ns=s.quantum_ns,

@@ -284,7 +284,7 @@ class MavlinkVehicle:
             self.link.send(mav.MAVLink_command_long_message(self.sysid, 1, cmd, attempt, *p))
             end = time.monotonic() + timeout_s
             while time.monotonic() < end:
-                (wait or _idle)(0.02)
+                (wait or time.sleep)(0.02)
                 self.link.poll()
                 if cmd in self._acks:
                     result = self._acks[cmd]
@@ -294,6 +294,3 @@ class MavlinkVehicle:
                     raise MavlinkError(f"vehicle {self.sysid} refused command {cmd} (result {result}): {reason}")
         raise MavlinkError(f"vehicle {self.sysid} did not acknowledge command {cmd} after {retries} tries")
 
-
-def _idle(seconds: float) -> None:
-    time.sleep(seconds)

@@ -30,9 +30,6 @@ CLIMB_TIMEOUT_S = 10.0
 Wait = Callable[[float], None]
 
 
-def _idle(seconds: float) -> None:
-    time.sleep(seconds)
-
 
 def _pump(vehicle: MavlinkVehicle, sleep: Wait) -> None:
     vehicle.tick(time.monotonic())
@@ -53,7 +50,7 @@ def take_off(vehicle: MavlinkVehicle, altitude_m: float, wait: Wait | None = Non
     """Arm and climb to `altitude_m` above the current position, holding there; setpoints then
     stream from `tick`. A rover arms and switches to GUIDED, holding where it stands. The climb
     must show within `climb_timeout_s` (default CLIMB_TIMEOUT_S plus 2 s per metre)."""
-    sleep = wait or _idle
+    sleep = wait or time.sleep
     _await_telemetry(vehicle, sleep)
     for msg_id in (mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED, mav.MAVLINK_MSG_ID_ATTITUDE):
         vehicle.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, msg_id, 100_000, wait=wait)

@@ -41,9 +41,6 @@ def rtl() -> MissionItem:
     return MissionItem(0, mav.MAV_FRAME_MISSION, mav.MAV_CMD_NAV_RETURN_TO_LAUNCH, (0.0, 0.0, 0.0, 0.0), 0.0, 0.0, 0.0)
 
 
-def _idle(seconds: float) -> None:
-    time.sleep(seconds)
-
 
 def _numbered(items: list[MissionItem], vehicle: MavlinkVehicle) -> list[MissionItem]:
     """Items with their sequence numbers; ArduPilot's home item first (where the vehicle is)."""
@@ -70,7 +67,7 @@ def _await(vehicle: MavlinkVehicle, kinds: tuple[str, ...], timeout_s: float, sl
 
 def upload(vehicle: MavlinkVehicle, items: list[MissionItem], wait: Wait | None = None, timeout_s: float = 5.0) -> None:
     """Send `items` as the vehicle's mission; MavlinkError with its reason if it refuses them."""
-    sleep, numbered = wait or _idle, _numbered(items, vehicle)
+    sleep, numbered = wait or time.sleep, _numbered(items, vehicle)
     vehicle.mission_inbox.clear()
     for _ in range(3):  # a lost MISSION_COUNT is sent again
         vehicle.link.send(mav.MAVLink_mission_count_message(vehicle.sysid, 1, len(numbered), 0))
@@ -92,7 +89,7 @@ def upload(vehicle: MavlinkVehicle, items: list[MissionItem], wait: Wait | None 
 
 def download(vehicle: MavlinkVehicle, wait: Wait | None = None, timeout_s: float = 2.0) -> list[MissionItem]:
     """The vehicle's mission as it holds it (ArduPilot's home item left out)."""
-    sleep = wait or _idle
+    sleep = wait or time.sleep
     vehicle.mission_inbox.clear()
     vehicle.link.send(mav.MAVLink_mission_request_list_message(vehicle.sysid, 1, 0))
     count = _await(vehicle, ("MISSION_COUNT",), timeout_s, sleep)

@@ -39,6 +39,7 @@ class SitlVehicle:
     """One firmware instance and the robot it flies."""
 
     node: int
+    spec: Any
     sock: socket.socket
     start: np.ndarray
     heading0: float
@@ -47,6 +48,14 @@ class SitlVehicle:
     last: ServoFrame | None = None
     answer: bytes = b""
     stats: dict[str, int] = field(default_factory=lambda: {"frames": 0, "resent": 0, "lost": 0, "restarts": 0})
+
+
+class SitlPortBusy(ValueError):
+    """A firmware's port cannot be bound; `entry` is the index of its `mavlink.sitl` entry."""
+
+    def __init__(self, entry: int, message: str) -> None:
+        super().__init__(message)
+        self.entry = entry
 
 
 class SitlRobot(Robot):
@@ -67,14 +76,20 @@ class SitlCoupling:
 
     def __init__(self, specs: tuple, groups: dict[str, tuple[int, int]], origin: GeoOrigin) -> None:
         self.specs, self.origin = specs, origin
-        self.plan: list[tuple[int, Any, int]] = []  # (node, spec, port)
-        for spec in specs:
+        self.plan: list[tuple[int, Any, int, int]] = []  # (node, spec, port, entry)
+        for entry, spec in enumerate(specs):
             first, count = groups[spec.group]
-            self.plan += [(first + k, spec, spec.port + 10 * k) for k in range(count)]
+            self.plan += [(first + k, spec, spec.port + 10 * k, entry) for k in range(count)]
         self.socks = {}
-        for node, spec, port in self.plan:  # bound now: a busy port fails before the run
+        for node, spec, port, entry in self.plan:  # bound now: a busy port fails before the run
             sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-            sock.bind((spec.host, port))
+            try:
+                sock.bind((spec.host, port))
+            except OSError as exc:
+                sock.close()
+                self.finish(None)
+                raise SitlPortBusy(entry, f"udp {spec.host}:{port} for robot {node} (port + 10 k for its k-th robot) cannot be "
+                                 f"bound: {exc.strerror}; is another run or physics backend using it?") from None
             self.socks[node] = sock
         self.vehicles: list[SitlVehicle] = []
         self._sim: Any = None
@@ -83,12 +98,13 @@ class SitlCoupling:
         self._sim = sim
         world = sim.world
         world.want_motion()
-        for node, spec, _ in self.plan:
+        for node, spec, _, _ in self.plan:
             slot = int(world.quad_slot[node])
             if slot < 0:
                 raise ValueError(f"robot {node} ({spec.group}) is flown by ArduPilot over JSON SITL: it must be a quadrotor")
             thrust = float(world.quads.max_rotor[slot])
-            v = SitlVehicle(node, self.socks[node], world.position_of(node).copy(), float(world.headings()[node]), thrust)
+            v = SitlVehicle(node, spec, self.socks[node], world.position_of(node).copy(), float(world.headings()[node]),
+                            thrust)
             self.vehicles.append(v)
             lat, lon, alt = self.origin.to_geodetic(*v.start.tolist())
             log.info("robot %d: ArduPilot over JSON SITL on udp port %d; start it with --home %.7f,%.7f,%.2f,%.0f",
@@ -109,9 +125,8 @@ class SitlCoupling:
 
     def _next_frame(self, v: SitlVehicle) -> ServoFrame:
         """The firmware's next frame (blocking): a resend is answered again, a restart resets the vehicle."""
-        spec = next(s for n, s, _ in self.plan if n == v.node)
         while True:
-            timeout = (spec.connect_timeout_ns if v.last is None else spec.frame_timeout_ns) / NS_PER_S
+            timeout = (v.spec.connect_timeout_ns if v.last is None else v.spec.frame_timeout_ns) / NS_PER_S
             v.sock.settimeout(timeout)
             try:
                 data, addr = v.sock.recvfrom(4096)
@@ -155,7 +170,7 @@ class SitlCoupling:
         return State(self._sim.now_ns / NS_PER_S, (p, -q, -r), (float(f[0]), float(-f[1]), float(-f[2])),
                      (y, x, -z), (vn, ve, -vu), (roll, -pitch, heading_to_yaw(heading)))
 
-    def finish(self, sim: Any) -> None:
+    def finish(self, sim: Any | None) -> None:
         for sock in self.socks.values():
             sock.close()
 

@@ -10,7 +10,7 @@ import cosim
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.sitl_standin import StandInFirmware
 from cosim.mavlink.standin import StandInVehicle
-from tests.conftest import ROOT
+from tests.conftest import ROOT, free_udp_port
 
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 DIGESTS = json.loads((ROOT / "tests" / "cosim" / "config_digests.json").read_text())["digests"]
@@ -33,7 +33,7 @@ def test_config_runs(path, tmp_path):
             for k in range(len(scenario.mavlink.serve)):
                 overrides[f"mavlink.serve.{k}.port"] = 0
             for k in range(len(scenario.mavlink.sitl)):  # the firmware's stand-in, on a free port
-                port = _free_port()
+                port = free_udp_port()
                 overrides[f"mavlink.sitl.{k}.port"] = port
                 firmware = StandInFirmware(port).start()
                 vehicles.callback(firmware.stop)
@@ -58,15 +58,6 @@ def test_config_runs(path, tmp_path):
     for axis, key in enumerate("xy"):
         assert lo[axis] <= min(positions[key]) and max(positions[key]) <= hi[axis]
 
-
-def _free_port() -> int:
-    import socket
-
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def test_every_config_has_a_recorded_digest():

@@ -27,7 +27,7 @@ from cosim.mavlink.launch import take_off
 from cosim.mavlink.personality import ARDUPILOT_ROVER, PX4
 from cosim.mavlink.remote_robot import MavlinkRobot
 from cosim.mavlink.standin import StandInVehicle
-from tests.conftest import ROOT
+from tests.conftest import ROOT, free_udp_port
 
 ARENA = GeoOrigin(47.3977, 8.5456, 488.0)
 SHIFT = np.array([5.0, -2.0, 0.0])  # where the stand-in's local origin lies in the arena
@@ -44,13 +44,6 @@ def _last_positions(directory, n):
     xyz = np.stack([np.array(p[k])[last] for k in "xyz"], axis=1)
     return xyz[np.argsort(np.array(p["node"])[last])][:n]
 
-
-def _free_port() -> int:
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def test_a_ghost_leads_simulated_followers(tmp_path):
@@ -87,7 +80,7 @@ def test_a_listening_ghost_of_a_cosim_serve_vehicle_goes_stale_when_it_stops(tmp
     from netstack.ns3.backend import _ns
 
     _ns()  # ns-3 loads once per session; load it before the vehicle's 5 s start to run
-    port = _free_port()
+    port = free_udp_port()
     cmd = [sys.executable, "-m", "cosim.cli", "serve-vehicle", "--port", "0", "--out", f"127.0.0.1:{port}",
            "--duration", "5", "--personality", "ardupilot"]
     vehicle = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -141,7 +134,7 @@ def test_served_quadrotor_and_rover_are_flown_from_outside(tmp_path, monkeypatch
     """A PX4 quadrotor (signed link) and an ArduPilot rover, both robots of a running scenario,
     flown by our adapter through their MAVLink endpoints."""
     monkeypatch.setenv("COSIM_TEST_KEY", "correct horse battery staple")
-    qport, rport = _free_port(), _free_port()
+    qport, rport = free_udp_port(), free_udp_port()
     scenario = cosim.from_dict(_served_scenario(qport, rport))
     outcome = {}
     runner = threading.Thread(target=lambda: outcome.setdefault("r", cosim.run(scenario, out_dir=tmp_path / "served")))

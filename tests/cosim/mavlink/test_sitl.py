@@ -14,6 +14,7 @@ import pytest
 import cosim
 from cosim.mavlink.sitl_json import ServoFrame, State, parse_servo, parse_state, quad_thrusts
 from cosim.mavlink.sitl_standin import StandInFirmware
+from tests.conftest import free_udp_port
 
 
 def test_servo_packets_and_answers_on_the_wire():
@@ -33,13 +34,6 @@ def test_servo_packets_and_answers_on_the_wire():
         parse_state(b'\n{"timestamp":1,"imu":{"gyro":[0,0,0]},"position":[0,0,0],"attitude":[0,0,0]}\n')
 
 
-def _port() -> int:
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
 
 def _scenario(port: int, duration: float = 3.0, backend: str = "kinematic", controller: str = "controllers:Controller"):
     return cosim.from_dict({
@@ -55,7 +49,7 @@ def _scenario(port: int, duration: float = 3.0, backend: str = "kinematic", cont
 
 
 def _fly(tmp_path, name, backend="kinematic", **standin):
-    port = _port()
+    port = free_udp_port()
     firmware = StandInFirmware(port, **standin).start()
     try:
         result = cosim.run(_scenario(port, backend=backend), out_dir=tmp_path / name)
@@ -103,7 +97,7 @@ def test_the_firmware_flies_a_rigid_pybullet_quadrotor_too(tmp_path):
 
 
 def test_the_controller_of_a_firmware_flown_quadrotor_cannot_move_it(tmp_path):
-    port = _port()
+    port = free_udp_port()
     firmware = StandInFirmware(port).start()
     try:
         scenario = _scenario(port, controller="controllers.library.waypoints:WaypointFlyer")
@@ -111,3 +105,11 @@ def test_the_controller_of_a_firmware_flown_quadrotor_cannot_move_it(tmp_path):
     finally:
         firmware.stop()
     assert result.status == "failed" and "flown by ArduPilot firmware over JSON SITL" in result.error
+
+
+def test_a_busy_firmware_port_fails_naming_the_key(tmp_path):
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        result = cosim.run(_scenario(taken.getsockname()[1]), out_dir=tmp_path / "busy")
+    assert result.status == "failed"
+    assert "mavlink.sitl[0].port: udp 127.0.0.1:" in result.error and "Address already in use" in result.error
