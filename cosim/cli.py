@@ -13,6 +13,7 @@ from cosim.scenario.loading import load, parse_set_option
 from cosim.scenario.specs import Scenario
 from cosim.sweep import cli as sweep_cli
 from cosim.sweep.cli import AddParser
+from cosim.view import cli as view_cli
 
 
 def _duration_arg(text: str) -> float | str:
@@ -22,9 +23,10 @@ def _duration_arg(text: str) -> float | str:
         return text  # a string with a unit, checked with the scenario
 
 
-def _load(args: argparse.Namespace, seed: int | None = None, duration: float | str | None = None) -> Scenario:
-    """The scenario file with --set, --seed and --duration applied; raises ScenarioError or ValueError."""
-    overrides = dict(parse_set_option(text) for text in args.set or [])
+def _load(args: argparse.Namespace, seed: int | None = None, duration: float | str | None = None,
+          extra: dict | None = None) -> Scenario:
+    """The scenario file with --set, --seed, --duration (and `extra`) applied; raises ScenarioError or ValueError."""
+    overrides = dict(parse_set_option(text) for text in args.set or []) | (extra or {})
     if seed is not None:
         overrides["seed"] = seed
     if duration is not None:
@@ -34,11 +36,22 @@ def _load(args: argparse.Namespace, seed: int | None = None, duration: float | s
 
 def run_command(args: argparse.Namespace) -> int:
     """`cosim run SCENARIO`: run it in a child process (unless --in-process) and print the summary."""
+    viewer = None
     try:
-        scenario = _load(args, args.seed, args.duration)
-    except (ScenarioError, ValueError) as exc:
+        extra, viewer = view_cli.run_overrides(args)
+        scenario = _load(args, args.seed, args.duration, extra)
+    except (ScenarioError, ValueError, RuntimeError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        if viewer is not None:
+            viewer.stop()
         return 2
+    try:
+        return _run_loaded(args, scenario)
+    finally:
+        view_cli.after_run(viewer)
+
+
+def _run_loaded(args: argparse.Namespace, scenario: Scenario) -> int:
     from cosim.engine.execute import run
     from cosim.engine.isolated import run_isolated
     from cosim.output.staging import RunDirError
@@ -149,6 +162,7 @@ def _add_run(sub: AddParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.add_argument("--in-process", action="store_true",
                    help="run in this process (default: a child process, so a native abort is recorded as failed)")
+    view_cli.add_run_options(p)
     p.set_defaults(handler=run_command)
 
 
@@ -194,6 +208,7 @@ def parser() -> argparse.ArgumentParser:
     _add_validate_and_report(sub)
     sweep_cli.add_parser(sub)
     _add_serve_vehicle(sub)
+    view_cli.add_parser(sub)
     return p
 
 

@@ -112,7 +112,7 @@ class Simulation:
         if self.batteries is not None and self.batteries.transmit(src):
             self.kill(src, "battery_empty", "transmission")
         self.counters.sent += 1
-        if self.recorder.want_network:
+        if self.recorder.takes_network:
             self.recorder.send(self.now_ns, src, dst, tx, len(payload))
         return tx
 
@@ -131,7 +131,7 @@ class Simulation:
         out[live] = tx
         self._sent = True
         self.counters.sent += len(srcs)
-        if self.recorder.want_network:
+        if self.recorder.takes_network:
             sizes = np.fromiter((len(p) for p in payloads), dtype=np.int64, count=len(payloads))
             self.recorder.send_many(self.now_ns, srcs, dsts, tx, sizes)
         if self.batteries is not None:
@@ -218,7 +218,7 @@ class Simulation:
                 c.acked += 1
             else:
                 c.not_acked += 1
-        if self.recorder.want_network:
+        if self.recorder.takes_network:
             self.recorder.net_events(ev)
         if self.stacks is not None:
             self._deliver_to_stacks(ev)

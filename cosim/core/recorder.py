@@ -9,10 +9,13 @@ trace's content, never on where chunks were cut.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from cosim.core.trace_observer import TraceObserver
 
 NET_KINDS = ("send", "deliver", "drop", "ack", "noack")
 SEND, DELIVER, DROP, ACK, NOACK = range(5)
@@ -119,12 +122,17 @@ class _Table:
 
 
 class Recorder:
-    """Collects trace rows; in memory by default, streamed to Parquet after `stream_to(directory)`."""
+    """Collects trace rows; in memory by default, streamed to Parquet after `stream_to(directory)`.
+    `observers` see network events, events, packets and records as they come, kept or not."""
 
-    def __init__(self, positions: bool = True, network: bool = True, records: bool = True, chunk_rows: int = 131_072) -> None:
+    def __init__(self, positions: bool = True, network: bool = True, records: bool = True, chunk_rows: int = 131_072,
+                 observers: Sequence[TraceObserver] = ()) -> None:
         self.want_positions = positions
         self.want_network = network
         self.want_records = records
+        self.observers = tuple(observers)
+        self.takes_network = network or bool(self.observers)
+        """Whether network events should be handed over at all (kept, or watched)."""
         self._tables = {name: _Table(name, chunk_rows) for name in SCHEMAS}
         self._send_rows: list[tuple[int, int, int, int, int]] = []
         self._rec: list[tuple[int, int, str, float]] = []
@@ -149,15 +157,23 @@ class Recorder:
         })
 
     def send(self, t_ns: int, src: int, dst: int, tx_id: int, size: int) -> None:
-        self._send_rows.append((t_ns, src, dst, tx_id, size))
+        for o in self.observers:
+            o.sends(t_ns, np.array([src]), np.array([dst]), np.array([tx_id]), np.array([size]))
+        if self.want_network:
+            self._send_rows.append((t_ns, src, dst, tx_id, size))
 
     def send_many(self, t_ns: int, src: np.ndarray, dst: np.ndarray, tx_id: np.ndarray, size: np.ndarray) -> None:
         """Several sends at one instant (rows in the order given)."""
-        self._flush_sends()
-        self._net(t_ns, SEND, src, dst, tx_id, size)
+        for o in self.observers:
+            o.sends(t_ns, src, dst, tx_id, size)
+        if self.want_network:
+            self._flush_sends()
+            self._net(t_ns, SEND, src, dst, tx_id, size)
 
     def record_many(self, t_ns: int, nodes: np.ndarray, name: str, values: np.ndarray) -> None:
         """One sample per node of metric `name` at one instant."""
+        for o in self.observers:
+            o.records(t_ns, nodes, name, values)
         if not self.want_records:
             return
         self._rec.extend(zip([t_ns] * len(nodes), np.asarray(nodes).tolist(), [name] * len(nodes),
@@ -181,6 +197,10 @@ class Recorder:
 
     def net_events(self, ev) -> None:
         """Deliveries, drops and transmit statuses of one NetEvents batch (sends before them come first)."""
+        for o in self.observers:
+            o.net_events(ev)
+        if not self.want_network:
+            return
         self._flush_sends()
         t = ev.t_ns
         if len(ev.dst):
@@ -193,10 +213,14 @@ class Recorder:
 
     def event(self, t_ns: int, node: int, kind: str, detail: str = "") -> None:
         """A discrete happening (a fault, a death); always recorded: they are rare and matter."""
+        for o in self.observers:
+            o.event(t_ns, node, kind, detail)
         self._tables["events"].append({"t_ns": np.array([t_ns], np.int64), "node": np.array([node], np.int32),
                                        "kind": [kind], "detail": [detail]})
 
     def record(self, t_ns: int, node: int, name: str, value: float) -> None:
+        for o in self.observers:
+            o.records(t_ns, np.array([node]), name, np.array([value]))
         if not self.want_records:
             return
         self._rec.append((t_ns, node, name, float(value)))
@@ -205,6 +229,8 @@ class Recorder:
 
     def packet(self, t_ns: int, node: int, kind: str, packet, hops: int, detail: str) -> None:
         """An application packet sent, received at its destination, or dropped (always recorded)."""
+        for o in self.observers:
+            o.packet(t_ns, node, kind, packet.src, packet.dst, packet.port, packet.seq, hops, detail)
         self._pkt.append((t_ns, node, _PACKET_CODE[kind], packet.src, packet.dst, packet.port, packet.seq, hops,
                           len(packet.payload), detail))
         if len(self._pkt) >= self._chunk_rows:
@@ -212,6 +238,8 @@ class Recorder:
 
     def frame(self, t_ns: int, node: int, dst: int, kind: str, size: int) -> None:
         """A frame a routing protocol transmitted (`kind`: data, or its control frame's name)."""
+        for o in self.observers:
+            o.packet(t_ns, node, "frame", node, dst, -1, -1, 0, kind)
         self._pkt.append((t_ns, node, 3, node, dst, -1, -1, 0, size, kind))
         if len(self._pkt) >= self._chunk_rows:
             self._flush_packets()
@@ -219,6 +247,8 @@ class Recorder:
     def data_frame(self, t_ns: int, node: int, next_hop: int, src: int, port: int, seq: int, hops: int, size: int) -> None:
         """A data frame `node` sent to `next_hop`, with the packet it carries (source, port, sequence
         number) and its hop count after this hop: every routed packet's trail (loops show in it)."""
+        for o in self.observers:
+            o.packet(t_ns, node, "frame", src, next_hop, port, seq, hops, "data")
         self._pkt.append((t_ns, node, 3, src, next_hop, port, seq, hops, size, "data"))
         if len(self._pkt) >= self._chunk_rows:
             self._flush_packets()

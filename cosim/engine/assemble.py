@@ -30,6 +30,7 @@ from cosim.core.services import GroupServices, SimServices
 from cosim.core.timeline import Priority
 from cosim.engine import traffic
 from cosim.engine.placement import start_positions
+from cosim.engine.watchers import watchers
 from cosim.scenario.checks import controller_period_ns
 from cosim.scenario.classes import import_class
 from cosim.scenario.schema import Mapper
@@ -258,11 +259,13 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     plan = None if routing is None else RoutingPlan(PROTOCOL_OF_PARAMS[type(routing)], routing,
                                                     [streams.generator("routing", i) for i in range(s.n_nodes)])
     bridge = _mavlink_bridge(s, mapper) if s.mavlink is not None and s.mavlink.entries() else None
-    extensions: tuple[Extension, ...] = (() if bridge is None else (bridge,)) + _sitl(s, mapper)
+    watching = watchers(s, run_dir)
+    extensions: tuple[Extension, ...] = (() if bridge is None else (bridge,)) + _sitl(s, mapper) + watching
     trace = s.output.trace
     sim = Simulation(
         world=world, net=net, controllers=[n.controller for n in nodes], dt_ns=s.physics.dt_ns, quantum_ns=s.quantum_ns,
-        duration_ns=s.duration_ns, recorder=Recorder(trace.positions_every_ns is not None, trace.network, trace.records),
+        duration_ns=s.duration_ns,
+        recorder=Recorder(trace.positions_every_ns is not None, trace.network, trace.records, observers=watching),
         neighbor_timeout_ns=s.network.neighbor_timeout_ns, positions_every_ns=trace.positions_every_ns,
         batteries=batteries, collision_kills=np.array([g.faults.collision_kills for g in per_node], dtype=bool),
         contact_log=ContactLog() if trace.contacts else None,

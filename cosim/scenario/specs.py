@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from cosim.mavlink.spec import MavlinkSpec
 from cosim.scenario.layouts import LAYOUTS, RandomDiscLayout
+from cosim.stream.spec import StreamSpec
+from cosim.view.spec import ViewSpec
 from netstack.fast.backend import FastRadioConfig
 from netstack.routing.registry import PARAMS as ROUTING_PARAMS
 from physics.battery import BatterySpec
@@ -205,8 +207,13 @@ class TraceSpec:
 
 @dataclass(frozen=True)
 class OutputSpec:
+    """Where the run directory goes and what it holds; `view` adds a Rerun recording, `stream` a
+    live ZeroMQ publication (neither changes the run's results)."""
+
     dir: str = "runs"
     trace: TraceSpec = field(default_factory=TraceSpec)
+    view: ViewSpec | None = None
+    stream: StreamSpec | None = None
 
 
 @dataclass(frozen=True)

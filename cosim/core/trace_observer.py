@@ -1,0 +1,34 @@
+"""What watches the trace as it is made (the live viewer, the ZeroMQ stream): the rows the recorder
+takes, handed on as they arrive, whether or not the trace itself keeps them."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+
+class TraceObserver(Protocol):
+    """Told of every network event, discrete event and routed packet as the recorder gets it."""
+
+    def sends(self, t_ns: int, src: np.ndarray, dst: np.ndarray, tx_id: np.ndarray, size: np.ndarray) -> None:
+        """Frames handed to the network at t_ns (dst -1: broadcast)."""
+        ...
+
+    def net_events(self, ev) -> None:
+        """One NetEvents batch: deliveries, drops and transmit statuses."""
+        ...
+
+    def event(self, t_ns: int, node: int, kind: str, detail: str) -> None:
+        """A death, a crash, a failsafe..."""
+        ...
+
+    def packet(self, t_ns: int, node: int, kind: str, src: int, dst: int, port: int, seq: int, hops: int,
+               detail: str) -> None:
+        """A routed packet sent, received or dropped (kind send/recv/drop), or a frame a routing protocol
+        transmitted (kind frame; for data frames dst is the next hop and detail is 'data')."""
+        ...
+
+    def records(self, t_ns: int, nodes: np.ndarray, name: str, values: np.ndarray) -> None:
+        """Controller records (robot.record) at one instant."""
+        ...

@@ -1,0 +1,1 @@
+"""A live ZeroMQ stream of the run (robot states and network events) for other programs."""

@@ -1,0 +1,136 @@
+"""Publish the running simulation on a ZeroMQ socket, every N quanta (cosim.stream.wire).
+
+A slow or absent subscriber never blocks the run: the socket holds at most `hwm` messages per
+subscriber, and a publication that does not fit is dropped and counted (metrics.json: stream.dropped).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import numpy as np
+import zmq
+
+from cosim.core.timeline import Priority
+from cosim.stream.spec import StreamSpec
+from cosim.stream.wire import END_TOPIC, STATE_TOPIC, encode
+
+log = logging.getLogger(__name__)
+LINGER_MS = 2000
+"""At the end of the run, how long queued publications may still take to leave (then they are dropped)."""
+
+
+class StreamPublisher:
+    """Extension and trace observer: the robots' states and the network rows since the last publication."""
+
+    def __init__(self, spec: StreamSpec, n: int) -> None:
+        self.spec = spec
+        self.n = n
+        self._ctx = zmq.Context.instance()
+        self._sock = None
+        self._sim = None
+        self._rows: dict[str, list[np.ndarray]] = {k: [] for k in ("send_t_ns", "send_src", "send_dst", "rx_t_ns",
+                                                                   "rx_src", "rx_dst", "drop_src", "drop_dst")}
+        self._events: list[tuple[int, int, str, str]] = []
+        self.seq = 0
+        self.published = 0
+        self.dropped = 0
+        self.wall_s = 0.0
+
+    def start(self, sim) -> None:
+        sock = self._ctx.socket(zmq.XPUB)
+        sock.setsockopt(zmq.SNDHWM, self.spec.hwm)
+        sock.setsockopt(zmq.XPUB_NODROP, 1)  # a full queue refuses (counted) instead of dropping silently
+        sock.setsockopt(zmq.LINGER, LINGER_MS)
+        try:
+            sock.bind(self.spec.url)
+        except zmq.ZMQError as exc:
+            sock.close()
+            raise RuntimeError(f"output.stream.url: cannot listen on {self.spec.url}: {exc}") from None
+        self._sock, self._sim = sock, sim
+        self._wait_for_subscribers()
+        sim.queue.push(0, Priority.SAMPLE, self._publish)
+
+    def _wait_for_subscribers(self) -> None:
+        """Hold the start (wall clock, at most `wait_s`) until `wait_for` subscribers have joined."""
+        joined, deadline = 0, time.monotonic() + self.spec.wait_s
+        while joined < self.spec.wait_for:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._sock.poll(int(left * 1000), zmq.POLLIN):
+                raise RuntimeError(f"output.stream: {joined} of {self.spec.wait_for} subscribers joined "
+                                   f"{self.spec.url} within {self.spec.wait_s} s (wait_for)")
+            if self._sock.recv()[:1] == b"\x01":
+                joined += 1
+
+    def finish(self, sim) -> None:
+        if self._sock is None:
+            return
+        self._send(END_TOPIC, sim.now_ns, {})
+        self._sock.close()
+        self._sock = None
+
+    def metrics(self) -> dict:
+        return {"stream": {"url": self.spec.url, "published": self.published, "dropped": self.dropped,
+                           "wall_s": round(self.wall_s, 4)}}
+
+    def failures(self) -> list[str]:
+        return []
+
+    def _publish(self) -> None:
+        sim = self._sim
+        w = sim.world
+        state = {"pos": w.positions(), "vel": w.velocities(), "heading": np.asarray(w.headings(), dtype=np.float64),
+                 "alive": sim.alive.astype(np.uint8)}
+        rows = {k: np.concatenate(v).astype(np.int64) if v else np.zeros(0, np.int64) for k, v in self._rows.items()}
+        self._send(STATE_TOPIC, sim.now_ns, state | rows)
+        for v in self._rows.values():
+            v.clear()
+        self._events = []
+        nxt = sim.now_ns + self.spec.every * sim.quantum_ns
+        if nxt <= sim.duration_ns:
+            sim.queue.push(nxt, Priority.SAMPLE, self._publish)
+
+    def _send(self, topic: bytes, t_ns: int, arrays: dict[str, np.ndarray]) -> None:
+        w0 = time.perf_counter()
+        frames = encode(topic, self.seq, t_ns, self.n, arrays, self._events, self.dropped)
+        self.seq += 1
+        self._drain_subscriptions()
+        try:
+            self._sock.send_multipart(frames, zmq.NOBLOCK)
+            self.published += 1
+        except zmq.Again:
+            self.dropped += 1
+        self.wall_s += time.perf_counter() - w0
+
+    def _drain_subscriptions(self) -> None:
+        """XPUB queues (un)subscription notices; read them so they never pile up."""
+        while self._sock.poll(0, zmq.POLLIN):
+            self._sock.recv()
+
+    # -- TraceObserver -------------------------------------------------------------------------
+    def sends(self, t_ns: int, src: np.ndarray, dst: np.ndarray, tx_id: np.ndarray, size: np.ndarray) -> None:
+        r = self._rows
+        r["send_t_ns"].append(np.full(len(src), t_ns, np.int64))
+        r["send_src"].append(np.asarray(src, np.int64))
+        r["send_dst"].append(np.asarray(dst, np.int64))
+
+    def net_events(self, ev) -> None:
+        r = self._rows
+        if len(ev.dst):
+            r["rx_t_ns"].append(ev.row_times())
+            r["rx_src"].append(ev.src)
+            r["rx_dst"].append(ev.dst)
+        if len(ev.drop_dst):
+            r["drop_src"].append(ev.drop_src)
+            r["drop_dst"].append(ev.drop_dst)
+
+    def event(self, t_ns: int, node: int, kind: str, detail: str) -> None:
+        self._events.append((t_ns, node, kind, detail))
+
+    def packet(self, t_ns: int, node: int, kind: str, src: int, dst: int, port: int, seq: int, hops: int,
+               detail: str) -> None:
+        pass  # routed packets travel as their frames' sends and deliveries
+
+    def records(self, t_ns: int, nodes: np.ndarray, name: str, values: np.ndarray) -> None:
+        pass  # controller records stay in the trace

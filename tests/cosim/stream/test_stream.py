@@ -1,0 +1,98 @@
+"""The live ZeroMQ stream, read by a subscriber in another process (docs/stream_subscriber.py)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import zmq
+
+import cosim
+from cosim.errors import ScenarioError
+from cosim.stream.wire import STATE_TOPIC, decode, encode
+from tests.conftest import ROOT, base_scenario
+
+
+def _tcp_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _run(tmp_path, stream: dict, duration: float = 2.0, count: int = 20):
+    data = base_scenario(duration=duration, output={"trace": {"positions_every": 0.5}, "stream": stream})
+    data["groups"][0]["count"] = count
+    return cosim.run(cosim.from_dict(data, source="test.yaml"), out_dir=tmp_path / "run")
+
+
+def test_a_subscriber_in_another_process_sees_every_publication_in_order(tmp_path):
+    url = f"tcp://127.0.0.1:{_tcp_port()}"
+    sub = subprocess.Popen([sys.executable, str(ROOT / "docs" / "stream_subscriber.py"), url, "--json", "--timeout", "30"],
+                           stdout=subprocess.PIPE, text=True)
+    try:
+        result = _run(tmp_path, {"url": url, "every": 10, "wait_for": 1, "wait_s": 30})
+        out, _ = sub.communicate(timeout=30)
+    finally:
+        sub.kill()
+    lines = [json.loads(line) for line in out.splitlines()]
+    states = [m for m in lines if m["topic"] == "cosim.v1.state"]
+    assert len(states) == 21  # every 10 quanta of 10 ms over 2 s, both ends included
+    assert [m["seq"] for m in lines] == list(range(22)) and lines[-1]["topic"] == "cosim.v1.end"
+    assert [m["t_ns"] for m in states] == [k * 100_000_000 for k in range(21)]
+    assert sum(m["deliveries"] for m in states) == result.metrics["messages_delivered"]
+    assert sum(m["sends"] for m in states) == result.metrics["messages_sent"]
+    assert {m["alive"] for m in states} == {20}
+    assert result.metrics["stream"] == {"url": url, "published": 22, "dropped": 0, "wall_s": result.metrics["stream"]["wall_s"]}
+
+
+def test_a_subscriber_that_never_reads_does_not_block_the_run(tmp_path):
+    url = f"tcp://127.0.0.1:{_tcp_port()}"
+    ctx = zmq.Context.instance()
+    idle = ctx.socket(zmq.SUB)
+    idle.setsockopt(zmq.RCVHWM, 1)
+    idle.setsockopt(zmq.RCVBUF, 4096)
+    idle.setsockopt(zmq.SUBSCRIBE, b"")
+    idle.connect(url)
+    try:
+        result = _run(tmp_path, {"url": url, "every": 1, "hwm": 2, "wait_for": 1, "wait_s": 30}, duration=6.0, count=60)
+    finally:
+        idle.close(linger=0)
+    m = result.metrics["stream"]
+    assert m["published"] + m["dropped"] == 602  # 601 states (every quantum over 6 s) and the end
+    assert m["dropped"] > 0
+    assert result.status == "ok"
+
+
+def test_the_wire_format_round_trips_and_refuses_other_versions():
+    pos = np.arange(6, dtype=np.float64).reshape(2, 3)
+    frames = encode(STATE_TOPIC, 7, 123, 2, {"pos": pos, "alive": np.array([1, 0], np.uint8)}, [(5, 1, "crash", "wall")], 3)
+    topic, header, arrays = decode(frames)
+    assert topic == "cosim.v1.state" and header["seq"] == 7 and header["dropped"] == 3
+    assert header["events"] == [[5, 1, "crash", "wall"]]
+    assert np.array_equal(arrays["pos"], pos) and arrays["alive"].tolist() == [1, 0]
+    frames[1] = json.dumps(json.loads(frames[1]) | {"version": 2}).encode()
+    with pytest.raises(ValueError, match="stream version 2; this reader knows version 1"):
+        decode(frames)
+
+
+def test_bad_stream_settings_name_the_key():
+    with pytest.raises(ScenarioError, match=r"output.stream: url 'tcp://0.0.0.0:5556' listens on every interface"):
+        cosim.from_dict(base_scenario(output={"stream": {"url": "tcp://0.0.0.0:5556"}}), source="s.yaml")
+    with pytest.raises(ScenarioError, match=r"output.stream: url must be tcp://HOST:PORT or ipc://PATH, got 'udp://x:1'"):
+        cosim.from_dict(base_scenario(output={"stream": {"url": "udp://x:1"}}), source="s.yaml")
+    with pytest.raises(ScenarioError, match=r"output.stream: every must be >= 1 quantum, got 0"):
+        cosim.from_dict(base_scenario(output={"stream": {"url": "tcp://127.0.0.1:1", "every": 0}}), source="s.yaml")
+
+
+def test_a_busy_port_fails_the_run_naming_the_key(tmp_path):
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        url = f"tcp://127.0.0.1:{held.getsockname()[1]}"
+        result = _run(tmp_path, {"url": url})
+    assert result.status == "failed"
+    assert f"output.stream.url: cannot listen on {url}" in result.error
