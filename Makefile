@@ -10,13 +10,18 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@
 
-.PHONY: install demo test lint bench
+# The browser test drives Debian's chromium (headless); install it when it is missing.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+.PHONY: install demo test lint bench browser
 install: $(VENV)/.installed
+
+browser:
+	@command -v chromium >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium; }
 
 demo: $(VENV)/.installed
 	$(BIN)/cosim run configs/demo.yaml
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed browser
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed

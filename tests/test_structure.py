@@ -82,12 +82,16 @@ FORBIDDEN = {
     "netstack": ("cosim", "controllers", "physics"),
     "physics": ("cosim", "controllers", "netstack"),
     "controllers": ("cosim",),
-    "cosim/core": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink", "cosim.cli"),
+    "cosim/core": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink", "cosim.cli",
+                   "cosim.view", "cosim.stream"),
     "cosim/scenario": ("cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.cli"),
     "cosim/output": ("cosim.engine", "cosim.sweep", "cosim.report", "cosim.cli"),
     "cosim/engine": ("cosim.sweep", "cosim.report", "cosim.cli"),
     "cosim/sweep": ("cosim.report",),
     "cosim/mavlink": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.cli"),
+    "cosim/view": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink", "cosim.cli"),
+    "cosim/stream": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink",
+                     "cosim.cli", "cosim.view"),
 }
 
 

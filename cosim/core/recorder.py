@@ -158,7 +158,7 @@ class Recorder:
 
     def send(self, t_ns: int, src: int, dst: int, tx_id: int, size: int) -> None:
         for o in self.observers:
-            o.sends(t_ns, np.array([src]), np.array([dst]), np.array([tx_id]), np.array([size]))
+            o.sends(t_ns, (src,), (dst,), (tx_id,), (size,))
         if self.want_network:
             self._send_rows.append((t_ns, src, dst, tx_id, size))
 

@@ -3,6 +3,7 @@ takes, handed on as they arrive, whether or not the trace itself keeps them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
@@ -11,8 +12,9 @@ import numpy as np
 class TraceObserver(Protocol):
     """Told of every network event, discrete event and routed packet as the recorder gets it."""
 
-    def sends(self, t_ns: int, src: np.ndarray, dst: np.ndarray, tx_id: np.ndarray, size: np.ndarray) -> None:
-        """Frames handed to the network at t_ns (dst -1: broadcast)."""
+    def sends(self, t_ns: int, src: Sequence[int], dst: Sequence[int], tx_id: Sequence[int], size: Sequence[int]) -> None:
+        """Frames handed to the network at t_ns (dst -1: broadcast): arrays, or 1-tuples for a single
+        send (the common case, kept cheap); keep references, convert later."""
         ...
 
     def net_events(self, ev) -> None:

@@ -20,7 +20,7 @@ def watchers(s: Scenario, run_dir: Path | None) -> tuple:
         from cosim.view.live import LiveView
         from cosim.view.scene import scene_of
 
-        out.append(LiveView(s.output.view, scene_of(dump(s)), routed, s.name, run_dir))
+        out.append(LiveView(s.output.view, scene_of(dump(s)), routed, s.name, run_dir, s.quantum_ns))
     if s.output.stream is not None:
         from cosim.stream.publisher import StreamPublisher
 

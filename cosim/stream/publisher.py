@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 
 import numpy as np
 import zmq
@@ -30,8 +31,8 @@ class StreamPublisher:
         self._ctx = zmq.Context.instance()
         self._sock = None
         self._sim = None
-        self._rows: dict[str, list[np.ndarray]] = {k: [] for k in ("send_t_ns", "send_src", "send_dst", "rx_t_ns",
-                                                                   "rx_src", "rx_dst", "drop_src", "drop_dst")}
+        self._rows: dict[str, list[np.ndarray]] = {k: [] for k in ("rx_t_ns", "rx_src", "rx_dst", "drop_src", "drop_dst")}
+        self._sends: list[tuple[int, Sequence[int], Sequence[int]]] = []  # kept as given; arrays at publication
         self._events: list[tuple[int, int, str, str]] = []
         self.seq = 0
         self.published = 0
@@ -83,13 +84,22 @@ class StreamPublisher:
         state = {"pos": w.positions(), "vel": w.velocities(), "heading": np.asarray(w.headings(), dtype=np.float64),
                  "alive": sim.alive.astype(np.uint8)}
         rows = {k: np.concatenate(v).astype(np.int64) if v else np.zeros(0, np.int64) for k, v in self._rows.items()}
-        self._send(STATE_TOPIC, sim.now_ns, state | rows)
+        self._send(STATE_TOPIC, sim.now_ns, state | self._send_rows() | rows)
         for v in self._rows.values():
             v.clear()
+        self._sends = []
         self._events = []
         nxt = sim.now_ns + self.spec.every * sim.quantum_ns
         if nxt <= sim.duration_ns:
             sim.queue.push(nxt, Priority.SAMPLE, self._publish)
+
+    def _send_rows(self) -> dict[str, np.ndarray]:
+        n = [len(s) for _, s, _ in self._sends]
+        if not self._sends:
+            return {k: np.zeros(0, np.int64) for k in ("send_t_ns", "send_src", "send_dst")}
+        return {"send_t_ns": np.repeat(np.array([t for t, _, _ in self._sends], dtype=np.int64), n),
+                "send_src": np.concatenate([np.asarray(s, dtype=np.int64).reshape(-1) for _, s, _ in self._sends]),
+                "send_dst": np.concatenate([np.asarray(d, dtype=np.int64).reshape(-1) for _, _, d in self._sends])}
 
     def _send(self, topic: bytes, t_ns: int, arrays: dict[str, np.ndarray]) -> None:
         w0 = time.perf_counter()
@@ -109,11 +119,8 @@ class StreamPublisher:
             self._sock.recv()
 
     # -- TraceObserver -------------------------------------------------------------------------
-    def sends(self, t_ns: int, src: np.ndarray, dst: np.ndarray, tx_id: np.ndarray, size: np.ndarray) -> None:
-        r = self._rows
-        r["send_t_ns"].append(np.full(len(src), t_ns, np.int64))
-        r["send_src"].append(np.asarray(src, np.int64))
-        r["send_dst"].append(np.asarray(dst, np.int64))
+    def sends(self, t_ns: int, src: Sequence[int], dst: Sequence[int], tx_id: Sequence[int], size: Sequence[int]) -> None:
+        self._sends.append((t_ns, src, dst))
 
     def net_events(self, ev) -> None:
         r = self._rows

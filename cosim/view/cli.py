@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
@@ -66,12 +67,19 @@ def view_command(args: argparse.Namespace) -> int:
 
 
 def _serve_until_interrupted(viewer) -> int:
+    """Wait on the viewer until Ctrl-C or SIGTERM, then stop it (it runs in its own session)."""
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
     try:
         while viewer.process.poll() is None:
             time.sleep(0.5)
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         viewer.stop()
     return 0
 

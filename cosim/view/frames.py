@@ -8,6 +8,7 @@ for the time plots. Everything is per window; nothing grows with the run except 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +21,7 @@ class _Window:
     """What came in since the previous frame."""
 
     deliveries: list[np.ndarray]
+    sends: list[tuple[Sequence[int], Sequence[int]]]
     packets: list[tuple[int, int, str]]
     routes: list[tuple[tuple[int, ...], tuple[int, int, int]]]
     events: list[tuple[int, int, str, str]]
@@ -29,7 +31,7 @@ class _Window:
 
 
 def _empty() -> _Window:
-    return _Window([], [], [], [])
+    return _Window([], [], [], [], [])
 
 
 class FrameBuilder:
@@ -47,18 +49,31 @@ class FrameBuilder:
         self._last_t: int | None = None
 
     # -- rows ----------------------------------------------------------------------------------
-    def sends(self, src: np.ndarray, dst: np.ndarray, kind: str = "unicast") -> None:
+    def sends(self, src: Sequence[int], dst: Sequence[int]) -> None:
+        """Frames handed to the network; unicasts become packets (unless routed: those come from packet rows)."""
         self._w.sent += len(src)
-        if self.routed:
+        if not self.routed:
+            self._w.sends.append((src, dst))
+
+    def _unicasts(self, sends: list[tuple[Sequence[int], Sequence[int]]]) -> None:
+        if not sends:
             return
-        uni = np.flatnonzero(np.asarray(dst) >= 0)
-        pairs = zip(np.asarray(src)[uni].tolist(), np.asarray(dst)[uni].tolist())
-        self._w.packets.extend((s, d, kind) for s, d in pairs)
+        src = np.concatenate([np.asarray(s, dtype=np.int64).reshape(-1) for s, _ in sends])
+        dst = np.concatenate([np.asarray(d, dtype=np.int64).reshape(-1) for _, d in sends])
+        uni = dst >= 0
+        self._w.packets.extend((s, d, "unicast") for s, d in zip(src[uni].tolist(), dst[uni].tolist()))
 
     def deliveries(self, src: np.ndarray, dst: np.ndarray) -> None:
-        if len(dst) and self.want_links:
-            self._w.deliveries.append(np.asarray(src, dtype=np.int64) * self.n + np.asarray(dst, dtype=np.int64))
+        """Deliveries (sender, receiver); each unordered pair is marked once for the links."""
         self._w.delivered += len(dst)
+        if not len(dst) or not self.want_links:
+            return
+        codes = np.minimum(src, dst) * self.n + np.maximum(src, dst)
+        if len(self._seen):
+            self._seen[codes] = True
+            self._w.deliveries.append(codes[:0])  # a mark that the window has links
+        else:
+            self._w.deliveries.append(codes)
 
     def drops(self, count: int) -> None:
         self._w.dropped += count
@@ -89,21 +104,18 @@ class FrameBuilder:
         """Each pair of robots with a delivery either way in the window, once, as (lower, higher)."""
         if not deliveries:
             return np.zeros((0, 2), dtype=np.int64)
-        codes = np.concatenate(deliveries)
-        a, b = codes // self.n, codes % self.n
-        codes = np.minimum(a, b) * self.n + np.maximum(a, b)
         if len(self._seen):
-            self._seen[codes] = True
             codes = np.flatnonzero(self._seen)
             self._seen[codes] = False
         else:
-            codes = np.unique(codes)
+            codes = np.unique(np.concatenate(deliveries))
         return np.stack([codes // self.n, codes % self.n], axis=1)
 
     # -- frames --------------------------------------------------------------------------------
     def frame(self, t_ns: int, pos: np.ndarray, vel: np.ndarray, heading: np.ndarray, alive: np.ndarray) -> Frame:
         """The frame at t_ns; starts the next window."""
         w = self._w
+        self._unicasts(w.sends)
         links = self._links(w.deliveries)
         packets = np.array([(s, d) for s, d, _ in w.packets], dtype=np.int64).reshape(-1, 2)
         span_s = (t_ns - self._last_t) * 1e-9 if self._last_t is not None and t_ns > self._last_t else 0.0

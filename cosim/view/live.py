@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ import rerun as rr
 
 from cosim.core.timeline import Priority
 from cosim.view.frames import FrameBuilder
-from cosim.view.painter import Painter, blueprint
+from cosim.view.painter import Painter
 from cosim.view.scene import Scene
 from cosim.view.spec import ViewSpec
 
@@ -27,27 +28,26 @@ RECORDING = "recording.rrd"
 class LiveView:
     """Extension and trace observer: frames of the running simulation into a Rerun recording."""
 
-    def __init__(self, spec: ViewSpec, scene: Scene, routed: bool, run_name: str, run_dir: Path | None) -> None:
+    def __init__(self, spec: ViewSpec, scene: Scene, routed: bool, run_name: str, run_dir: Path | None,
+                 quantum_ns: int) -> None:
         self.spec = spec
         self.path = None if run_dir is None else Path(run_dir) / RECORDING
-        self.rec = rr.RecordingStream("swarm-cosim", recording_id=f"{run_name}-live", send_properties=False)
-        self.painter = Painter(self.rec, scene, spec.layers, spec.trail)
+        self.rec = rr.RecordingStream("swarm-cosim", recording_id=f"{run_name}-live", send_properties=False,
+                                      batcher_config=rr.ChunkBatcherConfig.NEVER())  # the painter sends whole columns
+        self._every_ns = -(-spec.every_ns // quantum_ns) * quantum_ns  # whole quanta
+        self.painter = Painter(self.rec, scene, spec.layers, spec.trail * self._every_ns)
         self.builder = FrameBuilder(scene.n, routed, "links" in spec.layers)
         self._sim = None
-        self._every_ns = spec.every_ns
         self.wall_s = 0.0
         sinks = ([rr.FileSink(str(self.path))] if self.path is not None else []) + \
                 ([rr.GrpcSink(self.spec.connect)] if self.spec.connect is not None else [])
         self.rec.set_sinks(*sinks)
-        self.rec.send_blueprint(blueprint())
         self.painter.paint_scene()
 
     # -- Extension -----------------------------------------------------------------------------
     def start(self, sim) -> None:
         w0 = time.perf_counter()
         self._sim = sim
-        q = sim.quantum_ns
-        self._every_ns = -(-self.spec.every_ns // q) * q  # whole quanta
         sim.queue.push(0, Priority.SAMPLE, self._frame)
         self.wall_s += time.perf_counter() - w0
 
@@ -82,7 +82,7 @@ class LiveView:
         self.wall_s += time.perf_counter() - w0
 
     # -- TraceObserver -------------------------------------------------------------------------
-    def sends(self, t_ns: int, src: np.ndarray, dst: np.ndarray, tx_id: np.ndarray, size: np.ndarray) -> None:
+    def sends(self, t_ns: int, src: Sequence[int], dst: Sequence[int], tx_id: Sequence[int], size: Sequence[int]) -> None:
         self.builder.sends(src, dst)
 
     def net_events(self, ev) -> None:

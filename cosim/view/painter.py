@@ -26,10 +26,15 @@ log = logging.getLogger(__name__)
 MESH_SUFFIXES = (".glb", ".gltf", ".obj", ".stl")
 KIND_COLOURS = {"data": (255, 140, 0)}
 LINK_COLOUR = (0, 200, 220, 90)
-def blueprint() -> rrb.Blueprint:
-    """The swarm in 3D beside the metrics' time plots and the event log."""
+def blueprint(group_names: tuple[str, ...] = (), trail_ns: int = 0) -> rrb.Blueprint:
+    """The swarm in 3D beside the metrics' time plots and the event log. Trails are each frame's
+    positions, shown over the last `trail_ns` by the viewer (a visible time range on those entities
+    alone), so a trail costs one small batch per frame however long it is."""
+    window = rrb.VisibleTimeRanges(rrb.VisibleTimeRange(TIMELINE, start=rrb.TimeRangeBoundary.cursor_relative(nanos=-trail_ns),
+                                                        end=rrb.TimeRangeBoundary.cursor_relative()))
+    trails = {f"/world/trails/{name}": window for name in group_names} if trail_ns > 0 else {}
     return rrb.Blueprint(rrb.Horizontal(
-        rrb.Spatial3DView(origin="/world", name="swarm"),
+        rrb.Spatial3DView(origin="/world", name="swarm", overrides=trails),
         rrb.Vertical(rrb.TimeSeriesView(origin="/metrics", name="metrics"), rrb.TextLogView(origin="/events", name="events")),
         column_shares=[3, 1]))
 
@@ -56,14 +61,13 @@ def _warm_up() -> None:
 class Painter:
     """Logs a scene once and then frames, in time order, to `rec`, drawing only `layers`."""
 
-    def __init__(self, rec: rr.RecordingStream, scene: Scene, layers: tuple[str, ...], trail: int = 10,
+    def __init__(self, rec: rr.RecordingStream, scene: Scene, layers: tuple[str, ...], trail_ns: int = 0,
                  batch: int = 20) -> None:
         self.rec = rec
         self.scene = scene
         self.layers = frozenset(layers)
         self._groups = [np.flatnonzero(scene.group_of == k) for k in range(len(scene.group_names))]
-        self._trail = np.zeros((max(trail, 0), scene.n, 3), dtype=np.float32)
-        self._filled = 0
+        self.trail_ns = trail_ns if "trails" in layers else 0
         self._batches = ColumnBatches(rec)
         self._radii = scene.radius.astype(np.float32)
         self._batch = batch
@@ -73,8 +77,9 @@ class Painter:
         self.frames = 0
 
     def paint_scene(self, base_dir: Path | None = None) -> None:
-        """The arena and the static shapes (props at their start pose), logged as static."""
+        """The layout, the arena and the static shapes (props at their start pose), logged as static."""
         rec, s = self.rec, self.scene
+        rec.send_blueprint(blueprint(s.group_names, self.trail_ns))
         lo, hi = np.array(s.arena_lower), np.array(s.arena_upper)
         rec.log("world/arena", rr.Boxes3D(centers=[(lo + hi) / 2], half_sizes=[(hi - lo) / 2], colors=[(120, 120, 120)],
                                           fill_mode="MajorWireframe"), static=True)
@@ -112,7 +117,7 @@ class Painter:
         on = self.layers
         if "robots" in on:
             self._robots(f)
-        if "trails" in on and len(self._trail):
+        if self.trail_ns:
             self._trails(f)
         if "links" in on:
             self._batches.add("world/links", rr.LineStrips3D, f.t_ns, strips=f.pos[f.links].astype(np.float32))
@@ -164,16 +169,11 @@ class Painter:
                     vectors=up[quads].astype(np.float32))
 
     def _trails(self, f: Frame) -> None:
-        """The last `trail` frames' positions as small dots (one vectorised batch per group)."""
-        k = self.frames % len(self._trail)
-        self._trail[k] = f.pos
-        self._filled = min(self._filled + 1, len(self._trail))
+        """This frame's positions as small dots; the viewer shows the last trail_ns of them (see blueprint)."""
         colours = self.scene.colours(f.alive)
-        past = self._trail[:self._filled]
         for name, rows in zip(self.scene.group_names, self._groups):
-            dots = past[:, rows].reshape(-1, 3)
-            self._batches.add(f"world/trails/{name}", rr.Points3D, f.t_ns, positions=dots,
-                              colors=np.tile(colours[rows], (self._filled, 1)))
+            self._batches.add(f"world/trails/{name}", rr.Points3D, f.t_ns, positions=f.pos[rows].astype(np.float32),
+                              colors=colours[rows])
 
     def _arrows(self, entity: str, pos: np.ndarray, pairs: np.ndarray, colours) -> None:
         a, b = pos[pairs[:, 0]].astype(np.float32), pos[pairs[:, 1]].astype(np.float32)

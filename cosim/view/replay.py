@@ -15,7 +15,7 @@ import rerun as rr
 from cosim.core.recorder import DELIVER, DROP, NET_KINDS, PACKET_KINDS, SEND
 from cosim.view.frames import FrameBuilder
 from cosim.view.live import RECORDING
-from cosim.view.painter import Painter, blueprint
+from cosim.view.painter import Painter
 from cosim.view.scene import scene_of_run
 from cosim.view.spec import ViewSpec
 
@@ -46,15 +46,16 @@ def write_recording(run_dir: str | Path, spec: ViewSpec | None = None, path: str
                                 "output.trace.positions_every set, or record live with output.view")
     scene = scene_of_run(run_dir)
     out = Path(path) if path is not None else run_dir / RECORDING
-    rec = rr.RecordingStream("swarm-cosim", recording_id=f"{run_dir.name}-replay", send_properties=False)
+    rec = rr.RecordingStream("swarm-cosim", recording_id=f"{run_dir.name}-replay", send_properties=False,
+                             batcher_config=rr.ChunkBatcherConfig.NEVER())
     rec.set_sinks(rr.FileSink(str(out)))
-    rec.send_blueprint(blueprint())
-    painter = Painter(rec, scene, spec.layers, spec.trail)
+    times = np.unique(pos["t_ns"])
+    step_ns = int(np.median(np.diff(times))) if len(times) > 1 else 0
+    painter = Painter(rec, scene, spec.layers, spec.trail * step_ns)
     painter.paint_scene()
     packets = _table(run_dir, "packets")
     builder = FrameBuilder(scene.n, routed=packets is not None and len(packets["t_ns"]) > 0, links="links" in spec.layers)
     feeds = _Feeds(run_dir, packets)
-    times = np.unique(pos["t_ns"])
     bounds = [*np.searchsorted(pos["t_ns"], times, side="left").tolist(), len(pos["t_ns"])]
     for k, t in enumerate(times.tolist()):
         rows = slice(bounds[k], bounds[k + 1])

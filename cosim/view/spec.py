@@ -14,11 +14,11 @@ _VIEWER_URL = re.compile(r"^rerun(\+https?)?://[^/\s]+/proxy$")
 @dataclass(frozen=True)
 class ViewSpec:
     """Record the run for the viewer: one frame every `every` of simulated time (rounded up to whole
-    quanta) into `recording.rrd` in the run directory, holding `layers`; `trail` frames of each
-    robot's past path. `connect` also streams the frames to a running Rerun viewer (a
+    quanta) into `recording.rrd` in the run directory, holding `layers`; trails show each robot's
+    positions over the last `trail` frames. `connect` also streams the frames to a running Rerun viewer (a
     `rerun+http://HOST:PORT/proxy` URL; `cosim run --view` starts one on 127.0.0.1 and sets it)."""
 
-    every_ns: int = 100_000_000
+    every_ns: int = 250_000_000
     layers: tuple[str, ...] = LAYERS
     trail: int = 10
     connect: str | None = None

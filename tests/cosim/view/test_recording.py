@@ -34,13 +34,29 @@ def test_live_recording_has_a_frame_every_100_ms_with_every_robot(live):
     robots = rec["/world/robots/bees"]
     assert [t for t, _ in robots] == [k * S // 10 for k in range(31)]
     assert {n for _, n in robots} == {20}
-    assert [n for _, n in rec["/world/trails/bees"]][:6] == [20, 40, 60, 80, 100, 100]  # 5 frames of trail
+    assert {n for _, n in rec["/world/trails/bees"]} == {20}  # one dot per robot and frame; the viewer shows 5 frames
     assert rec["/world/arena"] == [(None, 1)]
     links = [n for _, n in rec["/world/links"]]
     assert len(links) == 31 and links[0] == 0 and max(links) > 20  # pairs heard within each 100 ms
     alive = rec["/metrics/alive"]
     assert len(alive) == 31 and alive[-1][0] == 3 * S
     assert live.metrics["view"]["frames"] == 31
+
+
+def test_the_layout_shows_trails_over_the_last_trail_frames(live):
+    """The blueprint store holds the 3D view with a visible time range of 5 frames x 100 ms on each trail entity."""
+    from rerun.chunk import RrdReader
+
+    reader = RrdReader(str(live.directory / "recording.rrd"))
+    assert len(reader.blueprints()) == 1
+    found = []
+    for chunk in reader.stream(store=reader.blueprints()[0]):
+        batch = chunk.to_record_batch()
+        for name in batch.schema.names:
+            if name.endswith("VisibleTimeRanges:ranges"):
+                found.append((chunk.entity_path, batch.column(name).to_pylist()))
+    assert len(found) == 1 and "/world/trails/bees" in found[0][0]
+    assert "-500000000" in str(found[0][1])
 
 
 def test_links_are_the_pairs_that_heard_each_other(live):
