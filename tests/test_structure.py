@@ -90,6 +90,8 @@ FORBIDDEN = {
     "cosim/sweep": ("cosim.report",),
     "cosim/mavlink": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.cli"),
     "cosim/view": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink", "cosim.cli"),
+    "cosim/topology": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink",
+                       "cosim.cli", "cosim.view", "cosim.stream"),
     "cosim/stream": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink",
                      "cosim.cli", "cosim.view"),
 }

@@ -1,4 +1,5 @@
-"""The extensions that watch a run without changing it: the viewer's recording and the ZeroMQ stream.
+"""The extensions that watch a run without changing it: the viewer's recording, the topology
+sampler and the ZeroMQ stream.
 
 They are trace observers too (the recorder hands them rows as they come). Their libraries are
 imported only when the scenario asks for them.
@@ -13,7 +14,7 @@ from cosim.scenario.specs import Scenario
 
 
 def watchers(s: Scenario, run_dir: Path | None) -> tuple:
-    """The scenario's `output.view` and `output.stream` extensions (none when neither is set)."""
+    """The scenario's `output.view`, `output.topology` and `output.stream` extensions (none when unset)."""
     out = []
     routed = s.network.routing is not None
     if s.output.view is not None:
@@ -21,6 +22,10 @@ def watchers(s: Scenario, run_dir: Path | None) -> tuple:
         from cosim.view.scene import scene_of
 
         out.append(LiveView(s.output.view, scene_of(dump(s)), routed, s.name, run_dir, s.quantum_ns))
+    if s.output.topology is not None:
+        from cosim.topology.sampler import TopologySampler
+
+        out.append(TopologySampler(s.output.topology, s.n_nodes, s.network.neighbor_timeout_ns, routed, run_dir))
     if s.output.stream is not None:
         from cosim.stream.publisher import StreamPublisher
 

@@ -247,6 +247,37 @@ def records(d: rd.RunData) -> Figure | None:
     return fig
 
 
+def topology(d: rd.RunData) -> Figure | None:
+    """The sampled link graph over time: components, largest component, diameter, algebraic connectivity."""
+    tp = d.topology
+    if not tp:
+        return None
+    t = tp["t_ns"] / 1e9
+    fig = Figure(figsize=(7, 6), dpi=100, layout="constrained")
+    panels = (("components", "components"), ("largest_fraction", "largest component (fraction)"),
+              ("diameter", "diameter of the largest (hops)"), ("algebraic_connectivity", "algebraic connectivity"))
+    for i, (col, label) in enumerate(panels):
+        ax = fig.add_subplot(len(panels), 1, i + 1)
+        ax.step(t, tp[col], where="post", color=f"C{i}")
+        ax.set_ylabel(label, fontsize=8)
+        if i == len(panels) - 1:
+            ax.set_xlabel("time (s)")
+    return fig
+
+
+def forwarding_load(d: rd.RunData) -> Figure | None:
+    nodes = d.topology_nodes
+    if not nodes:
+        return None
+    fig, ax = _figure(5.5, 4)
+    ax.scatter(nodes["betweenness"], nodes["forwarded"], s=14)
+    ax.set_xlabel("mean betweenness centrality of the sampled link graph")
+    ax.set_ylabel("data frames forwarded")
+    r = (d.metrics.get("topology") or {}).get("betweenness_vs_forwarding", {}).get("pearson")
+    ax.set_title(f"forwarding load against betweenness (Pearson r = {r})" if r is not None else "forwarding load")
+    return fig
+
+
 RUN_FIGURES: tuple[FigureSpec, ...] = (
     FigureSpec("trajectories", "Trajectories", trajectories,
                "Paths over the arena (obstacles grey, arena dashed); a robot's start is a dot; stationary nodes are squares."),
@@ -263,4 +294,8 @@ RUN_FIGURES: tuple[FigureSpec, ...] = (
                "Distinct senders each node heard within the neighbour timeout, sampled over the run."),
     FigureSpec("energy", "Energy", energy, "Battery energy left per robot: mean and range."),
     FigureSpec("records", "Recorded values", records, "What controllers recorded with `record(name, value)`, over time."),
+    FigureSpec("topology", "Topology", topology,
+               "The link graph sampled over the run (output.topology): pairs heard within the window before each sample."),
+    FigureSpec("forwarding_load", "Forwarding load", forwarding_load,
+               "Each node's data frames forwarded against its mean betweenness in the sampled link graphs."),
 )

@@ -33,6 +33,8 @@ class RunData:
     packets: dict[str, Any] = field(default_factory=dict)
     records: dict[str, np.ndarray] = field(default_factory=dict)
     events: dict[str, np.ndarray] = field(default_factory=dict)
+    topology: dict[str, np.ndarray] = field(default_factory=dict)
+    topology_nodes: dict[str, np.ndarray] = field(default_factory=dict)
     _packet_samples: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
@@ -81,6 +83,8 @@ def load_run(directory: str | Path) -> RunData:
         packets=t["packets"].to_pydict() if "packets" in t else {},
         records=_columns(t["records"]) if "records" in t else {},
         events=_columns(t["events"]) if "events" in t else {},
+        topology=_columns(t["topology"]) if "topology" in t else {},
+        topology_nodes=_columns(t["topology_nodes"]) if "topology_nodes" in t else {},
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from cosim.mavlink.spec import MavlinkSpec
 from cosim.scenario.layouts import LAYOUTS, RandomDiscLayout
 from cosim.stream.spec import StreamSpec
+from cosim.topology.spec import TopologySpec
 from cosim.view.spec import ViewSpec
 from netstack.fast.backend import FastRadioConfig
 from netstack.routing.registry import PARAMS as ROUTING_PARAMS
@@ -208,12 +209,13 @@ class TraceSpec:
 @dataclass(frozen=True)
 class OutputSpec:
     """Where the run directory goes and what it holds; `view` adds a Rerun recording, `stream` a
-    live ZeroMQ publication (neither changes the run's results)."""
+    live ZeroMQ publication, `topology` link-graph analytics (none changes the run's results)."""
 
     dir: str = "runs"
     trace: TraceSpec = field(default_factory=TraceSpec)
     view: ViewSpec | None = None
     stream: StreamSpec | None = None
+    topology: TopologySpec | None = None
 
 
 @dataclass(frozen=True)

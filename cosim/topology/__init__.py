@@ -1,0 +1,1 @@
+"""Topology analytics: the link graph sampled over a run, and what routing did on it (networkx)."""
