@@ -30,6 +30,7 @@ from cosim.core.services import GroupServices, SimServices
 from cosim.core.timeline import Priority
 from cosim.engine import traffic
 from cosim.engine.placement import start_positions
+from cosim.engine.radio_geometry import solids_of
 from cosim.engine.watchers import watchers
 from cosim.scenario.checks import controller_period_ns
 from cosim.scenario.classes import import_class
@@ -94,7 +95,7 @@ def make_network(s: Scenario, streams: SeedStreams, run_dir: Path | None = None)
         ip = name in NS3_PROTOCOLS
         return Ns3Backend(radio, streams.integer("ns3.seed") or 1, streams.integer("ns3.run"), pcap_prefix=pcap,
                           ip_routing=name if ip else None, ip_attributes=routing.ns3_attributes() if ip else None)
-    return FastBackend(s.network.radio, streams.generator("network"))
+    return FastBackend(s.network.radio, streams.generator("network"), solids_of(s.world.obstacles))
 
 
 def _groups(s: Scenario) -> dict[str, tuple[int, int]]:

@@ -11,6 +11,7 @@ from cosim.scenario.classes import import_class
 from cosim.scenario.layouts import ListLayout
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import ControllerSpec, GroupSpec, Scenario
+from netstack.fast.backend import FastRadioConfig
 from netstack.routing.registry import NS3_PROTOCOLS, protocol_name
 from physics.obstacles import Mesh
 from physics.quadrotor import TICK_NS
@@ -78,6 +79,7 @@ def _check_world(s: Scenario, m: Mapper) -> None:
             raise m.error("world.props", "movable props need physics.backend: pybullet (the kinematic world has none)")
         if s.world.terrain is not None:
             raise m.error("world.terrain", "terrain needs physics.backend: pybullet (the kinematic world is flat)")
+    _check_shadowing(s, m)
     terrain = s.world.terrain
     if terrain is not None and terrain.mesh is None:
         x0, x1, y0, y1 = terrain.extent()
@@ -85,6 +87,16 @@ def _check_world(s: Scenario, m: Mapper) -> None:
         if x0 > ax0 or x1 < ax1 or y0 > ay0 or y1 < ay1:
             raise m.error("world.terrain", f"the heightfield covers x {x0:g}..{x1:g}, y {y0:g}..{y1:g} m but the arena is "
                                            f"x {ax0:g}..{ax1:g}, y {ay0:g}..{ay1:g}: robots would fall off its edge")
+
+def _check_shadowing(s: Scenario, m: Mapper) -> None:
+    """Obstacles that shadow radio links must be solids the radio model can cross."""
+    if not (isinstance(s.network.radio, FastRadioConfig) and s.network.radio.shadowed):
+        return
+    for k, o in enumerate(s.world.obstacles):
+        if isinstance(o, Mesh):
+            raise m.error(f"world.obstacles[{k}]", "a mesh obstacle cannot shadow radio links (network.radio."
+                                                   "obstacle_loss_db / obstacles_block take boxes, walls and cylinders)")
+
 
 def _check_routing(s: Scenario, m: Mapper) -> None:
     routing = s.network.routing

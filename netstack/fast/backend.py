@@ -3,7 +3,9 @@
 Model: received power = tx power - path loss(distance); a frame is received when that power reaches
 the threshold (or inside the disk, for unit_disk) and an independent Bernoulli draw does not lose it.
 A node's radio sends one frame at a time: a frame starts when the radio is free, lasts
-(payload + overhead) * 8 / bit_rate, and arrives `latency` after it ends. There is no interference
+(payload + overhead) * 8 / bit_rate, and arrives `latency` after it ends. With `obstacle_loss_db`
+the world's obstacles take that much off the received power for each one the line of sight crosses
+(`obstacles_block`: any crossing blocks the link), counted for all receivers at once. There is no interference
 or collision model; use the ns-3 backend where that matters. Unicast frames report a TxStatus at
 their arrival time: acked if received, dropped otherwise (no MAC retries).
 """
@@ -23,6 +25,7 @@ from netstack.fast import kernels
 from netstack.fast.neighbors import CellIndex
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance, check_power
 from netstack.fast.reach import reachable_many
+from netstack.fast.shadowing import Solids, crossings
 
 # Use the cell index only above this many nodes, and only when the radio range is small against the
 # swarm's extent (a few cells across); otherwise one vectorized pass over all nodes is faster.
@@ -43,6 +46,10 @@ class FastRadioConfig:
     max_payload_bytes: int = 1500
     loss_probability: float = 0.0
     pathloss: Any = field(default_factory=LogDistance, metadata={"registry": PATHLOSS_MODELS, "tag": "model"})
+    obstacle_loss_db: float = 0.0
+    """Loss for each of the world's obstacles the line of sight crosses (0: obstacles are transparent)."""
+    obstacles_block: bool = False
+    """True: a line of sight through any obstacle carries nothing."""
 
     def __post_init__(self) -> None:
         check_power("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0)
@@ -56,6 +63,16 @@ class FastRadioConfig:
             raise ValueError("latency must be >= 0")
         if self.overhead_bytes < 0 or self.max_payload_bytes <= 0:
             raise ValueError("overhead_bytes must be >= 0 and max_payload_bytes > 0")
+        if not self.obstacle_loss_db >= 0.0:
+            raise ValueError(f"obstacle_loss_db must be >= 0 dB per obstacle crossed, got {self.obstacle_loss_db:g}")
+        if self.obstacle_loss_db > 0 and self.pathloss.ignores_threshold() and not self.obstacles_block:
+            raise ValueError("obstacle_loss_db changes nothing with a range cut-off model (reception ignores power); "
+                             "use obstacles_block: true, or a path-loss model with a receive threshold")
+
+    @property
+    def shadowed(self) -> bool:
+        """Whether obstacles affect links."""
+        return self.obstacles_block or self.obstacle_loss_db > 0
 
     def max_range_m(self) -> float:
         return float(self.pathloss.max_range_m(self.tx_power_dbm, self.rx_threshold_dbm))
@@ -94,9 +111,10 @@ class _Burst:
 class FastBackend:
     """Implements netstack.backend.NetworkBackend with the model described in the module docstring."""
 
-    def __init__(self, config: FastRadioConfig, rng: np.random.Generator) -> None:
+    def __init__(self, config: FastRadioConfig, rng: np.random.Generator, solids: Solids | None = None) -> None:
         self.config = config
         self._rng = rng
+        self._solids = solids if solids is not None and config.shadowed and solids.count else None
         self._n = 0
         self._pos = np.zeros((0, 3))
         self._vel = np.zeros((0, 3))
@@ -223,8 +241,17 @@ class FastBackend:
         keep = live[row]
         row, node, dist = row[keep], node[keep], dist[keep]
         rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
+        if self._solids is not None:
+            rssi = self._shadow(pos[srcs[row]], pos[node], rssi)
         ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm
         return row[ok], node[ok], rssi[ok]
+
+    def _shadow(self, a: np.ndarray, b: np.ndarray, rssi: np.ndarray) -> np.ndarray:
+        """Received power after the obstacles each line of sight crosses."""
+        n = crossings(a, b, self._solids)
+        if self.config.obstacles_block:
+            return np.where(n > 0, -np.inf, rssi - self.config.obstacle_loss_db * n)
+        return rssi - self.config.obstacle_loss_db * n
 
     def advance(self, until_ns: int) -> tuple[int, NetEvents | None]:
         pending = self._pending
@@ -298,6 +325,9 @@ class FastBackend:
         cand, dist = kernels.reach_one(self._pos, self._vel, (t_ns - self._sync_ns) / NS_PER_S, self._alive,
                                np.asarray(cand, dtype=np.int64), src)
         rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
+        if self._solids is not None and len(cand):
+            here = self._positions_at(t_ns, np.array([src]))
+            rssi = self._shadow(np.repeat(here, len(cand), axis=0), self._positions_at(t_ns, cand), rssi)
         ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm
         return cand[ok], rssi[ok]
 

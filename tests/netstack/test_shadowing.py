@@ -1,0 +1,78 @@
+"""Obstacles between radios: line-of-sight crossings, and links through walls in whole runs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+import cosim
+from cosim.errors import ScenarioError
+from netstack.fast.shadowing import Solids, crossings
+
+
+def _solids(boxes=(), cylinders=()) -> Solids:
+    z3 = np.zeros((0, 3))
+    return Solids(np.array([b[0] for b in boxes], float).reshape(-1, 3), np.array([b[1] for b in boxes], float).reshape(-1, 3),
+                  np.array([b[2] for b in boxes], float),
+                  np.array([c[0] for c in cylinders], float).reshape(-1, 3) if cylinders else z3,
+                  np.array([c[1] for c in cylinders], float), np.array([c[2] for c in cylinders], float))
+
+
+def test_crossings_of_boxes_turned_walls_and_cylinders():
+    s = _solids(boxes=[((5, 0, 1), (0.1, 5, 1), 0.0), ((15, 0, 1), (5, 0.1, 1), np.pi / 2)],
+                cylinders=[((25, 0, 1), 1.0, 1.0)])
+    a = np.array([[0, 0, 1], [0, 0, 1], [0, 0, 1], [0, 0, 3], [0, 6, 1], [24.5, 0, 1], [0, 0, 1]], float)
+    b = np.array([[10, 0, 1], [20, 0, 1], [30, 0, 1], [30, 0, 3], [30, 6, 1], [25.5, 0, 1], [4, 0, 1]], float)
+    # through 1; through 2 (the second is a wall turned across x); all 3; above all; beside all;
+    # from inside the cylinder; stopping short of the first
+    assert crossings(a, b, s).tolist() == [1, 2, 3, 0, 0, 1, 0]
+
+
+def _pair(tmp_path, name, radio_extra=None, obstacles=None):
+    data = {
+        "name": "wall", "seed": 1, "duration": 1.0, "quantum": "10 ms",
+        "physics": {"backend": "kinematic", "dt": "10 ms"},
+        "network": {"backend": "fast", "radio": {"tx_power_dbm": 0, "rx_threshold_dbm": -110,
+                                                  "pathloss": {"model": "log_distance"}, **(radio_extra or {})}},
+        "world": {"arena_lower": [-50, -50, 0], "arena_upper": [50, 50, 10], "obstacles": obstacles or []},
+        "groups": [{"name": "b", "count": 2, "layout": {"type": "list", "points": [[-10, 0, 1], [10, 0, 1]]},
+                    "controller": {"class": "controllers.library.instrument:InstrumentBee", "period": 0.1,
+                                   "params": {"max_speed": 0.0, "radio_period": 0.2}}}],
+    }
+    result = cosim.run(cosim.from_dict(data, source="s.yaml"), out_dir=tmp_path / name)
+    net = pq.read_table(result.directory / "trace" / "network.parquet").to_pandas()
+    return net[net.kind == "deliver"]
+
+
+WALL = [{"type": "wall", "start": [0, -5], "end": [0, 5], "height": 3}]
+
+
+def test_a_link_through_a_wall_is_weaker_by_the_configured_loss(tmp_path):
+    clear = _pair(tmp_path, "clear", {"obstacle_loss_db": 12.5})
+    walled = _pair(tmp_path, "walled", {"obstacle_loss_db": 12.5}, WALL)
+    transparent = _pair(tmp_path, "transparent", {}, WALL)
+    assert len(clear) == len(walled) == len(transparent) > 0
+    assert np.allclose(clear.rssi_dbm.to_numpy() - walled.rssi_dbm.to_numpy(), 12.5)
+    assert np.allclose(transparent.rssi_dbm.to_numpy(), clear.rssi_dbm.to_numpy())
+
+
+def test_a_blocking_wall_carries_nothing_and_a_weak_link_falls_below_threshold(tmp_path):
+    assert len(_pair(tmp_path, "blocked", {"obstacles_block": True}, WALL)) == 0
+    # 20 m of log-distance loss at 0 dBm is about -85.7 dBm: 30 dB more falls below -110
+    assert len(_pair(tmp_path, "faded", {"obstacle_loss_db": 30.0}, WALL)) == 0
+
+
+def test_bad_shadowing_settings_name_the_key(tmp_path):
+    base = {"name": "x", "duration": 1.0, "groups": [{"name": "b", "count": 2, "controller": {
+        "class": "controllers.library.instrument:InstrumentBee"}}]}
+    with pytest.raises(ScenarioError, match=r"network.radio: obstacle_loss_db must be >= 0 dB per obstacle crossed, got -3"):
+        cosim.from_dict(base | {"network": {"radio": {"obstacle_loss_db": -3}}}, source="s.yaml")
+    with pytest.raises(ScenarioError, match=r"obstacle_loss_db changes nothing with a range cut-off model"):
+        cosim.from_dict(base | {"network": {"radio": {"obstacle_loss_db": 3, "pathloss": {"model": "unit_disk"}}}},
+                        source="s.yaml")
+    obj = tmp_path / "tri.obj"
+    obj.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    mesh = {"world": {"obstacles": [{"type": "mesh", "file": str(obj)}]}, "physics": {"backend": "pybullet"}}
+    with pytest.raises(ScenarioError, match=r"world.obstacles\[0\]: a mesh obstacle cannot shadow radio links"):
+        cosim.from_dict(base | mesh | {"network": {"radio": {"obstacles_block": True}}}, source="s.yaml")
