@@ -94,7 +94,8 @@ def make_network(s: Scenario, streams: SeedStreams, run_dir: Path | None = None)
         name = None if routing is None else protocol_name(routing)
         ip = name in NS3_PROTOCOLS
         return Ns3Backend(radio, streams.integer("ns3.seed") or 1, streams.integer("ns3.run"), pcap_prefix=pcap,
-                          ip_routing=name if ip else None, ip_attributes=routing.ns3_attributes() if ip else None)
+                          ip_routing=name if ip else None, ip_attributes=routing.ns3_attributes() if ip else None,
+                          solids=solids_of(s.world.obstacles))
     return FastBackend(s.network.radio, streams.generator("network"), solids_of(s.world.obstacles))
 
 

@@ -12,6 +12,7 @@ from cosim.scenario.layouts import ListLayout
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import ControllerSpec, GroupSpec, Scenario
 from netstack.fast.backend import FastRadioConfig
+from netstack.ns3.config import Ns3RadioConfig
 from netstack.routing.registry import NS3_PROTOCOLS, protocol_name
 from physics.obstacles import Mesh
 from physics.quadrotor import TICK_NS
@@ -90,7 +91,7 @@ def _check_world(s: Scenario, m: Mapper) -> None:
 
 def _check_shadowing(s: Scenario, m: Mapper) -> None:
     """Obstacles that shadow radio links must be solids the radio model can cross."""
-    if not (isinstance(s.network.radio, FastRadioConfig) and s.network.radio.shadowed):
+    if not (isinstance(s.network.radio, (FastRadioConfig, Ns3RadioConfig)) and s.network.radio.shadowed):
         return
     for k, o in enumerate(s.world.obstacles):
         if isinstance(o, Mesh):

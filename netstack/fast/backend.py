@@ -25,7 +25,7 @@ from netstack.fast import kernels
 from netstack.fast.neighbors import CellIndex
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance, check_power
 from netstack.fast.reach import reachable_many
-from netstack.fast.shadowing import Solids, crossings
+from netstack.fast.shadowing import Solids, check_shadowing, crossings
 
 # Use the cell index only above this many nodes, and only when the radio range is small against the
 # swarm's extent (a few cells across); otherwise one vectorized pass over all nodes is faster.
@@ -63,11 +63,7 @@ class FastRadioConfig:
             raise ValueError("latency must be >= 0")
         if self.overhead_bytes < 0 or self.max_payload_bytes <= 0:
             raise ValueError("overhead_bytes must be >= 0 and max_payload_bytes > 0")
-        if not self.obstacle_loss_db >= 0.0:
-            raise ValueError(f"obstacle_loss_db must be >= 0 dB per obstacle crossed, got {self.obstacle_loss_db:g}")
-        if self.obstacle_loss_db > 0 and self.pathloss.ignores_threshold() and not self.obstacles_block:
-            raise ValueError("obstacle_loss_db changes nothing with a range cut-off model (reception ignores power); "
-                             "use obstacles_block: true, or a path-loss model with a receive threshold")
+        check_shadowing(self.obstacle_loss_db, self.obstacles_block, self.pathloss.ignores_threshold())
 
     @property
     def shadowed(self) -> bool:

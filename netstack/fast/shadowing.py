@@ -36,6 +36,23 @@ class Solids:
         return len(self.box_yaw) + len(self.cyl_radius)
 
 
+def check_shadowing(loss_db: float, block: bool, ignores_threshold: bool) -> None:
+    """A radio's obstacle settings (`obstacle_loss_db`, `obstacles_block`), as both backends take them."""
+    if not loss_db >= 0.0:
+        raise ValueError(f"obstacle_loss_db must be >= 0 dB per obstacle crossed, got {loss_db:g}")
+    if loss_db > 0 and ignores_threshold and not block:
+        raise ValueError("obstacle_loss_db changes nothing with a range cut-off model (reception ignores power); "
+                         "use obstacles_block: true, or a path-loss model with a receive threshold")
+
+
+def flat(solids: Solids) -> tuple[list[float], list[float]]:
+    """Boxes as 7 numbers each (centre, half extents, yaw) and cylinders as 5 (centre, radius, half
+    height), for ns-3's ObstacleLossModel."""
+    boxes = np.column_stack([solids.box_centers, solids.box_half, solids.box_yaw]).reshape(-1)
+    cyls = np.column_stack([solids.cyl_centers, solids.cyl_radius, solids.cyl_half_height]).reshape(-1)
+    return boxes.tolist(), cyls.tolist()
+
+
 def crossings(a: np.ndarray, b: np.ndarray, solids: Solids) -> np.ndarray:
     """For each segment a[k] -> b[k] (K, 3), how many solids it passes through (K,) int."""
     n = np.zeros(len(a), dtype=np.int64)

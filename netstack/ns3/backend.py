@@ -16,6 +16,7 @@ import numpy as np
 
 from netstack.backend import BROADCAST, NetEvents, PayloadView, TxStatus
 from netstack.fast.pathloss import Friis, LogDistance, TwoRayGround, UnitDisk
+from netstack.fast.shadowing import Solids, flat
 from netstack.ns3.config import FRAME_LIMIT_TEXT, LRWPAN_SENSITIVITY_DBM, RATE_MANAGERS, Ns3RadioConfig
 
 log = logging.getLogger(__name__)
@@ -63,11 +64,14 @@ class Ns3Backend:
     """Implements netstack.backend.NetworkBackend on ns-3 (see the module docstring)."""
 
     def __init__(self, config: Ns3RadioConfig, rng_seed: int, rng_run: int, pcap_prefix: str | None = None,
-                 ip_routing: str | None = None, ip_port: int = 50000, ip_attributes: dict[str, str] | None = None) -> None:
+                 ip_routing: str | None = None, ip_port: int = 50000, ip_attributes: dict[str, str] | None = None,
+                 solids: Solids | None = None) -> None:
         """`ip_routing` ('aodv', 'olsr', 'dsdv'): install IPv4 with that ns-3 protocol, its attributes set
         from `ip_attributes` (ns-3 names and strings); sends become UDP datagrams to the destination
-        node, routed by ns-3, on `ip_port`."""
+        node, routed by ns-3, on `ip_port`. `solids`: the obstacles that shadow links when the radio
+        says so (obstacle_loss_db, obstacles_block)."""
         self.config = config
+        self._solids = solids if solids is not None and config.shadowed and solids.count else None
         self.ip_routing = ip_routing
         self._ip_attributes = dict(ip_attributes or {})
         self._ip_port = ip_port
@@ -103,6 +107,9 @@ class Ns3Backend:
         cfg = self.config
         net = helper.Net(self._n)
         loss_type, names, values = loss_model(cfg.pathloss)
+        if self._solids is not None:
+            boxes, cylinders = flat(self._solids)
+            net.SetObstacles(cfg.obstacle_loss_db, cfg.obstacles_block, boxes, cylinders)
         if cfg.is_wifi:
             err = net.SetupWifi(cfg.standard, RATE_MANAGERS[cfg.rate_manager], cfg.wifi_data_mode(), cfg.tx_power_dbm,
                                 loss_type, names, values, cfg.rx_sensitivity_dbm, cfg.preamble_min_rssi_dbm,

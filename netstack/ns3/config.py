@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance, check_power
+from netstack.fast.shadowing import check_shadowing
 
 WIFI_STANDARDS = ("802.11a", "802.11b", "802.11g", "802.11n")
 LRWPAN_SENSITIVITY_DBM = -106.58  # ns-3's LrWpanPhy default receiver sensitivity
@@ -53,11 +54,15 @@ class Ns3RadioConfig:
     preamble_threshold_db: float = 4.0
     channel: int | None = None
     pcap: bool = False
+    obstacle_loss_db: float = 0.0
+    """Loss per obstacle the line of sight crosses, in ns-3's loss chain (cosim_ns3::ObstacleLossModel)."""
+    obstacles_block: bool = False
 
     def __post_init__(self) -> None:
         check_power("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0)
         check_power("rx_sensitivity_dbm", self.rx_sensitivity_dbm, -200.0, 30.0)
         check_power("preamble_min_rssi_dbm", self.preamble_min_rssi_dbm, -200.0, 30.0)
+        check_shadowing(self.obstacle_loss_db, self.obstacles_block, self.pathloss.ignores_threshold())
         self._check_combination()
 
     def _check_combination(self) -> None:
@@ -80,6 +85,11 @@ class Ns3RadioConfig:
             if self.channel not in allowed:
                 raise ValueError(f"{self.standard} channel {self.channel} does not exist; use one of "
                                  f"{', '.join(map(str, allowed))} (20 MHz channels; 14 is 802.11b's only)")
+
+    @property
+    def shadowed(self) -> bool:
+        """Whether obstacles affect links."""
+        return self.obstacles_block or self.obstacle_loss_db > 0
 
     @property
     def is_wifi(self) -> bool:

@@ -29,6 +29,114 @@ namespace cosim_ns3
 
 using namespace ns3;
 
+// Obstacles between two radios: txPower minus lossDb for each solid the line of sight crosses
+// (block: nothing gets through). ns-3 has no outdoor obstacle-shadowing model of its own (its
+// buildings module models indoor/outdoor penetration and 3GPP LOS/NLOS, not a loss per wall), so
+// this one joins the channel's loss chain after the path-loss model, with the same geometry and
+// the same crossing tests as the fast radio (netstack/fast/shadowing.py).
+class ObstacleLossModel : public PropagationLossModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("cosim_ns3::ObstacleLossModel").SetParent<PropagationLossModel>().SetGroupName("Propagation");
+        return tid;
+    }
+
+    // boxes: 7 doubles each (centre x y z, half extents x y z, yaw); cylinders: 5 (centre x y z, radius, half height)
+    void Set(double lossDb, bool block, const std::vector<double>& boxes, const std::vector<double>& cylinders)
+    {
+        m_lossDb = lossDb;
+        m_block = block;
+        m_boxes = boxes;
+        m_cylinders = cylinders;
+    }
+
+    int Crossings(const Vector& a, const Vector& b) const
+    {
+        int n = 0;
+        for (size_t k = 0; k + 7 <= m_boxes.size(); k += 7)
+            n += CrossesBox(a, b, &m_boxes[k]) ? 1 : 0;
+        for (size_t k = 0; k + 5 <= m_cylinders.size(); k += 5)
+            n += CrossesCylinder(a, b, &m_cylinders[k]) ? 1 : 0;
+        return n;
+    }
+
+  private:
+    static void Slab(double p0, double d, double lo, double hi, double& t0, double& t1)
+    {
+        if (std::abs(d) < 1e-12)
+        {
+            bool in = p0 >= lo && p0 <= hi;
+            t0 = in ? -INFINITY : INFINITY;
+            t1 = in ? INFINITY : -INFINITY;
+            return;
+        }
+        double ta = (lo - p0) / d, tb = (hi - p0) / d;
+        t0 = std::min(ta, tb);
+        t1 = std::max(ta, tb);
+    }
+
+    static bool CrossesBox(const Vector& a, const Vector& b, const double* box)
+    {
+        double c = std::cos(box[6]), s = std::sin(box[6]);
+        double ax = a.x - box[0], ay = a.y - box[1], bx = b.x - box[0], by = b.y - box[1];
+        double p[3] = {c * ax + s * ay, -s * ax + c * ay, a.z - box[2]};
+        double q[3] = {c * bx + s * by, -s * bx + c * by, b.z - box[2]};
+        double enter = -INFINITY, leave = INFINITY;
+        for (int i = 0; i < 3; ++i)
+        {
+            double t0, t1;
+            Slab(p[i], q[i] - p[i], -box[3 + i], box[3 + i], t0, t1);
+            enter = std::max(enter, t0);
+            leave = std::min(leave, t1);
+        }
+        return enter <= leave && leave >= 0.0 && enter <= 1.0;
+    }
+
+    static bool CrossesCylinder(const Vector& a, const Vector& b, const double* cyl)
+    {
+        double px = a.x - cyl[0], py = a.y - cyl[1], pz = a.z - cyl[2];
+        double dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+        double qa = dx * dx + dy * dy, qb = 2.0 * (px * dx + py * dy), qc = px * px + py * py - cyl[3] * cyl[3];
+        double t0, t1;
+        if (qa < 1e-12)
+        {
+            t0 = qc <= 0.0 ? -INFINITY : INFINITY;
+            t1 = qc <= 0.0 ? INFINITY : -INFINITY;
+        }
+        else
+        {
+            double disc = qb * qb - 4.0 * qa * qc;
+            double root = std::sqrt(std::max(disc, 0.0));
+            t0 = disc >= 0 ? (-qb - root) / (2.0 * qa) : INFINITY;
+            t1 = disc >= 0 ? (-qb + root) / (2.0 * qa) : -INFINITY;
+        }
+        double z0, z1;
+        Slab(pz, dz, -cyl[4], cyl[4], z0, z1);
+        double enter = std::max(t0, z0), leave = std::min(t1, z1);
+        return enter <= leave && leave >= 0.0 && enter <= 1.0;
+    }
+
+    double DoCalcRxPower(double txPowerDbm, Ptr<MobilityModel> a, Ptr<MobilityModel> b) const override
+    {
+        int n = Crossings(a->GetPosition(), b->GetPosition());
+        if (n > 0 && m_block)
+            return -1000.0;
+        return txPowerDbm - m_lossDb * n;
+    }
+
+    int64_t DoAssignStreams(int64_t stream) override
+    {
+        return 0;
+    }
+
+    double m_lossDb = 0.0;
+    bool m_block = false;
+    std::vector<double> m_boxes;
+    std::vector<double> m_cylinders;
+};
+
 class Net
 {
   public:
@@ -60,6 +168,13 @@ class Net
         {
             m_mob.push_back(m_nodes.Get(i)->GetObject<ConstantVelocityMobilityModel>());
         }
+    }
+
+    // Obstacles shadow links (call before SetupWifi / SetupLrWpan): see ObstacleLossModel.
+    void SetObstacles(double lossDb, bool block, const std::vector<double>& boxes, const std::vector<double>& cylinders)
+    {
+        m_obstacles = CreateObject<ObstacleLossModel>();
+        m_obstacles->Set(lossDb, block, boxes, cylinders);
     }
 
     // --- 802.11 ad hoc -------------------------------------------------------------------------
@@ -107,6 +222,8 @@ class Net
             lossFactory.Set(lossNames[k], StringValue(lossValues[k]));
         }
         m_loss = lossFactory.Create<PropagationLossModel>();
+        if (m_obstacles)
+            m_loss->SetNext(m_obstacles);
         m_channel->SetPropagationLossModel(m_loss);
         m_channel->SetPropagationDelayModel(CreateObject<ConstantSpeedPropagationDelayModel>());
         m_phy.SetChannel(m_channel);
@@ -159,6 +276,8 @@ class Net
         for (size_t k = 0; k < lossNames.size(); ++k)
             lossFactory.Set(lossNames[k], StringValue(lossValues[k]));
         m_loss = lossFactory.Create<PropagationLossModel>();
+        if (m_obstacles)
+            m_loss->SetNext(m_obstacles);
         m_spectrum = CreateObject<SingleModelSpectrumChannel>();
         m_spectrum->AddPropagationLossModel(m_loss);
         m_spectrum->SetPropagationDelayModel(CreateObject<ConstantSpeedPropagationDelayModel>());
@@ -705,6 +824,7 @@ class Net
     YansWifiPhyHelper m_phy;
     Ptr<YansWifiChannel> m_channel;
     Ptr<PropagationLossModel> m_loss;
+    Ptr<ObstacleLossModel> m_obstacles;
     bool m_wifi = false;
     // IPv4 routing baselines
     bool m_ip = false;

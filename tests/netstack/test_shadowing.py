@@ -29,12 +29,15 @@ def test_crossings_of_boxes_turned_walls_and_cylinders():
     assert crossings(a, b, s).tolist() == [1, 2, 3, 0, 0, 1, 0]
 
 
-def _pair(tmp_path, name, radio_extra=None, obstacles=None):
+FAST = {"backend": "fast", "radio": {"tx_power_dbm": 0, "rx_threshold_dbm": -110, "pathloss": {"model": "log_distance"}}}
+NS3 = {"backend": "ns3", "radio": {"standard": "802.11b", "pathloss": {"model": "log_distance"}}}
+
+
+def _pair(tmp_path, name, radio_extra=None, obstacles=None, network=FAST):
     data = {
         "name": "wall", "seed": 1, "duration": 1.0, "quantum": "10 ms",
         "physics": {"backend": "kinematic", "dt": "10 ms"},
-        "network": {"backend": "fast", "radio": {"tx_power_dbm": 0, "rx_threshold_dbm": -110,
-                                                  "pathloss": {"model": "log_distance"}, **(radio_extra or {})}},
+        "network": {"backend": network["backend"], "radio": network["radio"] | (radio_extra or {})},
         "world": {"arena_lower": [-50, -50, 0], "arena_upper": [50, 50, 10], "obstacles": obstacles or []},
         "groups": [{"name": "b", "count": 2, "layout": {"type": "list", "points": [[-10, 0, 1], [10, 0, 1]]},
                     "controller": {"class": "controllers.library.instrument:InstrumentBee", "period": 0.1,
@@ -55,6 +58,16 @@ def test_a_link_through_a_wall_is_weaker_by_the_configured_loss(tmp_path):
     assert len(clear) == len(walled) == len(transparent) > 0
     assert np.allclose(clear.rssi_dbm.to_numpy() - walled.rssi_dbm.to_numpy(), 12.5)
     assert np.allclose(transparent.rssi_dbm.to_numpy(), clear.rssi_dbm.to_numpy())
+
+
+def test_ns3_takes_the_same_loss_per_wall_in_its_own_loss_chain(tmp_path):
+    """802.11b at 20 m: about -69.7 dBm in the clear; the wall takes 8 dB off every reception, and a
+    blocking wall leaves nothing (ns-3's receiver never detects the frame)."""
+    clear = _pair(tmp_path, "ns3clear", {"obstacle_loss_db": 8.0}, network=NS3)
+    walled = _pair(tmp_path, "ns3walled", {"obstacle_loss_db": 8.0}, WALL, network=NS3)
+    assert len(clear) == len(walled) > 0
+    assert np.allclose(clear.rssi_dbm.to_numpy() - walled.rssi_dbm.to_numpy(), 8.0, atol=1e-6)
+    assert len(_pair(tmp_path, "ns3blocked", {"obstacles_block": True}, WALL, network=NS3)) == 0
 
 
 def test_a_blocking_wall_carries_nothing_and_a_weak_link_falls_below_threshold(tmp_path):
