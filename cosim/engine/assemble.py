@@ -231,6 +231,8 @@ def wants_compiled(s: Scenario) -> bool:
                          "run pays for them)")
     if forced:
         return forced == "1"
+    if s.network.backend == "fast" and s.network.radio.shadowed and s.world.obstacles:
+        return True  # the line-of-sight test of every transmission saves far more than the load
     steps = s.duration_ns // s.physics.dt_ns
     return steps * (40e-6 + 0.3e-6 * s.n_nodes) >= 0.5
 

@@ -7,6 +7,7 @@ functions up here at each call, so the switch reaches them.
 
 from __future__ import annotations
 
+from netstack.fast import crossings_numpy as _crossings
 from netstack.fast import kernels_numpy as _numpy
 
 compiled = False
@@ -20,6 +21,7 @@ sender_pairs = _numpy.sender_pairs
 sender_pairs_cells = _numpy.sender_pairs_cells
 max_displacement = _numpy.max_displacement
 near_pairs = _numpy.near_pairs
+obstacle_crossings = _crossings.crossings
 sender_pairs_matrix = _numpy.sender_pairs
 """The numpy version, kept when the compiled one takes over: it is faster for large dense clusters."""
 
@@ -27,7 +29,7 @@ sender_pairs_matrix = _numpy.sender_pairs
 def use_compiled() -> None:
     """Switch this process to the numba kernels (same results, faster after a one-off load)."""
     global compiled, xy_extent, brute_pairs, column_pairs, reach_one, sender_pairs, sender_pairs_cells, max_displacement
-    global near_pairs
+    global near_pairs, obstacle_crossings
     if compiled:
         return
     from netstack.fast import kernels_compiled as k
@@ -35,4 +37,7 @@ def use_compiled() -> None:
     xy_extent, brute_pairs, column_pairs, reach_one = k.xy_extent, k.brute_pairs, k.column_pairs, k.reach_one
     sender_pairs, sender_pairs_cells = k.sender_pairs, k.sender_pairs_cells
     max_displacement, near_pairs = k.max_displacement, k.near_pairs
+    from netstack.fast import crossings_compiled
+
+    obstacle_crossings = crossings_compiled.crossings
     compiled = True
