@@ -41,9 +41,9 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=200, help="robots (the demo's disc grows to keep its density)")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    from cosim.view.painter import _warm_up  # the same one-off cost LiveView pays when built
+    from cosim.view.painter import warm_up  # the same one-off cost LiveView pays when built
 
-    _warm_up()
+    warm_up()
     print(json.dumps({"rerun_start_s": round(time.perf_counter() - t0, 2)}), flush=True)
     walls: dict[str, list[float]] = {name: [] for name in CASES}
     with tempfile.TemporaryDirectory() as tmp:

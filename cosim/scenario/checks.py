@@ -11,7 +11,7 @@ from cosim.scenario.classes import import_class
 from cosim.scenario.layouts import ListLayout
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import ControllerSpec, GroupSpec, Scenario
-from netstack.fast.backend import FastRadioConfig
+from netstack.fast.config import FastRadioConfig
 from netstack.ns3.config import Ns3RadioConfig
 from netstack.routing.registry import NS3_PROTOCOLS, protocol_name
 from physics.obstacles import Mesh

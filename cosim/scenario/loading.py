@@ -16,7 +16,7 @@ from cosim.scenario.checks import check
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import NetworkSpec, Scenario
 from cosim.scenario.strict_yaml import load_yaml
-from netstack.fast.backend import FastRadioConfig
+from netstack.fast.config import FastRadioConfig
 from netstack.ns3.config import Ns3RadioConfig
 
 RADIO_CONFIGS: dict[str, type] = {"fast": FastRadioConfig, "ns3": Ns3RadioConfig, "none": FastRadioConfig}

@@ -15,7 +15,7 @@ from cosim.scenario.layouts import LAYOUTS, RandomDiscLayout
 from cosim.stream.spec import StreamSpec
 from cosim.topology.spec import TopologySpec
 from cosim.view.spec import ViewSpec
-from netstack.fast.backend import FastRadioConfig
+from netstack.fast.config import FastRadioConfig
 from netstack.routing.registry import PARAMS as ROUTING_PARAMS
 from physics.battery import BatterySpec
 from physics.diff_drive import DriveSpec

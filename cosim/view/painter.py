@@ -46,7 +46,7 @@ def kind_colour(kind: str) -> tuple[int, int, int]:
     return tuple(int(c) for c in PALETTE[zlib.crc32(kind.encode()) % len(PALETTE)])
 
 
-def _warm_up() -> None:
+def warm_up() -> None:
     """Build each archetype once: Rerun's first conversion of a kind costs 0.1-0.2 s, paid here,
     before the run, rather than inside it."""
     one = np.zeros((1, 3), dtype=np.float32)
@@ -73,7 +73,7 @@ class Painter:
         self._batch = batch
         self._prev: Frame | None = None
         self._drawn: set[str] = set()  # entities whose last batch was not empty
-        _warm_up()
+        warm_up()
         self.frames = 0
 
     def paint_scene(self, base_dir: Path | None = None) -> None:

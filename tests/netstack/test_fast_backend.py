@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 
 from netstack.backend import BROADCAST
-from netstack.fast.backend import FastBackend, FastRadioConfig
+from netstack.fast.backend import FastBackend
+from netstack.fast.config import FastRadioConfig
 from netstack.fast.pathloss import LogDistance, UnitDisk
 
 

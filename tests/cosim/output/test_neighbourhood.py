@@ -6,7 +6,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cosim.output.neighbourhood import mean_neighbors_in_range, nominal_range_m
-from netstack.fast.backend import FastRadioConfig
+from netstack.fast.config import FastRadioConfig
 from netstack.fast.pathloss import UnitDisk
 
 

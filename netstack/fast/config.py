@@ -1,0 +1,55 @@
+"""The fast radio's parameters (`network.radio` with `network.backend: fast`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from netstack.backend import NS_PER_S
+from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance, check_power
+from netstack.fast.shadowing import check_shadowing
+
+
+@dataclass(frozen=True)
+class FastRadioConfig:
+    """Parameters of the fast radio model (times in ns, powers in dBm, rates in bit/s)."""
+
+    tx_power_dbm: float = 0.0
+    rx_threshold_dbm: float = -85.0
+    noise_floor_dbm: float = -100.0
+    bit_rate_bps: float = 250_000.0
+    latency_ns: int = 100_000
+    overhead_bytes: int = 0
+    max_payload_bytes: int = 1500
+    loss_probability: float = 0.0
+    pathloss: Any = field(default_factory=LogDistance, metadata={"registry": PATHLOSS_MODELS, "tag": "model"})
+    obstacle_loss_db: float = 0.0
+    """Loss for each of the world's obstacles the line of sight crosses (0: obstacles are transparent)."""
+    obstacles_block: bool = False
+    """True: a line of sight through any obstacle carries nothing."""
+
+    def __post_init__(self) -> None:
+        check_power("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0)
+        check_power("rx_threshold_dbm", self.rx_threshold_dbm, -200.0, 30.0)
+        check_power("noise_floor_dbm", self.noise_floor_dbm, -200.0, 30.0)
+        if not 0.0 <= self.loss_probability <= 1.0:
+            raise ValueError(f"loss_probability must be within [0, 1], got {self.loss_probability}")
+        if self.bit_rate_bps <= 0:
+            raise ValueError(f"bit_rate_bps must be > 0, got {self.bit_rate_bps}")
+        if self.latency_ns < 0:
+            raise ValueError("latency must be >= 0")
+        if self.overhead_bytes < 0 or self.max_payload_bytes <= 0:
+            raise ValueError("overhead_bytes must be >= 0 and max_payload_bytes > 0")
+        check_shadowing(self.obstacle_loss_db, self.obstacles_block, self.pathloss.ignores_threshold())
+
+    @property
+    def shadowed(self) -> bool:
+        """Whether obstacles affect links."""
+        return self.obstacles_block or self.obstacle_loss_db > 0
+
+    def max_range_m(self) -> float:
+        return float(self.pathloss.max_range_m(self.tx_power_dbm, self.rx_threshold_dbm))
+
+    def airtime_ns(self, payload_len: int) -> int:
+        return math.ceil((payload_len + self.overhead_bytes) * 8 * NS_PER_S / self.bit_rate_bps)
