@@ -22,12 +22,12 @@ from pymavlink.dialects.v20 import common as mav
 
 from cosim.core.timeline import Priority
 from cosim.core.timeunits import NS_PER_S
-from cosim.mavlink.adapter import MavlinkLink, MavlinkVehicle
+from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle
 from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import key_from_env
 from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
-from cosim.mavlink.launch import take_off
+from cosim.mavlink.launch import await_telemetry, take_off
 from cosim.mavlink.mission_client import fly_mission, land, rtl, takeoff, waypoint
 from cosim.mavlink.personality import PERSONALITIES
 from cosim.mavlink.realtime import Pacer
@@ -189,15 +189,12 @@ class MavlinkBridge:
     def _bring_up(self, ghost: Ghost) -> None:
         s = ghost.spec
         v = ghost.vehicle
-        deadline = time.monotonic() + s.connect_timeout_ns / NS_PER_S
-        while "GLOBAL_POSITION_INT" not in v.latest or "LOCAL_POSITION_NED" not in v.latest:
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"no telemetry from MAVLink system {v.sysid} at {s.host}:{s.port} within "
-                                   f"{s.connect_timeout_ns / NS_PER_S:g} s (the ghost of robot {ghost.node}); "
-                                   "is the vehicle on and the address right?")
-            v.tick(time.monotonic())
-            time.sleep(0.05)
-            v.link.poll()
+        try:
+            await_telemetry(v, timeout_s=s.connect_timeout_ns / NS_PER_S, messages=("GLOBAL_POSITION_INT", "LOCAL_POSITION_NED"))
+        except MavlinkError:
+            raise RuntimeError(f"no telemetry from MAVLink system {v.sysid} at {s.host}:{s.port} within "
+                               f"{s.connect_timeout_ns / NS_PER_S:g} s (the ghost of robot {ghost.node}); "
+                               "is the vehicle on and the address right?") from None
         self._update_twin(ghost)
         log.info("ghost of robot %d: vehicle %d found at %s; taking off", ghost.node, v.sysid, tuple(self._arena_pos(v)))
         if s.mission:

@@ -37,11 +37,14 @@ def _pump(vehicle: MavlinkVehicle, sleep: Wait) -> None:
     vehicle.link.poll()
 
 
-def _await_telemetry(vehicle: MavlinkVehicle, sleep: Wait, timeout_s: float = 10.0) -> None:
+def await_telemetry(vehicle: MavlinkVehicle, sleep: Wait = time.sleep, timeout_s: float = 10.0,
+                    messages: tuple[str, ...] = ("HEARTBEAT", "LOCAL_POSITION_NED")) -> None:
+    """Pump the link until the vehicle has sent each of `messages`; MavlinkError after `timeout_s`."""
     end = time.monotonic() + timeout_s
-    while "LOCAL_POSITION_NED" not in vehicle.latest or "HEARTBEAT" not in vehicle.latest:
+    while any(m not in vehicle.latest for m in messages):
         if time.monotonic() > end:
-            raise MavlinkError(f"no telemetry from vehicle {vehicle.sysid} (asked for it {vehicle.stream_requests} times)")
+            raise MavlinkError(f"no telemetry from vehicle {vehicle.sysid} within {timeout_s:g} s "
+                               f"(asked for it {vehicle.stream_requests} times)")
         _pump(vehicle, sleep)
 
 
@@ -51,7 +54,7 @@ def take_off(vehicle: MavlinkVehicle, altitude_m: float, wait: Wait | None = Non
     stream from `tick`. A rover arms and switches to GUIDED, holding where it stands. The climb
     must show within `climb_timeout_s` (default CLIMB_TIMEOUT_S plus 2 s per metre)."""
     sleep = wait or time.sleep
-    _await_telemetry(vehicle, sleep)
+    await_telemetry(vehicle, sleep)
     for msg_id in (mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED, mav.MAVLINK_MSG_ID_ATTITUDE):
         vehicle.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, msg_id, 100_000, wait=wait)
     lp = vehicle.latest["LOCAL_POSITION_NED"]

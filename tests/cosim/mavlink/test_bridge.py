@@ -263,3 +263,14 @@ def test_a_mission_ghost_refuses_motion_commands_from_its_controller(tmp_path):
                   "params": {"leader": True, "waypoints": [[8, 0]], "altitude": 3.0}}
         result = cosim.run(_mission_scenario(standin.port, leader), out_dir=tmp_path / "m")
     assert result.status == "failed" and "flying its scenario mission" in result.error
+
+
+def test_a_ghost_whose_vehicle_never_answers_fails_the_run_naming_the_address(tmp_path):
+    port = free_udp_port()  # nothing listens there
+    scenario = cosim.load(ROOT / "configs" / "mavlink_mixed.yaml", {
+        "duration": 2.0, "mavlink.ghosts.0.port": port, "mavlink.ghosts.0.mode": "connect",
+        "mavlink.ghosts.0.connect_timeout": 0.5})
+    result = cosim.run(scenario, out_dir=tmp_path / "silent")
+    assert result.status == "failed"
+    assert (f"no telemetry from MAVLink system 1 at 127.0.0.1:{port} within 0.5 s (the ghost of robot 0); "
+            "is the vehicle on and the address right?") in result.error
