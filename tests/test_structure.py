@@ -89,7 +89,7 @@ FORBIDDEN = {
     "cosim/engine": ("cosim.sweep", "cosim.report", "cosim.cli"),
     "cosim/sweep": ("cosim.report",),
     "cosim/mavlink": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.cli"),
-    "cosim/view": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink", "cosim.cli"),
+    "cosim/view": ("cosim.scenario", "cosim.engine", "cosim.sweep", "cosim.mavlink", "cosim.cli"),
     "cosim/topology": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink",
                        "cosim.cli", "cosim.view", "cosim.stream"),
     "cosim/stream": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink",

@@ -220,7 +220,7 @@ class Recorder:
 
     def record(self, t_ns: int, node: int, name: str, value: float) -> None:
         for o in self.observers:
-            o.records(t_ns, np.array([node]), name, np.array([value]))
+            o.records(t_ns, (node,), name, (value,))
         if not self.want_records:
             return
         self._rec.append((t_ns, node, name, float(value)))

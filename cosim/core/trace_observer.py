@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-import numpy as np
-
 
 class TraceObserver(Protocol):
     """Told of every network event, discrete event and routed packet as the recorder gets it."""
@@ -31,6 +29,6 @@ class TraceObserver(Protocol):
         transmitted (kind frame; for data frames dst is the next hop and detail is 'data')."""
         ...
 
-    def records(self, t_ns: int, nodes: np.ndarray, name: str, values: np.ndarray) -> None:
-        """Controller records (robot.record) at one instant."""
+    def records(self, t_ns: int, nodes: Sequence[int], name: str, values: Sequence[float]) -> None:
+        """Controller records (robot.record) at one instant: arrays, or 1-tuples for a single record."""
         ...

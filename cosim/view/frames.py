@@ -25,6 +25,7 @@ class _Window:
     packets: list[tuple[int, int, str]]
     routes: list[tuple[tuple[int, ...], tuple[int, int, int]]]
     events: list[tuple[int, int, str, str]]
+    heard: bool = False  # pairs marked in FrameBuilder._seen
     delivered: int = 0
     dropped: int = 0
     sent: int = 0
@@ -71,7 +72,7 @@ class FrameBuilder:
         codes = np.minimum(src, dst) * self.n + np.maximum(src, dst)
         if len(self._seen):
             self._seen[codes] = True
-            self._w.deliveries.append(codes[:0])  # a mark that the window has links
+            self._w.heard = True
         else:
             self._w.deliveries.append(codes)
 
@@ -100,15 +101,15 @@ class FrameBuilder:
         acc[0] += float(np.sum(values))
         acc[1] += len(values)
 
-    def _links(self, deliveries: list[np.ndarray]) -> np.ndarray:
+    def _links(self, w: _Window) -> np.ndarray:
         """Each pair of robots with a delivery either way in the window, once, as (lower, higher)."""
-        if not deliveries:
+        if not (w.heard or w.deliveries):
             return np.zeros((0, 2), dtype=np.int64)
-        if len(self._seen):
+        if w.heard:
             codes = np.flatnonzero(self._seen)
             self._seen[codes] = False
         else:
-            codes = np.unique(np.concatenate(deliveries))
+            codes = np.unique(np.concatenate(w.deliveries))
         return np.stack([codes // self.n, codes % self.n], axis=1)
 
     # -- frames --------------------------------------------------------------------------------
@@ -116,7 +117,7 @@ class FrameBuilder:
         """The frame at t_ns; starts the next window."""
         w = self._w
         self._unicasts(w.sends)
-        links = self._links(w.deliveries)
+        links = self._links(w)
         packets = np.array([(s, d) for s, d, _ in w.packets], dtype=np.int64).reshape(-1, 2)
         span_s = (t_ns - self._last_t) * 1e-9 if self._last_t is not None and t_ns > self._last_t else 0.0
         scalars = {"alive": float(np.count_nonzero(alive))}

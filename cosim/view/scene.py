@@ -6,13 +6,12 @@ viewed without importing its controllers.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
+
+from physics.obstacles import Wall
 
 PALETTE = np.array([(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189),
                     (140, 86, 75), (227, 119, 194), (127, 127, 127), (188, 189, 34), (23, 190, 207)], dtype=np.uint8)
@@ -76,16 +75,6 @@ def scene_of(resolved: dict[str, Any]) -> Scene:
                  np.array(radius, dtype=np.float64), np.array(quad, dtype=bool))
 
 
-def scene_of_run(run_dir: Path) -> Scene:
-    """The scene of a run directory (its scenario.yaml)."""
-    path = Path(run_dir) / "scenario.yaml"
-    try:
-        return scene_of(yaml.safe_load(path.read_text()))
-    except OSError as exc:
-        raise FileNotFoundError(f"{path}: cannot read the run's scenario ({exc.strerror}); "
-                                f"is {run_dir} a run directory?") from None
-
-
 def _shape(item: dict[str, Any]) -> Shape | None:
     kind = item.get("type")
     if kind == "box":
@@ -93,11 +82,8 @@ def _shape(item: dict[str, Any]) -> Shape | None:
     if kind == "cylinder":
         return Shape("cylinder", tuple(item["center"]), radius=float(item["radius"]), height=float(item["height"]))
     if kind == "wall":
-        (x0, y0), (x1, y1) = item["start"], item["end"]
-        h, base = float(item.get("height", 2.0)), float(item.get("base", 0.0))
-        length = math.hypot(x1 - x0, y1 - y0)
-        return Shape("box", (0.5 * (x0 + x1), 0.5 * (y0 + y1), base + 0.5 * h),
-                     (0.5 * length, 0.5 * float(item.get("thickness", 0.2)), 0.5 * h), math.atan2(y1 - y0, x1 - x0))
+        box = Wall(**{k: tuple(v) if isinstance(v, list) else v for k, v in item.items() if k != "type"}).box
+        return Shape("box", tuple(box.center), tuple(box.half_extents), box.yaw)
     if kind in ("mesh", "model"):
         return Shape("mesh", tuple(item.get("position", (0.0, 0.0, 0.0))), yaw=float(item.get("yaw", 0.0)),
                      file=str(item["file"]), scale=float(item.get("scale", 1.0)))
