@@ -45,7 +45,7 @@ class TxStatus:
     acked: bool
 
 
-DROP_REASONS = ("loss", "out_of_range", "dead")
+DROP_REASONS = ("loss", "out_of_range", "dead", "collision", "queue")
 """Codes used in NetEvents.drop_reason (index into this tuple)."""
 
 

@@ -19,7 +19,7 @@ from cosim.core.trace_observer import TraceObserver
 
 NET_KINDS = ("send", "deliver", "drop", "ack", "noack")
 SEND, DELIVER, DROP, ACK, NOACK = range(5)
-DROP_REASONS = ("", "loss", "out_of_range", "dead")
+DROP_REASONS = ("", "loss", "out_of_range", "dead", "collision", "queue")
 PACKET_KINDS = ("send", "recv", "drop", "frame")
 _PACKET_CODE = {k: i for i, k in enumerate(PACKET_KINDS)}
 

@@ -39,6 +39,7 @@ from cosim.scenario.specs import RobotModelSpec, Scenario
 from netstack.backend import NetworkBackend
 from netstack.fast import kernels as radio_kernels
 from netstack.fast.backend import FastBackend
+from netstack.fast.csma import CsmaBackend
 from netstack.fast.neighbors import VerletPairs
 from netstack.routing.registry import NS3_PROTOCOLS, PROTOCOL_OF_PARAMS, protocol_name
 from physics import kernels as physics_kernels
@@ -96,7 +97,8 @@ def make_network(s: Scenario, streams: SeedStreams, run_dir: Path | None = None)
         return Ns3Backend(radio, streams.integer("ns3.seed") or 1, streams.integer("ns3.run"), pcap_prefix=pcap,
                           ip_routing=name if ip else None, ip_attributes=routing.ns3_attributes() if ip else None,
                           solids=solids_of(s.world.obstacles))
-    return FastBackend(s.network.radio, streams.generator("network"), solids_of(s.world.obstacles))
+    fast = FastBackend if s.network.radio.contention is None else CsmaBackend
+    return fast(s.network.radio, streams.generator("network"), solids_of(s.world.obstacles))
 
 
 def _groups(s: Scenario) -> dict[str, tuple[int, int]]:

@@ -52,6 +52,10 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
         # the radio section's schema depends on the backend named beside it
         network = dict(network)
         backend = network.get("backend", "fast")
+        radio = network.get("radio")
+        if backend == "ns3" and isinstance(radio, dict) and "contention" in radio:
+            raise m.error("network.radio.contention", "ns-3 models medium access itself (802.11's DCF, 802.15.4's "
+                          "CSMA-CA); contention is an option of the fast radio (network.backend: fast)")
         if backend in RADIO_CONFIGS:
             network["radio"] = m.build(RADIO_CONFIGS[backend], network.get("radio"), "network.radio")
         data["network"] = m.build(NetworkSpec, {k: v for k, v in network.items() if k != "radio"}, "network",

@@ -24,7 +24,7 @@ from netstack.fast import kernels
 from netstack.fast.config import FastRadioConfig
 from netstack.fast.neighbors import CellIndex
 from netstack.fast.reach import reachable_many
-from netstack.fast.shadowing import Solids, crossings
+from netstack.fast.shadowing import Solids, shadowed_rssi
 
 # Use the cell index only above this many nodes, and only when the radio range is small against the
 # swarm's extent (a few cells across); otherwise one vectorized pass over all nodes is faster.
@@ -199,10 +199,7 @@ class FastBackend:
 
     def _shadow(self, a: np.ndarray, b: np.ndarray, rssi: np.ndarray) -> np.ndarray:
         """Received power after the obstacles each line of sight crosses."""
-        n = crossings(a, b, self._solids)
-        if self.config.obstacles_block:
-            return np.where(n > 0, -np.inf, rssi - self.config.obstacle_loss_db * n)
-        return rssi - self.config.obstacle_loss_db * n
+        return shadowed_rssi(a, b, rssi, self._solids, self.config.obstacle_loss_db, self.config.obstacles_block)
 
     def advance(self, until_ns: int) -> tuple[int, NetEvents | None]:
         pending = self._pending

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from netstack.backend import NS_PER_S
+from netstack.fast.medium import MEDIUM_MODELS
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance, check_power
 from netstack.fast.shadowing import check_shadowing
 
@@ -28,6 +29,8 @@ class FastRadioConfig:
     """Loss for each of the world's obstacles the line of sight crosses (0: obstacles are transparent)."""
     obstacles_block: bool = False
     """True: a line of sight through any obstacle carries nothing."""
+    contention: Any = field(default=None, metadata={"registry": MEDIUM_MODELS, "tag": "model"})
+    """None: a per-link model, frames never collide. `csma`: a shared medium (netstack.fast.medium)."""
 
     def __post_init__(self) -> None:
         check_power("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0)

@@ -22,7 +22,7 @@ def _slab(p0: float, d: float, lo: float, hi: float) -> tuple[float, float]:
 
 
 @njit(cache=True)
-def _box(a, b, c, h, yaw) -> bool:
+def crosses_box(a, b, c, h, yaw) -> bool:
     co, si = math.cos(yaw), math.sin(yaw)
     ax, ay, bx, by = a[0] - c[0], a[1] - c[1], b[0] - c[0], b[1] - c[1]
     p = (co * ax + si * ay, -si * ax + co * ay, a[2] - c[2])
@@ -35,7 +35,7 @@ def _box(a, b, c, h, yaw) -> bool:
 
 
 @njit(cache=True)
-def _cylinder(a, b, c, r, hh) -> bool:
+def crosses_cylinder(a, b, c, r, hh) -> bool:
     px, py, pz = a[0] - c[0], a[1] - c[1], a[2] - c[2]
     dx, dy, dz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
     qa = dx * dx + dy * dy
@@ -58,9 +58,9 @@ def crossings(a, b, box_c, box_h, box_yaw, cyl_c, cyl_r, cyl_hh) -> np.ndarray:
     n = np.zeros(len(a), dtype=np.int64)
     for k in range(len(a)):
         for j in range(len(box_yaw)):
-            if _box(a[k], b[k], box_c[j], box_h[j], box_yaw[j]):
+            if crosses_box(a[k], b[k], box_c[j], box_h[j], box_yaw[j]):
                 n[k] += 1
         for j in range(len(cyl_r)):
-            if _cylinder(a[k], b[k], cyl_c[j], cyl_r[j], cyl_hh[j]):
+            if crosses_cylinder(a[k], b[k], cyl_c[j], cyl_r[j], cyl_hh[j]):
                 n[k] += 1
     return n

@@ -61,6 +61,10 @@ class LogDistance:
         budget = tx_power_dbm - threshold_dbm - self.reference_loss_db
         return self.reference_distance_m * 10.0 ** (budget / (10.0 * self.exponent))
 
+    def kernel(self) -> tuple[int, float, float, float]:
+        """This model for compiled code (netstack.fast.csma_compiled.loss_db)."""
+        return 0, self.exponent, self.reference_loss_db, self.reference_distance_m
+
 
 @dataclass(frozen=True)
 class Friis:
@@ -81,6 +85,9 @@ class Friis:
         wavelength = SPEED_OF_LIGHT / self.frequency_hz
         return wavelength / (4.0 * math.pi) * 10.0 ** ((tx_power_dbm - threshold_dbm) / 20.0)
 
+    def kernel(self) -> tuple[int, float, float, float]:
+        return 1, self.frequency_hz, 0.0, 0.0
+
 
 @dataclass(frozen=True)
 class UnitDisk:
@@ -100,6 +107,9 @@ class UnitDisk:
 
     def max_range_m(self, tx_power_dbm: float, threshold_dbm: float) -> float:
         return self.range_m
+
+    def kernel(self) -> tuple[int, float, float, float]:
+        return 3, self.range_m, self.frequency_hz, 0.0
 
     def ignores_threshold(self) -> bool:
         return True
@@ -139,6 +149,9 @@ class TwoRayGround:
         if friis <= crossover:
             return friis
         return 10.0 ** ((budget + 20.0 * math.log10(h * h)) / 40.0)
+
+    def kernel(self) -> tuple[int, float, float, float]:
+        return 2, self.frequency_hz, self.antenna_height_m, 0.0
 
 
 PATHLOSS_MODELS: dict[str, type] = {"log_distance": LogDistance, "friis": Friis, "two_ray": TwoRayGround, "unit_disk": UnitDisk}

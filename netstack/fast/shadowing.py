@@ -58,3 +58,12 @@ def crossings(a: np.ndarray, b: np.ndarray, solids: Solids) -> np.ndarray:
     s = solids
     return kernels.obstacle_crossings(np.ascontiguousarray(a, dtype=np.float64), np.ascontiguousarray(b, dtype=np.float64),
                                       s.box_centers, s.box_half, s.box_yaw, s.cyl_centers, s.cyl_radius, s.cyl_half_height)
+
+
+def shadowed_rssi(a: np.ndarray, b: np.ndarray, rssi: np.ndarray, solids: Solids, loss_db: float, block: bool) -> np.ndarray:
+    """Received power over each line of sight a[k] -> b[k] after the obstacles it crosses
+    (-inf where `block` and any is crossed)."""
+    n = crossings(a, b, solids)
+    if block:
+        return np.where(n > 0, -np.inf, rssi - loss_db * n)
+    return rssi - loss_db * n

@@ -100,6 +100,15 @@ CASES = [
      "test.yaml: network.radio: ns-3's aarf rate manager has no 802.11n (HT) rates"),
     ("ns-3 802.11g on channel 14", with_("network", {"backend": "ns3", "radio": {"standard": "802.11g", "channel": 14}}),
      "test.yaml: network.radio: 802.11g channel 14 does not exist; use one of 1, 2"),
+    ("contention on ns-3", with_("network", {"backend": "ns3", "radio": {"contention": {"model": "csma"}}}),
+     "test.yaml: network.radio.contention: ns-3 models medium access itself (802.11's DCF, 802.15.4's CSMA-CA); "
+     "contention is an option of the fast radio"),
+    ("unknown contention model", with_("network.radio.contention", {"model": "aloha"}),
+     "test.yaml: network.radio.contention.model: unknown model 'aloha'; expected one of: csma"),
+    ("contention window upside down", with_("network.radio.contention", {"model": "csma", "cw_min": 63, "cw_max": 15}),
+     "test.yaml: network.radio.contention: cw_min must be >= 0 and cw_max >= cw_min, got 63 and 15"),
+    ("negative wall attenuation", with_("network.radio.obstacle_loss_db", -2.0),
+     "test.yaml: network.radio: obstacle_loss_db must be >= 0 dB per obstacle crossed, got -2"),
     ("served vehicle failsafe typo", with_("mavlink", {"serve": [{"group": "bees", "port": 0, "gcs_failsafe": "rtl"}]}),
      "test.yaml: mavlink.serve[0].gcs_failsafe: expected one of 'off', 'hold', 'land', 'return', got 'rtl'"),
 ]

@@ -1,0 +1,248 @@
+"""The fast radio with contention (`network.radio.contention: {model: csma}`): frames share one
+medium, wait for it, and collide.
+
+Path loss, obstacles, the receive threshold, the Bernoulli loss and the latency are the fast radio's
+(netstack.fast.backend); medium access and reception follow netstack.fast.medium.Csma. The event
+loop is compiled (netstack.fast.csma_loop): a frame costs a few passes over the nodes and nothing
+per backoff slot. A frame is delivered at its end plus `latency`; a unicast frame's TxStatus comes
+when its acknowledgement ends, or when it is given up. Positions are dead-reckoned from the last
+sync to each frame's start, and each receiver's power is held for the frame's duration.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from netstack.backend import BROADCAST, IndexedPayloads, NetEvents, TxStatus
+from netstack.fast import csma_compiled as k
+from netstack.fast.config import FastRadioConfig
+from netstack.fast.csma_loop import push_many, run
+from netstack.fast.medium import Csma
+from netstack.fast.shadowing import Solids
+
+_I64 = np.int64
+CACHE_MAX_NODES = 2048
+"""Up to this many nodes, each sender's power row is kept (N x N doubles: 32 MB at the limit)
+while every node stands still since the last position sync."""
+
+
+class CsmaBackend:
+    """Implements netstack.backend.NetworkBackend with contention (see the module docstring)."""
+
+    def __init__(self, config: FastRadioConfig, rng: np.random.Generator, solids: Solids | None = None) -> None:
+        if not isinstance(config.contention, Csma):
+            raise ValueError("CsmaBackend needs network.radio.contention: {model: csma}")
+        self.config = config
+        self.mac: Csma = config.contention
+        self._rng = rng
+        s = solids if solids is not None and config.shadowed and solids.count else Solids.none()
+        self._solids = (s.box_centers, s.box_half, s.box_yaw, s.cyl_centers, s.cyl_radius, s.cyl_half_height)
+        self._n = 0
+        self._alive = np.zeros(0, dtype=bool)
+        self._pos = np.zeros((0, 3))
+        self._vel = np.zeros((0, 3))
+        self._sync_ns = 0
+        self._a: list[np.ndarray] = []  # the compiled loop's state: ni, nf, fr, fl, fp, hp, oi, of, ct, pi, pf, rnd, pc, pv
+        self._frames = 0
+        self._payloads: list[bytes] = []
+        self._queued: list[tuple[int, int, int]] = []  # (time, node, frame) not yet handed to the loop
+        self.now_ns = 0
+
+    # -- construction --------------------------------------------------------------------------
+    def add_node(self, node_id: int) -> None:
+        if self._a:
+            raise RuntimeError("nodes must be added before the radio is used")
+        if node_id != self._n:
+            raise ValueError(f"nodes must be added in order 0..N-1; expected {self._n}, got {node_id}")
+        self._n += 1
+        self._alive = np.ones(self._n, dtype=bool)
+        self._pos = np.zeros((self._n, 3))
+        self._vel = np.zeros((self._n, 3))
+
+    def _params(self) -> tuple[np.ndarray, np.ndarray]:
+        cfg, mac = self.config, self.mac
+        code, a, b, c = cfg.pathloss.kernel()
+        pi = np.array([mac.slot_ns, mac.sifs_ns, mac.difs_ns, mac.eifs_extra_ns(cfg.bit_rate_bps), mac.cca_delay_ns,
+                       mac.preamble_ns, mac.ack_airtime_ns(cfg.bit_rate_bps), cfg.latency_ns, mac.queue_frames,
+                       mac.max_queue_delay_ns, mac.retry_limit, mac.cw_min, mac.cw_max, cfg.overhead_bytes, code,
+                       int(cfg.obstacles_block)], dtype=_I64)
+        rx_mw = 0.0 if cfg.pathloss.ignores_threshold() else 10.0 ** (cfg.rx_threshold_dbm / 10.0)
+        pf = np.array([cfg.bit_rate_bps, 10.0 ** (cfg.noise_floor_dbm / 10.0), rx_mw, 10.0 ** (mac.energy_detect_dbm / 10.0),
+                       10.0 ** (mac.preamble_threshold_db / 10.0), 10.0 ** (mac.sinr_threshold_db / 10.0),
+                       cfg.loss_probability, cfg.tx_power_dbm, a, b, c, cfg.obstacle_loss_db])
+        return pi, pf
+
+    def _state(self) -> tuple:
+        """The loop's arrays, made at first use (when every node is known)."""
+        if not self._a:
+            n = self._n
+            ni = np.zeros((n, k.NODE_INTS), dtype=_I64)
+            ni[:, k.IDLE] = -(1 << 40)  # the medium has been idle since long before the start
+            ni[:, k.IFS] = self.mac.difs_ns
+            ni[:, k.CW] = self.mac.cw_min
+            ni[:, [k.ACCESS]] = k.NEVER
+            ni[:, [k.LOCK, k.QHEAD, k.QTAIL]] = -1
+            ni[:, k.ALIVE] = self._alive
+            nf = np.zeros((n, k.NODE_FLOATS))
+            nf[:, k.PX:k.PX + 3], nf[:, k.PX + 3:k.PX + 6] = self._pos, self._vel
+            ct = np.zeros(k.COUNTERS, dtype=_I64)
+            ct[k.C_SYNC], ct[k.C_OUTMIN] = self._sync_ns, k.NEVER
+            pi, pf = self._params()
+            ct[k.C_STILL] = not self._vel.any()
+            cached = n if n <= CACHE_MAX_NODES else 0
+            self._a = [ni, nf, np.zeros((64, k.FRAME_INTS), _I64), np.zeros((8, k.FLIGHT_INTS), _I64), np.zeros((8, n)),
+                       np.zeros((64, 6), _I64), np.zeros((64, 6), _I64), np.zeros(64), ct, pi, pf, self._rng.random(4096),
+                       np.zeros((cached, n)), np.full(n, -1, _I64)]
+        return tuple(self._a)
+
+    # -- interface -------------------------------------------------------------------------
+    def set_positions(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
+        self._pos = np.array(xyz, dtype=np.float64, copy=True)
+        self._vel = np.array(vel, dtype=np.float64, copy=True)
+        self._sync_ns = t_ns
+        if self._a:
+            nf, ct, pv = self._a[1], self._a[8], self._a[13]
+            nf[:, k.PX:k.PX + 3], nf[:, k.PX + 3:k.PX + 6] = self._pos, self._vel
+            ct[k.C_SYNC] = t_ns
+            ct[k.C_STILL] = not self._vel.any()
+            pv[:] = -1  # cached power rows are for the old positions
+
+    def set_alive(self, node_id: int, alive: bool) -> None:
+        self._alive[node_id] = alive
+        if self._a:
+            self._a[0][node_id, k.ALIVE] = alive
+
+    def set_listening(self, node_id: int, listening: bool) -> None:
+        """Every delivery is returned at its own time anyway."""
+
+    def set_passive_kinds(self, kinds: frozenset[int]) -> None:
+        """Nothing to do: deliveries are returned at their own times."""
+
+    def send(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
+        cfg = self.config
+        if len(payload) > cfg.max_payload_bytes:
+            raise ValueError(f"payload of {len(payload)} bytes exceeds the radio's limit of {cfg.max_payload_bytes} bytes")
+        if not 0 <= src < self._n:
+            raise ValueError(f"unknown source node {src}")
+        if dst != BROADCAST and not 0 <= dst < self._n:
+            raise ValueError(f"unknown destination node {dst}")
+        self._state()
+        f = self._frames
+        if f == len(self._a[2]):
+            self._a[2] = np.concatenate([self._a[2], np.zeros_like(self._a[2])])
+        t = max(at_ns, self.now_ns)
+        self._a[2][f] = (src, dst, cfg.airtime_ns(len(payload)), t, 0, -1)
+        self._frames += 1
+        self._payloads.append(bytes(payload))
+        self._queued.append((t, src, f))
+        return f
+
+    def send_many(self, srcs: np.ndarray, dsts: np.ndarray, payloads: list[bytes], at_ns: int) -> np.ndarray:
+        """Frames queued one by one: with contention, frames sent together contend like any others."""
+        return np.array([self.send(int(s), int(d), p, at_ns) for s, d, p in zip(np.asarray(srcs).tolist(),
+                                                                                 np.asarray(dsts).tolist(), payloads)],
+                        dtype=_I64)
+
+    def advance(self, until_ns: int) -> tuple[int, NetEvents | None]:
+        state = self._hand_over()
+        while True:
+            status, t = run(state, self._solids, until_ns)
+            if status == k.NEED_ROOM:
+                state = self._grow()
+                continue
+            if status == k.REACHED:
+                self.now_ns = until_ns
+                return until_ns, None
+            self.now_ns = int(t)
+            return self.now_ns, self._take(self.now_ns)
+
+    def next_event_ns(self) -> int | None:
+        if not self._a:
+            return min(q[0] for q in self._queued) if self._queued else None
+        ni, hp, ct = self._a[0], self._a[5], self._a[8]
+        times = [int(ni[:, k.ACCESS].min()) if len(ni) else k.NEVER, int(ct[k.C_OUTMIN]) if ct[k.C_OUT] else k.NEVER,
+                 int(hp[0, 0]) if ct[k.C_HEAP] else k.NEVER, *(q[0] for q in self._queued)]
+        t = min(times)
+        return None if t == k.NEVER else t
+
+    def control_overhead(self) -> tuple[int, int]:
+        """No routing runs inside this backend."""
+        return 0, 0
+
+    def frames_received(self) -> list[int] | None:
+        """None: the coordinator counts the frames it hands to each stack."""
+        return None
+
+    def mac_counts(self) -> dict[str, int]:
+        """Frames the queues took from above, and transmissions begun (retries and ACKs included),
+        summed over the nodes, as ns-3's 802.11 backend counts them."""
+        if not self._a:
+            return {}
+        ct = self._a[8]
+        return {"mac_frames_queued": int(ct[k.C_QUEUED]), "phy_transmissions": int(ct[k.C_TX])}
+
+    def ip_events(self) -> np.ndarray:
+        """None: no routing runs inside this backend."""
+        return np.zeros((0, 8), dtype=_I64)
+
+    def close(self) -> None:
+        self._a = []
+        self._queued = []
+        self._payloads = []
+
+    # -- the compiled loop's arrays ------------------------------------------------------------
+    def _hand_over(self) -> tuple:
+        """Frames sent since the last call enter the loop's event queue."""
+        state = self._state()
+        if self._queued:
+            hp, ct = self._a[5], self._a[8]
+            need = int(ct[k.C_HEAP]) + len(self._queued) + 2 * self._n + 8
+            if need > len(hp):
+                self._a[5] = np.concatenate([hp, np.zeros((need + len(hp), 6), _I64)])
+                state = tuple(self._a)
+            push_many(state, np.array(self._queued, dtype=_I64))
+            self._queued = []
+        return state
+
+    def _grow(self) -> tuple:
+        """Room for the loop's next step: more flight slots, heap, output rows, random numbers."""
+        a, n = self._a, self._n
+        ni, fl, ct = a[0], a[3], a[8]
+        first = ni[:, k.ACCESS].min()
+        starts = 1 + (int(np.count_nonzero(ni[:, k.ACCESS] == first)) if first != k.NEVER else 0)
+        if int(np.count_nonzero(fl[:, k.L_USED] == 0)) < starts:
+            extra = max(len(fl), starts)
+            a[3] = np.concatenate([fl, np.zeros((extra, k.FLIGHT_INTS), _I64)])
+            a[4] = np.concatenate([a[4], np.zeros((extra, n))])
+        if int(ct[k.C_HEAP]) + 2 * starts + 8 > len(a[5]):
+            a[5] = np.concatenate([a[5], np.zeros((len(a[5]) + 2 * starts + 8, 6), _I64)])
+        if int(ct[k.C_OUT]) + 2 * n + 4 > len(a[6]):
+            a[6] = np.concatenate([a[6], np.zeros((len(a[6]) + 2 * n + 4, 6), _I64)])
+            a[7] = np.concatenate([a[7], np.zeros(len(a[7]) + 2 * n + 4)])
+        used = int(ct[k.C_RND])
+        if used + n + 2 > len(a[11]):
+            a[11] = np.concatenate([a[11][used:], self._rng.random(max(4096, 4 * n))])
+            ct[k.C_RND] = 0
+        return tuple(a)
+
+    def _take(self, t: int) -> NetEvents:
+        """The outputs due at t, as one NetEvents; the rest stay."""
+        dst, src, tx, rssi, one, other = k.take_due(tuple(self._a), t)
+        if one:
+            pool = [self._payloads[int(tx[0])]] if len(tx) else []
+            index = np.zeros(len(tx), dtype=_I64)
+        else:
+            frames, index = np.unique(tx, return_inverse=True)
+            pool = [self._payloads[f] for f in frames.tolist()]
+        sizes = np.array([len(p) for p in pool], dtype=_I64)
+        ev = NetEvents(t_ns=t, dst=dst, src=src, tx_id=tx, rssi_dbm=rssi, snr_db=rssi - self.config.noise_floor_dbm,
+                       size=sizes[index], payloads=IndexedPayloads(pool, index))
+        if len(other):
+            fr = self._a[2]
+            kind = other[:, 1]
+            ev.tx_status = [TxStatus(t, f, int(fr[f, k.F_SRC]), d, c == 1) for d, f, c in other[kind == k.O_STATUS, 2:5].tolist()]
+            drop = other[kind == k.O_DROP]
+            if len(drop):
+                ev.drop_dst, ev.drop_src, ev.drop_tx_id = drop[:, 2].copy(), fr[drop[:, 3], k.F_SRC], drop[:, 3].copy()
+                ev.drop_reason = drop[:, 4].astype(np.int8)
+        return ev

@@ -1,0 +1,348 @@
+"""Medium access and reception of the contention model, compiled: the handlers of each internal
+event and the loop that runs them (state layout in netstack.fast.csma_compiled)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from netstack.fast import csma_compiled as cc
+
+
+# -- backoff (802.11 DCF) ----------------------------------------------------------------------------
+@njit(cache=True)
+def _elapsed(ni, i: int, t: int, slot: int) -> int:
+    return max(0, (t - ni[i, cc.IDLE] - ni[i, cc.IFS]) // slot)
+
+
+@njit(cache=True)
+def _schedule(ni, i: int, slot: int) -> None:
+    if ni[i, cc.HAS] and not ni[i, cc.BUSY] and not ni[i, cc.BLOCKED]:
+        ni[i, cc.ACCESS] = ni[i, cc.IDLE] + ni[i, cc.IFS] + ni[i, cc.SLOTS] * slot
+    else:
+        ni[i, cc.ACCESS] = cc.NEVER
+
+
+@njit(cache=True)
+def _new_backoff(S, i: int, t: int) -> None:
+    """0..CW slots for node i, counted from the next slot boundary (or from the end of its busy medium)."""
+    ni, pi = S[0], S[9]
+    slot = pi[cc.P_SLOT]
+    draw = int(cc.uniform(S[11], S[8]) * (ni[i, cc.CW] + 1))
+    if ni[i, cc.BUSY]:
+        ni[i, cc.SLOTS] = draw
+    else:
+        ni[i, cc.SLOTS] = draw + max(0, -(-(t - ni[i, cc.IDLE] - ni[i, cc.IFS]) // slot))
+    _schedule(ni, i, slot)
+
+
+@njit(cache=True)
+def _sense(S, t: int) -> None:
+    """Each node's carrier sense from t on (sending, receiving, or power above the detection
+    threshold, counting frames that started at least the CCA delay ago); backoffs freeze or resume."""
+    ni, nf, fl, fp, pi, pf = S[0], S[1], S[3], S[4], S[9], S[10]
+    lag, slot = pi[cc.P_CCA], pi[cc.P_SLOT]
+    recent = [m for m in range(len(fl)) if fl[m, cc.L_USED] and fl[m, cc.L_START] > t - lag]
+    for i in range(len(ni)):
+        total = nf[i, cc.TOTAL]
+        for m in recent:
+            total -= fp[m, i]
+        busy = ni[i, cc.SENDING] or (ni[i, cc.LOCK] >= 0 and ni[i, cc.LOCK_T] <= t - lag) or total >= pf[cc.Q_ED]
+        if busy and not ni[i, cc.BUSY]:
+            ni[i, cc.SLOTS] = max(0, ni[i, cc.SLOTS] - _elapsed(ni, i, t, slot))
+            ni[i, cc.BUSY] = 1
+            ni[i, cc.ACCESS] = cc.NEVER
+        elif not busy and ni[i, cc.BUSY]:
+            ni[i, cc.BUSY] = 0
+            ni[i, cc.IDLE] = t
+            _schedule(ni, i, slot)
+
+
+@njit(cache=True)
+def _frame_arrives(S, i: int, t: int) -> bool:
+    """A frame reaches node i's empty queue: True if it goes at once (idle for the interframe
+    space, no backoff left); else a backoff is drawn unless one is counting."""
+    ni, pi = S[0], S[9]
+    ni[i, cc.HAS] = 1
+    if ni[i, cc.BLOCKED]:
+        return False
+    left = ni[i, cc.SLOTS] if ni[i, cc.BUSY] else max(0, ni[i, cc.SLOTS] - _elapsed(ni, i, t, pi[cc.P_SLOT]))
+    if left == 0:
+        if not ni[i, cc.BUSY] and t - ni[i, cc.IDLE] >= ni[i, cc.IFS]:
+            return True
+        _new_backoff(S, i, t)
+        return False
+    _schedule(ni, i, pi[cc.P_SLOT])
+    return False
+
+
+# -- queues --------------------------------------------------------------------------------------
+@njit(cache=True)
+def _dequeue(S, i: int) -> None:
+    ni, fr = S[0], S[2]
+    ni[i, cc.QHEAD] = fr[ni[i, cc.QHEAD], cc.F_NEXT]
+    ni[i, cc.QLEN] -= 1
+    if ni[i, cc.QLEN] == 0:
+        ni[i, cc.QTAIL] = -1
+
+
+@njit(cache=True)
+def _enqueue(S, solids, i: int, f: int, t: int) -> None:
+    ni, fr, pi = S[0], S[2], S[9]
+    if ni[i, cc.QLEN] >= pi[cc.P_QUEUE]:
+        cc.out(S, t, cc.O_DROP, fr[f, cc.F_DST], f, cc.QUEUE, np.nan)
+        return
+    S[8][cc.C_QUEUED] += 1
+    if ni[i, cc.QLEN] == 0:
+        ni[i, cc.QHEAD] = f
+    else:
+        fr[ni[i, cc.QTAIL], cc.F_NEXT] = f
+    ni[i, cc.QTAIL] = f
+    ni[i, cc.QLEN] += 1
+    if ni[i, cc.QLEN] == 1 and _frame_arrives(S, i, t):
+        _transmit(S, solids, i, t)
+
+
+@njit(cache=True)
+def _head(S, i: int, t: int) -> int:
+    """The frame node i sends next, after dropping those too old to send (all of them if it is dead)."""
+    ni, fr, pi = S[0], S[2], S[9]
+    while ni[i, cc.QLEN] > 0 and (not ni[i, cc.ALIVE] or t - fr[ni[i, cc.QHEAD], cc.F_QUEUED] > pi[cc.P_MAX_DELAY]):
+        f = ni[i, cc.QHEAD]
+        cc.out(S, t, cc.O_DROP, fr[f, cc.F_DST], f, cc.QUEUE if ni[i, cc.ALIVE] else cc.DEAD, np.nan)
+        _dequeue(S, i)
+    if ni[i, cc.QLEN] == 0:
+        ni[i, cc.HAS] = 0
+        ni[i, cc.ACCESS] = cc.NEVER
+        return -1
+    return ni[i, cc.QHEAD]
+
+
+@njit(cache=True)
+def _finish(S, i: int, t: int, success: bool) -> bool:
+    """Node i's head frame is done (sent, acknowledged, or given up: True, it leaves the queue) or
+    to be tried again with a doubled window; a backoff follows either way."""
+    ni, pi = S[0], S[9]
+    ni[i, cc.BLOCKED] = 0
+    done = success or ni[i, cc.RETRIES] >= pi[cc.P_RETRY]
+    if done:
+        ni[i, cc.CW] = pi[cc.P_CW_MIN]
+        ni[i, cc.RETRIES] = 0
+        ni[i, cc.HAS] = ni[i, cc.QLEN] > 1
+        _dequeue(S, i)
+    else:
+        ni[i, cc.CW] = min(2 * ni[i, cc.CW] + 1, pi[cc.P_CW_MAX])
+        ni[i, cc.RETRIES] += 1
+    _new_backoff(S, i, t)
+    return done
+
+
+# -- the air ------------------------------------------------------------------------------------
+@njit(cache=True)
+def _free_flight(fl) -> int:
+    for m in range(len(fl)):
+        if not fl[m, cc.L_USED]:
+            return m
+    return -1
+
+
+@njit(cache=True)
+def _fly(S, solids, src: int, t: int, airtime: int, frame: int, ack_for: int) -> None:
+    """A frame starts: its power everywhere; receivers idle enough to detect it lock onto it; a
+    sender that was receiving loses that frame."""
+    ni, nf, fl, fp, pi, pf, ct = S[0], S[1], S[3], S[4], S[9], S[10], S[8]
+    m = _free_flight(fl)
+    fl[m, cc.L_USED], fl[m, cc.L_SRC], fl[m, cc.L_START], fl[m, cc.L_FRAME] = 1, src, t, frame
+    fl[m, cc.L_ACK_FOR], fl[m, cc.L_KEY] = ack_for, ct[cc.C_SEQ] + 1
+    cc.power_row(S, solids, src, t, fp[m])
+    ni[src, cc.LOCK] = -1
+    ni[src, cc.SENDING] = 1
+    ct[cc.C_TX] += 1
+    noise, rx, pre = pf[cc.Q_NOISE], pf[cc.Q_RX], pf[cc.Q_PREAMBLE]
+    for i in range(len(ni)):
+        p = fp[m, i]
+        nf[i, cc.TOTAL] += p
+        if ni[i, cc.LOCK] >= 0:
+            nf[i, cc.WORST] = max(nf[i, cc.WORST], nf[i, cc.TOTAL] - nf[i, cc.SIGNAL])
+        elif (i != src and ni[i, cc.ALIVE] and not ni[i, cc.SENDING] and p > 0.0 and p >= rx
+              and p >= pre * (noise + nf[i, cc.TOTAL] - p)):
+            ni[i, cc.LOCK], ni[i, cc.LOCK_T] = m, t
+            nf[i, cc.SIGNAL], nf[i, cc.WORST] = p, nf[i, cc.TOTAL] - p
+    cc.push(S, t + airtime, cc.E_END, m, 0, 0)
+    if pi[cc.P_CCA] > 0:
+        cc.push(S, t + pi[cc.P_CCA], cc.E_SENSE, 0, 0, 0)
+
+
+@njit(cache=True)
+def _land(S, m: int) -> int:
+    """A flight ends: each receiver locked on it decoded it (RESULT = its key) or not (-key, and
+    EIFS from now on). Returns the key."""
+    ni, nf, fl, fp, pi, pf = S[0], S[1], S[3], S[4], S[9], S[10]
+    key = fl[m, cc.L_KEY]
+    fl[m, cc.L_USED] = 0
+    ni[fl[m, cc.L_SRC], cc.SENDING] = 0
+    left = False
+    for k in range(len(fl)):
+        left = left or fl[k, cc.L_USED] == 1
+    for i in range(len(ni)):
+        nf[i, cc.TOTAL] = max(0.0, nf[i, cc.TOTAL] - fp[m, i]) if left else 0.0
+        if ni[i, cc.LOCK] == m:
+            ok = nf[i, cc.SIGNAL] >= pf[cc.Q_SINR] * (pf[cc.Q_NOISE] + nf[i, cc.WORST])
+            ni[i, cc.RESULT] = key if ok else -key
+            ni[i, cc.IFS] = pi[cc.P_DIFS] if ok else pi[cc.P_DIFS] + pi[cc.P_EIFS]
+            ni[i, cc.LOCK] = -1
+    return key
+
+
+@njit(cache=True)
+def _transmit(S, solids, i: int, t: int) -> None:
+    ni, fr, pi = S[0], S[2], S[9]
+    f = _head(S, i, t)
+    if f < 0:
+        return
+    _fly(S, solids, i, t, pi[cc.P_PREAMBLE] + fr[f, cc.F_AIR], f, -1)
+    ni[i, cc.BLOCKED] = 1
+    ni[i, cc.ACCESS] = cc.NEVER
+
+
+@njit(cache=True)
+def _resolve(S, i: int, t: int, acked: bool, reason: int) -> None:
+    fr = S[2]
+    f = S[0][i, cc.QHEAD]
+    if _finish(S, i, t, acked):
+        cc.out(S, t, cc.O_STATUS, fr[f, cc.F_DST], f, 1 if acked else 0, np.nan)
+        if not acked and not fr[f, cc.F_DELIVERED]:
+            cc.out(S, t, cc.O_DROP, fr[f, cc.F_DST], f, reason, np.nan)
+
+
+@njit(cache=True)
+def _heard(S, m: int, i: int) -> bool:
+    """Whether node i was within reach of flight m (the receive threshold)."""
+    p = S[4][m, i]
+    return p > 0.0 and p >= S[10][cc.Q_RX]
+
+
+@njit(cache=True)
+def _broadcast_end(S, m: int, key: int, t: int) -> None:
+    ni, fl, oi, of, ct, pi, pf, rnd = S[0], S[3], S[6], S[7], S[8], S[9], S[10], S[11]
+    src, f, power = fl[m, cc.L_SRC], fl[m, cc.L_FRAME], S[4][m]
+    at, rx, loss = t + pi[cc.P_LATENCY], pf[cc.Q_RX], pf[cc.Q_LOSS]
+    for i in range(len(ni)):
+        if i == src or power[i] <= 0.0 or power[i] < rx:
+            continue
+        if not ni[i, cc.ALIVE]:
+            cc.out_row(oi, of, ct, at, cc.O_DROP, i, f, cc.DEAD, np.nan)
+        elif ni[i, cc.RESULT] != key:
+            cc.out_row(oi, of, ct, at, cc.O_DROP, i, f, cc.COLLISION, np.nan)
+        elif loss > 0.0 and cc.uniform(rnd, ct) < loss:
+            cc.out_row(oi, of, ct, at, cc.O_DROP, i, f, cc.LOSS, np.nan)
+        else:
+            cc.out_row(oi, of, ct, at, cc.O_RX, i, f, 0, 10.0 * np.log10(power[i]))
+    _finish(S, src, t, True)
+
+
+@njit(cache=True)
+def _unicast_end(S, m: int, key: int, t: int) -> None:
+    ni, fr, fl, fp, pi, pf = S[0], S[2], S[3], S[4], S[9], S[10]
+    src, f = fl[m, cc.L_SRC], fl[m, cc.L_FRAME]
+    dst = fr[f, cc.F_DST]
+    if ni[dst, cc.RESULT] == key and ni[dst, cc.ALIVE] and not (pf[cc.Q_LOSS] > 0.0 and cc.uniform(S[11], S[8]) < pf[cc.Q_LOSS]):
+        if not fr[f, cc.F_DELIVERED]:
+            fr[f, cc.F_DELIVERED] = 1
+            cc.out(S, t + pi[cc.P_LATENCY], cc.O_RX, dst, f, 0, 10.0 * np.log10(fp[m, dst]))
+        cc.push(S, t + pi[cc.P_SIFS], cc.E_ACK, dst, src, f)
+        return
+    if not ni[dst, cc.ALIVE]:
+        reason = cc.DEAD
+    elif not _heard(S, m, dst):
+        reason = cc.OUT_OF_RANGE
+    else:
+        reason = cc.LOSS if pf[cc.Q_LOSS] > 0.0 else cc.COLLISION
+    cc.push(S, t + pi[cc.P_SIFS] + pi[cc.P_SLOT] + pi[cc.P_PREAMBLE], cc.E_RESOLVE, src, 0, reason)
+
+
+@njit(cache=True)
+def _end(S, m: int, t: int) -> None:
+    fr, fl = S[2], S[3]
+    key = _land(S, m)
+    _sense(S, t)
+    ack_for = fl[m, cc.L_ACK_FOR]
+    if ack_for >= 0:
+        _resolve(S, ack_for, t, S[0][ack_for, cc.RESULT] == key, cc.COLLISION)
+    elif fr[fl[m, cc.L_FRAME], cc.F_DST] < 0:
+        _broadcast_end(S, m, key, t)
+    else:
+        _unicast_end(S, m, key, t)
+
+
+@njit(cache=True)
+def _event(S, solids, t: int) -> None:
+    """Run the earliest internal event (at t)."""
+    hp, pi = S[5], S[9]
+    kind, a, b, c = hp[0, 1], hp[0, 3], hp[0, 4], hp[0, 5]
+    cc.pop(S)
+    if kind == cc.E_END:
+        _end(S, a, t)
+    elif kind == cc.E_ACK:
+        _fly(S, solids, a, t, pi[cc.P_ACK_AIR], c, b)
+    elif kind == cc.E_RESOLVE:
+        _resolve(S, a, t, b == 1, c)
+    elif kind == cc.E_QUEUE:
+        _enqueue(S, solids, a, b, t)
+    # E_SENSE: the carrier sense below now counts a frame that started CCA delay ago
+
+
+@njit(cache=True)
+def _next_access(ni) -> int:
+    t = cc.NEVER
+    for i in range(len(ni)):
+        t = min(t, ni[i, cc.ACCESS])
+    return t
+
+
+@njit(cache=True)
+def _room(S, t_access: int) -> bool:
+    """Whether the arrays can take the next step (else the caller grows them)."""
+    ni, fl, hp, oi, rnd, ct = S[0], S[3], S[5], S[6], S[11], S[8]
+    n = len(ni)
+    starts = 1
+    if t_access != cc.NEVER:
+        starts = max(1, np.sum(ni[:, cc.ACCESS] == t_access))
+    free = 0
+    for m in range(len(fl)):
+        free += fl[m, cc.L_USED] == 0
+    return (free >= starts and ct[cc.C_HEAP] + 2 * starts + 8 <= len(hp) and ct[cc.C_OUT] + 2 * n + 4 <= len(oi)
+            and ct[cc.C_RND] + n + 2 <= len(rnd))
+
+
+@njit(cache=True)
+def run(S, solids, until: int) -> tuple[int, int]:
+    """Run internal events up to `until`; stop before one that comes after an output is due.
+    Returns (REACHED, until), (OUTPUT, its time) or (NEED_ROOM, time reached)."""
+    ni, hp, ct = S[0], S[5], S[8]
+    now = -1
+    while True:
+        t_heap = hp[0, 0] if ct[cc.C_HEAP] > 0 else cc.NEVER
+        t_access = _next_access(ni)
+        t_in = min(t_heap, t_access)
+        if ct[cc.C_OUT] > 0 and ct[cc.C_OUTMIN] < t_in and ct[cc.C_OUTMIN] <= until:
+            return cc.OUTPUT, ct[cc.C_OUTMIN]
+        if t_in > until:
+            return cc.REACHED, until
+        if not _room(S, t_access if t_access < t_heap else cc.NEVER):
+            return cc.NEED_ROOM, now
+        now = t_in
+        if t_heap <= t_access:
+            _event(S, solids, t_in)
+        else:
+            for i in range(len(ni)):
+                if ni[i, cc.ACCESS] == t_in:
+                    _transmit(S, solids, i, t_in)
+        _sense(S, t_in)
+
+
+@njit(cache=True)
+def push_many(S, rows) -> None:
+    """Frames handed to the radio: (time, node, frame) rows become queue events in this order."""
+    for k in range(len(rows)):
+        cc.push(S, rows[k, 0], cc.E_QUEUE, rows[k, 1], rows[k, 2], 0)

@@ -1,0 +1,87 @@
+"""Medium-access models for the fast radio (`network.radio.contention`): who may transmit when, and
+which overlapping frames survive.
+
+Without one, the fast radio is a per-link model (frames never collide). `csma` is 802.11's
+distributed coordination function in the shape ns-3 models it; its defaults are 802.11b at
+1 Mbit/s (DSSS, long preamble), so with ns-3's radio defaults the two backends can be compared.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from netstack.fast.pathloss import check_power
+
+
+@dataclass(frozen=True)
+class Csma:
+    """Carrier sense with random backoff, receptions that need a signal-to-interference-plus-noise
+    ratio (SINR), unicast acknowledgements and retries.
+
+    - A node senses the medium busy while it transmits, while it receives a frame, or while the
+      power of all frames in the air reaches `energy_detect_dbm` (ns-3's CCA sensitivity for Wi-Fi
+      signals), from `cca_delay` after a frame starts.
+    - A frame that finds the medium busy (or idle for less than DIFS) waits a random backoff of
+      0..CW slots, counted down only while the medium is idle past DIFS (EIFS after a reception
+      failed). Every transmission is followed by a fresh backoff (802.11's post-backoff).
+    - A receiver locks onto a frame that starts while it is idle, reaches the radio's
+      `rx_threshold_dbm`, and has a SINR of `preamble_threshold_db` at its start. The frame is
+      received if its SINR stays at or above `sinr_threshold_db` until its end (the worst overlap
+      counts); a receiver that starts to transmit loses the frame.
+    - A unicast frame received is acknowledged after SIFS by an `ack_bytes` frame; without the
+      acknowledgement the sender doubles CW (up to `cw_max`) and tries again, at most
+      `retry_limit` times. Broadcasts are sent once.
+    - A node queues at most `queue_frames` frames and drops those older than `max_queue_delay`.
+
+    `sinr_threshold_db` -5 dB is where ns-3's DSSS 1 Mbit/s error model passes about half of
+    150-byte frames (its bit error rate falls steeply around it). The model has no virtual carrier
+    sense (NAV) and no RTS/CTS.
+    """
+
+    slot_ns: int = 20_000
+    sifs_ns: int = 10_000
+    aifsn: int = 2
+    cw_min: int = 31
+    cw_max: int = 1023
+    retry_limit: int = 7
+    preamble_ns: int = 192_000
+    """Added to every frame's airtime (the radio's bit rate and overhead_bytes give the rest)."""
+    ack_bytes: int = 14
+    energy_detect_dbm: float = -82.0
+    preamble_threshold_db: float = 4.0
+    sinr_threshold_db: float = -5.0
+    eifs: bool = True
+    cca_delay_ns: int = 4_000
+    """How long after a frame starts other nodes sense it (ns-3: its 4 us preamble detection)."""
+    queue_frames: int = 500
+    max_queue_delay_ns: int = 500_000_000
+
+    def __post_init__(self) -> None:
+        if self.slot_ns <= 0 or self.sifs_ns < 0 or self.preamble_ns < 0 or not 0 <= self.cca_delay_ns < self.slot_ns:
+            raise ValueError("slot must be > 0, sifs and preamble >= 0, cca_delay within [0, slot)")
+        if not 1 <= self.aifsn <= 15:
+            raise ValueError(f"aifsn must be within 1..15 slots, got {self.aifsn}")
+        if self.cw_min < 0 or self.cw_max < self.cw_min:
+            raise ValueError(f"cw_min must be >= 0 and cw_max >= cw_min, got {self.cw_min} and {self.cw_max}")
+        if not 0 <= self.retry_limit <= 255:
+            raise ValueError(f"retry_limit must be within 0..255, got {self.retry_limit}")
+        if self.ack_bytes <= 0 or self.queue_frames <= 0 or self.max_queue_delay_ns <= 0:
+            raise ValueError("ack_bytes, queue_frames and max_queue_delay must be > 0")
+        check_power("energy_detect_dbm", self.energy_detect_dbm, -200.0, 30.0)
+        if not -30.0 <= self.preamble_threshold_db <= 60.0 or not -30.0 <= self.sinr_threshold_db <= 60.0:
+            raise ValueError("preamble_threshold_db and sinr_threshold_db must be within -30..60 dB")
+
+    @property
+    def difs_ns(self) -> int:
+        return self.sifs_ns + self.aifsn * self.slot_ns
+
+    def ack_airtime_ns(self, bit_rate_bps: float) -> int:
+        return self.preamble_ns + math.ceil(self.ack_bytes * 8 * 1e9 / bit_rate_bps)
+
+    def eifs_extra_ns(self, bit_rate_bps: float) -> int:
+        """What EIFS adds to DIFS: SIFS plus an acknowledgement's airtime (0 when `eifs` is off)."""
+        return self.sifs_ns + self.ack_airtime_ns(bit_rate_bps) if self.eifs else 0
+
+
+MEDIUM_MODELS: dict[str, type] = {"csma": Csma}

@@ -1,0 +1,29 @@
+"""The fast radio's contention model against ns-3's 802.11b, on benchmarks/contention.py's workload
+(200 nodes on a grid, 100-byte Poisson broadcasts) at a light and a saturating load: the delivery
+ratios agree within 0.05, and both see the medium saturate (delay up many times)."""
+
+from __future__ import annotations
+
+import importlib.util
+
+from tests.conftest import ROOT
+
+
+def _benchmark():
+    spec = importlib.util.spec_from_file_location("contention_benchmark", ROOT / "benchmarks" / "contention.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_delivery_ratio_within_five_hundredths_of_ns3_from_light_load_to_saturation():
+    bench = _benchmark()
+    rows = {(which, rate): bench.point("grid", rate, 1.0, which, seed=7) for which in ("ns3", "fast") for rate in (4.0, 40.0)}
+    for rate in (4.0, 40.0):
+        ns3, fast = rows[("ns3", rate)], rows[("fast", rate)]
+        assert ns3["frames"] == fast["frames"] > 0
+        assert abs(fast["delivery_ratio"] - ns3["delivery_ratio"]) < 0.05, (rate, ns3, fast)
+    for which in ("ns3", "fast"):
+        light, heavy = rows[(which, 4.0)], rows[(which, 40.0)]
+        assert light["delivery_ratio"] > 0.9 and heavy["delivery_ratio"] < 0.65
+        assert heavy["mean_delay_ms"] > 5 * light["mean_delay_ms"]
