@@ -43,6 +43,8 @@ class TxStatus:
     src: int
     dst: int
     acked: bool
+    iface: int = 0
+    """The interface the frame was sent on (netstack.interfaces; 0 with one radio)."""
 
 
 DROP_REASONS = ("loss", "out_of_range", "dead", "collision", "queue")
@@ -75,6 +77,16 @@ class NetEvents:
     drop_reason: np.ndarray = field(default_factory=lambda: _EMPTY_I8)
     rx_t_ns: np.ndarray | None = None
     lqi: np.ndarray | None = None  # 802.15.4 link quality (0-255) per row; -1 or None where the radio has none
+    iface: np.ndarray | None = None  # int8 per delivery row: the interface it came in on (None: the first)
+    drop_iface: np.ndarray | None = None  # int8 per drop row
+
+    def row_ifaces(self) -> np.ndarray:
+        """Interface of each delivery row."""
+        return self.iface if self.iface is not None else np.zeros(len(self.dst), dtype=np.int8)
+
+    def drop_ifaces(self) -> np.ndarray:
+        """Interface of each drop row."""
+        return self.drop_iface if self.drop_iface is not None else np.zeros(len(self.drop_dst), dtype=np.int8)
 
     def row_times(self) -> np.ndarray:
         """Receive time of each delivery row."""

@@ -23,17 +23,17 @@ class StackHost(Protocol):
     """What a stack needs from the simulation that runs it."""
 
     def now_ns(self) -> int: ...
-    def transmit(self, node: int, dst: int, frame: bytes, kind: str) -> int | None: ...
+    def transmit(self, node: int, dst: int, frame: bytes, kind: str, interface: str | None = None) -> int | None: ...
     def timer(self, node: int, delay_ns: int, fn: Callable[[], None]) -> TimerHandle: ...
     def packet_event(self, node: int, kind: str, packet: Packet, hops: int, detail: str) -> None: ...
     def protocol_event(self, node: int, kind: str, detail: str) -> None: ...
-    def app_deliver(self, node: int, packet: Packet, hops: int, rssi_dbm: float) -> None: ...
+    def app_deliver(self, node: int, packet: Packet, hops: int, rssi_dbm: float, interface: str) -> None: ...
 
 
 class NodeStack:
     """One node's stack; it is also the `LinkServices` its routing protocol acts through."""
 
-    __slots__ = ("_host", "_last_rssi", "_seq", "node", "protocol", "rng")
+    __slots__ = ("_arrival", "_host", "_last_rssi", "_seq", "node", "protocol", "rng")
 
     def __init__(self, node: int, protocol: RoutingProtocol, host: StackHost, rng: np.random.Generator) -> None:
         if node >= MAX_NODES:
@@ -44,6 +44,7 @@ class NodeStack:
         self._host = host
         self._seq = 0
         self._last_rssi = float("nan")
+        self._arrival = "radio"
         protocol.bind(self)
 
     # -- from applications ----------------------------------------------------------------------
@@ -63,8 +64,9 @@ class NodeStack:
         return packet.seq
 
     # -- from the link ----------------------------------------------------------------------------
-    def on_frame(self, src: int, frame: bytes, rssi_dbm: float) -> None:
+    def on_frame(self, src: int, frame: bytes, rssi_dbm: float, interface: str = "radio") -> None:
         self._last_rssi = rssi_dbm
+        self._arrival = interface
         self.protocol.on_frame(src, frame, rssi_dbm)
 
     def on_tx_status(self, tx_id: int, dst: int, acked: bool) -> None:
@@ -74,12 +76,15 @@ class NodeStack:
     def now_ns(self) -> int:
         return self._host.now_ns()
 
-    def send_frame(self, dst: int, frame: bytes, kind: str) -> int | None:
-        return self._host.transmit(self.node, dst, frame, kind)
+    def send_frame(self, dst: int, frame: bytes, kind: str, interface: str | None = None) -> int | None:
+        return self._host.transmit(self.node, dst, frame, kind, interface)
+
+    def arrival_interface(self) -> str:
+        return self._arrival
 
     def deliver(self, packet: Packet, hops: int) -> None:
         self._host.packet_event(self.node, "recv", packet, hops, "")
-        self._host.app_deliver(self.node, packet, hops, self._last_rssi)
+        self._host.app_deliver(self.node, packet, hops, self._last_rssi, self._arrival)
 
     def drop(self, packet: Packet, reason: str) -> None:
         self._host.packet_event(self.node, "drop", packet, 0, reason)

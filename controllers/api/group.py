@@ -36,6 +36,8 @@ class Inbox:
     rssi_dbm: np.ndarray
     snr_db: np.ndarray
     payloads: Sequence[bytes]
+    iface: np.ndarray | None = None
+    """The radio each message came in on, as an index into `group.interfaces` (None: all on the first)."""
 
     def __len__(self) -> int:
         return len(self.dst)
@@ -54,6 +56,8 @@ class Group(Protocol):
 
     ids: np.ndarray
     n: int
+    interfaces: tuple[str, ...]
+    """The scenario's radios by name (the first is `network.radio`'s)."""
 
     # -- state (the last physics tick's) -------------------------------------------------------
     def positions(self) -> np.ndarray: ...
@@ -79,10 +83,13 @@ class Group(Protocol):
         """Quadrotors: a setpoint per robot in one of Robot.fly's modes."""
 
     # -- radio ---------------------------------------------------------------------------------
-    def broadcast(self, idx: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray) -> np.ndarray:
-        """Robots `idx` each broadcast one frame now: the same bytes for all, one bytes object each,
-        or a (len(idx), size) uint8 array. Returns the transmission ids (-1 for dead robots)."""
-    def send(self, idx: np.ndarray, dst: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray) -> np.ndarray: ...
+    def broadcast(self, idx: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray,
+                  interface: str | None = None) -> np.ndarray:
+        """Robots `idx` each broadcast one frame now on `interface` (None: the first radio): the same
+        bytes for all, one bytes object each, or a (len(idx), size) uint8 array. Returns the
+        transmission ids (-1 for dead robots)."""
+    def send(self, idx: np.ndarray, dst: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray,
+             interface: str | None = None) -> np.ndarray: ...
 
     # -- randomness and metrics ----------------------------------------------------------------
     def robot_rng(self, i: int) -> np.random.Generator:

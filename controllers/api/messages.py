@@ -20,6 +20,7 @@ class Message:
     lqi: int | None = None  # 802.15.4 link quality indicator (0-255); None for other radios
     port: int = 0  # application port (routed scenarios; 0 for raw link frames)
     hops: int = 1  # hops the packet travelled (routed scenarios; 1 for raw link frames)
+    interface: str = "radio"  # the radio it came in on (network.interfaces; the last hop's, when routed)
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,11 @@ __all__ = ["BROADCAST", "Net"]
 class Net(Protocol):
     """Send and receive through the node's radio; read and steer its routing protocol."""
 
-    def send(self, dst: int, payload: bytes, port: int = 0) -> int | None:
-        """To node `dst` (a link frame, or a routed packet to `port`); None if this robot is dead."""
-    def broadcast(self, payload: bytes, port: int = 0) -> int | None:
-        """To every node in radio range (with flooding, every node reachable)."""
+    def send(self, dst: int, payload: bytes, port: int = 0, interface: str | None = None) -> int | None:
+        """To node `dst` (a link frame on `interface`, None: the first radio; or a routed packet to
+        `port`); None if this robot is dead."""
+    def broadcast(self, payload: bytes, port: int = 0, interface: str | None = None) -> int | None:
+        """To every node in range of `interface` (with flooding, every node reachable)."""
     def neighbors(self) -> list[Neighbor]:
         """Nodes heard within the neighbour timeout, with range (m) and bearing (rad, robot frame)."""
     def range_to(self, node: int) -> float: ...

@@ -72,3 +72,39 @@ class Cruise(Controller):
 
     def setup(self) -> None:
         self.robot.set_velocity(self.params.vx, self.params.vy, self.params.vz)
+
+
+class RadioBeacon(Controller):
+    """Several radios: broadcast `size` bytes on each of `interfaces` every `interval` s (first at
+    `start`, all robots at once; null: each at its own seeded random phase); with `relay_from`, re-broadcast
+    what arrives on that radio on `relay_to` at once. Records `rx_<interface>_from_<src>` (RSSI)
+    for every message received."""
+
+    @dataclass(frozen=True)
+    class Params:
+        interfaces: tuple[str, ...] = ("radio",)
+        interval: float = 1.0
+        start: float | None = None
+        size: int = 20
+        relay_from: str | None = None
+        relay_to: str = "radio"
+
+        def __post_init__(self) -> None:
+            if self.interval <= 0 or self.size <= 0 or not (self.start is None or 0 <= self.start < self.interval):
+                raise ValueError("interval and size must be positive, start within [0, interval) or null")
+
+    period = None
+
+    def setup(self) -> None:
+        if self.params.interfaces:
+            self.every(self.params.interval, self._beacon, self.params.start)
+
+    def _beacon(self) -> None:
+        payload = bytes([self.id % 256]) * self.params.size
+        for name in self.params.interfaces:
+            self.net.broadcast(payload, interface=name)
+
+    def on_message(self, msg: Message) -> None:
+        self.record(f"rx_{msg.interface}_from_{msg.src}", msg.rssi_dbm)
+        if msg.interface == self.params.relay_from:
+            self.net.broadcast(msg.payload, interface=self.params.relay_to)

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from controllers import Controller, Message
+from controllers import Controller
 from cosim.core.contact_log import ContactLog
 from cosim.core.crashes import CrashRules
+from cosim.core.delivery import deliver
 from cosim.core.group_handle import GroupRouter, SimGroup
 from cosim.core.ip_events import record_ip_events
 from cosim.core.neighbor_table import NeighborTable
@@ -29,6 +30,7 @@ from cosim.core.timeline import EventQueue, Priority
 from cosim.core.timeunits import NS_PER_S
 from cosim.errors import SimulationError
 from netstack.backend import NetEvents, NetworkBackend
+from netstack.interfaces import Interfaces
 from netstack.stack import NodeStack
 from physics.battery import Batteries
 from physics.world import World
@@ -57,16 +59,13 @@ class Simulation:
         routing: RoutingPlan | None = None,
         extensions: Sequence[Extension] = (),
         groups: Sequence[GroupPlan] = (),
+        interfaces: Sequence[str] = ("radio",),
     ) -> None:
-        self.world = world
-        self.net = net
-        self.controllers = controllers
-        self.dt_ns = dt_ns
-        self.quantum_ns = quantum_ns
-        self.duration_ns = duration_ns
-        self.recorder = recorder
-        self.neighbor_timeout_ns = neighbor_timeout_ns
-        self.positions_every_ns = positions_every_ns
+        self.world, self.net, self.controllers, self.recorder = world, net, controllers, recorder
+        self.interface_names = tuple(interfaces)  # the radios, the first `network.radio`; rows' iface index it
+        self._multi = net if isinstance(net, Interfaces) else None
+        self.dt_ns, self.quantum_ns, self.duration_ns = dt_ns, quantum_ns, duration_ns
+        self.neighbor_timeout_ns, self.positions_every_ns = neighbor_timeout_ns, positions_every_ns
         self.queue = EventQueue()
         self.now_ns = 0
         self.current_node: int | None = None  # whose code runs now (error reports); timers and stacks set it
@@ -100,23 +99,35 @@ class Simulation:
         self._progress_every = max(duration_ns // 100, dt_ns)
 
     # -- services used by node handles ---------------------------------------------------------
-    def send(self, src: int, dst: int, payload: bytes) -> int | None:
+    def interface_index(self, name: str | None) -> int:
+        """The number of the radio called `name` (None: the first, `network.radio`)."""
+        if name is None:
+            return 0
+        if name not in self.interface_names:
+            raise ValueError(f"no interface {name!r}; this scenario has {', '.join(self.interface_names)}")
+        return self.interface_names.index(name)
+
+    def send(self, src: int, dst: int, payload: bytes, iface: int = 0) -> int | None:
+        """A frame from src now, on interface number `iface`; None if src is dead."""
         if self.net is None:
             raise RuntimeError("this scenario has no network (network.backend: none)")
         if not self.alive[src]:
             return None
         if not isinstance(payload, (bytes, bytearray, memoryview)):
             raise TypeError(f"payload must be bytes, got {type(payload).__name__}")
-        tx = self.net.send(src, dst, bytes(payload), self.now_ns)
+        if self._multi is not None:
+            tx = self._multi.send_on(iface, src, dst, bytes(payload), self.now_ns)
+        else:
+            tx = self.net.send(src, dst, bytes(payload), self.now_ns)
         self._sent = True
         if self.batteries is not None and self.batteries.transmit(src):
             self.kill(src, "battery_empty", "transmission")
         self.counters.sent += 1
         if self.recorder.takes_network:
-            self.recorder.send(self.now_ns, src, dst, tx, len(payload))
+            self.recorder.send(self.now_ns, src, dst, tx, len(payload), iface)
         return tx
 
-    def send_many(self, srcs: np.ndarray, dsts: np.ndarray, payloads: list[bytes]) -> np.ndarray:
+    def send_many(self, srcs: np.ndarray, dsts: np.ndarray, payloads: list[bytes], iface: int = 0) -> np.ndarray:
         """Frames from several nodes now, in this order (group controllers); -1 for dead senders."""
         if self.net is None:
             raise RuntimeError("this scenario has no network (network.backend: none)")
@@ -127,13 +138,16 @@ class Simulation:
         if not live.all():
             keep = live.tolist()
             srcs, dsts, payloads = srcs[live], dsts[live], [p for p, k in zip(payloads, keep) if k]
-        tx = self.net.send_many(srcs, dsts, payloads, self.now_ns)
+        if self._multi is not None:
+            tx = self._multi.send_many_on(iface, srcs, dsts, payloads, self.now_ns)
+        else:
+            tx = self.net.send_many(srcs, dsts, payloads, self.now_ns)
         out[live] = tx
         self._sent = True
         self.counters.sent += len(srcs)
         if self.recorder.takes_network:
             sizes = np.fromiter((len(p) for p in payloads), dtype=np.int64, count=len(payloads))
-            self.recorder.send_many(self.now_ns, srcs, dsts, tx, sizes)
+            self.recorder.send_many(self.now_ns, srcs, dsts, tx, sizes, iface)
         if self.batteries is not None:
             for src in srcs.tolist():
                 if self.batteries.transmit(src):
@@ -210,64 +224,7 @@ class Simulation:
             self.queue.push(nxt, Priority.SAMPLE, self._report_progress)
 
     def _deliver(self, ev: NetEvents) -> None:
-        c = self.counters
-        c.delivered += len(ev.dst)
-        c.dropped += len(ev.drop_dst)
-        for st in ev.tx_status:
-            if st.acked:
-                c.acked += 1
-            else:
-                c.not_acked += 1
-        if self.recorder.takes_network:
-            self.recorder.net_events(ev)
-        if self.stacks is not None:
-            self._deliver_to_stacks(ev)
-            return
-        if len(ev.dst) == 0:
-            return
-        times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
-        self.neighbor_table.update(times, ev.dst, ev.src, ev.rssi_dbm)
-        if self.group_router is not None:
-            self.group_router.deliver(ev, self.alive)
-        listening = np.nonzero(self.listens[ev.dst] & self.alive[ev.dst])[0]
-        if len(listening):
-            self._to_controllers(ev, listening)
-
-    def _to_controllers(self, ev: NetEvents, rows: np.ndarray) -> None:
-        """on_message for each listening receiver, in row order (columns read once, as Python lists)."""
-        ctrls = self.controllers
-        dst, src = ev.dst[rows].tolist(), ev.src[rows].tolist()
-        t_ns = [ev.t_ns] * len(rows) if ev.rx_t_ns is None else ev.rx_t_ns[rows].tolist()
-        rssi, snr = ev.rssi_dbm[rows].tolist(), ev.snr_db[rows].tolist()
-        lqi = [None] * len(rows) if ev.lqi is None else [q if q >= 0 else None for q in ev.lqi[rows].tolist()]
-        payloads = ev.payloads
-        for k, row in enumerate(rows.tolist()):
-            node = dst[k]
-            self.current_node = node
-            ctrls[node].on_message(Message(src[k], payloads[row], t_ns[k] / NS_PER_S, rssi[k], snr[k], lqi[k]))
-
-    def _deliver_to_stacks(self, ev: NetEvents) -> None:
-        """Routed scenarios: every frame goes to the receiver's stack, every status to the sender's."""
-        stacks = self.stacks
-        alive = self.alive_list
-        if len(ev.dst):
-            times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
-            self.neighbor_table.update(times, ev.dst, ev.src, ev.rssi_dbm)
-            rssi = ev.rssi_dbm.tolist()
-            rx = self.rx_per_node
-            reached = self.now_ns
-            row_t = ev.row_times().tolist()
-            for k, (dst, src) in enumerate(zip(ev.dst.tolist(), ev.src.tolist())):
-                rx[dst] += 1
-                if alive[dst]:
-                    self.current_node = dst
-                    self.now_ns = row_t[k]  # earlier rows: passive frames handed over with this event
-                    stacks[dst].on_frame(src, ev.payloads[k], rssi[k])
-            self.now_ns = reached
-        for st in ev.tx_status:
-            if alive[st.src]:
-                self.current_node = st.src
-                stacks[st.src].on_tx_status(st.tx_id, st.dst, st.acked)
+        deliver(self, ev)
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self, progress: ProgressFn | None = None) -> None:

@@ -32,6 +32,7 @@ class SimGroup:
         self.first = first
         self.n = n
         self.ids = np.arange(first, first + n, dtype=np.int64)
+        self.interfaces = sim.interface_names
         self._slice = slice(first, first + n)
         self._robot_rng = robot_rng
         self._chunks: list[tuple[np.ndarray, ...]] = []
@@ -75,7 +76,8 @@ class SimGroup:
     def take(self, ev: NetEvents, rows: np.ndarray) -> None:
         """Keep rows of a delivery batch for the next inbox() (called by the coordinator)."""
         times = ev.row_times()[rows] if ev.rx_t_ns is not None else np.full(len(rows), ev.t_ns, dtype=np.int64)
-        self._chunks.append((ev.dst[rows] - self.first, ev.src[rows], times, ev.rssi_dbm[rows], ev.snr_db[rows]))
+        self._chunks.append((ev.dst[rows] - self.first, ev.src[rows], times, ev.rssi_dbm[rows], ev.snr_db[rows],
+                             ev.row_ifaces()[rows]))
         payloads = ev.payloads
         if isinstance(payloads, IndexedPayloads):
             self._payloads.append(payloads.take(rows))
@@ -86,10 +88,10 @@ class SimGroup:
         chunks, payloads = self._chunks, self._payloads
         self._chunks, self._payloads = [], []
         if not chunks:
-            return Inbox(_EMPTY_I, _EMPTY_I, _EMPTY_F, _EMPTY_F, _EMPTY_F, [])
+            return Inbox(_EMPTY_I, _EMPTY_I, _EMPTY_F, _EMPTY_F, _EMPTY_F, [], np.zeros(0, np.int8))
         cols = [np.concatenate(c) if len(chunks) > 1 else c[0] for c in zip(*chunks)]
         return Inbox(cols[0], cols[1], cols[2] / NS_PER_S, cols[3], cols[4],
-                     payloads[0] if len(payloads) == 1 else IndexedPayloads.concat(payloads))
+                     payloads[0] if len(payloads) == 1 else IndexedPayloads.concat(payloads), cols[5])
 
     def end_tick(self) -> None:
         """Forget what the controller did not read this tick (the inbox holds one tick's messages)."""
@@ -152,17 +154,21 @@ class SimGroup:
             world.fly(i, m, va, vb, vc, vd)
 
     # -- radio -----------------------------------------------------------------------------------
-    def broadcast(self, idx: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray) -> np.ndarray:
+    def broadcast(self, idx: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray,
+                  interface: str | None = None) -> np.ndarray:
         idx = np.asarray(idx, dtype=np.int64)
         dst = np.full(len(idx), BROADCAST, dtype=np.int64)
-        return self._sim.send_many(self.first + idx, dst, _payload_list(payloads, len(idx)))
+        return self._sim.send_many(self.first + idx, dst, _payload_list(payloads, len(idx)),
+                                   self._sim.interface_index(interface))
 
-    def send(self, idx: np.ndarray, dst: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray) -> np.ndarray:
+    def send(self, idx: np.ndarray, dst: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray,
+             interface: str | None = None) -> np.ndarray:
         idx = np.asarray(idx, dtype=np.int64)
         dst = np.broadcast_to(np.asarray(dst, dtype=np.int64), (len(idx),))
         if len(dst) and (dst.min() < 0 or dst.max() >= len(self._sim.alive)):
             raise ValueError(f"dst must be node ids in 0..{len(self._sim.alive) - 1}")
-        return self._sim.send_many(self.first + idx, dst, _payload_list(payloads, len(idx)))
+        return self._sim.send_many(self.first + idx, dst, _payload_list(payloads, len(idx)),
+                                   self._sim.interface_index(interface))
 
     # -- randomness and metrics ------------------------------------------------------------------
     def robot_rng(self, i: int) -> np.random.Generator:

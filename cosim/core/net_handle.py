@@ -27,24 +27,28 @@ class NetHandle:
         self._sim = sim
         self.node = node
 
-    def send(self, dst: int, payload: bytes, port: int = 0) -> int | None:
-        """Send `payload` to node `dst` now. Without a routing protocol this is one link-layer frame and
-        the result is its transmission id; with one, the packet goes through the node's protocol to
-        `port` at `dst`, and the result is its sequence number at this source. None if this robot is dead."""
+    def send(self, dst: int, payload: bytes, port: int = 0, interface: str | None = None) -> int | None:
+        """Send `payload` to node `dst` now. Without a routing protocol this is one link-layer frame on
+        `interface` (None: the first radio) and the result is its transmission id; with one, the packet
+        goes through the node's protocol to `port` at `dst`, and the result is its sequence number at
+        this source. None if this robot is dead."""
         if not isinstance(dst, (int, np.integer)) or dst < 0:
             raise ValueError(f"dst must be a node id >= 0, got {dst!r}")
-        return self._send(int(dst), payload, port)
+        return self._send(int(dst), payload, port, interface)
 
-    def broadcast(self, payload: bytes, port: int = 0) -> int | None:
-        """Send `payload` to every node in radio range (with `flooding`, to every node reachable)."""
-        return self._send(BROADCAST, payload, port)
+    def broadcast(self, payload: bytes, port: int = 0, interface: str | None = None) -> int | None:
+        """Send `payload` to every node in range of `interface` (with `flooding`, to every node reachable)."""
+        return self._send(BROADCAST, payload, port, interface)
 
-    def _send(self, dst: int, payload: bytes, port: int) -> int | None:
+    def _send(self, dst: int, payload: bytes, port: int, interface: str | None) -> int | None:
         sim = self._sim
         if sim.stacks is None:
             if port != 0:
                 raise ValueError("ports need a routing protocol: set network.routing in the scenario")
-            return sim.send(self.node, dst, payload)
+            return sim.send(self.node, dst, payload, sim.interface_index(interface))
+        if interface is not None:
+            raise ValueError("with network.routing the routing protocol picks the radio for each frame "
+                             "(LinkServices.send_frame(..., interface=)); send without `interface`")
         if not sim.alive_list[self.node]:
             return None
         if not isinstance(payload, (bytes, bytearray, memoryview)):

@@ -42,9 +42,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
 class _Table:
     """One trace table: buffered chunks, per-column digests, and a Parquet writer when streaming."""
 
-    def __init__(self, name: str, chunk_rows: int) -> None:
+    def __init__(self, name: str, chunk_rows: int, schema: dict[str, Any]) -> None:
         self.name = name
-        self.schema = SCHEMAS[name]
+        self.schema = schema
         self.chunk_rows = chunk_rows
         self.path: Path | None = None
         self._buffer: list[dict[str, Any]] = []
@@ -126,15 +126,20 @@ class Recorder:
     `observers` see network events, events, packets and records as they come, kept or not."""
 
     def __init__(self, positions: bool = True, network: bool = True, records: bool = True, chunk_rows: int = 131_072,
-                 observers: Sequence[TraceObserver] = ()) -> None:
+                 observers: Sequence[TraceObserver] = (), interfaces: Sequence[str] = ("radio",)) -> None:
+        """With several `interfaces` the network table has an `iface` column (their names)."""
         self.want_positions = positions
         self.want_network = network
         self.want_records = records
         self.observers = tuple(observers)
         self.takes_network = network or bool(self.observers)
         """Whether network events should be handed over at all (kept, or watched)."""
-        self._tables = {name: _Table(name, chunk_rows) for name in SCHEMAS}
-        self._send_rows: list[tuple[int, int, int, int, int]] = []
+        self._ifaces = len(interfaces) > 1
+        schemas = dict(SCHEMAS)
+        if self._ifaces:
+            schemas["network"] = {**SCHEMAS["network"], "iface": tuple(interfaces)}
+        self._tables = {name: _Table(name, chunk_rows, schema) for name, schema in schemas.items()}
+        self._send_rows: list[tuple[int, int, int, int, int, int]] = []
         self._rec: list[tuple[int, int, str, float]] = []
         self._pkt: list[tuple] = []
         self._chunk_rows = chunk_rows
@@ -156,19 +161,20 @@ class Recorder:
             "battery_j": np.full(n, np.nan) if battery_j is None else np.where(np.isinf(battery_j), np.nan, battery_j),
         })
 
-    def send(self, t_ns: int, src: int, dst: int, tx_id: int, size: int) -> None:
+    def send(self, t_ns: int, src: int, dst: int, tx_id: int, size: int, iface: int = 0) -> None:
         for o in self.observers:
             o.sends(t_ns, (src,), (dst,), (tx_id,), (size,))
         if self.want_network:
-            self._send_rows.append((t_ns, src, dst, tx_id, size))
+            self._send_rows.append((t_ns, src, dst, tx_id, size, iface))
 
-    def send_many(self, t_ns: int, src: np.ndarray, dst: np.ndarray, tx_id: np.ndarray, size: np.ndarray) -> None:
+    def send_many(self, t_ns: int, src: np.ndarray, dst: np.ndarray, tx_id: np.ndarray, size: np.ndarray,
+                  iface: int = 0) -> None:
         """Several sends at one instant (rows in the order given)."""
         for o in self.observers:
             o.sends(t_ns, src, dst, tx_id, size)
         if self.want_network:
             self._flush_sends()
-            self._net(t_ns, SEND, src, dst, tx_id, size)
+            self._net(t_ns, SEND, src, dst, tx_id, size, iface=iface)
 
     def record_many(self, t_ns: int, nodes: np.ndarray, name: str, values: np.ndarray) -> None:
         """One sample per node of metric `name` at one instant."""
@@ -181,18 +187,20 @@ class Recorder:
         if len(self._rec) >= self._chunk_rows:
             self._flush_records()
 
-    def _net(self, t, kind: int, src, dst, tx_id, size=0, rssi=np.nan, reason=0, lqi=-1) -> None:
+    def _net(self, t, kind: int, src, dst, tx_id, size=0, rssi=np.nan, reason=0, lqi=-1, iface=0) -> None:
         """Append network rows; scalars broadcast to the row count."""
         n = len(np.atleast_1d(dst))
         cols = {"t_ns": t, "kind": kind, "src": src, "dst": dst, "tx_id": tx_id, "size": size, "rssi_dbm": rssi,
                 "drop_reason": reason, "lqi": lqi}
+        if self._ifaces:
+            cols["iface"] = iface
         self._tables["network"].append({c: np.broadcast_to(np.asarray(v), (n,)) for c, v in cols.items()})
 
     def _flush_sends(self) -> None:
         if not self._send_rows:
             return
         a = np.array(self._send_rows, dtype=np.int64)
-        self._net(a[:, 0], SEND, a[:, 1], a[:, 2], a[:, 3], a[:, 4])
+        self._net(a[:, 0], SEND, a[:, 1], a[:, 2], a[:, 3], a[:, 4], iface=a[:, 5])
         self._send_rows = []
 
     def net_events(self, ev) -> None:
@@ -205,11 +213,12 @@ class Recorder:
         t = ev.t_ns
         if len(ev.dst):
             lqi = ev.lqi if ev.lqi is not None else -1
-            self._net(ev.row_times(), DELIVER, ev.src, ev.dst, ev.tx_id, ev.size, ev.rssi_dbm, lqi=lqi)
+            self._net(ev.row_times(), DELIVER, ev.src, ev.dst, ev.tx_id, ev.size, ev.rssi_dbm, lqi=lqi, iface=ev.row_ifaces())
         if len(ev.drop_dst):
-            self._net(t, DROP, ev.drop_src, ev.drop_dst, ev.drop_tx_id, reason=ev.drop_reason.astype(np.int8) + 1)
+            self._net(t, DROP, ev.drop_src, ev.drop_dst, ev.drop_tx_id, reason=ev.drop_reason.astype(np.int8) + 1,
+                      iface=ev.drop_ifaces())
         for st in ev.tx_status:
-            self._net(st.t_ns, ACK if st.acked else NOACK, st.src, st.dst, st.tx_id)
+            self._net(st.t_ns, ACK if st.acked else NOACK, st.src, st.dst, st.tx_id, iface=st.iface)
 
     def event(self, t_ns: int, node: int, kind: str, detail: str = "") -> None:
         """A discrete happening (a fault, a death); always recorded: they are rare and matter."""

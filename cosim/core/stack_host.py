@@ -26,9 +26,9 @@ class SimStackHost:
     def now_ns(self) -> int:
         return self._sim.now_ns
 
-    def transmit(self, node: int, dst: int, frame: bytes, kind: str) -> int | None:
+    def transmit(self, node: int, dst: int, frame: bytes, kind: str, interface: str | None = None) -> int | None:
         sim = self._sim
-        tx = sim.send(node, dst, frame)
+        tx = sim.send(node, dst, frame, sim.interface_index(interface))
         if tx is None:
             return None
         if kind == "data" and len(frame) >= DATA_HEADER.size:  # every Python protocol's data header
@@ -54,12 +54,13 @@ class SimStackHost:
     def bind_port(self, node: int, port: int, fn: Callable[[Message], None]) -> None:
         self._port_handlers[(node, port)] = fn
 
-    def app_deliver(self, node: int, packet: Packet, hops: int, rssi_dbm: float) -> None:
+    def app_deliver(self, node: int, packet: Packet, hops: int, rssi_dbm: float, interface: str) -> None:
         sim = self._sim
         handler = self._port_handlers.get((node, packet.port))
         if handler is None and not self._listens[node]:
             return
-        msg = Message(packet.src, packet.payload, sim.now_ns / NS_PER_S, rssi_dbm, float("nan"), None, packet.port, hops)
+        msg = Message(packet.src, packet.payload, sim.now_ns / NS_PER_S, rssi_dbm, float("nan"), None, packet.port, hops,
+                      interface)
         prev = sim.current_node
         sim.current_node = node
         if handler is not None:

@@ -29,8 +29,8 @@ from cosim.core.seeding import SeedStreams
 from cosim.core.services import GroupServices, SimServices
 from cosim.core.timeline import Priority
 from cosim.engine import traffic
+from cosim.engine.network import make_network
 from cosim.engine.placement import start_positions
-from cosim.engine.radio_geometry import solids_of
 from cosim.engine.watchers import watchers
 from cosim.scenario.checks import controller_period_ns
 from cosim.scenario.classes import import_class
@@ -38,10 +38,8 @@ from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import RobotModelSpec, Scenario
 from netstack.backend import NetworkBackend
 from netstack.fast import kernels as radio_kernels
-from netstack.fast.backend import FastBackend
-from netstack.fast.csma import CsmaBackend
 from netstack.fast.neighbors import VerletPairs
-from netstack.routing.registry import NS3_PROTOCOLS, PROTOCOL_OF_PARAMS, protocol_name
+from netstack.routing.registry import PROTOCOL_OF_PARAMS
 from physics import kernels as physics_kernels
 from physics.battery import Batteries
 from physics.diff_drive import DriveSpec
@@ -80,25 +78,6 @@ def make_world(s: Scenario, batteries: Batteries | None = None) -> World:
     max_accel = math.inf if ph.max_accel is None else ph.max_accel
     return KinematicWorld(arena, max_accel=max_accel, collisions=ph.collisions, pair_finder=VerletPairs(), obstacles=shapes,
                           wind=wind, batteries=batteries)
-
-
-def make_network(s: Scenario, streams: SeedStreams, run_dir: Path | None = None) -> NetworkBackend | None:
-    """The network backend the scenario names; ns-3 gets RngSeed/RngRun derived from the master seed."""
-    if s.network.backend == "none":
-        return None
-    if s.network.backend == "ns3":
-        from netstack.ns3.backend import Ns3Backend
-
-        radio = s.network.radio
-        pcap = str(run_dir / "pcap" / "node") if radio.pcap and run_dir is not None else None
-        routing = s.network.routing
-        name = None if routing is None else protocol_name(routing)
-        ip = name in NS3_PROTOCOLS
-        return Ns3Backend(radio, streams.integer("ns3.seed") or 1, streams.integer("ns3.run"), pcap_prefix=pcap,
-                          ip_routing=name if ip else None, ip_attributes=routing.ns3_attributes() if ip else None,
-                          solids=solids_of(s.world.obstacles))
-    fast = FastBackend if s.network.radio.contention is None else CsmaBackend
-    return fast(s.network.radio, streams.generator("network"), solids_of(s.world.obstacles))
 
 
 def _groups(s: Scenario) -> dict[str, tuple[int, int]]:
@@ -271,12 +250,13 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     sim = Simulation(
         world=world, net=net, controllers=[n.controller for n in nodes], dt_ns=s.physics.dt_ns, quantum_ns=s.quantum_ns,
         duration_ns=s.duration_ns,
-        recorder=Recorder(trace.positions_every_ns is not None, trace.network, trace.records, observers=watching),
+        recorder=Recorder(trace.positions_every_ns is not None, trace.network, trace.records, observers=watching,
+                          interfaces=s.network.interface_names),
         neighbor_timeout_ns=s.network.neighbor_timeout_ns, positions_every_ns=trace.positions_every_ns,
         batteries=batteries, collision_kills=np.array([g.faults.collision_kills for g in per_node], dtype=bool),
         contact_log=ContactLog() if trace.contacts else None,
         crash_rules=CrashRules.of([g.faults.crash_speed for g in per_node], [g.faults.crash_tilt for g in per_node]),
-        routing=plan, extensions=extensions, groups=group_plans,
+        routing=plan, extensions=extensions, groups=group_plans, interfaces=s.network.interface_names,
     )
     _schedule_faults(s, sim, streams, nodes)
     if plan is not None:

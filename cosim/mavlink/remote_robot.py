@@ -185,10 +185,10 @@ class NoNetwork:
     def __init__(self, node: int) -> None:
         self.node = node
 
-    def send(self, dst: int, payload: bytes, port: int = 0) -> int | None:
+    def send(self, dst: int, payload: bytes, port: int = 0, interface: str | None = None) -> int | None:
         raise RuntimeError(self._why("send"))
 
-    def broadcast(self, payload: bytes, port: int = 0) -> int | None:
+    def broadcast(self, payload: bytes, port: int = 0, interface: str | None = None) -> int | None:
         raise RuntimeError(self._why("broadcast"))
 
     def neighbors(self) -> list[Neighbor]:

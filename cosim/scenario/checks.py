@@ -13,6 +13,7 @@ from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import ControllerSpec, GroupSpec, Scenario
 from netstack.fast.config import FastRadioConfig
 from netstack.ns3.config import Ns3RadioConfig
+from netstack.routing.direct import Direct
 from netstack.routing.registry import NS3_PROTOCOLS, protocol_name
 from physics.obstacles import Mesh
 from physics.quadrotor import TICK_NS
@@ -81,6 +82,7 @@ def _check_world(s: Scenario, m: Mapper) -> None:
         if s.world.terrain is not None:
             raise m.error("world.terrain", "terrain needs physics.backend: pybullet (the kinematic world is flat)")
     _check_shadowing(s, m)
+    _check_interfaces(s, m)
     terrain = s.world.terrain
     if terrain is not None and terrain.mesh is None:
         x0, x1, y0, y1 = terrain.extent()
@@ -91,7 +93,8 @@ def _check_world(s: Scenario, m: Mapper) -> None:
 
 def _check_shadowing(s: Scenario, m: Mapper) -> None:
     """Obstacles that shadow radio links must be solids the radio model can cross."""
-    if not (isinstance(s.network.radio, (FastRadioConfig, Ns3RadioConfig)) and s.network.radio.shadowed):
+    radios = [s.network.radio, *(i.radio for i in s.network.interfaces)]
+    if not any(isinstance(r, (FastRadioConfig, Ns3RadioConfig)) and r.shadowed for r in radios):
         return
     for k, o in enumerate(s.world.obstacles):
         if isinstance(o, Mesh):
@@ -99,11 +102,40 @@ def _check_shadowing(s: Scenario, m: Mapper) -> None:
                                                    "obstacle_loss_db / obstacles_block take boxes, walls and cylinders)")
 
 
+def _check_interfaces(s: Scenario, m: Mapper) -> None:
+    """More radios: distinct names, groups that exist, at most one ns-3 simulation in the run."""
+    net = s.network
+    if not net.interfaces:
+        return
+    if net.backend == "none":
+        raise m.error("network.interfaces", "more radios need a first one: set network.backend to fast or ns3")
+    if net.routing is not None and protocol_name(net.routing) in NS3_PROTOCOLS:
+        raise m.error("network.interfaces", f"{protocol_name(net.routing)} runs inside ns-3 on the first radio only; "
+                                            "use a Python routing protocol with several radios")
+    groups = {g.name for g in s.groups}
+    seen = {"radio"}
+    ns3 = [net.backend == "ns3"]
+    for k, i in enumerate(net.interfaces):
+        if i.name in seen:
+            raise m.error(f"network.interfaces[{k}].name", f"interface name {i.name!r} is used twice")
+        seen.add(i.name)
+        for name in i.groups or ():
+            if name not in groups:
+                raise m.error(f"network.interfaces[{k}].groups", f"no group {name!r}; the groups are {', '.join(sorted(groups))}")
+        ns3.append(i.backend == "ns3")
+        if sum(ns3) > 1:
+            raise m.error(f"network.interfaces[{k}].backend", "one ns-3 radio per scenario: ns-3 runs one simulation "
+                                                               "per process; give the other radios the fast backend")
+
+
 def _check_routing(s: Scenario, m: Mapper) -> None:
     routing = s.network.routing
     name = None if routing is None else protocol_name(routing)
     if name in NS3_PROTOCOLS and not (s.network.backend == "ns3" and s.network.radio.is_wifi):
         raise m.error("network.routing.protocol", f"{name} runs inside ns-3: it needs network.backend: ns3 with an 802.11 radio")
+    if isinstance(routing, Direct.Params) and routing.interface not in (None, *s.network.interface_names):
+        raise m.error("network.routing.interface", f"no interface {routing.interface!r}; this scenario has "
+                                                   f"{', '.join(s.network.interface_names)}")
     if routing is not None and s.network.backend == "none":
         raise m.error("network.routing", "routing needs a network; set network.backend to fast or ns3")
     if routing is not None and s.n_nodes >= 0xFFFF:

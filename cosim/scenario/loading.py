@@ -58,11 +58,27 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
                           "CSMA-CA); contention is an option of the fast radio (network.backend: fast)")
         if backend in RADIO_CONFIGS:
             network["radio"] = m.build(RADIO_CONFIGS[backend], network.get("radio"), "network.radio")
+        if isinstance(network.get("interfaces"), list):
+            network["interfaces"] = [_interface(item, k, m) for k, item in enumerate(network["interfaces"])]
         data["network"] = m.build(NetworkSpec, {k: v for k, v in network.items() if k != "radio"}, "network",
                                   extra={"radio": network.get("radio", RADIO_CONFIGS["fast"]())})
     scenario: Scenario = m.build(Scenario, data, "", extra={"source": source})
     check(scenario, m)
     return scenario
+
+
+def _interface(item: Any, k: int, m: Mapper) -> Any:
+    """network.interfaces[k]: its radio section's schema is the backend's named beside it."""
+    if not isinstance(item, dict):
+        return item
+    path = f"network.interfaces[{k}]"
+    backend = item.get("backend", "fast")
+    if backend not in ("fast", "ns3"):
+        raise m.error(f"{path}.backend", f"expected one of 'fast', 'ns3', got {backend!r}")
+    radio = item.get("radio")
+    if backend == "ns3" and isinstance(radio, dict) and "contention" in radio:
+        raise m.error(f"{path}.radio.contention", "ns-3 models medium access itself; contention is a fast-radio option")
+    return {**item, "radio": m.build(RADIO_CONFIGS[backend], radio, f"{path}.radio")}
 
 
 def _model_files(groups: Any, source: str) -> Any:

@@ -78,6 +78,27 @@ class PhysicsSpec:
             raise ValueError(f"drag must be > 0 1/s, got {self.drag}")
 
 
+PRIMARY_INTERFACE = "radio"
+"""The name of the interface `network.backend` and `network.radio` configure."""
+
+
+@dataclass(frozen=True)
+class InterfaceSpec:
+    """One more radio on some of the groups' robots: its name (what controllers send on and see
+    messages come in on), its backend and that backend's radio settings, and the groups that carry
+    it (None: all)."""
+
+    name: str
+    backend: Literal["fast", "ns3"] = "fast"
+    radio: Any = field(default_factory=FastRadioConfig)
+    groups: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier() or self.name == PRIMARY_INTERFACE:
+            raise ValueError(f"an interface name is an identifier other than {PRIMARY_INTERFACE!r} (the first radio's), "
+                             f"got {self.name!r}")
+
+
 @dataclass(frozen=True)
 class NetworkSpec:
     """Network backend (`fast`, `ns3` or `none`), its radio settings (the backend's own schema), and how
@@ -88,6 +109,12 @@ class NetworkSpec:
     neighbor_timeout_ns: int = 2_000_000_000
     routing: Any = field(default=None, metadata={"registry": ROUTING_PARAMS, "tag": "protocol"})
     """None: controllers send raw link frames. Otherwise the per-node stack's protocol and its parameters."""
+    interfaces: tuple[InterfaceSpec, ...] = ()
+    """More radios beside the first (`radio`), each on its own backend (netstack.interfaces)."""
+
+    @property
+    def interface_names(self) -> tuple[str, ...]:
+        return (PRIMARY_INTERFACE, *(i.name for i in self.interfaces))
 
     def __post_init__(self) -> None:
         if self.neighbor_timeout_ns <= 0:

@@ -58,9 +58,13 @@ class LinkServices(Protocol):
 
     def now_ns(self) -> int: ...
 
-    def send_frame(self, dst: int, frame: bytes, kind: str) -> int | None:
+    def send_frame(self, dst: int, frame: bytes, kind: str, interface: str | None = None) -> int | None:
         """Transmit `frame` to neighbour `dst` (or BROADCAST); `kind` labels it in the trace
-        ('data' counts as payload traffic, anything else as routing overhead). Returns the tx id."""
+        ('data' counts as payload traffic, anything else as routing overhead). `interface`: which
+        radio (None: the first). Returns the tx id."""
+
+    def arrival_interface(self) -> str:
+        """The radio the frame being handled (on_frame) came in on."""
 
     def deliver(self, packet: Packet, hops: int) -> None:
         """Hand a packet addressed to this node to its applications."""

@@ -11,11 +11,12 @@ DATA = 0
 
 
 class Direct(RoutingProtocol):
-    """Send to the destination if it is in radio range; the MAC's missing ack drops the packet."""
+    """Send to the destination if it is in radio range; the MAC's missing ack drops the packet.
+    `interface`: the radio to send on (None: the first)."""
 
     @dataclass(frozen=True)
     class Params:
-        pass
+        interface: str | None = None
 
     name = "direct"
 
@@ -24,7 +25,7 @@ class Direct(RoutingProtocol):
         self._pending: dict[int, Packet] = {}
 
     def on_send(self, packet: Packet) -> None:
-        tx = self.link.send_frame(packet.dst, pack_data(DATA, packet, 1), "data")
+        tx = self.link.send_frame(packet.dst, pack_data(DATA, packet, 1), "data", self.params.interface)
         if tx is not None and packet.dst != BROADCAST:
             self._pending[tx] = packet
 
