@@ -124,12 +124,7 @@ class FastBackend:
 
     def send(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
         cfg = self.config
-        if len(payload) > cfg.max_payload_bytes:
-            raise ValueError(f"payload of {len(payload)} bytes exceeds the radio's limit of {cfg.max_payload_bytes} bytes")
-        if not 0 <= src < self._n:
-            raise ValueError(f"unknown source node {src}")
-        if dst != BROADCAST and not 0 <= dst < self._n:
-            raise ValueError(f"unknown destination node {dst}")
+        cfg.check_frame(src, dst, len(payload), self._n)
         tx_id = next(self._tx_ids)
         start = max(at_ns, int(self._busy_until[src]))
         end = start + cfg.airtime_ns(len(payload))

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from netstack.backend import NS_PER_S
+from netstack.backend import BROADCAST, NS_PER_S
 from netstack.fast.medium import MEDIUM_MODELS
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance, check_power
 from netstack.fast.shadowing import check_shadowing
@@ -50,6 +50,15 @@ class FastRadioConfig:
     def shadowed(self) -> bool:
         """Whether obstacles affect links."""
         return self.obstacles_block or self.obstacle_loss_db > 0
+
+    def check_frame(self, src: int, dst: int, size: int, n_nodes: int) -> None:
+        """A frame this radio can send: known nodes, payload within the limit."""
+        if size > self.max_payload_bytes:
+            raise ValueError(f"payload of {size} bytes exceeds the radio's limit of {self.max_payload_bytes} bytes")
+        if not 0 <= src < n_nodes:
+            raise ValueError(f"unknown source node {src}")
+        if dst != BROADCAST and not 0 <= dst < n_nodes:
+            raise ValueError(f"unknown destination node {dst}")
 
     def max_range_m(self) -> float:
         return float(self.pathloss.max_range_m(self.tx_power_dbm, self.rx_threshold_dbm))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from netstack.backend import BROADCAST, IndexedPayloads, NetEvents, TxStatus
+from netstack.backend import IndexedPayloads, NetEvents, TxStatus
 from netstack.fast import csma_compiled as k
 from netstack.fast.config import FastRadioConfig
 from netstack.fast.csma_loop import push_many, run
@@ -120,12 +120,7 @@ class CsmaBackend:
 
     def send(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
         cfg = self.config
-        if len(payload) > cfg.max_payload_bytes:
-            raise ValueError(f"payload of {len(payload)} bytes exceeds the radio's limit of {cfg.max_payload_bytes} bytes")
-        if not 0 <= src < self._n:
-            raise ValueError(f"unknown source node {src}")
-        if dst != BROADCAST and not 0 <= dst < self._n:
-            raise ValueError(f"unknown destination node {dst}")
+        cfg.check_frame(src, dst, len(payload), self._n)
         self._state()
         f = self._frames
         if f == len(self._a[2]):
