@@ -148,10 +148,10 @@ def rosbuzz(sweeps: Path, tmp: Path) -> str:
     return f"""## ROSBuzz: consensus barrier under packet drop (paper 004, section IV)
 
 `configs/rosbuzz_barrier.yaml` swept by `configs/sweeps/rosbuzz_barrier.yaml`: six quadrotors take off
-one by one (random delays up to 10 s) and wait in a barrier, gossiping a virtual stigmergy with Lamport
-clocks (`controllers/case_studies/stigmergy.py`, `controllers/case_studies/barrier.py`) every 0.1 s in frames of at most 250
-bytes, until all six are in; each frame is dropped with the swept probability (Bernoulli, as the
-paper's relay node). 10 replications per drop rate.
+one by one (random delays up to 10 s) and wait in a barrier (`controllers/case_studies/barrier.py`,
+written with the swarm library's `Swarm.barrier` on its virtual stigmergy, docs/swarm.md), gossiped
+every 0.1 s in frames of at most 250 bytes, until all six are in; each frame is dropped with the
+swept probability (Bernoulli, as the paper's relay node). 10 replications per drop rate.
 
 | drop probability | consensus reached | all six past the barrier (mean ± 95% CI) | after the last take-off |
 |---|---|---|---|
@@ -165,7 +165,10 @@ its absolute times are larger; ours isolate the barrier. The time is dominated b
 order (hence the wide intervals, which are between-replication spread); the barrier itself, from
 the last robot's arrival to the last robot's exit, takes {lags[0]:.0f} ms without loss and
 {lags[-1]:.0f} ms at {drops[-1]:.0%} drop: six robots gossiping ten times a second give each robot many
-chances per second to hear a complete table.
+chances per second to hear a complete table. Before the swarm library, the same drones with a
+hand-written table (gossiped whole, the barrier checked at the 10 Hz step) needed 152 ms without
+loss and 916 ms at 90% drop, consensus also in every run; the library sends what changed first and
+checks the barrier at every change.
 """
 
 

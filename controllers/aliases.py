@@ -7,5 +7,5 @@ ALIASES: dict[str, str] = {
         "avoider", "follow_leader", "instrument", "probes", "random_walk", "random_waypoint", "relay", "station",
         "waypoints")},
     **{f"controllers.{m}": f"controllers.case_studies.{m}" for m in (
-        "baraka", "barrier", "flock_coverage", "kilobot", "rf_gradient", "stigmergy")},
+        "baraka", "barrier", "flock_coverage", "kilobot", "rf_gradient")},
 }

@@ -1,2 +1,2 @@
-"""The seed papers' programs: BARAKA help requests, Kilombo Kilobots, ROSBuzz barrier and stigmergy,
-UAV flocking coverage, Simbeeotic RF gradient."""
+"""The seed papers' programs: BARAKA help requests, Kilombo Kilobots, ROSBuzz's barrier (on the
+swarm library, controllers.swarm), UAV flocking coverage, Simbeeotic RF gradient."""

@@ -1,12 +1,13 @@
-"""`BarrierDrone`: ROSBuzz's consensus barrier (paper 004, section IV) on a quadrotor.
+"""`BarrierDrone`: ROSBuzz's consensus barrier (paper 004, section IV) on a quadrotor, written with
+the swarm library (controllers.swarm).
 
 Each robot waits a random time (the stakeholder's take-off order reaching it), takes off, and on
-reaching its altitude enters the barrier: it puts (its id, 1) into a virtual stigmergy and gossips
-the table every `gossip_period`. It leaves the barrier when the table holds `swarm_size` robot
-entries, or when another robot has marked the barrier done (key -1), which it then marks too, and
-flies to its slot on a circle. It records `takeoff_done`, `barrier_passed` and `barrier_wait`
-(seconds in the barrier); a robot
-still waiting after `timeout` records `barrier_timeout` and hovers (Buzz's resume state).
+reaching its altitude enters the barrier: `Swarm.barrier` writes its id into a virtual stigmergy
+that the swarm gossips every `gossip_period` in frames of at most 250 bytes. It passes when the
+table holds `swarm_size` robots, or when another robot has marked the barrier done, and flies to
+its slot on a circle. It records `takeoff_done`, `barrier_passed` and `barrier_wait` (seconds in
+the barrier); a robot still waiting after `timeout` records `barrier_timeout` and hovers (Buzz's
+resume state).
 """
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ import math
 from dataclasses import dataclass
 
 from controllers import Controller, Message
-from controllers.case_studies.stigmergy import VirtualStigmergy
-
-DONE = -1
+from controllers.swarm import Swarm
 
 
 class BarrierDrone(Controller):
@@ -40,41 +39,34 @@ class BarrierDrone(Controller):
 
     def setup(self) -> None:
         self.state = "turned_off"
-        self.table = VirtualStigmergy(self.id)
+        self.swarm = Swarm(self, budget=250, gossip_period=self.params.gossip_period)
+        self.barrier = self.swarm.barrier("takeoff", self.params.swarm_size, self._passed)
         p = self.robot.position
         self.home = (float(p[0]), float(p[1]), float(p[2]))
         self.after(float(self.rng.uniform(0.0, self.params.takeoff_delay_max)), self._take_off)
-        self.every(self.params.gossip_period, self._gossip, phase=float(self.rng.uniform(0, self.params.gossip_period)))
 
     def _take_off(self) -> None:
         self.state = "takeoff"
         self.robot.fly("position", self.home[0], self.home[1], self.params.altitude)
 
-    def _gossip(self) -> None:
-        if self.table.size():
-            self.net.broadcast(self.table.encode())
-
     def on_message(self, msg: Message) -> None:
-        self.table.absorb(msg.payload)
+        self.swarm.absorb(msg)
 
     def step(self) -> None:
         if self.state == "takeoff" and self.robot.position[2] >= self.params.altitude - 0.2:
             self.state = "barrier"
             self.entered = self.now
             self.record("takeoff_done", self.now)
-        if self.state != "barrier":
-            return
-        self.table.put(self.id, 1.0)
-        robots = sum(1 for k in self.table.entries if k >= 0)
-        if robots >= self.params.swarm_size or self.table.get(DONE) == 1.0:
-            self.table.put(DONE, 1.0)
-            self.state = "formation"
-            self.record("barrier_passed", self.now)
-            self.record("barrier_wait", self.now - self.entered)
-            a = 2 * math.pi * self.id / self.params.swarm_size
-            r = self.params.slot_radius
-            self.robot.fly("position", r * math.cos(a), r * math.sin(a), self.params.altitude)
-        elif self.now - self.entered >= self.params.timeout:
+            self.barrier.enter()
+        elif self.state == "barrier" and self.now - self.entered >= self.params.timeout:
             self.state = "resume"
             self.record("barrier_timeout", self.now)
             self.robot.hover()
+
+    def _passed(self) -> None:
+        self.state = "formation"
+        self.record("barrier_passed", self.now)
+        self.record("barrier_wait", self.now - self.entered)
+        a = 2 * math.pi * self.id / self.params.swarm_size
+        r = self.params.slot_radius
+        self.robot.fly("position", r * math.cos(a), r * math.sin(a), self.params.altitude)

@@ -1,4 +1,5 @@
-"""ROSBuzz's barrier (paper 004) in our tool: virtual stigmergy rules and the six-drone consensus.
+"""ROSBuzz's barrier (paper 004) in our tool, on the swarm library: the six-drone consensus (the
+library's own rules are tested in tests/controllers/swarm).
 
     six quadrotors on a line, 4 m apart, all in radio range; each frame dropped with probability p
 """
@@ -6,29 +7,7 @@
 import pytest
 
 import cosim
-from controllers.case_studies.stigmergy import VirtualStigmergy
 from tests.conftest import ROOT
-
-
-def test_lamport_clocks_decide_which_write_wins():
-    a, b = VirtualStigmergy(1), VirtualStigmergy(2)
-    a.put(7, 1.0)
-    a.put(7, 2.0)  # clock 2
-    b.put(7, 5.0)  # clock 1: older, loses
-    assert b.absorb(a.encode()) == 1 and b.get(7) == 2.0
-    assert a.absorb(b.encode()) == 0 and a.get(7) == 2.0
-    c = VirtualStigmergy(3)
-    c.put(7, 9.0)
-    c.put(7, 8.0)  # clock 2, same as a's, written by a higher id: wins the tie
-    assert a.absorb(c.encode()) == 1 and a.get(7) == 8.0
-    assert b.absorb(b"not a table") == 0 and VirtualStigmergy(1, table_id=2).absorb(a.encode()) == 0
-
-
-def test_a_table_fits_one_xbee_frame():
-    t = VirtualStigmergy(0)
-    for k in range(100):
-        t.put(k, float(k))
-    assert len(t.encode()) <= 250 and VirtualStigmergy(1).absorb(t.encode()) == (250 - 6) // 14
 
 
 @pytest.mark.parametrize("loss", [0.0, 0.9])
