@@ -110,6 +110,17 @@ class Controller:
     def on_message(self, msg: Message) -> None:
         """Called at the exact receive time of each frame addressed to (or broadcast near) this node."""
 
+    def save_state(self) -> dict[str, Any] | None:
+        """The program's state at the end of a run, for the run's final_state.json (numbers, strings,
+        lists and dicts; None: nothing to keep)."""
+        return None
+
+    def restore_state(self, state: dict[str, Any]) -> None:
+        """Called after `setup` with what `save_state` returned, when the scenario starts from a state
+        file (`initial_state`). Override it in controllers that save state."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement restore_state(), but the initial "
+                                  "state file has program state for this robot")
+
     # -- services ----------------------------------------------------------------------------
     @property
     def now(self) -> float:

@@ -60,10 +60,12 @@ class Simulation:
         extensions: Sequence[Extension] = (),
         groups: Sequence[GroupPlan] = (),
         interfaces: Sequence[str] = ("radio",),
+        program_states: Sequence[dict | None] = (),
     ) -> None:
         self.world, self.net, self.controllers, self.recorder = world, net, controllers, recorder
         self.interface_names = tuple(interfaces)  # the radios, the first `network.radio`; rows' iface index it
         self._multi = net if isinstance(net, Interfaces) else None
+        self._restore = list(program_states)  # per node: a state file's program state for restore_state
         self.dt_ns, self.quantum_ns, self.duration_ns = dt_ns, quantum_ns, duration_ns
         self.neighbor_timeout_ns, self.positions_every_ns = neighbor_timeout_ns, positions_every_ns
         self.queue = EventQueue()
@@ -250,6 +252,8 @@ class Simulation:
             for i, ctrl in enumerate(self.controllers):
                 self.current_node = i
                 ctrl.setup()
+                if self._restore and self._restore[i] is not None:
+                    ctrl.restore_state(self._restore[i])
             for group in self.group_controllers:
                 self.current_node = None
                 group.setup()

@@ -36,6 +36,7 @@ from cosim.scenario.checks import controller_period_ns
 from cosim.scenario.classes import import_class
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import RobotModelSpec, Scenario
+from cosim.scenario.state_file import RobotState, read_state
 from netstack.backend import NetworkBackend
 from netstack.fast import kernels as radio_kernels
 from netstack.fast.neighbors import VerletPairs
@@ -133,9 +134,10 @@ def _drive_of(robot: RobotModelSpec) -> DriveSpec | None:
 
 
 def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams: SeedStreams, mapper: Mapper,
-                  groups: list[tuple[int, int, GroupController]]) -> list[_Node]:
+                  groups: list[tuple[int, int, GroupController]], initial: list[RobotState] | None) -> list[_Node]:
     """Each group's robots into the world (and the network), each with its controller instance; a
-    group controller's robots get a placeholder and the group (first node, count, controller) in `groups`."""
+    group controller's robots get a placeholder and the group (first node, count, controller) in `groups`.
+    With an initial state, robots start where and as it says (the layout is drawn all the same)."""
     layout_rng = streams.generator("layout")
     nodes: list[_Node] = []
     for gi, g in enumerate(s.groups):
@@ -146,9 +148,13 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
         if grouped:
             groups.append((len(nodes), g.count, cls(params)))
         starts = start_positions(s, gi, layout_rng, mapper)
+        first = len(nodes)
+        if initial is not None:
+            starts = np.array([r.position for r in initial[first:first + g.count]])
+        headings = [r.heading for r in initial[first:first + g.count]] if initial is not None else [g.robot.heading] * g.count
         quad = g.robot.model == "quadrotor"
         for k in range(g.count):
-            spec = RobotSpec(tuple(float(x) for x in starts[k]), g.robot.heading, g.robot.radius,
+            spec = RobotSpec(tuple(float(x) for x in starts[k]), headings[k], g.robot.radius,
                              AIRFRAMES[g.robot.airframe].mass if quad else g.robot.mass, g.robot.max_speed,
                              airframe=g.robot.airframe if quad else None, drive=_drive_of(g.robot),
                              omni=g.robot.omni if g.robot.model == "omni" else None, urdf=g.robot.urdf)
@@ -158,6 +164,17 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
                 net.add_node(node)
             nodes.append(_Node(Controller() if grouped else cls(params), node, gi, None if grouped else period))
     return nodes
+
+
+def _program_states(nodes: list[_Node], initial: list[RobotState] | None, mapper: Mapper) -> list[dict | None]:
+    """Each robot's program state from the initial state file (None where there is none)."""
+    if initial is None:
+        return []
+    for n, r in zip(nodes, initial):
+        if r.state is not None and n.period_ns is None and type(n.controller) is Controller:
+            raise mapper.error("initial_state", f"robot {n.node} has program state, but a group controller runs it "
+                                                "and group controllers cannot restore state yet")
+    return [r.state for r in initial]
 
 
 def _schedule_faults(s: Scenario, sim: Simulation, streams: SeedStreams, nodes: list[_Node]) -> None:
@@ -236,7 +253,9 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     world = make_world(s, batteries)
     net = make_network(s, streams, run_dir)
     grouped: list[tuple[int, int, GroupController]] = []
-    nodes = _place_robots(s, world, net, streams, mapper, grouped)
+    initial = read_state(Path(s.initial_state)) if s.initial_state is not None else None
+    nodes = _place_robots(s, world, net, streams, mapper, grouped, initial)
+    states = _program_states(nodes, initial, mapper)
     sensors = _make_sensors(s, world, streams, nodes, mapper)
     group_plans = [GroupPlan(first, count, ctrl, lambda node: streams.generator("controller", node), sensors[first:first + count])
                    for first, count, ctrl in grouped]
@@ -257,8 +276,12 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
         contact_log=ContactLog() if trace.contacts else None,
         crash_rules=CrashRules.of([g.faults.crash_speed for g in per_node], [g.faults.crash_tilt for g in per_node]),
         routing=plan, extensions=extensions, groups=group_plans, interfaces=s.network.interface_names,
+        program_states=states,
     )
     _schedule_faults(s, sim, streams, nodes)
+    for r in initial or ():
+        if not r.alive:
+            sim.queue.push(0, Priority.TIMER, lambda i=r.node: sim.kill(i, "dead", "in the initial state"))
     if plan is not None:
         traffic.schedule(sim, traffic.sessions_of(s.traffic, s.n_nodes, s.duration_ns, streams.generator("traffic")))
     _bind_controllers(s, sim, streams, nodes, sensors, bridge)

@@ -14,6 +14,7 @@ from cosim.core.timeunits import NS_PER_S
 from cosim.engine.assemble import build
 from cosim.engine.signals import Terminated, deferred, sigterm_interrupts
 from cosim.errors import ScenarioError, SimulationError
+from cosim.output.final_state import write_final_state
 from cosim.output.metrics import metrics_of, record_summary, run_routing_metrics
 from cosim.output.rundir import RunResult, default_dir, prepare, write_status
 from cosim.output.staging import Staging
@@ -82,6 +83,7 @@ def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status:
     digest = None
     try:
         if sim is not None:
+            write_final_state(sim, scenario, directory)
             sim.close()
             metrics, digest = _write_metrics(sim, scenario, directory)
             failures = [f for ext in sim.extensions for f in ext.failures()]

@@ -4,6 +4,7 @@ divide, node ids in range, backends that support what the groups ask for, contro
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from controllers import Controller, GroupController
 from cosim.core.timeunits import format_ns
@@ -11,6 +12,7 @@ from cosim.scenario.classes import import_class
 from cosim.scenario.layouts import ListLayout
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import ControllerSpec, GroupSpec, Scenario
+from cosim.scenario.state_file import read_state
 from netstack.fast.config import FastRadioConfig
 from netstack.ns3.config import Ns3RadioConfig
 from netstack.routing.direct import Direct
@@ -83,6 +85,7 @@ def _check_world(s: Scenario, m: Mapper) -> None:
             raise m.error("world.terrain", "terrain needs physics.backend: pybullet (the kinematic world is flat)")
     _check_shadowing(s, m)
     _check_interfaces(s, m)
+    _check_initial_state(s, m)
     terrain = s.world.terrain
     if terrain is not None and terrain.mesh is None:
         x0, x1, y0, y1 = terrain.extent()
@@ -100,6 +103,36 @@ def _check_shadowing(s: Scenario, m: Mapper) -> None:
         if isinstance(o, Mesh):
             raise m.error(f"world.obstacles[{k}]", "a mesh obstacle cannot shadow radio links (network.radio."
                                                    "obstacle_loss_db / obstacles_block take boxes, walls and cylinders)")
+
+
+def _check_initial_state(s: Scenario, m: Mapper) -> None:
+    """A state file with the scenario's robots, group by group, inside the arena."""
+    if s.initial_state is None:
+        return
+    try:
+        robots = read_state(Path(s.initial_state))
+    except ValueError as exc:
+        raise m.error("initial_state", str(exc)) from None
+    groups = [g.name for g in s.groups for _ in range(g.count)]
+    if [r.group for r in robots] != groups:
+        have = ", ".join(f"{g.name} ({g.count})" for g in s.groups)
+        raise m.error("initial_state", f"{s.initial_state} has {len(robots)} robots in groups "
+                                       f"{_runs([r.group for r in robots])}; the scenario has {have}")
+    lo, hi = s.world.arena_lower, s.world.arena_upper
+    for r in robots:
+        if any(not lo[k] <= r.position[k] <= hi[k] for k in range(3)):
+            raise m.error("initial_state", f"robot {r.node} starts at {r.position}, outside the arena {lo}..{hi}")
+
+
+def _runs(groups: list[str]) -> str:
+    """'a (3), b (2)' for [a, a, a, b, b]."""
+    out: list[list] = []
+    for g in groups:
+        if out and out[-1][0] == g:
+            out[-1][1] += 1
+        else:
+            out.append([g, 1])
+    return ", ".join(f"{g} ({n})" for g, n in out) or "none"
 
 
 def _check_interfaces(s: Scenario, m: Mapper) -> None:

@@ -47,6 +47,9 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
         data["world"] = _world_section(data["world"], source, m)
     if "groups" in data:
         data["groups"] = _model_files(data["groups"], source)
+    if isinstance(data.get("initial_state"), str):
+        base = Path(source).parent if source != "<memory>" else Path.cwd()
+        data["initial_state"] = str((base / data["initial_state"]).resolve())
     network = data.get("network")
     if isinstance(network, dict):
         # the radio section's schema depends on the backend named beside it

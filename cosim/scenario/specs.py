@@ -296,6 +296,10 @@ class Scenario:
     traffic: tuple[CbrSpec, ...] = ()
     mavlink: MavlinkSpec | None = None
     """Simulated robots served as MAVLink vehicles and real vehicles as ghosts (paced to the wall clock)."""
+    initial_state: str | None = None
+    """A state file (a run's final_state.json; cosim.scenario.state_file): where the robots start,
+    which way they face, who is dead, and each controller's state. The path is resolved against the
+    scenario file."""
     source: str = field(default="<memory>", compare=False)
 
     @property
