@@ -70,6 +70,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--world", choices=["kinematic", "pybullet"], default="kinematic",
                     help="pybullet: the vehicles as rigid bodies (scenario runs only)")
+    ap.add_argument("--controller", choices=["robot", "group"], default="robot",
+                    help="ground robots: one ObstacleAvoider per robot, or one ObstacleAvoiderGroup (the same "
+                         "rule and trajectories, in arrays)")
     args = ap.parse_args()
     rigid = args.world == "pybullet"
     if args.only in (None, "quadrotors"):
@@ -90,7 +93,10 @@ def main() -> None:
                                    {"type": "wall", "start": [-side / 2, -side / 2], "end": [0, -side], "height": 1}]}
             layout = {"groups.0.layout": {"type": "random_box", "lower": [-side, -side, 0.2], "upper": [side, side, 0.2]},
                       "world": world, "physics.backend": args.world, "groups.0.sensors.range.rate_hz": 10.0}
+            if args.controller == "group":
+                layout["groups.0.controller.class"] = "controllers.library.avoider_group:ObstacleAvoiderGroup"
             workload = "ground_diff_drive_8_rays_10hz" + ("_rigid" if rigid else "")
+            workload += "_group" if args.controller == "group" else ""
             print(json.dumps(in_simulator(workload, layout, n, args.seconds)), flush=True)
 
 

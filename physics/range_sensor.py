@@ -65,8 +65,7 @@ class RangeSensor:
         self._angles = options.angles()
         self._tick = -1
         self._held = np.zeros(0)
-        if options.rate_hz:
-            _batch_for(world, options.rate_hz, self)
+        self._batch = _batch_for(world, options.rate_hz, self) if options.rate_hz else None
 
     @property
     def angles(self) -> np.ndarray:
@@ -86,23 +85,44 @@ class RangeSensor:
         return self._world.position_of(self._i) + rot @ np.asarray(self._opt.mount), body @ rot.T
 
     def read(self) -> np.ndarray:
-        rate = self._opt.rate_hz
-        if rate:
-            tick = math.floor(self._world.t_s * rate + 1e-9)
+        opt = self._opt
+        if self._batch is not None:
+            tick = math.floor(self._world.t_s * opt.rate_hz + 1e-9)
             if tick == self._tick:
                 return self._held
-            raw = _batch_for(self._world, rate, self).distances(self, tick)
-        elif self._opt.mount is not None:
-            raw = self._world.cast_rays_from_many([(self._i, *self.mounted_rays(), self._opt.max_range)])[0]
+            raw = self._batch.distances(self, tick)
+        elif opt.mount is not None:
+            raw = self._world.cast_rays_from_many([(self._i, *self.mounted_rays(), opt.max_range)])[0]
         else:
-            raw = self._world.cast_rays(self._i, self.directions(), self._opt.max_range)
-        d = raw + self._opt.bias
-        if self._opt.noise_std > 0:
-            d = d + self._opt.noise_std * self._rng.standard_normal(len(d))
-        d = np.clip(d, 0.0, self._opt.max_range)
-        if rate:
+            raw = self._world.cast_rays(self._i, self.directions(), opt.max_range)
+        d = raw + opt.bias if opt.bias else raw.copy()
+        if opt.noise_std > 0:
+            d += opt.noise_std * self._rng.standard_normal(len(d))
+        np.minimum(np.maximum(d, 0.0, out=d), opt.max_range, out=d)  # np.clip's result, for less overhead
+        if self._batch is not None:
             self._tick, self._held = tick, d
         return d
+
+    @classmethod
+    def read_many(cls, sensors: list[RangeSensor]) -> np.ndarray:
+        """Several robots' readings, stacked, each what its own read() gives (its noise from its own
+        stream): with the arithmetic in arrays when they share one options object and one batch."""
+        first = sensors[0]
+        opt, batch = first._opt, first._batch
+        if batch is None or any(s._batch is not batch or s._opt is not opt for s in sensors):
+            return np.array([s.read() for s in sensors])
+        tick = math.floor(first._world.t_s * opt.rate_hz + 1e-9)
+        due = [s for s in sensors if s._tick != tick]
+        if due:
+            d = np.array([batch.distances(s, tick) for s in due])
+            if opt.bias:
+                d += opt.bias
+            if opt.noise_std > 0:
+                d += opt.noise_std * np.array([s._rng.standard_normal(d.shape[1]) for s in due])
+            np.minimum(np.maximum(d, 0.0, out=d), opt.max_range, out=d)
+            for s, row in zip(due, d):
+                s._tick, s._held = tick, row
+        return np.array([s._held for s in sensors])
 
 
 class _RayBatch:
@@ -114,21 +134,46 @@ class _RayBatch:
         self._members: set[int] = set()
         self.tick = -1
         self.results: dict[int, np.ndarray] = {}
+        self._fans: _Fans | None = None
 
     def join(self, sensor: RangeSensor) -> None:
         if id(sensor) not in self._members:
             self._members.add(id(sensor))
             self.sensors.append(sensor)
+            self._fans = None
 
     def distances(self, sensor: RangeSensor, tick: int) -> np.ndarray:
         if tick != self.tick:
-            level = [s for s in self.sensors if s._opt.mount is None]
+            if self._fans is None:
+                self._fans = _Fans([s for s in self.sensors if s._opt.mount is None])
+            level = self._fans.sensors
             mounted = [s for s in self.sensors if s._opt.mount is not None]
-            out = self.world.cast_rays_many([(s._i, s.directions(), s._opt.max_range) for s in level])
+            out = self.world.cast_rays_many(self._fans.requests(self.world.active_heading))
             out += self.world.cast_rays_from_many([(s._i, *s.mounted_rays(), s._opt.max_range) for s in mounted])
             self.results = {id(s): o for s, o in zip(level + mounted, out)}
             self.tick = tick
         return self.results[id(sensor)]
+
+
+class _Fans:
+    """The level (unmounted) sensors of a batch, their rays' directions computed in one go:
+    the same arithmetic as `RangeSensor.directions`, for all of them at once."""
+
+    def __init__(self, sensors: list[RangeSensor]) -> None:
+        self.sensors = sensors
+        self._robots = np.array([s._i for s in sensors], dtype=np.int64)
+        self._yaw = np.array([math.radians(s._opt.mount_yaw_deg) for s in sensors], dtype=np.float64)
+        self._counts = [len(s.angles) for s in sensors]
+        self._angles = np.concatenate([s.angles for s in sensors]) if sensors else np.zeros(0)
+        self._reach = [s._opt.max_range for s in sensors]
+
+    def requests(self, headings: np.ndarray) -> list[tuple[int, np.ndarray, float]]:
+        """(robot, directions, max range) per sensor, for the robots' headings now."""
+        if not self.sensors:
+            return []
+        a = self._angles + np.repeat(headings[self._robots] + self._yaw, self._counts)
+        dirs = np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
+        return list(zip(self._robots.tolist(), np.split(dirs, np.cumsum(self._counts)[:-1]), self._reach))
 
 
 _BATCHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # world -> {rate: _RayBatch}

@@ -21,7 +21,7 @@ def read_many(sensors: Sequence) -> np.ndarray:
     if not sensors:
         return np.array([])
     cls = type(sensors[0])
-    if issubclass(cls, _Sampled) and all(type(s) is cls for s in sensors):
+    if issubclass(cls, (_Sampled, RangeSensor)) and all(type(s) is cls for s in sensors):
         return cls.read_many(sensors)
     return np.array([s.read() for s in sensors])
 

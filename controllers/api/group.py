@@ -12,7 +12,7 @@ and scenario loading work as for `Controller`; robots are indexed 0..n-1 within 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -58,6 +58,8 @@ class Group(Protocol):
     n: int
     interfaces: tuple[str, ...]
     """The scenario's radios by name (the first is `network.radio`'s)."""
+    sensors: Sequence[Mapping[str, Any]]
+    """Each robot's sensors by name, as `robot.sensors` (for their options: ray angles, rates)."""
 
     # -- state (the last physics tick's) -------------------------------------------------------
     def positions(self) -> np.ndarray: ...

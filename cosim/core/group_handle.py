@@ -28,7 +28,7 @@ class SimGroup:
     def __init__(self, sim: Simulation, first: int, n: int, robot_rng: Callable[[int], np.random.Generator],
                  sensors: Sequence[dict] = ()) -> None:
         self._sim = sim
-        self._sensors = list(sensors)
+        self.sensors = tuple(sensors)
         self.first = first
         self.n = n
         self.ids = np.arange(first, first + n, dtype=np.int64)
@@ -57,7 +57,7 @@ class SimGroup:
         arithmetic in arrays where the sensor class can (`read_many`)."""
         rows = range(self.n) if idx is None else np.asarray(idx, dtype=np.int64).tolist()
         try:
-            sensors = [self._sensors[k][sensor] for k in rows]
+            sensors = [self.sensors[k][sensor] for k in rows]
         except (KeyError, IndexError):
             raise RuntimeError(f"robots {self.first}..{self.first + self.n - 1} have no {sensor!r} sensor; "
                                f"add `sensors: {{{sensor}: {{}}}}` to their group") from None

@@ -36,3 +36,10 @@ def euler_zyx(r: np.ndarray) -> np.ndarray:
     out[:, 1] = -np.arcsin(np.clip(r[:, 2, 0], -1.0, 1.0))
     out[:, 2] = np.arctan2(r[:, 1, 0], r[:, 0, 0])
     return out
+
+
+def yaw_of(quat: np.ndarray) -> np.ndarray:
+    """The yaw of (n, 4) unit quaternions x, y, z, w: euler_zyx(rotations(quat))[:, 2] to the bit,
+    without the rest of the matrices."""
+    x, y, z, w = quat.T
+    return np.arctan2(2.0 * (x * y + z * w), 1.0 - 2.0 * (y * y + z * z))

@@ -142,3 +142,10 @@ class GroundFleet:
             self.diff.sense()
         if self.omnis is not None:
             self.omni.sense()
+
+    def positions_into(self, out: np.ndarray) -> None:
+        """The wheeled bodies' positions as last sensed, into their robots' rows of `out`."""
+        if self.drives is not None:
+            out[self._diff_robots] = self.drives.pos
+        if self.omnis is not None:
+            out[self.omnis.robots] = self.omnis.bank.pos

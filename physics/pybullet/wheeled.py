@@ -15,11 +15,12 @@ unchanged; the motion is the engine's: slopes, pushes and collisions act on it.
 from __future__ import annotations
 
 import math
+from itertools import chain
 
 import numpy as np
 
 from physics.diff_drive import DiffDriveBank, DriveSpec, G
-from physics.pybullet.frames import euler_zyx, rotations
+from physics.pybullet.frames import rotations, yaw_of
 from physics.world import RobotSpec
 
 WHEEL = 0.35
@@ -38,7 +39,7 @@ class RigidWheeled:
         self.bodies: list[int] = []
         self._specs: list[DriveSpec] = []
         self._wheel_r: list[float] = []
-        self._torque: list[float] = []
+        self._forces: list[list[float]] = []  # each wheel joint's torque limit, per body
         self._joints: list[tuple[int, ...]] = []  # the wheel joints, in the bank's wheel order
         self._spin: list[tuple[float, ...]] = []  # joint speed per m/s of wheel surface, with the joint's sense
         self.bank: DiffDriveBank | None = None
@@ -114,7 +115,8 @@ class RigidWheeled:
         self.bodies.append(body)
         self._specs.append(drive)
         self._wheel_r.append(rw)
-        self._torque.append(1.5 * mass * G * drive.friction * rw)  # enough to slip the wheels, not more
+        torque = 1.5 * mass * G * drive.friction * rw  # enough to slip the wheels, not more
+        self._forces.append([torque] * len(joints))
         self._joints.append(joints)
         self._spin.append(tuple(s / rw for s in spin))
 
@@ -138,9 +140,11 @@ class RigidWheeled:
     def sense(self) -> None:
         """The bodies' positions and headings into the bank."""
         p, cid = self._p, self._cid
-        poses = [p.getBasePositionAndOrientation(b, physicsClientId=cid) for b in self.bodies]
-        self.bank.pos[:] = [q[0] for q in poses]
-        self.bank.heading[:] = euler_zyx(rotations(np.array([q[1] for q in poses])))[:, 2]
+        get = p.getBasePositionAndOrientation
+        flat = chain.from_iterable(chain.from_iterable(get(b, physicsClientId=cid) for b in self.bodies))
+        poses = np.fromiter(flat, dtype=np.float64, count=7 * len(self.bodies)).reshape(-1, 7)
+        self.bank.pos[:] = poses[:, :3]
+        self.bank.heading[:] = yaw_of(poses[:, 3:])
 
     def actuate(self, dt: float, alive: np.ndarray) -> None:
         """Ramp the wheel targets by one physics step and hand the changed ones to the motors (they
@@ -155,6 +159,6 @@ class RigidWheeled:
         p, cid = self._p, self._cid
         control = p.setJointMotorControlArray
         mode = p.VELOCITY_CONTROL
+        bodies, joints, forces = self.bodies, self._joints, self._forces
         for k, speeds in zip(changed.tolist(), target[changed].tolist()):
-            control(self.bodies[k], self._joints[k], mode, targetVelocities=speeds,
-                    forces=[self._torque[k]] * len(speeds), physicsClientId=cid)
+            control(bodies[k], joints[k], mode, targetVelocities=speeds, forces=forces[k], physicsClientId=cid)

@@ -89,6 +89,7 @@ class PybulletWorld(CommandArrays):
         self._forces: list[tuple[int, tuple[float, float, float]]] = []  # (sphere body, force)
         self._forces_dirty = True
         self._weights = np.zeros(0)
+        self._radii = np.zeros(0)
         self.track_motion = False  # keep the last two steps' velocities (IMU sensors)
         self._vel_now = np.zeros((0, 3))
         self._vel_before = np.zeros((0, 3))
@@ -131,6 +132,7 @@ class PybulletWorld(CommandArrays):
             self._substeps = math.ceil(self.dt_s / longest - 1e-9)
             self._p.setTimeStep(self.dt_s / self._substeps, physicsClientId=self._cid)
         self._weights = np.array([s.mass_kg for s in self.specs], dtype=np.float64)
+        self._radii = np.array([s.radius_m for s in self.specs], dtype=np.float64)
         self._read_all_now()
         self._sync_pos = self._pos.copy()
         self._sync_t = 0.0
@@ -157,7 +159,8 @@ class PybulletWorld(CommandArrays):
         return self.ground.drives
 
     def latch(self) -> None:
-        changed = not (np.array_equal(self.active_vel, self.cmd_vel) and np.array_equal(self.active_heading, self.cmd_heading))
+        changed = bool(self._spheres) and not (np.array_equal(self.active_vel, self.cmd_vel)
+                                               and np.array_equal(self.active_heading, self.cmd_heading))
         super().latch()
         self.ground.latch(self.active_vel, self.active_heading)
         if self.quads is not None:
@@ -165,7 +168,7 @@ class PybulletWorld(CommandArrays):
                 self.quads.command(int(self.quad_slot[i]), *cmd)
             self._quad_cmd.clear()
             self.active_heading[self.quad_robots] = self.quads.euler[:, 2]  # headings read back are the real ones
-        if changed or self._forces_dirty:
+        if changed or (self._forces_dirty and self._spheres):
             self._compute_forces()
 
     def _compute_forces(self) -> None:
@@ -206,8 +209,13 @@ class PybulletWorld(CommandArrays):
             self._vel_now, self._spin_now = self._motion()
         self._contacts = sorted(contacts)
         self._impacts = [(me, other, speed) for (me, other), speed in sorted(impacts.items())]
-        self._all_fresh = False
         self._one_cache.clear()
+        self._all_fresh = not self._spheres  # every body's position was just sensed into a bank
+        if self._all_fresh:
+            self._pos = np.empty((self.n, 3))
+            self.ground.positions_into(self._pos)
+            if quads is not None:
+                self._pos[self.quad_robots] = self.quads.pos
 
     def _step_contacts(self) -> set[tuple[int, int]]:
         """All contacts of one engine step in one pybullet call, as (robot, other robot or -1) pairs."""
@@ -301,22 +309,17 @@ class PybulletWorld(CommandArrays):
 
     def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
         """cast_rays for many robots at once: (robot, directions, max range) each, in one rayTestBatch
-        call per 16,000 rays (pybullet's batch limit)."""
-        starts, ends, spans = [], [], []
-        for robot, dirs, max_range in requests:
-            r = self.specs[robot].radius_m + 1e-4
-            s = self.position_of(robot) + dirs * r
-            starts.append(s)
-            ends.append(s + dirs * max_range)
-            spans.append((len(dirs), max_range))
-        if not starts:
+        call per 16,000 rays (pybullet's batch limit); the rays' ends in a few array operations."""
+        if not requests:
             return []
-        f = hit_fractions(self._p, self._cid, np.concatenate(starts), np.concatenate(ends))
-        out, at = [], 0
-        for count, max_range in spans:
-            out.append(np.minimum(f[at:at + count] * max_range + 1e-4, max_range))
-            at += count
-        return out
+        robots, dirs, reach = zip(*requests)
+        counts = [len(d) for d in dirs]
+        rows = np.repeat(np.array(robots, dtype=np.int64), counts)
+        reach = np.repeat(np.array(reach, dtype=np.float64), counts)[:, None]
+        dirs = np.concatenate(dirs)
+        starts = self.positions()[rows] + dirs * (self._radii[rows, None] + 1e-4)
+        f = hit_fractions(self._p, self._cid, starts, starts + dirs * reach)[:, None]
+        return np.split(np.minimum(f * reach + 1e-4, reach)[:, 0], np.cumsum(counts)[:-1])
 
     def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
         """Distances along unit directions (R,3) from a given origin to the first body hit, max_range
