@@ -10,6 +10,7 @@ a wall, no network; target: 500 at 1x or faster.
 
     python benchmarks/robots.py                      # everything, 20 simulated seconds each
     python benchmarks/robots.py --only quadrotors --n 100 --seconds 60
+    python benchmarks/robots.py --world pybullet --only ground --n 100 --controller group
 """
 
 from __future__ import annotations
