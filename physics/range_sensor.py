@@ -95,10 +95,7 @@ class RangeSensor:
             raw = self._world.cast_rays_from_many([(self._i, *self.mounted_rays(), opt.max_range)])[0]
         else:
             raw = self._world.cast_rays(self._i, self.directions(), opt.max_range)
-        d = raw + opt.bias if opt.bias else raw.copy()
-        if opt.noise_std > 0:
-            d += opt.noise_std * self._rng.standard_normal(len(d))
-        np.minimum(np.maximum(d, 0.0, out=d), opt.max_range, out=d)  # np.clip's result, for less overhead
+        d = _finish(raw.copy(), opt, [self._rng])
         if self._batch is not None:
             self._tick, self._held = tick, d
         return d
@@ -114,15 +111,23 @@ class RangeSensor:
         tick = math.floor(first._world.t_s * opt.rate_hz + 1e-9)
         due = [s for s in sensors if s._tick != tick]
         if due:
-            d = np.array([batch.distances(s, tick) for s in due])
-            if opt.bias:
-                d += opt.bias
-            if opt.noise_std > 0:
-                d += opt.noise_std * np.array([s._rng.standard_normal(d.shape[1]) for s in due])
-            np.minimum(np.maximum(d, 0.0, out=d), opt.max_range, out=d)
+            d = _finish(np.array([batch.distances(s, tick) for s in due]), opt, [s._rng for s in due])
             for s, row in zip(due, d):
                 s._tick, s._held = tick, row
         return np.array([s._held for s in sensors])
+
+
+def _finish(d: np.ndarray, opt: RangeOptions, rngs: list[np.random.Generator]) -> np.ndarray:
+    """True distances (one row per stream in `rngs`, or one reading) to readings, in place: the
+    bias, each row's noise from its own stream, then clipped to [0, max_range] (np.clip's result,
+    with less overhead)."""
+    if opt.bias:
+        d += opt.bias
+    if opt.noise_std > 0:
+        width = d.shape[-1]
+        noise = rngs[0].standard_normal(width) if d.ndim == 1 else np.array([r.standard_normal(width) for r in rngs])
+        d += opt.noise_std * noise
+    return np.minimum(np.maximum(d, 0.0, out=d), opt.max_range, out=d)
 
 
 class _RayBatch:

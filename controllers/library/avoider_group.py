@@ -40,7 +40,7 @@ class ObstacleAvoiderGroup(RandomWalkGroup):
         dt = now - self._last_step if self._last_step is not None else 0.0
         self._last_step = now
         d = g.read("range")
-        turn, vx, vy = self._propose()
+        turn, vx, vy = self.propose()
         travel = turn + np.fromiter(map(_heading_of, vx.tolist(), vy.tolist()), dtype=np.float64, count=g.n)
         rel = np.remainder(self._angles[None, :] - travel[:, None] + math.pi, 2 * math.pi) - math.pi
         away = np.abs(rel)
@@ -55,20 +55,6 @@ class ObstacleAvoiderGroup(RandomWalkGroup):
         g.turn(turn)
         self.vx, self.vy = np.where(clear, vx, 0.0), np.where(clear, vy, 0.0)
         g.set_velocity(self.vx, self.vy, 0.0)
-
-    def _propose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The walk's next (turn, vx, vy) per robot: RandomWalkGroup.step's arithmetic, without acting."""
-        p = self.params
-        dh, dx, dy = self._draw()
-        vx = self.vx + p.velocity_sigma * dx
-        vy = self.vy + p.velocity_sigma * dy
-        speed = np.fromiter(map(math.hypot, vx.tolist(), vy.tolist()), dtype=np.float64, count=self.group.n)
-        over = speed > p.max_speed
-        if over.any():
-            scale = p.max_speed / speed[over]
-            vx[over] *= scale
-            vy[over] *= scale
-        return p.heading_sigma * dh, vx, vy
 
 
 def _heading_of(vx: float, vy: float) -> float:

@@ -45,19 +45,25 @@ class RandomWalkGroup(GroupController):
         self._col += 3
         return self._noise[:, k], self._noise[:, k + 1], self._noise[:, k + 2]
 
-    def step(self) -> None:
+    def propose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The walk's next (turn in radians, vx, vy in m/s, capped at max_speed) per robot, as each
+        RandomWalk.propose would draw it."""
         p = self.params
-        g = self.group
         dh, dx, dy = self._draw()
         vx = self.vx + p.velocity_sigma * dx
         vy = self.vy + p.velocity_sigma * dy
-        speed = np.fromiter(map(math.hypot, vx.tolist(), vy.tolist()), dtype=np.float64, count=g.n)  # as RandomWalk
+        speed = np.fromiter(map(math.hypot, vx.tolist(), vy.tolist()), dtype=np.float64, count=self.group.n)
         over = speed > p.max_speed
         if over.any():
             scale = p.max_speed / speed[over]
             vx[over] *= scale
             vy[over] *= scale
-        g.turn(p.heading_sigma * dh)
+        return p.heading_sigma * dh, vx, vy
+
+    def step(self) -> None:
+        g = self.group
+        turn, vx, vy = self.propose()
+        g.turn(turn)
         self.vx, self.vy = vx, vy
         g.set_velocity(vx, vy, 0.0)
 
