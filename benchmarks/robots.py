@@ -11,6 +11,7 @@ a wall, no network; target: 500 at 1x or faster.
     python benchmarks/robots.py                      # everything, 20 simulated seconds each
     python benchmarks/robots.py --only quadrotors --n 100 --seconds 60
     python benchmarks/robots.py --world pybullet --only ground --n 100 --controller group
+    python benchmarks/robots.py --peer    # gym-pybullet-drones' workload, see benchmarks/README.md
 """
 
 from __future__ import annotations
@@ -64,6 +65,26 @@ def in_simulator(workload: str, overrides: dict, n: int, seconds: float) -> dict
             "real_time_factor": round(seconds / sim.wall_s, 2)}
 
 
+def peer_workload(control_hz: float) -> dict:
+    """configs/gym_circle.yaml (gym-pybullet-drones' pid example: 10 drones hover and circle, 12 s) at
+    `control_hz`; at 50 Hz the engine steps at 250 Hz under it, as gym's 240 Hz under 48 Hz."""
+    import cosim
+
+    step = f"{1000 / control_hz:g} ms" if control_hz <= 100 else "10 ms"
+    scenario = cosim.load(ROOT / "configs" / "gym_circle.yaml", {
+        "groups.0.robot.control_hz": control_hz, "physics.dt": step, "quantum": step, "groups.0.controller.period": step,
+        "output.trace.positions_every": None})
+    walls = []
+    for _ in range(3):  # the best of three, as for the vehicles alone
+        sim = cosim.build(scenario)
+        sim.run()
+        walls.append(sim.wall_s)
+    wall = min(walls)
+    return {"workload": f"gym_pid_circle_rigid_control_{control_hz:g}hz", "N": 10, "simulated_s": scenario.duration_ns / 1e9,
+            "wall_s": round(wall, 3), "real_time_factor": round(scenario.duration_ns / 1e9 / wall, 2),
+            "wall_s_all": [round(w, 3) for w in walls]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=["quadrotors", "ground"])
@@ -71,11 +92,17 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--world", choices=["kinematic", "pybullet"], default="kinematic",
                     help="pybullet: the vehicles as rigid bodies (scenario runs only)")
+    ap.add_argument("--peer", action="store_true",
+                    help="only gym-pybullet-drones' own workload (configs/gym_circle.yaml) at 50 Hz and 400 Hz control")
     ap.add_argument("--controller", choices=["robot", "group"], default="robot",
                     help="ground robots: one ObstacleAvoider per robot, or one ObstacleAvoiderGroup (the same "
                          "rule and trajectories, in arrays)")
     args = ap.parse_args()
     rigid = args.world == "pybullet"
+    if args.peer:
+        for hz in (50.0, 400.0):
+            print(json.dumps(peer_workload(hz)), flush=True)
+        return
     if args.only in (None, "quadrotors"):
         for n in args.n or ([10, 100] if rigid else [10, 100, 300]):
             if not rigid:

@@ -97,7 +97,8 @@ class KinematicWorld(CommandArrays):
             self.quad_robots = np.array(idx, dtype=np.int64)
             self.quad_slot[self.quad_robots] = np.arange(len(idx))
             frames = [AIRFRAMES[self.specs[i].airframe] for i in idx]
-            self.quads = QuadrotorBank(frames, self._pos[self.quad_robots], self.active_heading[self.quad_robots])
+            self.quads = QuadrotorBank(frames, self._pos[self.quad_robots], self.active_heading[self.quad_robots],
+                                       tick=self.specs[idx[0]].control_tick_s)
             if self.wind is not None:
                 mean, std, tau, rng, tick = self.wind
                 self.quads.forces.append(Wind(mean, std, tau, len(idx), rng, tick))

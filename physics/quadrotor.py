@@ -176,7 +176,7 @@ class QuadrotorBank:
         self._holds_alt[i] = m >= _SPEED_ALTITUDE
         self._holds_heading[i] = m >= _SPEED_ALT_HEADING
         self._attitude[i] = m == _ATTITUDE
-        self._mode_flags()
+        self._flags_stale = True  # summarised once, at the next control tick
 
     def reset(self, i: int, position, heading: float) -> None:
         """Put vehicle i back at rest at `position`, level, facing `heading` (an autopilot restarted)."""
@@ -191,6 +191,7 @@ class QuadrotorBank:
         self._all_armed = bool(self.armed.all())
 
     def _mode_flags(self) -> None:
+        self._flags_stale = False
         self._all_position = bool(self._pos_mode.all())
         self._any_position = bool(self._pos_mode.any())
         self._all_hold_alt = bool(self._holds_alt.all())
@@ -230,6 +231,8 @@ class QuadrotorBank:
         """One control tick from the current state: sets `rotor` (N per rotor) and returns the
         realised wrench per vehicle, (n, 4): collective thrust along body z (N) and body torques
         (N m). A rigid-body world applies it; `step` integrates it here."""
+        if self._flags_stale:
+            self._mode_flags()
         np.cos(self.euler, out=self._cos)  # shared with the integration step (same angles)
         np.sin(self.euler, out=self._sin)
         self._velocity_loop()

@@ -37,6 +37,8 @@ class RobotSpec:
     max_speed: float = 5.0
     airframe: str | None = None
     """A quadrotor preset (physics.quadrotor.AIRFRAMES) or None."""
+    control_tick_s: float = 0.0025
+    """A quadrotor's control tick (s); the world's quadrotors all share one."""
     drive: object | None = None
     """A physics.diff_drive.DriveSpec for a differential-drive ground robot, or None."""
     omni: object | None = None

@@ -75,7 +75,8 @@ def make_world(s: Scenario, batteries: Batteries | None = None) -> World:
     from physics.kinematic import KinematicWorld
 
     w = s.world.wind
-    wind = None if w is None else (w.mean, w.gust_std, w.gust_tau, SeedStreams(s.seed).generator("wind"), TICK_NS / 1e9)
+    tick_ns = next((g.robot.tick_ns for g in s.groups if g.robot.model == "quadrotor"), TICK_NS)
+    wind = None if w is None else (w.mean, w.gust_std, w.gust_tau, SeedStreams(s.seed).generator("wind"), tick_ns / 1e9)
     max_accel = math.inf if ph.max_accel is None else ph.max_accel
     return KinematicWorld(arena, max_accel=max_accel, collisions=ph.collisions, pair_finder=VerletPairs(), obstacles=shapes,
                           wind=wind, batteries=batteries)
@@ -156,8 +157,9 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
         for k in range(g.count):
             spec = RobotSpec(tuple(float(x) for x in starts[k]), headings[k], g.robot.radius,
                              AIRFRAMES[g.robot.airframe].mass if quad else g.robot.mass, g.robot.max_speed,
-                             airframe=g.robot.airframe if quad else None, drive=_drive_of(g.robot),
-                             omni=g.robot.omni if g.robot.model == "omni" else None, urdf=g.robot.urdf)
+                             airframe=g.robot.airframe if quad else None, control_tick_s=g.robot.tick_ns / 1e9,
+                             drive=_drive_of(g.robot), omni=g.robot.omni if g.robot.model == "omni" else None,
+                             urdf=g.robot.urdf)
             world.add_robot(spec)
             node = len(nodes)
             if net is not None:

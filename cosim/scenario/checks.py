@@ -60,9 +60,7 @@ def check(s: Scenario, m: Mapper) -> None:
         if g.robot.model != "quadrotor" and (g.faults.crash_speed is not None or g.faults.crash_tilt is not None):
             raise m.error(f"{path}.faults", "crash_speed and crash_tilt apply to quadrotors (robot.model: quadrotor)")
         if g.robot.model == "quadrotor":
-            if dt % TICK_NS:
-                raise m.error("physics.dt", f"quadrotors need a physics step that is a multiple of their control tick "
-                                            f"({format_ns(TICK_NS)}); got {format_ns(dt)}")
+            _check_quad_tick(s, g, path, dt, m)
         if isinstance(g.layout, ListLayout) and len(g.layout.points) != g.count:
             got = len(g.layout.points)
             raise m.error(f"{path}.layout.points", f"expected {g.count} positions (the group's count), got {got}")
@@ -183,6 +181,18 @@ def _check_routing(s: Scenario, m: Mapper) -> None:
             raise m.error(f"traffic[{k}].sessions", "random sessions need at least two robots")
 
 
+def _check_quad_tick(s: Scenario, g, path: str, dt: int, m: Mapper) -> None:
+    """All quadrotors share one control tick (one bank), and the physics step is a whole number of them."""
+    first = next(q for q in s.groups if q.robot.model == "quadrotor")
+    if g.robot.control_hz != first.robot.control_hz:
+        raise m.error(f"{path}.robot.control_hz", f"all quadrotors share one control rate; group {first.name!r} has "
+                                                  f"{first.robot.control_hz:g} Hz, this one {g.robot.control_hz:g} Hz")
+    tick = g.robot.tick_ns
+    if dt % tick:
+        raise m.error("physics.dt", f"quadrotors need a physics step that is a multiple of their control tick "
+                                    f"({format_ns(tick)}); got {format_ns(dt)}")
+
+
 _SERVABLE = {"px4": "quadrotor", "ardupilot": "quadrotor", "ardupilot_rover": "diff_drive"}
 
 
@@ -198,6 +208,13 @@ def _check_sitl(s: Scenario, m: Mapper, used: dict[str, str]) -> None:
         if g.robot.model != "quadrotor":
             raise m.error(f"{path}.group", f"ArduPilot's JSON SITL flies quadrotors; group {e.group!r} has "
                                            f"robot.model: {g.robot.model}")
+        _check_mavlink_tick(g, path, m)
+
+
+def _check_mavlink_tick(g, path: str, m: Mapper) -> None:
+    if g.robot.model == "quadrotor" and g.robot.tick_ns != TICK_NS:
+        raise m.error(f"{path}.group", f"vehicles flown over MAVLink run the {format_ns(TICK_NS)} control tick; "
+                                       f"group {g.name!r} sets robot.control_hz: {g.robot.control_hz:g} (leave it out)")
 
 
 def _check_mavlink(s: Scenario, m: Mapper) -> None:
@@ -212,6 +229,7 @@ def _check_mavlink(s: Scenario, m: Mapper) -> None:
         if e.group in used:
             raise m.error(f"{path}.group", f"group {e.group!r} is already bound to MAVLink at {used[e.group]}")
         used[e.group] = path
+        _check_mavlink_tick(g, path, m)
         if s.physics.backend != "kinematic":
             raise m.error(path, "MAVLink vehicles need physics.backend: kinematic")
         if e.first_sysid + g.count - 1 > 255:

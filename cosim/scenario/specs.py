@@ -147,12 +147,21 @@ class RobotModelSpec:
     max_speed: float = 5.0
     heading: float = 0.0
     airframe: str = "crazyflie"
+    control_hz: float = 400.0
+    """quadrotor only: the cascaded PID's rate (Hz), one second in whole nanoseconds (50, 100, 200,
+    400, ...). The kinematic world integrates at this tick too; pybullet holds each tick's rotor
+    wrench (in the body frame) over engine steps of at most 1/240 s, as gym-pybullet-drones does."""
     drive: DriveSpec = field(default_factory=DriveSpec)
     """diff_drive only: wheel_base, max_wheel_speed, max_accel, friction, heading_gain."""
     omni: OmniSpec = field(default_factory=OmniSpec)
     """omni only: max_wheel_speed, max_accel, friction, heading_gain."""
     urdf: UrdfSpec | None = None
     """urdf only: file, left_wheel, right_wheel, wheel_radius, track, scale."""
+
+    @property
+    def tick_ns(self) -> int:
+        """A quadrotor's control tick (ns)."""
+        return round(1e9 / self.control_hz)
 
     def __post_init__(self) -> None:
         if (self.model == "urdf") != (self.urdf is not None):
@@ -161,6 +170,11 @@ class RobotModelSpec:
             raise ValueError("a urdf robot's wheel base is urdf.track; leave drive.wheel_base out")
         if self.model == "quadrotor" and self.airframe not in AIRFRAMES:
             raise ValueError(f"unknown airframe {self.airframe!r}; expected one of: {', '.join(sorted(AIRFRAMES))}")
+        if self.model != "quadrotor" and self.control_hz != 400.0:
+            raise ValueError(f"control_hz is the quadrotors' control rate; a {self.model} robot takes none")
+        if not self.control_hz > 0 or abs(1e9 / self.control_hz - round(1e9 / self.control_hz)) > 1e-6:
+            raise ValueError(f"control_hz must divide one second into whole nanoseconds (50, 100, 200, 400, ...); "
+                             f"got {self.control_hz}")
         if self.radius <= 0 or self.mass <= 0:
             raise ValueError("radius and mass must be > 0")
         if self.max_speed < 0:

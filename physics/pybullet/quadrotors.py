@@ -6,9 +6,11 @@ bodies' state (position, velocity, attitude, body rates) and computes the four r
 body then receives their resultant, the collective thrust along its z axis at the centre of mass
 plus the roll, pitch and yaw moments. Four forces at the rotor positions and the rotors' reaction
 torques sum to exactly this wrench, so the rigid-body motion is the same, for two pybullet calls
-instead of five. Drag and wind act as in the kinematic world; contacts with the ground, obstacles
-and other bodies are pybullet's. Positions are the centre of mass: a landed vehicle's is half its
-body height above the ground.
+instead of five. The wrench is held in the body frame, as rotors hold their thrust, over the
+engine steps of one tick (one at 400 Hz; several at lower control rates, as gym-pybullet-drones
+steps 240 Hz physics under 48 Hz control). Drag and wind act as in the kinematic world, held over
+the tick in the body frame too; contacts with the ground, obstacles and other bodies are pybullet's.
+Positions are the centre of mass: a landed vehicle's is half its body height above the ground.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class RigidQuadrotors:
         self.robots: list[int] = []
         self.bodies: list[int] = []
         self._frames: list[Airframe] = []
+        self._tick = 0.0025
+        self._held: list[tuple[int, list[float], list[float]]] = []  # (body, force, torque), body frame
         self.bank: QuadrotorBank | None = None
         self._rot = np.zeros((0, 3, 3))
         self.fresh = False  # the bank holds the bodies' state as of now (no engine step since sense())
@@ -50,12 +54,13 @@ class RigidQuadrotors:
         self.robots.append(robot)
         self.bodies.append(body)
         self._frames.append(frame)
+        self._tick = spec.control_tick_s
         return body
 
     def start(self, headings: np.ndarray) -> QuadrotorBank:
         """The bank, with the bodies' starting state."""
         n = len(self.bodies)
-        self.bank = QuadrotorBank(self._frames, np.zeros((n, 3)), headings)
+        self.bank = QuadrotorBank(self._frames, np.zeros((n, 3)), headings, tick=self._tick)
         self.sense()
         self.bank.setpoint[:, 2] = self.bank.pos[:, 2]  # hold the starting height
         return self.bank
@@ -83,19 +88,26 @@ class RigidQuadrotors:
         self.fresh = False
 
     def actuate(self, alive: np.ndarray) -> None:
-        """One control tick: rotor thrusts from the bank, their wrench and the air's force onto the bodies."""
-        p, cid, bank = self._p, self._cid, self.bank
+        """One control tick: rotor thrusts from the bank; their wrench and the air's force, in the
+        body frame, are held for `push` until the next tick."""
+        bank = self.bank
         bank.alive = alive
         if not self.fresh:
             self.sense()
         self.fresh = False  # the engine steps next
         wrench = bank.control()
-        force = self._rot[:, :, 2] * wrench[:, :1] + bank.air_force()
-        torque = np.einsum("nij,nj->ni", self._rot, wrench[:, 1:])
-        frame = p.WORLD_FRAME
-        for body, f, at, tau in zip(self.bodies, force.tolist(), bank.pos.tolist(), torque.tolist()):
-            p.applyExternalForce(body, -1, f, at, frame, physicsClientId=cid)
-            p.applyExternalTorque(body, -1, tau, frame, physicsClientId=cid)
+        force = np.einsum("nji,nj->ni", self._rot, bank.air_force())  # world to body: R transposed
+        force[:, 2] += wrench[:, 0]
+        self._held = list(zip(self.bodies, force.tolist(), wrench[:, 1:].tolist()))
+
+    def push(self) -> None:
+        """The held wrench onto the bodies, for one engine step (pybullet forgets it after each)."""
+        p, cid = self._p, self._cid
+        frame, centre = p.LINK_FRAME, (0.0, 0.0, 0.0)
+        force, torque = p.applyExternalForce, p.applyExternalTorque
+        for body, f, tau in self._held:
+            force(body, -1, f, centre, frame, physicsClientId=cid)
+            torque(body, -1, tau, frame, physicsClientId=cid)
 
     def thrusts(self) -> np.ndarray:
         """Collective rotor thrust per vehicle (N)."""

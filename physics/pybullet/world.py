@@ -5,8 +5,9 @@ a = -d (1 + |v|) v (pybullet's base damping law) and the controller's velocity c
 the constant force F = m d (1 + |v*|) v* + m g, which makes v* the steady state with a time
 constant of about 1 / (d (1 + 2|v*|)) seconds, without reading the velocity back every step. Their
 heading is kinematic (spheres do not turn). Quadrotors are rigid bodies under their rotor thrusts
-(physics.pybullet.quadrotors), stepped at their control tick. Collisions, obstacles and the ground
-act physically. Every pybullet call passes physicsClientId, so several worlds can live in one process.
+(physics.pybullet.quadrotors), stepped at their control tick (in engine steps of at most 1/240 s).
+Collisions, obstacles and the ground act physically. Every pybullet call passes physicsClientId,
+so several worlds can live in one process.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ from physics.world import Arena, CommandArrays, RobotSpec
 log = logging.getLogger(__name__)
 GRAVITY = 9.81
 DEAD_DRAG = 0.01  # 1/s: a falling body in still air
+QUAD_ENGINE_HZ = 240.0
+"""The slowest engine rate under quadrotors: a control tick longer than 1/240 s is split into equal
+engine steps (gym-pybullet-drones' physics rate)."""
 WHEEL_TIME = 0.12
 """The longest stable engine step for wheeled bodies, in units of sqrt(r / g) of their smallest
 wheel (r): the time scale of a wheel's contact (10 ms for 7 cm wheels, 2.9 ms for a Kilobot's)."""
@@ -76,6 +80,7 @@ class PybulletWorld(CommandArrays):
         self._quad_cmd: dict[int, tuple] = {}
         self.ground = GroundFleet(pybullet, cid)
         self._substeps = 1
+        self._quad_every = 1
         self._spheres: list[int] = []  # robots that are spheres
         self._bodies: list[int] = []
         self._contacts: list[tuple[int, int]] = []
@@ -120,11 +125,13 @@ class PybulletWorld(CommandArrays):
             self.quad_robots = np.array(quads.robots, dtype=np.int64)
             self.quad_slot[self.quad_robots] = np.arange(len(quads.robots))
             self.quads = quads.start(self.cmd_heading[self.quad_robots])
-            self._substeps = max(1, round(self.dt_s / self.quads.tick))
-            if abs(self._substeps * self.quads.tick - self.dt_s) > 1e-9:
-                raise ValueError(f"physics.dt ({self.dt_s} s) must be a multiple of the quadrotors' control tick "
-                                 f"({self.quads.tick} s)")
-            self._p.setTimeStep(self.quads.tick, physicsClientId=self._cid)
+            tick = self.quads.tick
+            ticks = max(1, round(self.dt_s / tick))
+            if abs(ticks * tick - self.dt_s) > 1e-9:
+                raise ValueError(f"physics.dt ({self.dt_s} s) must be a multiple of the quadrotors' control tick ({tick} s)")
+            self._quad_every = math.ceil(tick * QUAD_ENGINE_HZ - 1e-9)  # engine steps per control tick
+            self._substeps = ticks * self._quad_every
+            self._p.setTimeStep(tick / self._quad_every, physicsClientId=self._cid)
         self.ground.start(self.n, self.cmd_heading)
         self.drive_slot, self.omni_slot = self.ground.drive_slot, self.ground.omni_slot
         if self.ground.any and self.quads is None:
@@ -190,9 +197,11 @@ class PybulletWorld(CommandArrays):
         self.ground.actuate(dt_s, self.alive)
         contacts: set[tuple[int, int]] = set()
         impacts: dict[tuple[int, int], float] = {}
-        for _ in range(self._substeps):
+        for k in range(self._substeps):
             if quads is not None:
-                quads.actuate(self.alive[self.quad_robots])
+                if k % self._quad_every == 0:
+                    quads.actuate(self.alive[self.quad_robots])
+                quads.push()
             for body, force in self._forces:
                 apply(body, -1, force, origin, frame, physicsClientId=cid)
             p.stepSimulation(physicsClientId=cid)
