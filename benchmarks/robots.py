@@ -3,7 +3,9 @@
 quadrotors: N vehicles (Crazyflie preset) with the full cascaded PID at 400 Hz (2.5 ms tick),
 flying position setpoints spread over a 100 m square (the dynamics and controllers alone, and the
 same inside a scenario run by the coordinator); targets: 10 at 30x real time or faster, 100 at 5x
-or faster (gym-pybullet-drones reports about 2x for 10 drones at 240 Hz).
+or faster.
+peer: gym-pybullet-drones' pid example as configs/gym_circle.yaml, rigid bodies, control at 50 Hz
+(gym: 48 Hz) and at 400 Hz; gym's own run is timed by hand (benchmarks/README.md).
 ground: configs/ground_robots.yaml's robots (differential drive, 8 range rays each at 10 Hz,
 obstacle avoidance), N of them in a square sized for constant density with a box, a cylinder and
 a wall, no network; target: 500 at 1x or faster.
