@@ -111,19 +111,9 @@ class DiffDriveBank:
     def ramp(self, dt: float, alive: np.ndarray) -> None:
         """Only the wheels: toward their targets (heading steering, top speed, zero for the dead)
         within the acceleration limit, for a world whose bodies move themselves on motorised wheels."""
-        target = self.cmd_wheels.copy()
-        steer = self.steer_by_heading
-        if steer.any():
-            err = np.remainder(self.cmd_heading[steer] - self.heading[steer] + np.pi, 2 * np.pi) - np.pi
-            half = 0.5 * self.base[steer] * self.heading_gain[steer] * err
-            target[steer, 0] = self.cmd_speed[steer] - half
-            target[steer, 1] = self.cmd_speed[steer] + half
-        peak = np.abs(target).max(axis=1)
-        over = peak > self.max_wheel
-        target[over] *= (self.max_wheel[over] / peak[over])[:, None]
-        target[~alive] = 0.0
-        step = (self.accel * dt)[:, None]
-        self.wheels += np.clip(target - self.wheels, -step, step)
+        kernels.drive_wheels(dt, np.ascontiguousarray(alive, dtype=np.bool_), self.cmd_wheels, self.steer_by_heading,
+                             self.cmd_speed, self.cmd_heading, self.heading, self.base, self.heading_gain, self.max_wheel,
+                             self.accel, self.wheels)
 
     def step(self, dt: float, alive: np.ndarray) -> None:
         """Wheels toward their targets within the acceleration limit, then an exact arc."""

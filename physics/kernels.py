@@ -16,6 +16,7 @@ compiled = False
 """True once use_compiled() has switched this process to the numba kernels."""
 
 drive_step = _numpy.drive_step
+drive_wheels = _numpy.drive_wheels
 move_points = _numpy.move_points
 push_apart = _numpy.push_apart
 drive_writeback = _numpy.drive_writeback
@@ -24,11 +25,11 @@ drive_blocked = _numpy.drive_blocked
 
 def use_compiled() -> None:
     """Switch this process to the numba kernels (same results, faster after a one-off load)."""
-    global compiled, drive_step, move_points, push_apart, drive_writeback, drive_blocked
+    global compiled, drive_step, drive_wheels, move_points, push_apart, drive_writeback, drive_blocked
     if compiled:
         return
     from physics import kernels_compiled as k
 
-    drive_step, move_points, push_apart = k.drive_step, k.move_points, k.push_apart
+    drive_step, drive_wheels, move_points, push_apart = k.drive_step, k.drive_wheels, k.move_points, k.push_apart
     drive_writeback, drive_blocked = k.drive_writeback, k.drive_blocked
     compiled = True

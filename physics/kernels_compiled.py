@@ -23,26 +23,43 @@ def _norm2(x: float, y: float, z: float) -> float:
 
 
 @njit(cache=True)
+def _wheel_pair(k: int, dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.ndarray, cmd_speed: np.ndarray,
+                cmd_heading: np.ndarray, heading: np.ndarray, base: np.ndarray, gain: np.ndarray, max_wheel: np.ndarray,
+                accel: np.ndarray, wheels: np.ndarray) -> None:
+    """Robot k's wheel speeds one step toward their targets (see drive_wheels)."""
+    t0, t1 = cmd_wheels[k, 0], cmd_wheels[k, 1]
+    if steer[k]:
+        err = np.remainder(cmd_heading[k] - heading[k] + math.pi, _TWO_PI) - math.pi
+        half = 0.5 * base[k] * gain[k] * err
+        t0, t1 = cmd_speed[k] - half, cmd_speed[k] + half
+    peak = max(abs(t0), abs(t1))
+    if peak > max_wheel[k]:
+        scale = max_wheel[k] / peak
+        t0, t1 = t0 * scale, t1 * scale
+    if not alive[k]:
+        t0, t1 = 0.0, 0.0
+    step = accel[k] * dt
+    wheels[k, 0] += min(max(t0 - wheels[k, 0], -step), step)
+    wheels[k, 1] += min(max(t1 - wheels[k, 1], -step), step)
+
+
+@njit(cache=True)
+def drive_wheels(dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.ndarray, cmd_speed: np.ndarray,
+                 cmd_heading: np.ndarray, heading: np.ndarray, base: np.ndarray, gain: np.ndarray, max_wheel: np.ndarray,
+                 accel: np.ndarray, wheels: np.ndarray) -> None:
+    """Differential-drive wheel speeds toward their targets within the acceleration limit (in place)."""
+    for k in range(len(base)):
+        _wheel_pair(k, dt, alive, cmd_wheels, steer, cmd_speed, cmd_heading, heading, base, gain, max_wheel, accel, wheels)
+
+
+@njit(cache=True)
 def drive_step(dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.ndarray, cmd_speed: np.ndarray,
                cmd_heading: np.ndarray, base: np.ndarray, gain: np.ndarray, max_wheel: np.ndarray, accel: np.ndarray,
                wheels: np.ndarray, pos: np.ndarray, heading: np.ndarray) -> None:
     """Differential-drive robots: wheel targets, acceleration limits, exact arcs (in place)."""
     for k in range(len(base)):
-        t0, t1 = cmd_wheels[k, 0], cmd_wheels[k, 1]
-        if steer[k]:
-            err = np.remainder(cmd_heading[k] - heading[k] + math.pi, _TWO_PI) - math.pi
-            half = 0.5 * base[k] * gain[k] * err
-            t0, t1 = cmd_speed[k] - half, cmd_speed[k] + half
-        peak = max(abs(t0), abs(t1))
-        if peak > max_wheel[k]:
-            scale = max_wheel[k] / peak
-            t0, t1 = t0 * scale, t1 * scale
-        if not alive[k]:
-            t0, t1 = 0.0, 0.0
-        step = accel[k] * dt
-        w0 = wheels[k, 0] + min(max(t0 - wheels[k, 0], -step), step)
-        w1 = wheels[k, 1] + min(max(t1 - wheels[k, 1], -step), step)
-        wheels[k, 0], wheels[k, 1] = w0, w1
+        _wheel_pair(k, dt, alive, cmd_wheels, steer, cmd_speed, cmd_heading, heading, base, gain, max_wheel, accel, wheels)
+        w0, w1 = wheels[k, 0], wheels[k, 1]
         v = (w0 + w1) / 2.0
         w = (w1 - w0) / base[k]
         th = heading[k]

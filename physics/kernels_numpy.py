@@ -10,23 +10,39 @@ import numpy as np
 _TWO_PI = 2.0 * math.pi
 
 
+def drive_wheels(dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.ndarray, cmd_speed: np.ndarray,
+                 cmd_heading: np.ndarray, heading: np.ndarray, base: np.ndarray, gain: np.ndarray, max_wheel: np.ndarray,
+                 accel: np.ndarray, wheels: np.ndarray) -> None:
+    """Differential-drive wheel speeds toward their targets (commanded, or steering to a heading;
+    capped at the top speed; zero for the dead) within the acceleration limit (in place)."""
+    if steer.all():  # the common case (generic velocity commands): no row selection
+        err = np.remainder(cmd_heading - heading + math.pi, _TWO_PI) - math.pi
+        half = 0.5 * base * gain * err
+        target = np.empty_like(cmd_wheels)
+        np.subtract(cmd_speed, half, out=target[:, 0])
+        np.add(cmd_speed, half, out=target[:, 1])
+    else:
+        target = cmd_wheels.copy()
+        if steer.any():
+            err = np.remainder(cmd_heading[steer] - heading[steer] + math.pi, _TWO_PI) - math.pi
+            half = 0.5 * base[steer] * gain[steer] * err
+            target[steer, 0] = cmd_speed[steer] - half
+            target[steer, 1] = cmd_speed[steer] + half
+    peak = np.maximum(np.abs(target[:, 0]), np.abs(target[:, 1]))
+    over = peak > max_wheel
+    if over.any():
+        target[over] *= (max_wheel[over] / peak[over])[:, None]
+    if not alive.all():
+        target[~alive] = 0.0
+    step = (accel * dt)[:, None]
+    wheels += np.minimum(np.maximum(target - wheels, -step), step)
+
+
 def drive_step(dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.ndarray, cmd_speed: np.ndarray,
                cmd_heading: np.ndarray, base: np.ndarray, gain: np.ndarray, max_wheel: np.ndarray, accel: np.ndarray,
                wheels: np.ndarray, pos: np.ndarray, heading: np.ndarray) -> None:
     """Differential-drive robots: wheel targets, acceleration limits, exact arcs (in place)."""
-    target = cmd_wheels.copy()
-    if steer.any():
-        err = np.remainder(cmd_heading[steer] - heading[steer] + math.pi, _TWO_PI) - math.pi
-        half = 0.5 * base[steer] * gain[steer] * err
-        target[steer, 0] = cmd_speed[steer] - half
-        target[steer, 1] = cmd_speed[steer] + half
-    peak = np.abs(target).max(axis=1)
-    over = peak > max_wheel
-    if over.any():
-        target[over] *= (max_wheel[over] / peak[over])[:, None]
-    target[~alive] = 0.0
-    step = accel[:, None] * dt
-    wheels += np.clip(target - wheels, -step, step)
+    drive_wheels(dt, alive, cmd_wheels, steer, cmd_speed, cmd_heading, heading, base, gain, max_wheel, accel, wheels)
     v, w = wheels.mean(axis=1), (wheels[:, 1] - wheels[:, 0]) / base
     th = heading.copy()
     straight = np.abs(w) < 1e-9

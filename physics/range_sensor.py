@@ -171,6 +171,8 @@ class _Fans:
         self._counts = [len(s.angles) for s in sensors]
         self._angles = np.concatenate([s.angles for s in sensors]) if sensors else np.zeros(0)
         self._reach = [s._opt.max_range for s in sensors]
+        ends = np.cumsum(self._counts).tolist()
+        self._spans = list(zip([0, *ends[:-1]], ends))  # each sensor's rows of the stacked rays
 
     def requests(self, headings: np.ndarray) -> list[tuple[int, np.ndarray, float]]:
         """(robot, directions, max range) per sensor, for the robots' headings now."""
@@ -178,7 +180,7 @@ class _Fans:
             return []
         a = self._angles + np.repeat(headings[self._robots] + self._yaw, self._counts)
         dirs = np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
-        return list(zip(self._robots.tolist(), np.split(dirs, np.cumsum(self._counts)[:-1]), self._reach))
+        return list(zip(self._robots.tolist(), [dirs[a:b] for a, b in self._spans], self._reach))
 
 
 _BATCHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # world -> {rate: _RayBatch}

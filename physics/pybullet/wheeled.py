@@ -15,7 +15,7 @@ unchanged; the motion is the engine's: slopes, pushes and collisions act on it.
 from __future__ import annotations
 
 import math
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -140,8 +140,7 @@ class RigidWheeled:
     def sense(self) -> None:
         """The bodies' positions and headings into the bank."""
         p, cid = self._p, self._cid
-        get = p.getBasePositionAndOrientation
-        flat = chain.from_iterable(chain.from_iterable(get(b, physicsClientId=cid) for b in self.bodies))
+        flat = chain.from_iterable(chain.from_iterable(map(p.getBasePositionAndOrientation, self.bodies, repeat(cid))))
         poses = np.fromiter(flat, dtype=np.float64, count=7 * len(self.bodies)).reshape(-1, 7)
         self.bank.pos[:] = poses[:, :3]
         self.bank.heading[:] = yaw_of(poses[:, 3:])
@@ -152,13 +151,16 @@ class RigidWheeled:
         bank = self.bank
         bank.ramp(dt, alive)
         target = bank.wheels * self._spin_rows
-        changed = np.flatnonzero((target != self._sent).any(axis=1))
-        if not len(changed):
-            return
-        self._sent[changed] = target[changed]
+        changed = (target != self._sent).any(axis=1)
+        if changed.all():  # the usual case while robots steer: every body, no row selection
+            np.copyto(self._sent, target)
+            picked = zip(self.bodies, self._joints, target.tolist(), self._forces)
+        else:
+            rows = np.flatnonzero(changed)
+            self._sent[rows] = target[rows]
+            bodies, joints, forces = self.bodies, self._joints, self._forces
+            picked = ((bodies[k], joints[k], v, forces[k]) for k, v in zip(rows.tolist(), target[rows].tolist()))
         p, cid = self._p, self._cid
-        control = p.setJointMotorControlArray
-        mode = p.VELOCITY_CONTROL
-        bodies, joints, forces = self.bodies, self._joints, self._forces
-        for k, speeds in zip(changed.tolist(), target[changed].tolist()):
-            control(bodies[k], joints[k], mode, targetVelocities=speeds, forces=forces[k], physicsClientId=cid)
+        control, mode = p.setJointMotorControlArray, p.VELOCITY_CONTROL
+        for body, joint_ids, speeds, torques in picked:
+            control(body, joint_ids, mode, targetVelocities=speeds, forces=torques, physicsClientId=cid)

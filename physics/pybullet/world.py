@@ -328,7 +328,9 @@ class PybulletWorld(CommandArrays):
         dirs = np.concatenate(dirs)
         starts = self.positions()[rows] + dirs * (self._radii[rows, None] + 1e-4)
         f = hit_fractions(self._p, self._cid, starts, starts + dirs * reach)[:, None]
-        return np.split(np.minimum(f * reach + 1e-4, reach)[:, 0], np.cumsum(counts)[:-1])
+        d = np.minimum(f * reach + 1e-4, reach)[:, 0]
+        ends = np.cumsum(counts).tolist()
+        return [d[a:b] for a, b in zip([0, *ends[:-1]], ends)]
 
     def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
         """Distances along unit directions (R,3) from a given origin to the first body hit, max_range

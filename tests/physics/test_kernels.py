@@ -38,6 +38,24 @@ def test_drive_step():
         args = a
 
 
+def test_drive_wheels():
+    """The wheels alone (the rigid world's ramp), with every robot steering by heading, none, and some."""
+    rng = np.random.default_rng(7)
+    n = 300
+    for steer in (np.ones(n, dtype=bool), np.zeros(n, dtype=bool), rng.random(n) > 0.5):
+        args = [0.01, rng.random(n) > 0.1, rng.normal(0, 1.0, (n, 2)), steer, rng.normal(0, 0.5, n),
+                rng.uniform(-4, 4, n), rng.uniform(-math.pi, math.pi, n), rng.uniform(0.1, 0.4, n), rng.uniform(0.5, 3, n),
+                rng.uniform(0.3, 1.0, n), rng.uniform(0.5, 3, n), rng.normal(0, 0.5, (n, 2))]
+        for _ in range(3):
+            a, b, _, _ = _twice("drive_wheels", *args)
+            assert _same(a, b)
+            dead, before, after = ~args[1], np.abs(args[-1]), np.abs(a[-1])
+            slowing = dead[:, None] & (before > 0)
+            assert slowing.any() and np.all(after[slowing] < before[slowing])  # the dead slow down, within the limit
+            assert np.all(before[dead] - after[dead] <= args[-2][dead, None] * 0.01 + 1e-12)
+            args = a
+
+
 def test_move_points():
     rng = np.random.default_rng(5)
     n = 400
