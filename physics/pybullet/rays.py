@@ -10,10 +10,11 @@ BATCH = 16_000
 
 def hit_fractions(p, cid: int, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """For each ray start -> end, the fraction of the way to the first body hit (1.0: none)."""
-    s_all, e_all = starts.tolist(), ends.tolist()
+    starts = np.ascontiguousarray(starts, dtype=np.float64)  # pybullet reads numpy arrays faster than lists
+    ends = np.ascontiguousarray(ends, dtype=np.float64)
     frac: list[float] = []
-    for k in range(0, len(s_all), BATCH):
-        hits = p.rayTestBatch(s_all[k:k + BATCH], e_all[k:k + BATCH], numThreads=0, physicsClientId=cid)  # every core
+    for k in range(0, len(starts), BATCH):
+        hits = p.rayTestBatch(starts[k:k + BATCH], ends[k:k + BATCH], numThreads=0, physicsClientId=cid)  # every core
         frac.extend(h[2] if h[0] >= 0 else 1.0 for h in hits)
     return np.array(frac)
 
