@@ -8,7 +8,8 @@ peer: gym-pybullet-drones' pid example as configs/gym_circle.yaml, rigid bodies,
 (gym: 48 Hz) and at 400 Hz; gym's own run is timed by hand (benchmarks/README.md).
 ground: configs/ground_robots.yaml's robots (differential drive, 8 range rays each at 10 Hz,
 obstacle avoidance), N of them in a square sized for constant density with a box, a cylinder and
-a wall, no network; target: 500 at 1x or faster.
+a wall, no network, each case with one ObstacleAvoider per robot and with one ObstacleAvoiderGroup
+(the same rule, bit for bit, in arrays); targets: 500 at 1x or faster (kinematic), 100 rigid at 5x.
 
     python benchmarks/robots.py                      # everything, 20 simulated seconds each
     python benchmarks/robots.py --only quadrotors --n 100 --seconds 60
@@ -96,9 +97,9 @@ def main() -> None:
                     help="pybullet: the vehicles as rigid bodies (scenario runs only)")
     ap.add_argument("--peer", action="store_true",
                     help="only gym-pybullet-drones' own workload (configs/gym_circle.yaml) at 50 Hz and 400 Hz control")
-    ap.add_argument("--controller", choices=["robot", "group"], default="robot",
-                    help="ground robots: one ObstacleAvoider per robot, or one ObstacleAvoiderGroup (the same "
-                         "rule and trajectories, in arrays)")
+    ap.add_argument("--controller", choices=["robot", "group"],
+                    help="ground robots: only one ObstacleAvoider per robot, or only one ObstacleAvoiderGroup (the "
+                         "same rule and trajectories, in arrays); default: both")
     args = ap.parse_args()
     rigid = args.world == "pybullet"
     if args.peer:
@@ -106,29 +107,40 @@ def main() -> None:
             print(json.dumps(peer_workload(hz)), flush=True)
         return
     if args.only in (None, "quadrotors"):
-        for n in args.n or ([10, 100] if rigid else [10, 100, 300]):
-            if not rigid:
-                print(json.dumps(quadrotors(n, args.seconds)), flush=True)
-            side = max(10.0, 3.0 * n ** 0.5)
-            layout = {"groups.0.layout": {"type": "random_box", "lower": [0, 0, 0], "upper": [side, side, 0]},
-                      "world.arena_upper": [side + 40, side + 40, 20], "physics.backend": args.world}
-            workload = "quadrotor_scenario_waypoints" + ("_rigid" if rigid else "")
-            print(json.dumps(in_simulator(workload, layout, n, args.seconds)), flush=True)
+        quadrotor_cases(args.n or ([10, 100] if rigid else [10, 100, 300]), args.seconds, args.world)
     if args.only in (None, "ground"):
-        for n in args.n or [100, 500]:
-            side = max(4.0, 0.9 * n ** 0.5)
-            world = {"arena_lower": [-2 * side - 10, -2 * side - 10, 0], "arena_upper": [2 * side + 10, 2 * side + 10, 3],
-                     "obstacles": [{"center": [side / 2, 0, 0.5], "size": [0.4, side, 1]},
-                                   {"type": "cylinder", "center": [-side / 2, side / 3, 0.5], "radius": 1.0, "height": 1},
-                                   {"type": "wall", "start": [-side / 2, -side / 2], "end": [0, -side], "height": 1}]}
-            layout = {"groups.0.layout": {"type": "random_box", "lower": [-side, -side, 0.2], "upper": [side, side, 0.2]},
-                      "world": world, "physics.backend": args.world, "groups.0.sensors.range.rate_hz": 10.0}
-            if args.controller == "group":
-                layout["groups.0.controller.class"] = "controllers.library.avoider_group:ObstacleAvoiderGroup"
-            workload = "ground_diff_drive_8_rays_10hz" + ("_rigid" if rigid else "")
-            workload += "_group" if args.controller == "group" else ""
-            print(json.dumps(in_simulator(workload, layout, n, args.seconds)), flush=True)
+        ground_cases(args.n or [100, 500], args.seconds, args.world, [args.controller] if args.controller else ["robot", "group"])
 
+
+def quadrotor_cases(ns: list[int], seconds: float, world: str) -> None:
+    """The vehicles alone (kinematic only) and in a scenario, N each."""
+    for n in ns:
+        if world == "kinematic":
+            print(json.dumps(quadrotors(n, seconds)), flush=True)
+        side = max(10.0, 3.0 * n ** 0.5)
+        layout = {"groups.0.layout": {"type": "random_box", "lower": [0, 0, 0], "upper": [side, side, 0]},
+                  "world.arena_upper": [side + 40, side + 40, 20], "physics.backend": world}
+        workload = "quadrotor_scenario_waypoints" + ("_rigid" if world == "pybullet" else "")
+        print(json.dumps(in_simulator(workload, layout, n, seconds)), flush=True)
+
+
+def ground_cases(ns: list[int], seconds: float, world: str, controllers: list[str]) -> None:
+    """The ground robots at constant density among a box, a cylinder and a wall, per controller."""
+    for n in ns:
+        side = max(4.0, 0.9 * n ** 0.5)
+        scene = {"arena_lower": [-2 * side - 10, -2 * side - 10, 0], "arena_upper": [2 * side + 10, 2 * side + 10, 3],
+                 "obstacles": [{"center": [side / 2, 0, 0.5], "size": [0.4, side, 1]},
+                               {"type": "cylinder", "center": [-side / 2, side / 3, 0.5], "radius": 1.0, "height": 1},
+                               {"type": "wall", "start": [-side / 2, -side / 2], "end": [0, -side], "height": 1}]}
+        layout = {"groups.0.layout": {"type": "random_box", "lower": [-side, -side, 0.2], "upper": [side, side, 0.2]},
+                  "world": scene, "physics.backend": world, "groups.0.sensors.range.rate_hz": 10.0}
+        for controller in controllers:
+            case = dict(layout)
+            workload = "ground_diff_drive_8_rays_10hz" + ("_rigid" if world == "pybullet" else "")
+            if controller == "group":
+                case["groups.0.controller.class"] = "controllers.library.avoider_group:ObstacleAvoiderGroup"
+                workload += "_group"
+            print(json.dumps(in_simulator(workload, case, n, seconds)), flush=True)
 
 if __name__ == "__main__":
     main()
