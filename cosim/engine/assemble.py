@@ -67,16 +67,16 @@ def make_world(s: Scenario, batteries: Batteries | None = None) -> World:
     arena = Arena(s.world.arena_lower, s.world.arena_upper)
     shapes = tuple(s.world.obstacles)
     ph = s.physics
+    w = s.world.wind
+    tick_ns = next((g.robot.tick_ns for g in s.groups if g.robot.model == "quadrotor"), TICK_NS)
+    wind = None if w is None else (w.mean, w.gust_std, w.gust_tau, SeedStreams(s.seed).generator("wind"), tick_ns / 1e9)
     if ph.backend == "pybullet":
         from physics.pybullet.world import PybulletWorld
 
         return PybulletWorld(arena, ph.dt_ns / 1e9, drag=ph.drag, obstacles=shapes, solver_iterations=ph.solver_iterations,
-                             batteries=batteries, props=tuple(s.world.props), terrain=s.world.terrain)
+                             batteries=batteries, props=tuple(s.world.props), terrain=s.world.terrain, wind=wind)
     from physics.kinematic import KinematicWorld
 
-    w = s.world.wind
-    tick_ns = next((g.robot.tick_ns for g in s.groups if g.robot.model == "quadrotor"), TICK_NS)
-    wind = None if w is None else (w.mean, w.gust_std, w.gust_tau, SeedStreams(s.seed).generator("wind"), tick_ns / 1e9)
     max_accel = math.inf if ph.max_accel is None else ph.max_accel
     return KinematicWorld(arena, max_accel=max_accel, collisions=ph.collisions, pair_finder=VerletPairs(), obstacles=shapes,
                           wind=wind, batteries=batteries)

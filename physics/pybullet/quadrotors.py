@@ -19,6 +19,7 @@ import numpy as np
 
 from physics.pybullet.frames import euler_zyx, rotations
 from physics.quadrotor import AIRFRAMES, Airframe, QuadrotorBank
+from physics.wind import Wind
 from physics.world import RobotSpec
 
 HALF_HEIGHT = 0.15
@@ -57,10 +58,14 @@ class RigidQuadrotors:
         self._tick = spec.control_tick_s
         return body
 
-    def start(self, headings: np.ndarray) -> QuadrotorBank:
-        """The bank, with the bodies' starting state."""
+    def start(self, headings: np.ndarray, wind: tuple | None = None) -> QuadrotorBank:
+        """The bank, with the bodies' starting state; `wind` (mean, gust_std, gust_tau, rng, tick)
+        blows on them as in the kinematic world."""
         n = len(self.bodies)
         self.bank = QuadrotorBank(self._frames, np.zeros((n, 3)), headings, tick=self._tick)
+        if wind is not None:
+            mean, std, tau, rng, tick = wind
+            self.bank.forces.append(Wind(mean, std, tau, n, rng, tick))
         self.sense()
         self.bank.setpoint[:, 2] = self.bank.pos[:, 2]  # hold the starting height
         return self.bank

@@ -53,6 +53,7 @@ class PybulletWorld(CommandArrays):
         batteries: Batteries | None = None,
         props: tuple = (),
         terrain: Terrain | None = None,
+        wind: tuple | None = None,
     ) -> None:
         super().__init__(batteries)
         import pybullet
@@ -64,6 +65,7 @@ class PybulletWorld(CommandArrays):
         self.dt_s = dt_s
         self.drag = drag
         self.obstacles = obstacles
+        self.wind = wind  # (mean, gust_std, gust_tau, rng, tick) for the quadrotors, or None
         self._cid = pybullet.connect(pybullet.DIRECT)
         cid = self._cid
         pybullet.resetSimulation(physicsClientId=cid)
@@ -124,7 +126,7 @@ class PybulletWorld(CommandArrays):
         if quads.robots:
             self.quad_robots = np.array(quads.robots, dtype=np.int64)
             self.quad_slot[self.quad_robots] = np.arange(len(quads.robots))
-            self.quads = quads.start(self.cmd_heading[self.quad_robots])
+            self.quads = quads.start(self.cmd_heading[self.quad_robots], self.wind)
             tick = self.quads.tick
             ticks = max(1, round(self.dt_s / tick))
             if abs(ticks * tick - self.dt_s) > 1e-9:

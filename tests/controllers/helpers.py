@@ -199,3 +199,31 @@ class Slide(Controller):
     def setup(self) -> None:
         self.robot.set_heading(self.params.heading)
         self.robot.set_velocity(self.params.vx, self.params.vy)
+
+
+class FlyMode(Controller):
+    """Take off to 2 m over the start (position mode), then at `at` seconds fly `mode` with (a, b, c, d);
+    `attitudes` holds the attitude every 10 ms from then on."""
+
+    @dataclass(frozen=True)
+    class Params:
+        mode: str = "speed_vertical"
+        a: float = 0.0
+        b: float = 0.0
+        c: float = 0.0
+        d: float | None = None
+        at: float = 4.0
+
+    period = None
+
+    def setup(self) -> None:
+        x, y, _ = self.robot.position
+        p = self.params
+        self.attitudes: list[tuple[float, float, float]] = []
+        self.robot.fly("position", float(x), float(y), 2.0, 0.0)
+        self.after(p.at, self._switch)
+
+    def _switch(self) -> None:
+        p = self.params
+        self.robot.fly(p.mode, p.a, p.b, p.c, p.d)
+        self.every(0.01, lambda: self.attitudes.append(self.robot.attitude))

@@ -104,6 +104,76 @@ def test_tilting_beyond_the_crash_tilt_kills(backend):
     assert 3.0 < events["t_ns"][0] / 1e9 < 3.5
 
 
+HOVER_N = 0.027 * 9.81  # the Crazyflie's weight
+
+
+@pytest.mark.parametrize("mode, setpoint, moved", [
+    ("speed_vertical", (0.5, 0.0, 0.3, None), lambda p, att: p[0] > 1.2 and p[2] > 2.7),
+    ("speed_altitude", (0.0, 0.5, 3.0, None), lambda p, att: p[1] > 1.2 and abs(p[2] - 3.0) < 0.05),
+    ("speed_altitude_heading", (0.5, 0.0, 2.0, 1.0), lambda p, att: abs(att[2] - 1.0) < 0.05 and p[1] > 0.9),
+    ("attitude", (0.0, 0.1, 0.0, HOVER_N), lambda p, att: abs(att[1] - 0.1) < 0.01 and p[0] > 2.5 and p[2] < 1.95),
+    ("attitude", (0.0, 0.0, 0.5, HOVER_N), lambda p, att: abs(att[2] - 1.5) < 0.05),
+])
+def test_every_flight_mode_flies_the_same_in_both_worlds(mode, setpoint, moved):
+    """Hover at 2 m, then 3 s in the mode: the rigid body ends within 2 cm and 0.01 rad of the
+    kinematic vehicle (position mode: the step response above)."""
+    a, b, c, d = setpoint
+    ends = []
+    for backend in ("kinematic", "pybullet"):
+        data = scenario(backend, {"class": "tests.controllers.helpers:FlyMode",
+                                  "params": {"mode": mode, "a": a, "b": b, "c": c, "d": d}})
+        data["duration"], data["world"]["obstacles"] = 7.0, []
+        sim = build(cosim.from_dict(data))
+        sim.run()
+        ends.append((sim.world.position_of(0), np.array(sim.controllers[0].robot.attitude)))
+    (kin, kin_att), (rigid, rigid_att) = ends
+    assert moved(kin, kin_att) and moved(rigid, rigid_att)
+    assert np.abs(kin - rigid).max() < 0.02 and np.abs(kin_att - rigid_att).max() < 0.01
+
+
+def test_a_rigid_body_turns_with_the_airframes_inertia():
+    """A roll step of 0.3 rad and a yaw-rate step of 2 rad/s from hover: the rigid body's angles
+    over the first half second follow the kinematic vehicle's within 0.01 rad (a body three times
+    as stiff to turn lags by more than 0.05 rad)."""
+    traces = []
+    for backend in ("kinematic", "pybullet"):
+        data = scenario(backend, {"class": "tests.controllers.helpers:FlyMode",
+                                  "params": {"mode": "attitude", "a": 0.3, "b": 0.0, "c": 2.0, "d": HOVER_N}})
+        data["duration"], data["world"]["obstacles"] = 4.5, []
+        sim = build(cosim.from_dict(data))
+        sim.run()
+        traces.append(np.array(sim.controllers[0].attitudes))
+    kin, rigid = traces
+    assert len(kin) >= 45 and kin[:, 0].max() == pytest.approx(0.3, abs=0.05) and kin[-1, 2] > 0.5
+    assert np.abs(kin[:, [0, 2]] - rigid[:, [0, 2]]).max() < 0.01
+
+
+def test_a_hovering_rigid_body_weighs_the_airframes_mass():
+    """The controller's integral settles the thrust on what holds the body up: its mass times g."""
+    data = scenario("pybullet", {"class": "tests.controllers.helpers:GoTo", "params": {"offset": [0, 0, 2]}})
+    data["duration"] = 6.0
+    sim = build(cosim.from_dict(data))
+    sim.run()
+    assert sim.world.thrusts()[0] == pytest.approx(HOVER_N, rel=1e-3)
+
+
+def test_wind_pushes_a_rigid_quadrotor_as_a_kinematic_one():
+    """A 4 m/s mean wind along x with 1 m/s gusts on a vehicle holding its position in the air:
+    blown downwind the same way in both worlds (the same gusts from the seed), then brought back;
+    the rigid run repeats to the bit."""
+    runs = []
+    for backend in ("kinematic", "pybullet", "pybullet"):
+        data = scenario(backend, {"class": "tests.controllers.helpers:GoTo", "params": {"offset": [0, 0, 2]}})
+        data["duration"], data["world"]["obstacles"] = 15.0, []
+        data["groups"][0]["layout"]["position"] = [0, 0, 2]
+        data["world"]["wind"] = {"mean": [4.0, 0.0, 0.0], "gust_std": 1.0, "gust_tau": 0.5}
+        runs.append(_run(data)[2])
+    kin, rigid, again = runs
+    assert kin.max() > 0.2 and rigid.max() == pytest.approx(kin.max(), rel=0.01)
+    assert np.abs(kin - rigid).max() < 0.01 and abs(rigid[-1]) < 0.05
+    assert np.array_equal(rigid, again)
+
+
 def test_rotations_and_angles_match_pybullets_own_conversions():
     import pybullet
 
