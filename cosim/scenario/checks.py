@@ -11,7 +11,7 @@ from cosim.core.timeunits import format_ns
 from cosim.scenario.classes import import_class
 from cosim.scenario.layouts import ListLayout
 from cosim.scenario.schema import Mapper
-from cosim.scenario.specs import ControllerSpec, GroupSpec, Scenario
+from cosim.scenario.specs import ControllerSpec, GroupSpec, PhysicsSpec, Scenario
 from cosim.scenario.state_file import read_state
 from netstack.fast.config import FastRadioConfig
 from netstack.ns3.config import Ns3RadioConfig
@@ -71,8 +71,30 @@ def check(s: Scenario, m: Mapper) -> None:
 
 
 
+def _check_physics_options(s: Scenario, m: Mapper) -> None:
+    """Each backend's own options are refused on the other, where they would do nothing (their
+    defaults pass, so a written-out scenario reloads on either)."""
+    ph, default = s.physics, PhysicsSpec()
+    if ph.backend == "pybullet":
+        if ph.max_accel is not None:
+            raise m.error("physics.max_accel", "the kinematic world's acceleration limit does nothing in pybullet, where "
+                                               "bodies accelerate under their forces (point robots: physics.drag; wheeled "
+                                               "robots: robot.drive.max_accel); leave it out or use physics.backend: kinematic")
+        if not ph.collisions:
+            raise m.error("physics.collisions", "pybullet bodies always collide; collisions: false needs physics.backend: "
+                                                "kinematic")
+        return
+    if ph.drag != default.drag:
+        raise m.error("physics.drag", "point robots' drag toward their commanded velocity is pybullet's (physics.backend: "
+                                      "pybullet); the kinematic world moves them at it (limit with physics.max_accel)")
+    if ph.solver_iterations != default.solver_iterations:
+        raise m.error("physics.solver_iterations", "the contact solver's iterations are pybullet's (physics.backend: "
+                                                   "pybullet); the kinematic world has no solver")
+
+
 def _check_world(s: Scenario, m: Mapper) -> None:
     """What the world holds against what the physics backend can represent."""
+    _check_physics_options(s, m)
     if s.physics.backend == "kinematic":
         for k, o in enumerate(s.world.obstacles):
             if isinstance(o, Mesh):

@@ -60,7 +60,8 @@ class WorldSpec:
 @dataclass(frozen=True)
 class PhysicsSpec:
     """World backend and its step. `kinematic` options: max_accel (m/s^2; null: no limit),
-    collisions. `pybullet`: drag, solver_iterations."""
+    collisions. `pybullet`: drag, solver_iterations. Each is refused on the other backend
+    (cosim.scenario.checks), except at its default."""
 
     backend: Literal["kinematic", "pybullet"] = "kinematic"
     dt_ns: int = 10_000_000

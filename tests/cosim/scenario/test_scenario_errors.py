@@ -27,6 +27,14 @@ def with_(path: str, value):
 DELETE = object()
 
 CASES = [
+    ("kinematic option on pybullet", with_("physics", {"backend": "pybullet", "dt": "10 ms", "max_accel": 2.0}),
+     "test.yaml: physics.max_accel: the kinematic world's acceleration limit does nothing in pybullet"),
+    ("collisions off on pybullet", with_("physics", {"backend": "pybullet", "dt": "10 ms", "collisions": False}),
+     "test.yaml: physics.collisions: pybullet bodies always collide; collisions: false needs physics.backend: kinematic"),
+    ("pybullet drag on kinematic", with_("physics", {"backend": "kinematic", "dt": "10 ms", "drag": 3.0}),
+     "test.yaml: physics.drag: point robots' drag toward their commanded velocity is pybullet's"),
+    ("pybullet solver on kinematic", with_("physics", {"backend": "kinematic", "dt": "10 ms", "solver_iterations": 5}),
+     "test.yaml: physics.solver_iterations: the contact solver's iterations are pybullet's"),
     ("unknown top-level key", with_("durration", 5), "test.yaml: durration: unknown key; expected one of:"),
     ("missing duration", with_("duration", DELETE), "test.yaml: duration: missing required key"),
     ("wrong type", with_("groups.0.count", "many"), "test.yaml: groups[0].count: expected an integer, got 'many'"),
@@ -127,6 +135,14 @@ def test_every_problem_in_a_file_is_reported_at_once():
         "  groups[0].robot.radius: expected a finite number, got nan",
         "  physics.colisions: unknown key; expected one of: backend, collisions, drag, dt, max_accel, solver_iterations"]
     assert len(info.value.errors) == 4
+
+
+def test_each_backends_defaults_reload_on_the_other():
+    """A written-out scenario spells every physics option at its default: it loads on either backend."""
+    for backend in ("kinematic", "pybullet"):
+        physics = {"backend": backend, "dt": "10 ms", "max_accel": None, "collisions": True, "drag": 5.0,
+                   "solver_iterations": 10}
+        assert cosim.from_dict(with_("physics", physics), source="test.yaml").physics.backend == backend
 
 
 def test_a_missing_controller_class_is_named_as_written():
