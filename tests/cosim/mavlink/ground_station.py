@@ -59,6 +59,17 @@ class Client:
             self.pump(0.1)
         raise AssertionError(f"no {kind} within {timeout} s (latest: {self.latest.get(kind)})")
 
+    def stream_until(self, msg, kind: str, cond, timeout: float):
+        """Send `msg` every 50 ms (a setpoint stream, which PX4 drops out of offboard without) until
+        a `kind` message meets `cond`; return it."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.send(msg)
+            for m in self.pump(0.05):
+                if m.get_type() == kind and cond(m):
+                    return m
+        raise AssertionError(f"no {kind} within {timeout} s (latest: {self.latest.get(kind)})")
+
     def command(self, cmd: int, *params: float, sysid: int = 1):
         p = list(params) + [0.0] * (7 - len(params))
         self.backlog.clear()

@@ -87,7 +87,8 @@ def test_px4_arm_takeoff_offboard_velocity_position_and_land(vehicle):
     while time.monotonic() < end:
         gcs.send(vel(1.0, 0.0))
         gcs.pump(0.05)
-    gcs.wait("LOCAL_POSITION_NED", lambda m: m.x > 1.0 and m.vx > 0.5 and abs(m.y) < 0.2, timeout=1.0)
+    # keep streaming while checking: PX4 leaves offboard after 0.5 s without a setpoint (0.125 s here)
+    gcs.stream_until(vel(1.0, 0.0), "LOCAL_POSITION_NED", lambda m: m.x > 1.0 and m.vx > 0.5 and abs(m.y) < 0.2, 1.0)
     target = mav.MAVLink_set_position_target_local_ned_message(
         0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1111_1000, 3.0, 2.0, -4.0, 0, 0, 0, 0, 0, 0, 0, 0)
     end = time.monotonic() + 12.0 / SPEED
