@@ -20,6 +20,7 @@ import numpy as np
 from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank
 from physics.props import Terrain
+from physics.pybullet.contacts import note_impacts, step_contacts
 from physics.pybullet.frames import euler_zyx, rotations
 from physics.pybullet.ground import GroundFleet
 from physics.pybullet.quadrotors import RigidQuadrotors
@@ -71,10 +72,10 @@ class PybulletWorld(CommandArrays):
         pybullet.resetSimulation(physicsClientId=cid)
         pybullet.setGravity(0, 0, -GRAVITY, physicsClientId=cid)
         pybullet.setTimeStep(dt_s, physicsClientId=cid)
-        pybullet.setPhysicsEngineParameter(
-            numSolverIterations=solver_iterations, deterministicOverlappingPairs=1, physicsClientId=cid
-        )
+        pybullet.setPhysicsEngineParameter(numSolverIterations=solver_iterations, deterministicOverlappingPairs=1,
+                                           physicsClientId=cid)
         self._static = add_scenery(pybullet, cid, arena, obstacles, ground, terrain)
+        self._floor = self._static[0] if terrain is not None or ground else -1  # what robots stand on
         self.props = [add_prop(pybullet, cid, prop) for prop in props]  # movable bodies, in the scenario's order
         self.rigid_quads = RigidQuadrotors(pybullet, cid)
         self.quads: QuadrotorBank | None = None
@@ -208,10 +209,10 @@ class PybulletWorld(CommandArrays):
                 apply(body, -1, force, origin, frame, physicsClientId=cid)
             p.stepSimulation(physicsClientId=cid)
             if self.track_contacts:
-                touched = self._step_contacts()
-                contacts.update(touched)
+                touched, off_floor = step_contacts(p, cid, self._robot_of, self._floor)
+                contacts.update(off_floor)
                 if quads is not None:
-                    self._note_impacts(touched, impacts)
+                    note_impacts(touched, self.quad_slot, self.quads.vel, impacts)
         if quads is not None:
             quads.sense()
         self.ground.sense()
@@ -228,33 +229,14 @@ class PybulletWorld(CommandArrays):
             if quads is not None:
                 self._pos[self.quad_robots] = self.quads.pos
 
-    def _step_contacts(self) -> set[tuple[int, int]]:
-        """All contacts of one engine step in one pybullet call, as (robot, other robot or -1) pairs."""
-        seen = set()
-        for c in self._p.getContactPoints(physicsClientId=self._cid):
-            a, b = self._robot_of.get(c[1]), self._robot_of.get(c[2])
-            for me, other in ((a, b), (b, a)):
-                if me is not None:
-                    seen.add((me, -1 if other is None else other))
-        return seen
-
-    def _note_impacts(self, touched: set[tuple[int, int]], impacts: dict[tuple[int, int], float]) -> None:
-        """Each quadrotor contact of one engine step with the vehicle's speed before it (the fastest
-        over the physics step's engine steps)."""
-        vel = self.quads.vel
-        for me, other in touched:
-            slot = self.quad_slot[me]
-            if slot >= 0:
-                speed = float(np.sqrt(vel[slot] @ vel[slot]))
-                impacts[(me, other)] = max(speed, impacts.get((me, other), 0.0))
-
     def quad_impacts(self) -> list[tuple[int, int, float]]:
         """(quadrotor, other robot or -1, its speed before the contact in m/s) for every contact of
         the last step; collected while `track_contacts` is on."""
         return self._impacts
 
     def contacts(self) -> list[tuple[int, int]]:
-        """(robot, other) pairs in contact after the last step; other is -1 for obstacles and the ground."""
+        """(robot, other) pairs in contact after the last step; other is -1 for obstacles, walls and
+        props. The ground a robot stands on is not a contact (physics.pybullet.contacts)."""
         return self._contacts
 
     def _read_all(self) -> None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
+import pytest
+
 import cosim
 from cosim.engine.assemble import build
 
@@ -36,3 +40,21 @@ def test_touching_is_one_event_per_contact_that_begins():
     2.05 s) and stays against it: one event, not one per step."""
     assert _events(True) == [(0, "robot 1"), (1, "robot 0"), (2, "the ground, an obstacle or a wall")]
     assert _events(False) == []
+
+
+@pytest.mark.parametrize("backend", ["kinematic", "pybullet"])
+def test_wheeled_robots_touch_each_other_and_the_box_not_the_ground(backend):
+    """The same with differential-drive robots steered by heading, in both worlds: rigid wheels
+    always touch the ground, which is no contact (as a kinematic robot on the ground touches nothing)."""
+    data = scenario(True)
+    data["physics"] = {"backend": backend, "dt": "10 ms"}
+    for g, heading, speed in zip(data["groups"], (0.0, math.pi, math.pi / 2), (0.5, 0.5, 1.0)):
+        g["robot"] = {"model": "diff_drive", "radius": 0.2}
+        g["layout"]["position"][2] = 0.2
+        g["controller"] = {"class": "tests.controllers.helpers:Slide", "params": {"vx": speed, "vy": 0.0, "heading": heading}}
+    sim = build(cosim.from_dict(data))
+    sim.run()
+    ev = sim.recorder.tables()["events"]
+    got = [(int(n), d, t / 1e9) for n, d, k, t in zip(ev["node"], ev["detail"], ev["kind"], ev["t_ns"]) if k == "contact"]
+    assert [(n, d) for n, d, _ in got] == [(0, "robot 1"), (1, "robot 0"), (2, "the ground, an obstacle or a wall")]
+    assert [t for *_, t in got] == pytest.approx([2.19, 2.19, 2.78], abs=0.03)
