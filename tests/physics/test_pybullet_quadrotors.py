@@ -96,6 +96,21 @@ def test_touching_down_slower_than_the_crash_speed_is_a_landing(backend):
 
 
 @pytest.mark.parametrize("backend", ["kinematic", "pybullet"])
+def test_collision_kills_spares_standing_and_landing_but_not_a_wall(backend):
+    """faults.collision_kills: resting on the ground and touching down are no collision (a rigid
+    body always touches the ground); cruising into the wall is."""
+    landing = scenario(backend, {"class": "tests.controllers.helpers:Land"}, collision_kills=True)
+    landing["duration"] = 10.0
+    sim, _t, _x, z, events = _run(landing)
+    assert len(events["kind"]) == 0 and sim.alive[0] and z[-1] < 0.05
+    cruise = scenario(backend, {"class": "tests.controllers.helpers:QuadCruise", "params": {"speed": 2.0, "altitude": 2.0}},
+                      collision_kills=True)
+    sim, _t, _x, _z, events = _run(cruise)
+    assert list(events["kind"]) == ["collision"] and not sim.alive[0]
+    assert events["t_ns"][0] / 1e9 == pytest.approx(2.0 + 9.4 / 2.0, abs=0.5)
+
+
+@pytest.mark.parametrize("backend", ["kinematic", "pybullet"])
 def test_tilting_beyond_the_crash_tilt_kills(backend):
     data = scenario(backend, {"class": "tests.controllers.helpers:RollKick", "params": {"roll": 1.2}}, crash_tilt=45)
     data["duration"] = 5.0
