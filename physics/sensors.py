@@ -232,7 +232,8 @@ class BumpOptions:
 
 
 class Bump:
-    """True if the robot touched anything (robot, obstacle, wall, ground) during the last physics step."""
+    """True if the robot touched anything (robot, obstacle, wall, prop) during the last physics step;
+    the ground it stands on is no contact."""
 
     name = "bump"
     Options = BumpOptions
