@@ -186,8 +186,9 @@ class RobotModelSpec:
 class FaultSpec:
     """Faults of a group's robots: die on any collision (robot, obstacle, wall, prop; standing on the
     ground is none), and/or fail at random with an exponential time to failure of mean
-    `mean_time_to_failure` (seconds). Quadrotors can crash instead: on an impact faster than `crash_speed` (m/s, the vehicle's speed before the
-    contact) or when tilted more than `crash_tilt` degrees from upright."""
+    `mean_time_to_failure` (seconds). Quadrotors can crash instead: on an impact faster than
+    `crash_speed` (m/s, the vehicle's speed before the contact) or when tilted more than
+    `crash_tilt` degrees from upright."""
 
     collision_kills: bool = False
     mean_time_to_failure_ns: int | None = None
