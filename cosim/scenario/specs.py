@@ -7,7 +7,7 @@ cross-field checks are in `cosim.scenario.checks`, reading YAML in `cosim.scenar
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
 
 from cosim.mavlink.spec import MavlinkSpec
@@ -180,6 +180,29 @@ class RobotModelSpec:
             raise ValueError("radius and mass must be > 0")
         if self.max_speed < 0:
             raise ValueError("max_speed must be >= 0")
+        self._check_model_keys()
+
+    def _check_model_keys(self) -> None:
+        """A key only other models use is refused, not ignored (at its default it passes, as a
+        written-out scenario spells every key)."""
+        for key, models in _MODEL_KEYS.items():
+            if self.model not in models and getattr(self, key) != _ROBOT_DEFAULTS[key]:
+                article = "an" if self.model[0] in "aeiou" else "a"
+                raise ValueError(f"{key} does nothing for {article} {self.model} robot (only for {', '.join(models)}); "
+                                 f"{_MODEL_HINTS[self.model]}")
+
+
+_MODEL_KEYS = {"airframe": ("quadrotor",), "drive": ("diff_drive", "urdf"), "omni": ("omni",),
+               "max_speed": ("point",), "mass": ("point", "diff_drive", "omni")}
+"""The robot keys each model uses (radius, heading: all; control_hz and urdf are checked above)."""
+_MODEL_HINTS = {
+    "quadrotor": "a quadrotor's mass and dynamics come from its airframe preset",
+    "diff_drive": "its speed and acceleration limits are drive.max_wheel_speed and drive.max_accel",
+    "omni": "its speed and acceleration limits are omni.max_wheel_speed and omni.max_accel",
+    "urdf": "its masses come from the URDF file, its speed limits from drive",
+    "point": "a point robot takes radius, mass, max_speed and heading",
+}
+_ROBOT_DEFAULTS = {f.name: f.default_factory() if f.default is MISSING else f.default for f in fields(RobotModelSpec)}
 
 
 @dataclass(frozen=True)
