@@ -14,6 +14,15 @@ class ScenarioError(Exception):
         super().__init__(f"{where}: {message}")
 
 
+class KeyValueError(ValueError):
+    """A dataclass's `__post_init__` rejecting one of its keys: the scenario error names that key's
+    path (`groups[0].robot.mass`), not only the section's."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
 class ScenarioErrors(ScenarioError):
     """Several problems in one file, reported together so that one round of fixes is enough."""
 

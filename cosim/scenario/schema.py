@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from cosim.core.timeunits import DurationError, parse_duration_ns
-from cosim.errors import ScenarioError, combine
+from cosim.errors import KeyValueError, ScenarioError, combine
 
 
 def yaml_key(field_name: str) -> str:
@@ -89,6 +89,8 @@ class Mapper:
             raise combine(errors)
         try:
             return cls(**kwargs)
+        except KeyValueError as exc:
+            raise self.error(_join(path, exc.key), str(exc)) from None
         except (ValueError, TypeError) as exc:
             raise self.error(path or "(top level)", str(exc)) from None
 

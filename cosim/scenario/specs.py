@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
 
+from cosim.errors import KeyValueError
 from cosim.mavlink.spec import MavlinkSpec
 from cosim.scenario.layouts import LAYOUTS, RandomDiscLayout
 from cosim.stream.spec import StreamSpec
@@ -188,7 +189,7 @@ class RobotModelSpec:
         for key, models in _MODEL_KEYS.items():
             if self.model not in models and getattr(self, key) != _ROBOT_DEFAULTS[key]:
                 article = "an" if self.model[0] in "aeiou" else "a"
-                raise ValueError(f"{key} does nothing for {article} {self.model} robot (only for {', '.join(models)}); "
+                raise KeyValueError(key, f"does nothing for {article} {self.model} robot (only for {', '.join(models)}); "
                                  f"{_MODEL_HINTS[self.model]}")
 
 

@@ -28,15 +28,15 @@ DELETE = object()
 
 CASES = [
     ("quadrotor mass", with_("groups.0.robot", {"model": "quadrotor", "mass": 1.0}),
-     "test.yaml: groups[0].robot: mass does nothing for a quadrotor robot (only for point, diff_drive, omni); a "
+     "test.yaml: groups[0].robot.mass: does nothing for a quadrotor robot (only for point, diff_drive, omni); a "
      "quadrotor's mass and dynamics come from its airframe preset"),
     ("diff_drive max_speed", with_("groups.0.robot", {"model": "diff_drive", "max_speed": 1.0}),
-     "test.yaml: groups[0].robot: max_speed does nothing for a diff_drive robot (only for point); its speed and "
+     "test.yaml: groups[0].robot.max_speed: does nothing for a diff_drive robot (only for point); its speed and "
      "acceleration limits are drive.max_wheel_speed and drive.max_accel"),
     ("point drive", with_("groups.0.robot", {"model": "point", "drive": {"max_accel": 1.0}}),
-     "test.yaml: groups[0].robot: drive does nothing for a point robot (only for diff_drive, urdf)"),
+     "test.yaml: groups[0].robot.drive: does nothing for a point robot (only for diff_drive, urdf)"),
     ("omni airframe", with_("groups.0.robot", {"model": "omni", "airframe": "quad_1500g"}),
-     "test.yaml: groups[0].robot: airframe does nothing for an omni robot (only for quadrotor)"),
+     "test.yaml: groups[0].robot.airframe: does nothing for an omni robot (only for quadrotor)"),
     ("kinematic option on pybullet", with_("physics", {"backend": "pybullet", "dt": "10 ms", "max_accel": 2.0}),
      "test.yaml: physics.max_accel: the kinematic world's acceleration limit does nothing in pybullet"),
     ("collisions off on pybullet", with_("physics", {"backend": "pybullet", "dt": "10 ms", "collisions": False}),
