@@ -23,6 +23,7 @@ from netstack.backend import BROADCAST, NS_PER_S, IndexedPayloads, NetEvents, Tx
 from netstack.fast import kernels
 from netstack.fast.config import FastRadioConfig
 from netstack.fast.neighbors import CellIndex
+from netstack.fast.nodes import NodeTable
 from netstack.fast.reach import reachable_many
 from netstack.fast.shadowing import Solids, shadowed_rssi
 
@@ -66,11 +67,7 @@ class FastBackend:
         self.config = config
         self._rng = rng
         self._solids = solids if solids is not None and config.shadowed and solids.count else None
-        self._n = 0
-        self._pos = np.zeros((0, 3))
-        self._vel = np.zeros((0, 3))
-        self._sync_ns = 0
-        self._alive = np.zeros(0, dtype=bool)
+        self.nodes = NodeTable()
         self._busy_until = np.zeros(0, dtype=np.int64)
         self._pending: list[tuple[int, int, _InFlight | _Burst]] = []
         self._seq = itertools.count()
@@ -88,43 +85,36 @@ class FastBackend:
 
     # -- interface -------------------------------------------------------------------------
     def add_node(self, node_id: int) -> None:
-        if node_id != self._n:
-            raise ValueError(f"nodes must be added in order 0..N-1; expected {self._n}, got {node_id}")
-        self._n += 1
-        self._pos = np.zeros((self._n, 3))
-        self._vel = np.zeros((self._n, 3))
-        self._alive = np.ones(self._n, dtype=bool)
-        self._busy_until = np.zeros(self._n, dtype=np.int64)
+        self.nodes.add(node_id)
+        self._busy_until = np.zeros(self.nodes.n, dtype=np.int64)
 
     def set_positions(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
-        self._pos = np.array(xyz, dtype=np.float64, copy=True)
-        self._vel = np.array(vel, dtype=np.float64, copy=True)
-        self._sync_ns = t_ns
+        self.nodes.sync(t_ns, xyz, vel)
         self._synced = True  # the single-send index is checked against these positions at its next use
 
     def _check_index(self) -> None:
         """After a position sync: whether single sends use the cell index, and whether it is still valid."""
         self._synced = False
         self._sparse = False
-        if self._n < CELL_INDEX_MIN_NODES or not math.isfinite(self._range):
+        if self.nodes.n < CELL_INDEX_MIN_NODES or not math.isfinite(self._range):
             return  # small swarms and unbounded radios: one pass over all nodes per send
-        self._vmax = float(np.sqrt(np.einsum("ij,ij->i", self._vel, self._vel).max()))
+        self._vmax = float(np.sqrt(np.einsum("ij,ij->i", self.nodes.vel, self.nodes.vel).max()))
         if self._index is not None:
-            d = self._pos - self._index_pos
+            d = self.nodes.pos - self._index_pos
             self._moved = float(np.sqrt(np.einsum("ij,ij->i", d, d).max()))
             if self._moved > self._index_slack / 2.0:
                 self._index = None
-        self._sparse = max(kernels.xy_extent(self._pos)) > CELL_INDEX_MIN_CELLS * self._range
+        self._sparse = max(kernels.xy_extent(self.nodes.pos)) > CELL_INDEX_MIN_CELLS * self._range
 
     def set_alive(self, node_id: int, alive: bool) -> None:
-        self._alive[node_id] = alive
+        self.nodes.alive[node_id] = alive
 
     def set_listening(self, node_id: int, listening: bool) -> None:
         """Every delivery is returned at its own time anyway."""
 
     def send(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
         cfg = self.config
-        cfg.check_frame(src, dst, len(payload), self._n)
+        cfg.check_frame(src, dst, len(payload), self.nodes.n)
         tx_id = next(self._tx_ids)
         start = max(at_ns, int(self._busy_until[src]))
         end = start + cfg.airtime_ns(len(payload))
@@ -150,7 +140,7 @@ class FastBackend:
         if k == 0:
             return np.zeros(0, dtype=np.int64)
         src_list = srcs.tolist()
-        if (np.any(dsts != BROADCAST) or len(set(src_list)) != k or min(src_list) < 0 or max(src_list) >= self._n
+        if (np.any(dsts != BROADCAST) or len(set(src_list)) != k or min(src_list) < 0 or max(src_list) >= self.nodes.n
                 or np.any(self._busy_until[srcs] > at_ns)):
             return np.array([self.send(int(s), int(d), p, at_ns) for s, d, p in zip(srcs.tolist(), dsts.tolist(), payloads)],
                             dtype=np.int64)
@@ -181,9 +171,9 @@ class FastBackend:
 
     def _reach_many(self, srcs: np.ndarray, t_ns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(sender row, receiver, rssi) of broadcasts from `srcs` at t_ns, by the same receive test as `send`."""
-        live = self._alive[srcs]
+        live = self.nodes.alive[srcs]
         pos = self._positions_at(t_ns, slice(None))
-        row, node, dist = reachable_many(pos, self._alive, srcs, self._range)
+        row, node, dist = reachable_many(pos, self.nodes.alive, srcs, self._range)
         keep = live[row]
         row, node, dist = row[keep], node[keep], dist[keep]
         rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
@@ -235,10 +225,10 @@ class FastBackend:
 
     # -- model -----------------------------------------------------------------------------
     def _positions_at(self, t_ns: int, idx: np.ndarray | slice) -> np.ndarray:
-        dt = (t_ns - self._sync_ns) / NS_PER_S
+        dt = (t_ns - self.nodes.sync_ns) / NS_PER_S
         if dt == 0.0:
-            return self._pos[idx]
-        return self._pos[idx] + self._vel[idx] * dt
+            return self.nodes.pos[idx]
+        return self.nodes.pos[idx] + self.nodes.vel[idx] * dt
 
     def _candidates(self, src: int, t_ns: int) -> np.ndarray | None:
         """Nodes that may be in range of src, or None meaning 'all of them'. The cell index is rebuilt
@@ -247,7 +237,7 @@ class FastBackend:
             self._check_index()
         if not self._sparse:
             return None
-        drift = self._vmax * max(0.0, (t_ns - self._sync_ns) / NS_PER_S)
+        drift = self._vmax * max(0.0, (t_ns - self.nodes.sync_ns) / NS_PER_S)
         if self._index is None or self._moved + drift > self._index_slack / 2.0:
             self._index_slack = max(2.0 * self._vmax * 1.0, 0.05 * self._range)  # about a second of motion
             self._index_pos = self._positions_at(t_ns, slice(None)).copy()
@@ -257,15 +247,15 @@ class FastBackend:
         return self._index.candidates_sorted(self._positions_at(t_ns, src))  # ascending, as without the index
 
     def _reachable(self, src: int, dst: int, t_ns: int) -> tuple[np.ndarray, np.ndarray]:
-        if not self._alive[src]:
+        if not self.nodes.alive[src]:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         if dst == BROADCAST:
             cand = self._candidates(src, t_ns)
             if cand is None:
-                cand = np.arange(self._n)
+                cand = np.arange(self.nodes.n)
         else:
             cand = np.array([dst], dtype=np.int64)
-        cand, dist = kernels.reach_one(self._pos, self._vel, (t_ns - self._sync_ns) / NS_PER_S, self._alive,
+        cand, dist = kernels.reach_one(self.nodes.pos, self.nodes.vel, (t_ns - self.nodes.sync_ns) / NS_PER_S, self.nodes.alive,
                                np.asarray(cand, dtype=np.int64), src)
         rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
         if self._solids is not None and len(cand):
@@ -276,7 +266,7 @@ class FastBackend:
 
     def _burst_rows(self, f: _Burst, cols: tuple[list, list, list, list, list]) -> IndexedPayloads:
         """Append a burst's rows whose receiver is still alive to (dst, src, tx, rssi, size); return their payloads."""
-        alive = self._alive[f.receivers]
+        alive = self.nodes.alive[f.receivers]
         dsts, srcs, txs, rssis, sizes = cols
         dsts.append(f.receivers[alive])
         srcs.append(f.src[alive])
@@ -300,7 +290,7 @@ class FastBackend:
                     dtx.append(f.lost_tx)
                     dreason.append(np.zeros(len(f.lost), dtype=np.int8))
                 continue
-            alive = self._alive[f.receivers]  # a node may have died while the frame was in the air
+            alive = self.nodes.alive[f.receivers]  # a node may have died while the frame was in the air
             rec = f.receivers[alive]
             dsts.append(rec)
             srcs.append(np.full(len(rec), f.src, dtype=np.int64))
@@ -320,7 +310,7 @@ class FastBackend:
                     ddst.append(np.array([f.dst_req], dtype=np.int64))
                     dsrc.append(np.array([f.src], dtype=np.int64))
                     dtx.append(np.array([f.tx_id], dtype=np.int64))
-                    reason = 2 if not self._alive[f.dst_req] else 1
+                    reason = 2 if not self.nodes.alive[f.dst_req] else 1
                     dreason.append(np.array([reason], dtype=np.int8))
         rssi = np.concatenate(rssis) if len(rssis) > 1 else rssis[0]
         ev = NetEvents(

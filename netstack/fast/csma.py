@@ -18,6 +18,7 @@ from netstack.fast import csma_compiled as k
 from netstack.fast.config import FastRadioConfig
 from netstack.fast.csma_loop import push_many, run
 from netstack.fast.medium import Csma
+from netstack.fast.nodes import NodeTable
 from netstack.fast.shadowing import Solids
 
 _I64 = np.int64
@@ -37,11 +38,7 @@ class CsmaBackend:
         self._rng = rng
         s = solids if solids is not None and config.shadowed and solids.count else Solids.none()
         self._solids = (s.box_centers, s.box_half, s.box_yaw, s.cyl_centers, s.cyl_radius, s.cyl_half_height)
-        self._n = 0
-        self._alive = np.zeros(0, dtype=bool)
-        self._pos = np.zeros((0, 3))
-        self._vel = np.zeros((0, 3))
-        self._sync_ns = 0
+        self.nodes = NodeTable()
         self._a: list[np.ndarray] = []  # the compiled loop's state: ni, nf, fr, fl, fp, hp, oi, of, ct, pi, pf, rnd, pc, pv
         self._frames = 0
         self._payloads: list[bytes] = []
@@ -52,12 +49,7 @@ class CsmaBackend:
     def add_node(self, node_id: int) -> None:
         if self._a:
             raise RuntimeError("nodes must be added before the radio is used")
-        if node_id != self._n:
-            raise ValueError(f"nodes must be added in order 0..N-1; expected {self._n}, got {node_id}")
-        self._n += 1
-        self._alive = np.ones(self._n, dtype=bool)
-        self._pos = np.zeros((self._n, 3))
-        self._vel = np.zeros((self._n, 3))
+        self.nodes.add(node_id)
 
     def _params(self) -> tuple[np.ndarray, np.ndarray]:
         cfg, mac = self.config, self.mac
@@ -75,20 +67,20 @@ class CsmaBackend:
     def _state(self) -> tuple:
         """The loop's arrays, made at first use (when every node is known)."""
         if not self._a:
-            n = self._n
+            n = self.nodes.n
             ni = np.zeros((n, k.NODE_INTS), dtype=_I64)
             ni[:, k.IDLE] = -(1 << 40)  # the medium has been idle since long before the start
             ni[:, k.IFS] = self.mac.difs_ns
             ni[:, k.CW] = self.mac.cw_min
             ni[:, [k.ACCESS]] = k.NEVER
             ni[:, [k.LOCK, k.QHEAD, k.QTAIL]] = -1
-            ni[:, k.ALIVE] = self._alive
+            ni[:, k.ALIVE] = self.nodes.alive
             nf = np.zeros((n, k.NODE_FLOATS))
-            nf[:, k.PX:k.PX + 3], nf[:, k.PX + 3:k.PX + 6] = self._pos, self._vel
+            nf[:, k.PX:k.PX + 3], nf[:, k.PX + 3:k.PX + 6] = self.nodes.pos, self.nodes.vel
             ct = np.zeros(k.COUNTERS, dtype=_I64)
-            ct[k.C_SYNC], ct[k.C_OUTMIN] = self._sync_ns, k.NEVER
+            ct[k.C_SYNC], ct[k.C_OUTMIN] = self.nodes.sync_ns, k.NEVER
             pi, pf = self._params()
-            ct[k.C_STILL] = not self._vel.any()
+            ct[k.C_STILL] = not self.nodes.vel.any()
             cached = n if n <= CACHE_MAX_NODES else 0
             self._a = [ni, nf, np.zeros((64, k.FRAME_INTS), _I64), np.zeros((8, k.FLIGHT_INTS), _I64), np.zeros((8, n)),
                        np.zeros((64, 6), _I64), np.zeros((64, 6), _I64), np.zeros(64), ct, pi, pf, self._rng.random(4096),
@@ -97,18 +89,16 @@ class CsmaBackend:
 
     # -- interface -------------------------------------------------------------------------
     def set_positions(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
-        self._pos = np.array(xyz, dtype=np.float64, copy=True)
-        self._vel = np.array(vel, dtype=np.float64, copy=True)
-        self._sync_ns = t_ns
+        self.nodes.sync(t_ns, xyz, vel)
         if self._a:
             nf, ct, pv = self._a[1], self._a[8], self._a[13]
-            nf[:, k.PX:k.PX + 3], nf[:, k.PX + 3:k.PX + 6] = self._pos, self._vel
+            nf[:, k.PX:k.PX + 3], nf[:, k.PX + 3:k.PX + 6] = self.nodes.pos, self.nodes.vel
             ct[k.C_SYNC] = t_ns
-            ct[k.C_STILL] = not self._vel.any()
+            ct[k.C_STILL] = not self.nodes.vel.any()
             pv[:] = -1  # cached power rows are for the old positions
 
     def set_alive(self, node_id: int, alive: bool) -> None:
-        self._alive[node_id] = alive
+        self.nodes.alive[node_id] = alive
         if self._a:
             self._a[0][node_id, k.ALIVE] = alive
 
@@ -120,7 +110,7 @@ class CsmaBackend:
 
     def send(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
         cfg = self.config
-        cfg.check_frame(src, dst, len(payload), self._n)
+        cfg.check_frame(src, dst, len(payload), self.nodes.n)
         self._state()
         f = self._frames
         if f == len(self._a[2]):
@@ -191,7 +181,7 @@ class CsmaBackend:
         state = self._state()
         if self._queued:
             hp, ct = self._a[5], self._a[8]
-            need = int(ct[k.C_HEAP]) + len(self._queued) + 2 * self._n + 8
+            need = int(ct[k.C_HEAP]) + len(self._queued) + 2 * self.nodes.n + 8
             if need > len(hp):
                 self._a[5] = np.concatenate([hp, np.zeros((need + len(hp), 6), _I64)])
                 state = tuple(self._a)
@@ -201,7 +191,7 @@ class CsmaBackend:
 
     def _grow(self) -> tuple:
         """Room for the loop's next step: more flight slots, heap, output rows, random numbers."""
-        a, n = self._a, self._n
+        a, n = self._a, self.nodes.n
         ni, fl, ct = a[0], a[3], a[8]
         first = ni[:, k.ACCESS].min()
         starts = 1 + (int(np.count_nonzero(ni[:, k.ACCESS] == first)) if first != k.NEVER else 0)

@@ -1,0 +1,33 @@
+"""The nodes as one fast radio sees them: how many, where they were at the last position sync (and
+how fast they moved, to extrapolate), and which are alive. Both fast backends (contention-free
+and CSMA) keep one."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class NodeTable:
+    """Node count, positions and velocities at `sync_ns`, and liveness, for N nodes added in order."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.pos = np.zeros((0, 3))
+        self.vel = np.zeros((0, 3))
+        self.alive = np.zeros(0, dtype=bool)
+        self.sync_ns = 0
+
+    def add(self, node_id: int) -> None:
+        """One more node (ids come in order 0..N-1), alive, at the origin until the first sync."""
+        if node_id != self.n:
+            raise ValueError(f"nodes must be added in order 0..N-1; expected {self.n}, got {node_id}")
+        self.n += 1
+        self.pos = np.zeros((self.n, 3))
+        self.vel = np.zeros((self.n, 3))
+        self.alive = np.ones(self.n, dtype=bool)
+
+    def sync(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
+        """Positions and velocities at t_ns (copied: the caller's arrays may change)."""
+        self.pos = np.array(xyz, dtype=np.float64, copy=True)
+        self.vel = np.array(vel, dtype=np.float64, copy=True)
+        self.sync_ns = t_ns
