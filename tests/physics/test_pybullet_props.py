@@ -106,3 +106,20 @@ def test_bad_model_props_are_refused_with_the_key(prop, message, tmp_path):
     (tmp_path / "crate.stl").write_text("solid x\nendsolid x\n")
     with pytest.raises(ScenarioError, match=rf"world\.props\[0\].*{message}"):
         cosim.from_dict(scenario("pybullet", {"v": 0.1}, props=[prop]), source=str(tmp_path / "scenario.yaml"))
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".npy"])
+def test_heights_from_a_file_beside_the_scenario_are_the_inline_ground(suffix, tmp_path):
+    """The heightfield slope of test_pybullet_wheeled, read from a file: the same climb, to the bit."""
+    x = np.arange(-4.0, 10.01, 0.5)
+    grid = np.array([np.clip((x - 1.0) * 0.0875, 0.0, 0.35)] * 9)
+    if suffix == ".csv":
+        np.savetxt(tmp_path / "ground.csv", grid, delimiter=",")
+    else:
+        np.save(tmp_path / "ground.npy", grid)
+    ends = []
+    for terrain in ({"heights": grid.tolist()}, {"file": f"ground{suffix}"}):
+        data = scenario("pybullet", {"v": 0.5, "w": 0.0}, duration=8.0, terrain={**terrain, "cell": 0.5, "center": [3.0, 0.0]},
+                        arena_lower=[-4, -2, 0], arena_upper=[10, 2, 5])
+        ends.append(_run(data, tmp_path).world.position_of(0))
+    assert ends[0][2] > 0.2 and np.array_equal(ends[0], ends[1])
