@@ -143,6 +143,13 @@ class GroundFleet:
         if self.omnis is not None:
             self.omni.sense()
 
+    def speeds_into(self, out: np.ndarray, dt: float) -> None:
+        """The wheeled bodies' speeds over the last physics step (m/s), into their robots' entries of `out`."""
+        if self.drives is not None:
+            out[self._diff_robots] = self.diff.speeds(dt)
+        if self.omnis is not None:
+            out[self.omnis.robots] = self.omni.speeds(dt)
+
     def positions_into(self, out: np.ndarray) -> None:
         """The wheeled bodies' positions as last sensed, into their robots' rows of `out`."""
         if self.drives is not None:

@@ -44,6 +44,7 @@ class RigidWheeled:
         self._spin: list[tuple[float, ...]] = []  # joint speed per m/s of wheel surface, with the joint's sense
         self.bank: DiffDriveBank | None = None
         self._sent = np.zeros((0, 2))  # the joint speeds the motors hold
+        self._before = np.zeros((0, 3))  # positions at the previous sense
         self._spin_rows = np.zeros((0, 2))
 
     def add(self, robot: int, spec: RobotSpec, ground_z: float) -> int:
@@ -138,12 +139,18 @@ class RigidWheeled:
         self._spin_rows = np.array(self._spin, dtype=np.float64).reshape(-1, width)
 
     def sense(self) -> None:
-        """The bodies' positions and headings into the bank."""
+        """The bodies' positions and headings into the bank (the previous positions kept for `speeds`)."""
         p, cid = self._p, self._cid
+        self._before = self.bank.pos.copy()
         flat = chain.from_iterable(chain.from_iterable(map(p.getBasePositionAndOrientation, self.bodies, repeat(cid))))
         poses = np.fromiter(flat, dtype=np.float64, count=7 * len(self.bodies)).reshape(-1, 7)
         self.bank.pos[:] = poses[:, :3]
         self.bank.heading[:] = yaw_of(poses[:, 3:])
+
+    def speeds(self, dt: float) -> np.ndarray:
+        """Each body's speed over the last physics step of `dt` seconds (m/s), from its sensed positions."""
+        d = self.bank.pos - self._before
+        return np.sqrt(np.einsum("ij,ij->i", d, d)) / dt
 
     def actuate(self, dt: float, alive: np.ndarray) -> None:
         """Ramp the wheel targets by one physics step and hand the changed ones to the motors (they

@@ -331,9 +331,14 @@ class PybulletWorld(CommandArrays):
         return out
 
     def speeds(self) -> np.ndarray:
-        """Commanded speed of every robot (m/s): what its thrust sustains, without a pybullet call per body."""
+        """Speed of every robot (m/s): quadrotors' and wheeled robots' from their state read each step;
+        a sphere's commanded one (what its force sustains, without a pybullet call per body)."""
         v = self.world_velocity_targets()
-        return np.sqrt(np.einsum("ij,ij->i", v, v))
+        out = np.sqrt(np.einsum("ij,ij->i", v, v))
+        if self.quads is not None:
+            out[self.quad_robots] = np.sqrt(np.einsum("ij,ij->i", self.quads.vel, self.quads.vel))
+        self.ground.speeds_into(out, self.dt_s)
+        return out
 
     def network_state(self, t_s: float) -> tuple[np.ndarray, np.ndarray]:
         """Positions now and the mean velocity since the previous call (finite difference, no extra

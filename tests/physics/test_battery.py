@@ -4,6 +4,8 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+import cosim
+from cosim.engine.assemble import build
 from tests.conftest import base_scenario
 
 
@@ -69,3 +71,24 @@ def test_controllers_read_the_energy_left():
     batteries.drain(0.5, np.zeros(2), np.ones(2, dtype=bool))
     assert Robot(None, 0, {}, batteries).battery_j == pytest.approx(4.0)
     assert Robot(None, 1, {}, batteries).battery_j == float("inf")
+
+
+def test_moving_pays_the_same_in_both_worlds():
+    """per_speed_w on the measured speed: a rover on drive(v, w) and a quadrotor flown by setpoints
+    (neither through set_velocity) spend what they travel, in the kinematic and the rigid world."""
+    from tests.physics.test_pybullet_quadrotors import scenario as flight
+    from tests.physics.test_pybullet_wheeled import scenario as rover
+
+    spent = {}
+    for backend in ("kinematic", "pybullet"):
+        cases = {"rover": rover(backend, {"v": 0.5, "w": 0.0}, duration=6.0),
+                 "quadrotor": flight(backend, {"class": "tests.controllers.helpers:QuadCruise", "params": {"speed": 1.0}})}
+        cases["quadrotor"]["duration"], cases["quadrotor"]["world"]["obstacles"] = 6.0, []
+        for name, data in cases.items():
+            data["groups"][0]["battery"] = {"capacity_j": 100.0, "electronics_w": 0.0, "per_speed_w": 2.0}
+            sim = build(cosim.from_dict(data))
+            sim.run()
+            spent[name, backend] = 100.0 - float(sim.batteries.energy_j[0])
+    assert spent["rover", "kinematic"] == pytest.approx(2.0 * 2.94, rel=0.02)  # 2 W per m/s over 2.94 m
+    for name in ("rover", "quadrotor"):
+        assert spent[name, "pybullet"] == pytest.approx(spent[name, "kinematic"], rel=0.02)
