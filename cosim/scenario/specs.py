@@ -167,20 +167,22 @@ class RobotModelSpec:
 
     def __post_init__(self) -> None:
         if (self.model == "urdf") != (self.urdf is not None):
-            raise ValueError("model: urdf needs the `urdf` settings (file, wheels, wheel_radius, track), and only it takes them")
+            raise KeyValueError("urdf", "model: urdf needs the `urdf` settings (file, wheels, wheel_radius, track), and only "
+                                        "it takes them")
         if self.model == "urdf" and self.drive.wheel_base != DriveSpec().wheel_base:
-            raise ValueError("a urdf robot's wheel base is urdf.track; leave drive.wheel_base out")
+            raise KeyValueError("drive.wheel_base", "a urdf robot's wheel base is urdf.track; leave drive.wheel_base out")
         if self.model == "quadrotor" and self.airframe not in AIRFRAMES:
-            raise ValueError(f"unknown airframe {self.airframe!r}; expected one of: {', '.join(sorted(AIRFRAMES))}")
+            names = ", ".join(sorted(AIRFRAMES))
+            raise KeyValueError("airframe", f"unknown airframe {self.airframe!r}; expected one of: {names}")
         if self.model != "quadrotor" and self.control_hz != 400.0:
-            raise ValueError(f"control_hz is the quadrotors' control rate; a {self.model} robot takes none")
+            raise KeyValueError("control_hz", f"control_hz is the quadrotors' control rate; a {self.model} robot takes none")
         if not self.control_hz > 0 or abs(1e9 / self.control_hz - round(1e9 / self.control_hz)) > 1e-6:
-            raise ValueError(f"control_hz must divide one second into whole nanoseconds (50, 100, 200, 400, ...); "
-                             f"got {self.control_hz}")
+            raise KeyValueError("control_hz", "control_hz must divide one second into whole nanoseconds (50, 100, 200, 400, "
+                                              f"...); got {self.control_hz}")
         if self.radius <= 0 or self.mass <= 0:
             raise ValueError("radius and mass must be > 0")
         if self.max_speed < 0:
-            raise ValueError("max_speed must be >= 0")
+            raise KeyValueError("max_speed", "max_speed must be >= 0")
         self._check_model_keys()
 
     def _check_model_keys(self) -> None:
