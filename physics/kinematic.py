@@ -18,7 +18,7 @@ from physics.obstacles import SOLID_SHAPES
 from physics.omni import OmniBank, OmniRobots, route_drive, route_drive_many
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank
 from physics.raycast import ray_sphere_distances
-from physics.wind import Wind
+from physics.wind import winds
 from physics.world import Arena, CommandArrays, RobotSpec
 
 PairFinder = Callable[[np.ndarray, float], np.ndarray]  # (positions, radius) -> (P, 2) pairs i < j, sorted
@@ -99,9 +99,7 @@ class KinematicWorld(CommandArrays):
             frames = [AIRFRAMES[self.specs[i].airframe] for i in idx]
             self.quads = QuadrotorBank(frames, self._pos[self.quad_robots], self.active_heading[self.quad_robots],
                                        tick=self.specs[idx[0]].control_tick_s)
-            if self.wind is not None:
-                mean, std, tau, rng, tick = self.wind
-                self.quads.forces.append(Wind(mean, std, tau, len(idx), rng, tick))
+            self.quads.forces.extend(winds(self.wind, len(idx)))
             self._clip_lo[self.quad_robots, 2] = self._lo[2]  # a quadrotor stands on the ground, not on its radius
         idx = [i for i, s in enumerate(self.specs) if s.drive is not None]
         self.drive_slot = np.full(self.n, -1, dtype=np.int64)

@@ -31,3 +31,12 @@ class Wind:
         if self._b:
             self.gust = self._a * self.gust + self._b * self._rng.standard_normal(self.gust.shape)
         return drag[:, None] * (self.mean + self.gust)
+
+
+def winds(settings: tuple | None, n: int) -> list[ForceModel]:
+    """The force models a world's settings give its n quadrotors: none, or one Wind from
+    (mean, gust_std, gust_tau, rng, tick) (both worlds build theirs here)."""
+    if settings is None:
+        return []
+    mean, std, tau, rng, tick = settings
+    return [Wind(mean, std, tau, n, rng, tick)]

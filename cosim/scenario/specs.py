@@ -192,7 +192,7 @@ class RobotModelSpec:
             if self.model not in models and getattr(self, key) != _ROBOT_DEFAULTS[key]:
                 article = "an" if self.model[0] in "aeiou" else "a"
                 raise KeyValueError(key, f"does nothing for {article} {self.model} robot (only for {', '.join(models)}); "
-                                 f"{_MODEL_HINTS[self.model]}")
+                                         f"{_MODEL_HINTS[self.model]}")
 
 
 _MODEL_KEYS = {"airframe": ("quadrotor",), "drive": ("diff_drive", "urdf"), "omni": ("omni",),

@@ -19,7 +19,7 @@ import numpy as np
 
 from physics.pybullet.frames import euler_zyx, rotations
 from physics.quadrotor import AIRFRAMES, Airframe, QuadrotorBank
-from physics.wind import Wind
+from physics.wind import winds
 from physics.world import RobotSpec
 
 HALF_HEIGHT = 0.15
@@ -63,9 +63,7 @@ class RigidQuadrotors:
         blows on them as in the kinematic world."""
         n = len(self.bodies)
         self.bank = QuadrotorBank(self._frames, np.zeros((n, 3)), headings, tick=self._tick)
-        if wind is not None:
-            mean, std, tau, rng, tick = wind
-            self.bank.forces.append(Wind(mean, std, tau, n, rng, tick))
+        self.bank.forces.extend(winds(wind, n))
         self.sense()
         self.bank.setpoint[:, 2] = self.bank.pos[:, 2]  # hold the starting height
         return self.bank
