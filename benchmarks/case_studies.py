@@ -133,7 +133,7 @@ instead: the paper's busiest node is in the second row from the top, third colum
 def rosbuzz(sweeps: Path, tmp: Path) -> str:
     d = sweeps / "rosbuzz_barrier"
     rows, axes = S.sweep_rows(d)
-    axis = "network.radio.loss_probability"
+    axis = "network.radio.fast.loss_probability"
     fig = save(S.metric_figure(rows, axes, "records.barrier_passed.max"), "rosbuzz_barrier_time")
     table, lags, drops = [], [], []
     for p in sorted({r[axis] for r in rows}):
@@ -175,7 +175,7 @@ checks the barrier at every change.
 # -- Kilombo ---------------------------------------------------------------------------------------------
 def kilombo(sweeps: Path, tmp: Path) -> str:
     clean = run("kilombo_orbit.yaml", {}, tmp / "orbit_clean")
-    noisy = run("kilombo_orbit.yaml", {"network.radio.loss_probability": 0.2,
+    noisy = run("kilombo_orbit.yaml", {"network.radio.fast.loss_probability": 0.2,
                                        "groups.1.controller.params.distance_noise": 0.002}, tmp / "orbit_noisy")
     fig = Figure(figsize=(7, 3.6), dpi=100, layout="constrained")
     ax = fig.add_subplot()

@@ -64,7 +64,7 @@ def pure_ns3_storm(s: cosim.Scenario) -> tuple[float, int]:
 
     streams = SeedStreams(s.seed)
     n = s.n_nodes
-    net = Ns3Backend(s.network.radio, streams.integer("ns3.seed") or 1, streams.integer("ns3.run"))
+    net = Ns3Backend(s.network.radio.ns3_config(), streams.integer("ns3.seed") or 1, streams.integer("ns3.run"))
     for i in range(n):
         net.add_node(i)
     pos = np.array(s.groups[0].layout.points, dtype=float)

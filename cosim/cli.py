@@ -1,4 +1,4 @@
-"""`cosim` command line: one function per subcommand (run, validate, sweep, report, serve-vehicle)."""
+"""`cosim` command line: one function per subcommand (run, validate, sweep, report, compare, serve-vehicle)."""
 
 from __future__ import annotations
 
@@ -114,6 +114,21 @@ def report_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def compare_command(args: argparse.Namespace) -> int:
+    """`cosim compare RUN_A RUN_B`: two runs side by side (table on stdout, figures in --out)."""
+    from cosim.report.compare_report import compare, format_table
+
+    out = args.out or args.run_a.parent / f"compare-{args.run_a.name}-{args.run_b.name}"
+    try:
+        path, rows = compare(args.run_a, args.run_b, out)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(format_table(rows))
+    print(f"comparison: {path}")
+    return 0
+
+
 def serve_vehicle_command(args: argparse.Namespace) -> int:
     """`cosim serve-vehicle`: one simulated vehicle over MAVLink, paced to the wall clock."""
     from cosim.mavlink.datagrams import key_from_env
@@ -176,6 +191,11 @@ def _add_validate_and_report(sub: AddParser) -> None:
     p.add_argument("--out", type=Path, help="report directory (default: DIRECTORY/report)")
     p.add_argument("--metric", action="append", help="sweeps: a metric to plot (dotted, e.g. routing.delivery_ratio)")
     p.set_defaults(handler=report_command)
+    p = sub("compare", help="set two runs of one scenario side by side (fidelities, seeds or code versions)")
+    p.add_argument("run_a", type=Path, metavar="RUN_A")
+    p.add_argument("run_b", type=Path, metavar="RUN_B")
+    p.add_argument("--out", type=Path, help="report directory (default: compare-A-B beside RUN_A)")
+    p.set_defaults(handler=compare_command)
 
 
 def _add_serve_vehicle(sub: AddParser) -> None:

@@ -16,7 +16,7 @@ from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank, DriveCommands
 from physics.obstacles import SOLID_SHAPES
 from physics.omni import OmniBank, OmniRobots, route_drive, route_drive_many
-from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank
+from physics.quadrotor import AIRFRAMES, QuadrotorBank
 from physics.raycast import ray_sphere_distances
 from physics.wind import winds
 from physics.world import Arena, CommandArrays, RobotSpec
@@ -60,11 +60,9 @@ class KinematicWorld(CommandArrays):
         self._prev_heading = np.zeros(0)
         self._prev_rates = np.zeros((0, 3))
         self._last_dt = 0.0
-        self.quads: QuadrotorBank | None = None  # the quadrotors' dynamics and controllers, if any
         self._speed_before = np.zeros(0)  # each quadrotor's speed before the last step (m/s)
         self.wind = wind  # (mean, gust_std, gust_tau, rng, tick) for the quadrotors, or None
         self.quad_robots = np.zeros(0, dtype=np.int64)  # robot id of each row of the quadrotor bank
-        self._quad_cmd: dict[int, tuple] = {}
         self.drives: DiffDriveBank | None = None  # differential-drive robots, if any
         self.omnis: OmniRobots | None = None  # three-wheeled omnidirectional robots, if any
         self._drive_idx = np.zeros(0, dtype=np.int64)
@@ -153,20 +151,10 @@ class KinematicWorld(CommandArrays):
         route_drive_many(self.drive_slot, self._drive_cmd, self.omnis, np.asarray(robots, dtype=np.int64), v, w)
 
     # -- quadrotors ------------------------------------------------------------------------------
-    def fly(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = float("nan")) -> None:
-        """Pending quadrotor command (mode and setpoint, see physics.quadrotor); applied at the next latch."""
-        if self.quad_slot[i] < 0:
-            raise ValueError(f"robot {i} is not a quadrotor")
-        self._quad_cmd[i] = (mode, a, b, c, d)
-
     def latch(self) -> None:
         super().latch()
         if self.quads is not None:
-            if self._quad_cmd:
-                for i, cmd in self._quad_cmd.items():
-                    self.quads.command(int(self.quad_slot[i]), *cmd)
-                self._quad_cmd.clear()
-            self.active_heading[self.quad_robots] = self.quads.euler[:, 2]  # headings read back are the real ones
+            self._latch_quads(self.quad_robots)
         d = self.drives
         if d is not None:
             self._drive_cmd.apply(d, self.drive_slot)

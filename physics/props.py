@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from physics.obstacles import Cylinder, OrientedBox
+
 
 def _check_body(mass: float | None, friction: float) -> None:
     if mass is not None and mass <= 0:
@@ -35,6 +37,10 @@ class BoxProp:
             raise ValueError(f"box size must be positive on every axis, got {self.size}")
         _check_body(self.mass, self.friction)
 
+    def footprint(self) -> OrientedBox:
+        """The space the box takes at the start (robots are placed clear of it)."""
+        return OrientedBox(self.center, tuple(x / 2.0 for x in self.size), self.yaw)
+
 
 @dataclass(frozen=True)
 class CylinderProp:
@@ -50,6 +56,10 @@ class CylinderProp:
         if self.radius <= 0 or self.height <= 0:
             raise ValueError("radius and height must be > 0")
         _check_body(self.mass, self.friction)
+
+    def footprint(self) -> Cylinder:
+        """The space the cylinder takes at the start (robots are placed clear of it)."""
+        return Cylinder(self.center, self.radius, self.height)
 
 
 @dataclass(frozen=True)
@@ -77,6 +87,32 @@ class ModelProp:
         if suffix == ".urdf" and self.mass is not None:
             raise ValueError("a URDF model's masses come from its file: leave `mass` out")
         _check_body(self.mass, self.friction)
+
+    def footprint(self) -> OrientedBox | None:
+        """An OBJ model's bounding box at the start (robots are placed clear of it); None for a
+        URDF model, whose shape pybullet alone knows."""
+        if not self.file.lower().endswith(".obj"):
+            return None
+        vertices = _obj_vertices(self.file) * self.scale
+        lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+        mid = 0.5 * (lo + hi)
+        c, s = np.cos(self.yaw), np.sin(self.yaw)
+        center = (self.position[0] + c * mid[0] - s * mid[1], self.position[1] + s * mid[0] + c * mid[1],
+                  self.position[2] + mid[2])
+        half = np.maximum(0.5 * (hi - lo), 1e-6)
+        return OrientedBox(tuple(map(float, center)), tuple(map(float, half)), self.yaw)
+
+
+def _obj_vertices(path: str) -> np.ndarray:
+    """The `v x y z` lines of an OBJ file as an (n, 3) array."""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("v "):
+                rows.append([float(x) for x in line.split()[1:4]])
+    if not rows:
+        raise ValueError(f"model file {path!r} has no vertices")
+    return np.array(rows)
 
 
 PROPS: dict[str, type] = {"box": BoxProp, "cylinder": CylinderProp, "model": ModelProp}

@@ -7,6 +7,7 @@ As in De Benedetti et al. (paper 003, section III-B): the controller runs at a f
     SPEED_VERTICAL    ground speed vx, vy (m/s, heading frame) and vertical speed vz (m/s)
     SPEED_ALTITUDE    ground speed vx, vy and altitude z (m)
     SPEED_ALT_HEADING ground speed vx, vy, altitude z and heading (rad)
+    SPEED_VERTICAL_HEADING  vx, vy in the frame of the heading setpoint, vz and that heading
     POSITION          a point x, y, z (m, world frame) and heading
     MOTORS            the four rotor thrusts themselves (N; rotors front-left, back-left,
                       back-right, front-right), from an outside autopilot (ArduPilot's JSON SITL)
@@ -40,9 +41,12 @@ class Mode(IntEnum):
     SPEED_ALT_HEADING = 3
     POSITION = 4
     MOTORS = 5
+    SPEED_VERTICAL_HEADING = 6
 
 
-_ATTITUDE, _SPEED_ALTITUDE, _SPEED_ALT_HEADING, _POSITION, _MOTORS = 0, 2, 3, 4, 5
+_ATTITUDE, _POSITION, _MOTORS = 0, 4, 5
+_HOLDS_ALT = np.array([False, False, True, True, True, True, False])  # by mode
+_HOLDS_HEADING = np.array([False, False, False, True, True, True, True])
 _TWO_PI = 2.0 * math.pi
 _clip = np._core.umath.clip  # the ufunc: np.clip's Python wrapper costs twice as much on small arrays
 
@@ -146,8 +150,8 @@ class QuadrotorBank:
         # constant helpers for the tick
         self._shared = all(a == airframes[0] for a in airframes)
         self._pos_mode = self.mode == _POSITION
-        self._holds_alt = self.mode >= _SPEED_ALTITUDE
-        self._holds_heading = self.mode >= _SPEED_ALT_HEADING
+        self._holds_alt = _HOLDS_ALT[self.mode]
+        self._holds_heading = _HOLDS_HEADING[self.mode]
         self._attitude = self.mode == _ATTITUDE
         self._motors = self.mode == _MOTORS
         self._mode_flags()
@@ -173,8 +177,8 @@ class QuadrotorBank:
         self.setpoint[i] = (a, b, c, self.euler[i, 2] if math.isnan(d) and m != _MOTORS else d)
         self._motors[i] = m == _MOTORS
         self._pos_mode[i] = m == _POSITION
-        self._holds_alt[i] = m >= _SPEED_ALTITUDE
-        self._holds_heading[i] = m >= _SPEED_ALT_HEADING
+        self._holds_alt[i] = _HOLDS_ALT[m]
+        self._holds_heading[i] = _HOLDS_HEADING[m]
         self._attitude[i] = m == _ATTITUDE
         self._flags_stale = True  # summarised once, at the next control tick
 
@@ -198,6 +202,8 @@ class QuadrotorBank:
         self._all_hold_heading = bool(self._holds_heading.all())
         self._any_attitude = bool(self._attitude.any())
         self._any_motors = bool(self._motors.any())
+        self._cmd_frame = self.mode == int(Mode.SPEED_VERTICAL_HEADING)
+        self._any_cmd_frame = bool(self._cmd_frame.any())
 
     # -- one control tick and one integration step ---------------------------------------------------
     def _make_views(self) -> None:
@@ -258,6 +264,9 @@ class QuadrotorBank:
             vx = g.position_p * (sp0 - self._px)
             vy = g.position_p * (sp1 - self._py)
         else:
+            if self._any_cmd_frame:  # velocities in the commanded heading's frame, as a MAVLink vehicle flies them
+                cy = np.where(self._cmd_frame, np.cos(self._sp3), cy)
+                sy = np.where(self._cmd_frame, np.sin(self._sp3), sy)
             vx = cy * sp0 - sy * sp1
             vy = sy * sp0 + cy * sp1
             if self._any_position:

@@ -13,7 +13,19 @@ from physics.quadrotor import Mode
 from physics.world import World
 
 FLY_MODES = {"attitude": Mode.ATTITUDE, "speed_vertical": Mode.SPEED_VERTICAL, "speed_altitude": Mode.SPEED_ALTITUDE,
-             "speed_altitude_heading": Mode.SPEED_ALT_HEADING, "position": Mode.POSITION}
+             "speed_altitude_heading": Mode.SPEED_ALT_HEADING, "position": Mode.POSITION,
+             "speed_vertical_heading": Mode.SPEED_VERTICAL_HEADING}
+
+
+def check_ground_velocity(world: World, robots: np.ndarray, vy, vz) -> None:
+    """Wheels roll on the ground: no robot on wheels climbs (vz), and one with a left and a right wheel
+    (diff_drive, urdf) cannot move sideways (vy); refused rather than ignored."""
+    if np.any(np.asarray(vz) != 0.0):
+        raise ValueError(f"robot {int(robots[0])} drives on wheels and cannot climb: set_velocity's vz must be 0")
+    slots = world.drive_slot
+    if np.any(np.asarray(vy) != 0.0) and slots.size and np.any(slots[robots] >= 0):
+        raise ValueError(f"robot {int(robots[0])} has a left and a right wheel and cannot move sideways: set_velocity's "
+                         "vy must be 0 (turn with set_heading, turn or drive)")
 
 
 class Robot:
@@ -62,12 +74,19 @@ class Robot:
         v = self._w.cmd_vel[self.id]
         return (float(v[0]), float(v[1]), float(v[2]))
 
+    @property
+    def moves_sideways(self) -> bool:
+        slots = self._w.drive_slot
+        return not (slots.size and slots[self.id] >= 0)
+
     def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
         """Desired body-frame velocity (m/s), capped at the robot's max_speed by the world. A quadrotor
-        flies it in ground speed + vertical speed mode."""
+        flies it in ground speed + vertical speed mode, holding the commanded heading."""
+        if self._wheeled:
+            check_ground_velocity(self._w, np.array([self.id]), vy, vz)
         self._w.cmd_vel[self.id] = (vx, vy, vz)
         if self._quad:
-            self._w.fly(self.id, Mode.SPEED_VERTICAL, vx, vy, vz)
+            self._w.quads_follow(self.id)
         elif self._wheeled:
             self._w.drive(self.id, None)  # forward speed vx, steered by the heading commands
 
@@ -116,11 +135,15 @@ class Robot:
 
     def turn(self, angle: float) -> None:
         """Rotate the heading by `angle` radians (counter-clockwise seen from above)."""
-        cmd = self._w.cmd_heading
-        cmd[self.id] = math.remainder(float(cmd[self.id]) + angle, 2.0 * math.pi)
+        self.set_heading(float(self._w.cmd_heading[self.id]) + angle)
 
     def set_heading(self, heading: float) -> None:
+        """Face `heading` (rad, counter-clockwise from +x); a quadrotor yaws to it."""
         self._w.cmd_heading[self.id] = math.remainder(heading, 2.0 * math.pi)
+        if self._quad:
+            self._w.quads_steer(self.id)
+        elif self._wheeled:
+            self._w.drive(self.id, None)  # steered by the heading command from now on
 
     def hover(self) -> None:
         """Hold position: zero velocity command (a quadrotor holds the point where it is)."""

@@ -15,7 +15,8 @@ import numpy as np
 
 from physics.battery import Batteries
 from physics.obstacles import Box as Box  # re-exported: worlds take obstacles from here
-from physics.quadrotor import QuadrotorBank
+from physics.quad_commands import QuadCommands
+from physics.quadrotor import Mode, QuadrotorBank
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,9 @@ class World(Protocol):
     track_contacts: bool  # contacts() are collected (after want_contacts())
 
     def add_robot(self, spec: RobotSpec) -> int: ...
+    def fly(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = float("nan")) -> None: ...
+    def quads_follow(self, robots) -> None: ...
+    def quads_steer(self, robots) -> None: ...
     def start(self) -> None: ...
     def step(self, dt_s: float) -> None: ...
     def latch(self) -> None: ...
@@ -116,6 +120,8 @@ class CommandArrays:
         self.alive = np.zeros(0, dtype=bool)
         self.max_speed = np.zeros(0)
         self.t_s = 0.0  # simulated time of the last step (sensors with a rate sample and hold by it)
+        self.quads: QuadrotorBank | None = None  # the quadrotors' dynamics and controllers, if any
+        self.quad_cmds = QuadCommands()
 
     def _register(self, spec: RobotSpec) -> int:
         if spec.radius_m <= 0 or spec.mass_kg <= 0 or spec.max_speed < 0:
@@ -132,6 +138,7 @@ class CommandArrays:
         self.active_heading = self.cmd_heading.copy()
         self.alive = np.ones(n, dtype=bool)
         self.max_speed = np.array([s.max_speed for s in self.specs], dtype=np.float64)
+        self.quad_cmds.allocate(n)
 
     def want_contacts(self) -> None:
         """Collect contacts from now on (bump sensors, collision kills)."""
@@ -150,6 +157,30 @@ class CommandArrays:
     def latch(self) -> None:
         np.copyto(self.active_vel, self.cmd_vel)
         np.copyto(self.active_heading, self.cmd_heading)
+
+    # -- quadrotors ------------------------------------------------------------------------------
+    def fly(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = float("nan")) -> None:
+        """Pending quadrotor command (mode and setpoint, see physics.quadrotor); applied at the next latch."""
+        if self.quad_slot[i] < 0:
+            raise ValueError(f"robot {i} is not a quadrotor")
+        self.quad_cmds.fly(i, mode, a, b, c, d)
+
+    def quads_follow(self, robots) -> None:
+        """The quadrotors among `robots` fly their cmd_vel and cmd_heading (set_velocity)."""
+        robots = np.atleast_1d(np.asarray(robots, dtype=np.int64))
+        if self.quad_slot.size:
+            self.quad_cmds.follow(robots[self.quad_slot[robots] >= 0])
+
+    def quads_steer(self, robots) -> None:
+        """The quadrotors among `robots` turn to their cmd_heading (set_heading, turn)."""
+        robots = np.atleast_1d(np.asarray(robots, dtype=np.int64))
+        if self.quad_slot.size:
+            self.quad_cmds.steer(robots[self.quad_slot[robots] >= 0], self.quad_slot, self.quads, self.cmd_heading)
+
+    def _latch_quads(self, quad_robots: np.ndarray) -> None:
+        if self.quads is not None:
+            self.quad_cmds.apply(self.quads, self.quad_slot, self.cmd_vel, self.cmd_heading)
+            self.active_heading[quad_robots] = self.quads.euler[:, 2]  # headings read back are the real ones
 
     def world_velocity_targets(self) -> np.ndarray:
         """Active body-frame commands rotated into the world frame and capped at max_speed."""

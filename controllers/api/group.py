@@ -66,6 +66,9 @@ class Group(Protocol):
     def velocities(self) -> np.ndarray: ...
     def headings(self) -> np.ndarray: ...
     def alive(self) -> np.ndarray: ...
+    @property
+    def moves_sideways(self) -> bool:
+        """Whether set_velocity's vy moves the group's bodies (False on a left and a right wheel)."""
     def read(self, sensor: str, idx: np.ndarray | None = None) -> np.ndarray:
         """Each robot's reading of `sensor` (compass, range, gps, ...), stacked."""
     def inbox(self) -> Inbox:

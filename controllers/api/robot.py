@@ -40,6 +40,9 @@ class Robot(Protocol):
     @property
     def desired_velocity(self) -> tuple[float, float, float]: ...
     @property
+    def moves_sideways(self) -> bool:
+        """Whether set_velocity's vy moves this body (False on a left and a right wheel, which refuse it)."""
+    @property
     def battery_j(self) -> float:
         """Energy left in joules (inf without a battery model)."""
 

@@ -50,7 +50,7 @@ class ObstacleAvoider(RandomWalk):
         if d[front].min() >= self.params.safe_distance:
             self.robot.turn(turn)
             self._vx, self._vy = vx, vy
-            self.robot.set_velocity(vx, vy, 0.0)
+            self.robot.set_velocity(vx, vy if self.robot.moves_sideways else 0.0, 0.0)
             return
         left = rel > 0
         left_room = d[left].mean() if left.any() else 0.0

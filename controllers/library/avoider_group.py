@@ -54,7 +54,7 @@ class ObstacleAvoiderGroup(RandomWalkGroup):
         turn = np.where(clear, turn, direction * p.turn_rate * dt)
         g.turn(turn)
         self.vx, self.vy = np.where(clear, vx, 0.0), np.where(clear, vy, 0.0)
-        g.set_velocity(self.vx, self.vy, 0.0)
+        g.set_velocity(self.vx, self.vy if g.moves_sideways else 0.0, 0.0)
 
 
 def _heading_of(vx: float, vy: float) -> float:

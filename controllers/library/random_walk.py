@@ -52,4 +52,4 @@ class RandomWalk(Controller):
         turn, vx, vy = self.propose()
         self.robot.turn(turn)
         self._vx, self._vy = vx, vy
-        self.robot.set_velocity(vx, vy, 0.0)
+        self.robot.set_velocity(vx, vy if self.robot.moves_sideways else 0.0, 0.0)

@@ -65,7 +65,7 @@ class RandomWalkGroup(GroupController):
         turn, vx, vy = self.propose()
         g.turn(turn)
         self.vx, self.vy = vx, vy
-        g.set_velocity(vx, vy, 0.0)
+        g.set_velocity(vx, vy if g.moves_sideways else 0.0, 0.0)
 
 
 class InstrumentSwarm(RandomWalkGroup):

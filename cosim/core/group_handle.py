@@ -13,7 +13,7 @@ from controllers import Inbox
 from cosim.core.geometry import bearings, ranges, wrap_angle
 from cosim.core.timeunits import NS_PER_S
 from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
-from physics.robot import FLY_MODES
+from physics.robot import FLY_MODES, check_ground_velocity
 from physics.sensors import read_many
 
 if TYPE_CHECKING:
@@ -106,25 +106,42 @@ class SimGroup:
             self._wheeled_cache = bool(np.all(slots[self._slice] >= 0))
         return self._wheeled_cache
 
+    @property
+    def moves_sideways(self) -> bool:
+        return not self._wheeled()
+
+    def _quads(self) -> bool:
+        """Whether any robot of the group is a quadrotor (they fly the velocity and heading commands)."""
+        slots = self._sim.world.quad_slot
+        return bool(slots.size) and bool(np.any(slots[self._slice] >= 0))
+
     def _rows(self, idx: np.ndarray | None) -> np.ndarray | slice:
         return self._slice if idx is None else self.first + np.asarray(idx, dtype=np.int64)
 
     def set_velocity(self, vx: Any, vy: Any = 0.0, vz: Any = 0.0, idx: np.ndarray | None = None) -> None:
         rows = self._rows(idx)
+        if self._wheeled():
+            check_ground_velocity(self._sim.world, self.ids if idx is None else rows, vy, vz)
         cmd = self._sim.world.cmd_vel
         cmd[rows, 0] = vx
         cmd[rows, 1] = vy
         cmd[rows, 2] = vz
         if self._wheeled():
             self._sim.world.drive_many(self.ids if idx is None else rows, None, None)
+        elif self._quads():
+            self._sim.world.quads_follow(self.ids if idx is None else rows)
 
     def set_heading(self, heading: Any, idx: np.ndarray | None = None) -> None:
-        self._sim.world.cmd_heading[self._rows(idx)] = wrap_angle(np.asarray(heading, dtype=np.float64))
+        rows = self._rows(idx)
+        self._sim.world.cmd_heading[rows] = wrap_angle(np.asarray(heading, dtype=np.float64))
+        if self._quads():
+            self._sim.world.quads_steer(self.ids if idx is None else rows)
+        elif self._wheeled():
+            self._sim.world.drive_many(self.ids if idx is None else rows, None, None)
 
     def turn(self, angle: Any, idx: np.ndarray | None = None) -> None:
         rows = self._rows(idx)
-        cmd = self._sim.world.cmd_heading
-        cmd[rows] = wrap_angle(cmd[rows] + angle)
+        self.set_heading(self._sim.world.cmd_heading[rows] + angle, idx)
 
     def drive(self, v: Any, w: Any, idx: np.ndarray | None = None) -> None:
         if not self._wheeled():

@@ -14,6 +14,7 @@ from netstack.backend import NetworkBackend
 from netstack.fast.backend import FastBackend
 from netstack.fast.csma import CsmaBackend
 from netstack.interfaces import Interface, Interfaces
+from netstack.radio import RadioSpec
 from netstack.routing.registry import NS3_PROTOCOLS, protocol_name
 
 
@@ -32,18 +33,19 @@ def make_network(s: Scenario, streams: SeedStreams, run_dir: Path | None = None)
     return Interfaces(radios)
 
 
-def _backend(s: Scenario, kind: str, radio, rng: np.random.Generator, streams: SeedStreams,
+def _backend(s: Scenario, kind: str, radio: RadioSpec, rng: np.random.Generator, streams: SeedStreams,
              run_dir: Path | None) -> NetworkBackend:
     solids = solids_of(s.world.obstacles)
     if kind == "ns3":
         from netstack.ns3.backend import Ns3Backend
 
-        pcap = str(run_dir / "pcap" / "node") if radio.pcap and run_dir is not None else None
+        pcap = str(run_dir / "pcap" / "node") if radio.ns3.pcap and run_dir is not None else None
         routing = s.network.routing
         name = None if routing is None else protocol_name(routing)
         ip = name in NS3_PROTOCOLS
-        return Ns3Backend(radio, streams.integer("ns3.seed") or 1, streams.integer("ns3.run"), pcap_prefix=pcap,
+        return Ns3Backend(radio.ns3_config(), streams.integer("ns3.seed") or 1, streams.integer("ns3.run"), pcap_prefix=pcap,
                           ip_routing=name if ip else None, ip_attributes=routing.ns3_attributes() if ip else None,
                           solids=solids)
-    fast = FastBackend if radio.contention is None else CsmaBackend
-    return fast(radio, rng, solids)
+    config = radio.fast_config()
+    fast = FastBackend if config.contention is None else CsmaBackend
+    return fast(config, rng, solids)

@@ -33,11 +33,12 @@ def _check_inside_arena(s: Scenario, gi: int, starts: np.ndarray, mapper: Mapper
 
 
 def _clear_of_obstacles(s: Scenario, gi: int, starts: np.ndarray, rng: np.random.Generator, mapper: Mapper) -> np.ndarray:
-    """Start positions that do not overlap an obstacle: random layouts draw again for the robots that
-    do (from the same seeded stream); fixed layouts are an error naming the robot. Meshes are left
-    to pybullet."""
+    """Start positions that do not overlap an obstacle or a prop: random layouts draw again for the
+    robots that do (from the same seeded stream); fixed layouts are an error naming the robot. Mesh
+    obstacles and URDF props are left to pybullet; an OBJ prop counts as its bounding box."""
     g = s.groups[gi]
     shapes = [o for o in s.world.obstacles if isinstance(o, SOLID_SHAPES)]
+    shapes += [shape for shape in (p.footprint() for p in s.world.props) if shape is not None]
     if not shapes:
         return starts
     radius = np.full(len(starts), g.robot.radius)
@@ -53,8 +54,10 @@ def _clear_of_obstacles(s: Scenario, gi: int, starts: np.ndarray, rng: np.random
         return starts
     if not isinstance(g.layout, RANDOM_LAYOUTS):
         k = int(np.nonzero(bad)[0][0])
-        raise mapper.error(f"groups[{gi}].layout", f"{int(bad.sum())} start positions overlap an obstacle, e.g. robot {k} at "
-                                                   f"{tuple(round(float(x), 3) for x in starts[k])}; move them")
+        where = tuple(round(float(x), 3) for x in starts[k])
+        raise mapper.error(f"groups[{gi}].layout",
+                           f"{int(bad.sum())} start positions overlap an obstacle or a prop, e.g. robot {k} at {where}; "
+                           "move them")
     starts = starts.copy()
     for _ in range(1000):
         idx = np.nonzero(bad)[0]

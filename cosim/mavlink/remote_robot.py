@@ -75,6 +75,11 @@ class MavlinkRobot:
         """Unknown in joules (MAVLink reports a percentage: see battery_level): inf, as for no battery model."""
         return math.inf
 
+    @property
+    def moves_sideways(self) -> bool:
+        """A multicopter flies any body-frame velocity."""
+        return True
+
     # -- commands -----------------------------------------------------------------------------
     def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
         """Body-frame velocity (x forward, y left, z up) at the commanded heading, as in simulation."""

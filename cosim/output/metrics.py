@@ -57,7 +57,7 @@ def run_routing_metrics(sim: Simulation, scenario: Scenario, trace_dir: Path) ->
         m.update(revisits=0, duplicate_deliveries=0)
     m["protocol"] = sim.stacks[0].protocol.name if sim.stacks else ""
     m.update(sim.mac_counts)
-    m["range_m"] = nominal_range_m(scenario.network.radio)
+    m["range_m"] = nominal_range_m(scenario.network.radio, scenario.network.backend)
     m["mean_neighbors_in_range"] = mean_neighbors_in_range(trace_dir / "positions.parquet", m["range_m"])
     totals: dict[str, int] = {}
     for stack in sim.stacks:

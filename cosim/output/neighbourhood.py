@@ -10,17 +10,17 @@ from pathlib import Path
 
 import numpy as np
 
-from netstack.ns3.config import Ns3RadioConfig
+from netstack.radio import RadioSpec
 
 
-def nominal_range_m(radio) -> float:
-    """The distance at which a frame is still received: ns-3's detection threshold, or the fast
-    radio's threshold (or its unit disk)."""
-    if isinstance(radio, Ns3RadioConfig):
+def nominal_range_m(radio: RadioSpec, backend: str) -> float:
+    """The distance at which a frame is still received on this engine: ns-3's detection threshold,
+    or the fast radio's threshold (or its unit disk)."""
+    if backend == "ns3":
         from netstack.ns3.backend import effective_range_m
 
-        return effective_range_m(radio)
-    return float(radio.max_range_m())
+        return effective_range_m(radio.ns3_config())
+    return float(radio.fast_config().max_range_m())
 
 
 def mean_neighbors_in_range(positions: Path, range_m: float) -> float:

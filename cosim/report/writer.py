@@ -73,7 +73,7 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def _safe(build: Callable[[], Any], name: str) -> Any:
+def safe_build(build: Callable[[], Any], name: str) -> Any:
     try:
         return build()
     except Exception:  # one figure's failure must not lose the others
@@ -94,7 +94,7 @@ def run_report(directory: Path, out: Path) -> Report:
     if d.error:
         rep.text(f"error: {d.error}", "bad")
     for spec in F.RUN_FIGURES:
-        built = _safe(lambda s=spec: s.build(d), spec.name)
+        built = safe_build(lambda s=spec: s.build(d), spec.name)
         if built is not None:
             fig, note = built if isinstance(built, tuple) else (built, "")
             rep.figure(spec.name, spec.title, fig, f"{spec.caption} {note}".strip())
@@ -145,7 +145,7 @@ def sweep_report(directory: Path, out: Path, metrics: list[str] | None = None) -
         raise ValueError(f"{directory}: no run has the metric {unknown[0]!r}; plottable metrics include: {sample}")
     chosen = S.metric_names(rows, axes, metrics)
     for m in chosen:
-        fig = _safe(lambda m=m: S.metric_figure(rows, axes, m), m)
+        fig = safe_build(lambda m=m: S.metric_figure(rows, axes, m), m)
         if fig is not None:
             rep.figure(f"sweep_{m.replace('.', '_')}", m, fig,
                        f"{m} against {axes[0]}: mean over the replications that finished, bars the 95% confidence interval.")

@@ -13,8 +13,6 @@ from cosim.scenario.layouts import ListLayout
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import ControllerSpec, GroupSpec, PhysicsSpec, Scenario
 from cosim.scenario.state_file import read_state
-from netstack.fast.config import FastRadioConfig
-from netstack.ns3.config import Ns3RadioConfig
 from netstack.routing.direct import Direct
 from netstack.routing.registry import NS3_PROTOCOLS, protocol_name
 from physics.obstacles import Mesh
@@ -117,7 +115,7 @@ def _check_world(s: Scenario, m: Mapper) -> None:
 def _check_shadowing(s: Scenario, m: Mapper) -> None:
     """Obstacles that shadow radio links must be solids the radio model can cross."""
     radios = [s.network.radio, *(i.radio for i in s.network.interfaces)]
-    if not any(isinstance(r, (FastRadioConfig, Ns3RadioConfig)) and r.shadowed for r in radios):
+    if not any(r.shadowed for r in radios):
         return
     for k, o in enumerate(s.world.obstacles):
         if isinstance(o, Mesh):

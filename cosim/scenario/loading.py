@@ -13,13 +13,10 @@ import yaml
 
 from cosim.errors import ScenarioError
 from cosim.scenario.checks import check
+from cosim.scenario.radio_keys import read_radio
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import NetworkSpec, Scenario
 from cosim.scenario.strict_yaml import load_yaml
-from netstack.fast.config import FastRadioConfig
-from netstack.ns3.config import Ns3RadioConfig
-
-RADIO_CONFIGS: dict[str, type] = {"fast": FastRadioConfig, "ns3": Ns3RadioConfig, "none": FastRadioConfig}
 
 
 def _controller_key_rename(data: Any) -> Any:
@@ -52,36 +49,28 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
         data["initial_state"] = str((base / data["initial_state"]).resolve())
     network = data.get("network")
     if isinstance(network, dict):
-        # the radio section's schema depends on the backend named beside it
+        # the radio section is read once for every engine (cosim.scenario.radio_keys)
         network = dict(network)
         backend = network.get("backend", "fast")
-        radio = network.get("radio")
-        if backend == "ns3" and isinstance(radio, dict) and "contention" in radio:
-            raise m.error("network.radio.contention", "ns-3 models medium access itself (802.11's DCF, 802.15.4's "
-                          "CSMA-CA); contention is an option of the fast radio (network.backend: fast)")
-        if backend in RADIO_CONFIGS:
-            network["radio"] = m.build(RADIO_CONFIGS[backend], network.get("radio"), "network.radio")
+        network["radio"] = read_radio(network.get("radio"), backend, "network.radio", m)
         if isinstance(network.get("interfaces"), list):
             network["interfaces"] = [_interface(item, k, m) for k, item in enumerate(network["interfaces"])]
         data["network"] = m.build(NetworkSpec, {k: v for k, v in network.items() if k != "radio"}, "network",
-                                  extra={"radio": network.get("radio", RADIO_CONFIGS["fast"]())})
+                                  extra={"radio": network["radio"]})
     scenario: Scenario = m.build(Scenario, data, "", extra={"source": source})
     check(scenario, m)
     return scenario
 
 
 def _interface(item: Any, k: int, m: Mapper) -> Any:
-    """network.interfaces[k]: its radio section's schema is the backend's named beside it."""
+    """network.interfaces[k]: its radio is read for the backend named beside it."""
     if not isinstance(item, dict):
         return item
     path = f"network.interfaces[{k}]"
     backend = item.get("backend", "fast")
     if backend not in ("fast", "ns3"):
         raise m.error(f"{path}.backend", f"expected one of 'fast', 'ns3', got {backend!r}")
-    radio = item.get("radio")
-    if backend == "ns3" and isinstance(radio, dict) and "contention" in radio:
-        raise m.error(f"{path}.radio.contention", "ns-3 models medium access itself; contention is a fast-radio option")
-    return {**item, "radio": m.build(RADIO_CONFIGS[backend], radio, f"{path}.radio")}
+    return {**item, "radio": read_radio(item.get("radio"), backend, f"{path}.radio", m)}
 
 
 def _model_files(groups: Any, source: str) -> Any:

@@ -16,7 +16,7 @@ from cosim.scenario.layouts import LAYOUTS, RandomDiscLayout
 from cosim.stream.spec import StreamSpec
 from cosim.topology.spec import TopologySpec
 from cosim.view.spec import ViewSpec
-from netstack.fast.config import FastRadioConfig
+from netstack.radio import RadioSpec
 from netstack.routing.registry import PARAMS as ROUTING_PARAMS
 from physics.battery import BatterySpec
 from physics.diff_drive import DriveSpec
@@ -87,12 +87,12 @@ PRIMARY_INTERFACE = "radio"
 @dataclass(frozen=True)
 class InterfaceSpec:
     """One more radio on some of the groups' robots: its name (what controllers send on and see
-    messages come in on), its backend and that backend's radio settings, and the groups that carry
-    it (None: all)."""
+    messages come in on), its backend, its radio (netstack.radio), and the groups that carry it
+    (None: all)."""
 
     name: str
     backend: Literal["fast", "ns3"] = "fast"
-    radio: Any = field(default_factory=FastRadioConfig)
+    radio: RadioSpec = field(default_factory=RadioSpec)
     groups: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
@@ -103,11 +103,11 @@ class InterfaceSpec:
 
 @dataclass(frozen=True)
 class NetworkSpec:
-    """Network backend (`fast`, `ns3` or `none`), its radio settings (the backend's own schema), and how
+    """Network backend (`fast`, `ns3` or `none`), the radio both engines read (netstack.radio), and how
     long a heard node counts as a neighbour."""
 
     backend: Literal["fast", "ns3", "none"] = "fast"
-    radio: Any = field(default_factory=FastRadioConfig)
+    radio: RadioSpec = field(default_factory=RadioSpec)
     neighbor_timeout_ns: int = 2_000_000_000
     routing: Any = field(default=None, metadata={"registry": ROUTING_PARAMS, "tag": "protocol"})
     """None: controllers send raw link frames. Otherwise the per-node stack's protocol and its parameters."""

@@ -31,6 +31,14 @@ class FastRadioConfig:
     """True: a line of sight through any obstacle carries nothing."""
     contention: Any = field(default=None, metadata={"registry": MEDIUM_MODELS, "tag": "model"})
     """None: a per-link model, frames never collide. `csma`: a shared medium (netstack.fast.medium)."""
+    preamble_ns: int = 0
+    """PHY preamble and header before every frame (the contention model adds its own `preamble`)."""
+    symbol_ns: int = 0
+    """OFDM: frames last whole symbols of this length (0: the bits at the bit rate)."""
+    extra_bits: int = 0
+    """OFDM: service and tail bits added to every frame."""
+    signal_extension_ns: int = 0
+    """Idle time after every frame (802.11g and n at 2.4 GHz: 6 us)."""
 
     def __post_init__(self) -> None:
         check_power("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0)
@@ -45,6 +53,10 @@ class FastRadioConfig:
         if self.overhead_bytes < 0 or self.max_payload_bytes <= 0:
             raise ValueError("overhead_bytes must be >= 0 and max_payload_bytes > 0")
         check_shadowing(self.obstacle_loss_db, self.obstacles_block, self.pathloss.ignores_threshold())
+        if min(self.preamble_ns, self.symbol_ns, self.extra_bits, self.signal_extension_ns) < 0:
+            raise ValueError("preamble, symbol, extra_bits and signal_extension must be >= 0")
+        if self.preamble_ns and self.contention is not None:
+            raise ValueError("the contention model adds its own preamble: give it as contention.preamble")
 
     @property
     def shadowed(self) -> bool:
@@ -64,4 +76,13 @@ class FastRadioConfig:
         return float(self.pathloss.max_range_m(self.tx_power_dbm, self.rx_threshold_dbm))
 
     def airtime_ns(self, payload_len: int) -> int:
-        return math.ceil((payload_len + self.overhead_bytes) * 8 * NS_PER_S / self.bit_rate_bps)
+        """How long a frame with this payload occupies the medium: preamble, header bytes and payload."""
+        return self.preamble_ns + self.frame_airtime_ns(payload_len + self.overhead_bytes)
+
+    def frame_airtime_ns(self, frame_bytes: int) -> int:
+        """`frame_bytes` at the bit rate, in whole OFDM symbols if the radio has them, without preamble."""
+        bits = frame_bytes * 8 + self.extra_bits
+        if self.symbol_ns:
+            per_symbol = self.bit_rate_bps * self.symbol_ns / NS_PER_S
+            return math.ceil(bits / per_symbol - 1e-9) * self.symbol_ns + self.signal_extension_ns
+        return math.ceil(bits * NS_PER_S / self.bit_rate_bps) + self.signal_extension_ns

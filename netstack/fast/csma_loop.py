@@ -68,7 +68,7 @@ def _frame_arrives(S, i: int, t: int) -> bool:
         return False
     left = ni[i, cc.SLOTS] if ni[i, cc.BUSY] else max(0, ni[i, cc.SLOTS] - _elapsed(ni, i, t, pi[cc.P_SLOT]))
     if left == 0:
-        if not ni[i, cc.BUSY] and t - ni[i, cc.IDLE] >= ni[i, cc.IFS]:
+        if not ni[i, cc.BUSY] and t - ni[i, cc.IDLE] >= ni[i, cc.IFS] and not pi[cc.P_BACKOFF_FIRST]:
             return True
         _new_backoff(S, i, t)
         return False

@@ -8,7 +8,6 @@ distributed coordination function in the shape ns-3 models it; its defaults are 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from netstack.fast.pathloss import check_power
@@ -56,6 +55,8 @@ class Csma:
     """How long after a frame starts other nodes sense it (ns-3: its 4 us preamble detection)."""
     queue_frames: int = 500
     max_queue_delay_ns: int = 500_000_000
+    backoff_first: bool = False
+    """True: every frame waits a random backoff, even on an idle medium (802.15.4's CSMA-CA)."""
 
     def __post_init__(self) -> None:
         if self.slot_ns <= 0 or self.sifs_ns < 0 or self.preamble_ns < 0 or not 0 <= self.cca_delay_ns < self.slot_ns:
@@ -76,12 +77,14 @@ class Csma:
     def difs_ns(self) -> int:
         return self.sifs_ns + self.aifsn * self.slot_ns
 
-    def ack_airtime_ns(self, bit_rate_bps: float) -> int:
-        return self.preamble_ns + math.ceil(self.ack_bytes * 8 * 1e9 / bit_rate_bps)
+    def ack_airtime_ns(self, frame_airtime_ns) -> int:
+        """An acknowledgement's airtime: the preamble, then `ack_bytes` timed by the radio's
+        `frame_airtime_ns(bytes)` (FastRadioConfig's)."""
+        return self.preamble_ns + frame_airtime_ns(self.ack_bytes)
 
-    def eifs_extra_ns(self, bit_rate_bps: float) -> int:
+    def eifs_extra_ns(self, frame_airtime_ns) -> int:
         """What EIFS adds to DIFS: SIFS plus an acknowledgement's airtime (0 when `eifs` is off)."""
-        return self.sifs_ns + self.ack_airtime_ns(bit_rate_bps) if self.eifs else 0
+        return self.sifs_ns + self.ack_airtime_ns(frame_airtime_ns) if self.eifs else 0
 
 
 MEDIUM_MODELS: dict[str, type] = {"csma": Csma}

@@ -17,7 +17,7 @@ import numpy as np
 from netstack.backend import BROADCAST, NetEvents, PayloadView, TxStatus
 from netstack.fast.pathloss import Friis, LogDistance, TwoRayGround, UnitDisk
 from netstack.fast.shadowing import Solids, flat
-from netstack.ns3.config import FRAME_LIMIT_TEXT, LRWPAN_SENSITIVITY_DBM, RATE_MANAGERS, Ns3RadioConfig
+from netstack.ns3.config import FRAME_LIMIT_TEXT, RATE_MANAGERS, Ns3RadioConfig
 
 log = logging.getLogger(__name__)
 _HELPER = Path(__file__).with_name("cosim_ns3.h")
@@ -110,12 +110,16 @@ class Ns3Backend:
         if self._solids is not None:
             boxes, cylinders = flat(self._solids)
             net.SetObstacles(cfg.obstacle_loss_db, cfg.obstacles_block, boxes, cylinders)
+        if isinstance(cfg.pathloss, UnitDisk):
+            net.ChainFriis(cfg.pathloss.frequency_hz)  # within the disk, the same RSSI as the fast radio's
         if cfg.is_wifi:
             err = net.SetupWifi(cfg.standard, RATE_MANAGERS[cfg.rate_manager], cfg.wifi_data_mode(), cfg.tx_power_dbm,
                                 loss_type, names, values, cfg.rx_sensitivity_dbm, cfg.preamble_min_rssi_dbm,
-                                cfg.preamble_threshold_db, cfg.wifi_channel_settings(), 0, self.ip_routing is None)
+                                cfg.preamble_threshold_db, cfg.wifi_channel_settings(), 0, self.ip_routing is None,
+                                cfg.noise_figure_db)
         else:
-            err = net.SetupLrWpan(cfg.tx_power_dbm, loss_type, names, values, cfg.channel or 11, 0)
+            err = net.SetupLrWpan(cfg.tx_power_dbm, loss_type, names, values, cfg.channel or 11, 0,
+                                  cfg.rx_sensitivity_dbm, cfg.noise_figure_db)
         if err:
             raise ValueError(f"ns-3 radio setup failed: {err}")
         if self.ip_routing is not None:
@@ -267,6 +271,6 @@ def effective_range_m(config: Ns3RadioConfig) -> float:
     if config.is_wifi:
         threshold = max(config.preamble_min_rssi_dbm, config.rx_sensitivity_dbm)
     else:
-        threshold = LRWPAN_SENSITIVITY_DBM
+        threshold = config.rx_sensitivity_dbm
     r = config.pathloss.max_range_m(config.tx_power_dbm, threshold)
     return float(r) if math.isfinite(r) else math.inf

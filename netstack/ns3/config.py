@@ -49,7 +49,8 @@ class Ns3RadioConfig:
     data_mode: str | None = None
     tx_power_dbm: float = 16.0206
     pathloss: Any = field(default_factory=LogDistance, metadata={"registry": PATHLOSS_MODELS, "tag": "model"})
-    rx_sensitivity_dbm: float = -101.0
+    rx_sensitivity_dbm: float | None = None
+    """ns-3's RxSensitivity (802.11, default -101 dBm) or LrWpanPhy's sensitivity (802.15.4, -106.58 dBm)."""
     preamble_min_rssi_dbm: float = -82.0
     preamble_threshold_db: float = 4.0
     channel: int | None = None
@@ -57,8 +58,17 @@ class Ns3RadioConfig:
     obstacle_loss_db: float = 0.0
     """Loss per obstacle the line of sight crosses, in ns-3's loss chain (cosim_ns3::ObstacleLossModel)."""
     obstacles_block: bool = False
+    noise_figure_db: float | None = None
+    """802.11: RxNoiseFigure (ns-3's 7 dB); 802.15.4: the noise factor on thermal noise (ns-3's 0 dB)."""
 
     def __post_init__(self) -> None:
+        lrwpan = self.standard == "802.15.4"
+        if self.rx_sensitivity_dbm is None:
+            object.__setattr__(self, "rx_sensitivity_dbm", LRWPAN_SENSITIVITY_DBM if lrwpan else -101.0)
+        if self.noise_figure_db is None:
+            object.__setattr__(self, "noise_figure_db", 0.0 if lrwpan else 7.0)
+        if not 0.0 <= self.noise_figure_db <= 30.0:
+            raise ValueError(f"noise_figure_db must be within 0..30 dB, got {self.noise_figure_db:g}")
         check_power("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0)
         check_power("rx_sensitivity_dbm", self.rx_sensitivity_dbm, -200.0, 30.0)
         check_power("preamble_min_rssi_dbm", self.preamble_min_rssi_dbm, -200.0, 30.0)

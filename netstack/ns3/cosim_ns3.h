@@ -177,6 +177,13 @@ class Net
         m_obstacles->Set(lossDb, block, boxes, cylinders);
     }
 
+    // Free-space loss after the path-loss model (call before SetupWifi / SetupLrWpan): a unit disk
+    // (ns-3's RangePropagationLossModel) then reports the same RSSI as the fast radio's.
+    void ChainFriis(double frequencyHz)
+    {
+        m_friisHz = frequencyHz;
+    }
+
     // --- 802.11 ad hoc -------------------------------------------------------------------------
     // Returns "" on success or an error message. lossNames/lossValues are ns-3 attribute pairs.
     std::string SetupWifi(const std::string& standard,
@@ -191,7 +198,8 @@ class Net
                           double preambleThresholdDb,
                           const std::string& channelSettings,
                           int64_t stream,
-                          bool sniff = true)
+                          bool sniff,
+                          double noiseFigureDb)
     {
         WifiHelper& wifi = m_wifiHelper;
         if (standard == "802.11a")
@@ -222,14 +230,14 @@ class Net
             lossFactory.Set(lossNames[k], StringValue(lossValues[k]));
         }
         m_loss = lossFactory.Create<PropagationLossModel>();
-        if (m_obstacles)
-            m_loss->SetNext(m_obstacles);
+        ChainLoss();
         m_channel->SetPropagationLossModel(m_loss);
         m_channel->SetPropagationDelayModel(CreateObject<ConstantSpeedPropagationDelayModel>());
         m_phy.SetChannel(m_channel);
         m_phy.Set("TxPowerStart", DoubleValue(txPowerDbm));
         m_phy.Set("TxPowerEnd", DoubleValue(txPowerDbm));
         m_phy.Set("RxSensitivity", DoubleValue(rxSensitivityDbm));
+        m_phy.Set("RxNoiseFigure", DoubleValue(noiseFigureDb));
         if (!channelSettings.empty())
         {
             m_phy.Set("ChannelSettings", StringValue(channelSettings));
@@ -266,7 +274,9 @@ class Net
                             const std::vector<std::string>& lossNames,
                             const std::vector<std::string>& lossValues,
                             uint32_t channelNumber,
-                            int64_t stream)
+                            int64_t stream,
+                            double sensitivityDbm,
+                            double noiseFigureDb)
     {
         if (channelNumber < 11 || channelNumber > 26)
             return "802.15.4 channel must be within 11..26";
@@ -276,8 +286,7 @@ class Net
         for (size_t k = 0; k < lossNames.size(); ++k)
             lossFactory.Set(lossNames[k], StringValue(lossValues[k]));
         m_loss = lossFactory.Create<PropagationLossModel>();
-        if (m_obstacles)
-            m_loss->SetNext(m_obstacles);
+        ChainLoss();
         m_spectrum = CreateObject<SingleModelSpectrumChannel>();
         m_spectrum->AddPropagationLossModel(m_loss);
         m_spectrum->SetPropagationDelayModel(CreateObject<ConstantSpeedPropagationDelayModel>());
@@ -285,6 +294,9 @@ class Net
         m_lrwpan->SetChannel(m_spectrum);
         m_devices = m_lrwpan->Install(m_nodes);
         lrwpan::LrWpanSpectrumValueHelper svh;
+        svh.SetNoiseFactor(std::pow(10.0, noiseFigureDb / 10.0));
+        m_lrNoiseDbm = 10.0 * std::log10(1000.0 * lrwpan::LrWpanSpectrumValueHelper::TotalAvgPower(
+                                                       svh.CreateNoisePowerSpectralDensity(channelNumber), channelNumber));
         for (uint32_t i = 0; i < m_n; ++i)
         {
             Ptr<lrwpan::LrWpanNetDevice> dev = DynamicCast<lrwpan::LrWpanNetDevice>(m_devices.Get(i));
@@ -302,6 +314,8 @@ class Net
             pib->phyCurrentChannel = channelNumber;
             phy->PlmeSetAttributeRequest(lrwpan::PhyPibAttributeIdentifier::phyCurrentChannel, pib);
             phy->SetTxPowerSpectralDensity(svh.CreateTxPowerSpectralDensity(txPowerDbm, channelNumber));
+            phy->SetNoisePowerSpectralDensity(svh.CreateNoisePowerSpectralDensity(channelNumber));
+            phy->SetRxSensitivity(sensitivityDbm);
             m_macs.push_back(mac);
         }
         m_lrwpan->AssignStreams(m_devices, stream);
@@ -737,7 +751,7 @@ class Net
         double rssi = (src >= 0 && src < int64_t(self->m_n))
                           ? self->m_loss->CalcRxPower(self->m_txPowerDbm, self->m_mob[src], self->m_mob[me])
                           : std::nan("");
-        self->Record(me, src, tx, rssi, rssi - kLrWpanNoiseDbm, params.m_mpduLinkQuality, p);
+        self->Record(me, src, tx, rssi, rssi - self->m_lrNoiseDbm, params.m_mpduLinkQuality, p);
     }
 
     static void ConfirmLrWpan(Net* self, uint32_t node, lrwpan::McpsDataConfirmParams params)
@@ -748,6 +762,20 @@ class Net
         self->m_handles[node][params.m_msduHandle] = Pending{-1, -1, -1};
         self->m_unicast.erase(self->UidOfTx(pend.tx));
         self->RecordStatus(pend, params.m_status == lrwpan::MacStatus::SUCCESS);
+    }
+
+    void ChainLoss()
+    {
+        Ptr<PropagationLossModel> last = m_loss;
+        if (m_friisHz > 0)
+        {
+            Ptr<FriisPropagationLossModel> friis = CreateObject<FriisPropagationLossModel>();
+            friis->SetFrequency(m_friisHz);
+            last->SetNext(friis);
+            last = friis;
+        }
+        if (m_obstacles)
+            last->SetNext(m_obstacles);
     }
 
     uint64_t UidOfTx(int64_t tx) const
@@ -848,7 +876,8 @@ class Net
     int64_t m_nextTx = 0;
     EventId m_stopEvent;
     // 802.15.4
-    static constexpr double kLrWpanNoiseDbm = -106.0; // thermal noise in 2 MHz (-111 dBm) + ns-3's 5 dB noise figure
+    double m_lrNoiseDbm = 0.0; // 802.15.4: the noise power over the channel, for the SNR reported
+    double m_friisHz = 0.0;
     // created only for 802.15.4 and kept for the whole run: its destructor disposes of the channel
     std::unique_ptr<LrWpanHelper> m_lrwpan;
     Ptr<SingleModelSpectrumChannel> m_spectrum;

@@ -26,7 +26,6 @@ from physics.pybullet.ground import GroundFleet
 from physics.pybullet.quadrotors import RigidQuadrotors
 from physics.pybullet.rays import from_mounts, hit_fractions
 from physics.pybullet.statics import add_prop, add_scenery
-from physics.quadrotor import Mode, QuadrotorBank
 from physics.world import Arena, CommandArrays, RobotSpec
 
 log = logging.getLogger(__name__)
@@ -78,9 +77,7 @@ class PybulletWorld(CommandArrays):
         self._floor = self._static[0] if terrain is not None or ground else -1  # what robots stand on
         self.props = [add_prop(pybullet, cid, prop) for prop in props]  # movable bodies, in the scenario's order
         self.rigid_quads = RigidQuadrotors(pybullet, cid)
-        self.quads: QuadrotorBank | None = None
         self.quad_robots = np.zeros(0, dtype=np.int64)  # robot id of each row of the quadrotor bank
-        self._quad_cmd: dict[int, tuple] = {}
         self.ground = GroundFleet(pybullet, cid)
         self._substeps = 1
         self._quad_every = 1
@@ -148,12 +145,6 @@ class PybulletWorld(CommandArrays):
         self._sync_t = 0.0
         self.latch()
 
-    def fly(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = math.nan) -> None:
-        """Pending quadrotor command (mode and setpoint, see physics.quadrotor); applied at the next latch."""
-        if self.quad_slot[i] < 0:
-            raise ValueError(f"robot {i} is not a quadrotor")
-        self._quad_cmd[i] = (mode, a, b, c, d)
-
     def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
         """Pending wheel command (forward speed, turn rate) for robot i; v None: follow the generic
         velocity and heading commands again. Applied at the next latch."""
@@ -174,10 +165,7 @@ class PybulletWorld(CommandArrays):
         super().latch()
         self.ground.latch(self.active_vel, self.active_heading)
         if self.quads is not None:
-            for i, cmd in self._quad_cmd.items():
-                self.quads.command(int(self.quad_slot[i]), *cmd)
-            self._quad_cmd.clear()
-            self.active_heading[self.quad_robots] = self.quads.euler[:, 2]  # headings read back are the real ones
+            self._latch_quads(self.quad_robots)
         if changed or (self._forces_dirty and self._spheres):
             self._compute_forces()
 

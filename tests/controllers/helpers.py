@@ -227,3 +227,32 @@ class FlyMode(Controller):
         p = self.params
         self.robot.fly(p.mode, p.a, p.b, p.c, p.d)
         self.every(0.01, lambda: self.attitudes.append(self.robot.attitude))
+
+
+class Command(Controller):
+    """Calls one Robot method at t = 0.1 s (`then`, a second one, right after) and records the pose."""
+
+    @dataclass(frozen=True)
+    class Params:
+        method: str = "set_heading"
+        args: tuple[float, ...] = ()
+        then: str | None = None
+        then_args: tuple[float, ...] = ()
+        mode: str | None = None  # fly's mode, before args
+
+    period = 0.1
+
+    def setup(self) -> None:
+        self.after(0.1, self._command)
+
+    def _command(self) -> None:
+        p = self.params
+        for method, args in ((p.method, p.args), (p.then, p.then_args)):
+            if method is not None:
+                getattr(self.robot, method)(*(((p.mode,) if method == "fly" else ()) + tuple(args)))
+
+    def step(self) -> None:
+        v = self.robot.velocity
+        self.record("heading", self.robot.heading)
+        self.record("vx", float(v[0]))
+        self.record("vy", float(v[1]))

@@ -29,11 +29,11 @@ def test_run_options_override_the_file(tmp_path, capsys):
     path.write_text(yaml.safe_dump(base_scenario()))
     out = tmp_path / "out"
     code = main(["run", str(path), "--seed", "5", "--duration", "1.5", "--out", str(out), "--quiet",
-                 "--set", "groups.0.count=12", "--set", "network.radio.loss_probability=0.1"])
+                 "--set", "groups.0.count=12", "--set", "network.radio.fast.loss_probability=0.1"])
     assert code == 0
     resolved = yaml.safe_load((out / "scenario.yaml").read_text())
     assert resolved["seed"] == 5 and resolved["duration"] == 1.5
-    assert resolved["groups"][0]["count"] == 12 and resolved["network"]["radio"]["loss_probability"] == 0.1
+    assert resolved["groups"][0]["count"] == 12 and resolved["network"]["radio"]["fast"]["loss_probability"] == 0.1
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["nodes"] == 12 and metrics["simulated_s"] == 1.5
     assert "run directory" in capsys.readouterr().out

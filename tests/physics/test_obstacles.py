@@ -84,7 +84,7 @@ def test_random_starts_are_drawn_clear_of_obstacles_and_fixed_ones_are_refused()
     pos = sim.world.positions()
     clear = [all(sh.gap(p) >= 0.3 - 1e-9 for sh in sim.world.obstacles) for p in pos]
     assert all(clear)
-    with pytest.raises(ScenarioError, match=r"overlap an obstacle, e\.g\. robot 0 at"):
+    with pytest.raises(ScenarioError, match=r"overlap an obstacle or a prop, e\.g\. robot 0 at"):
         build(scenario_with_world(world, {"type": "grid", "origin": [5, 5, 0.5], "spacing": 0.7, "columns": 6}))
 
 

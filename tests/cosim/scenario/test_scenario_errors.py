@@ -88,9 +88,10 @@ CASES = [
      "test.yaml: network.radio: 802.11b channel 200 does not exist; use one of 1, 2, 3"),
     ("ns-3 802.15.4 with a wifi rate",
      with_("network", {"backend": "ns3", "radio": {"standard": "802.15.4", "data_mode": "HtMcs7"}}),
-     "test.yaml: network.radio: 802.15.4 has one rate (250 kbit/s O-QPSK); remove rate_manager and data_mode"),
+     "test.yaml: network.radio.data_mode: 802.15.4 has one rate and no ns-3 data modes; remove data_mode"),
     ("ns-3 data mode typo", with_("network", {"backend": "ns3", "radio": {"standard": "802.11b", "data_mode": "DsssRate1Mbpz"}}),
-     "test.yaml: network.radio: unknown data_mode 'DsssRate1Mbpz' for 802.11b; expected one of: DsssRate1Mbps, DsssRate2Mbps"),
+     "test.yaml: network.radio.data_mode: unknown data_mode 'DsssRate1Mbpz' for 802.11b; expected one of: DsssRate1Mbps, "
+     "DsssRate2Mbps"),
     ("phase outside period", with_("groups.0.controller.phase", 0.5),
      "test.yaml: groups[0].controller.phase: expected a phase in [0, period) = [0, 100 ms)"),
     ("NaN radius", with_("groups.0.robot", {"radius": float("nan")}),
@@ -120,11 +121,12 @@ CASES = [
      "test.yaml: network.radio: 802.11g channel 14 does not exist; use one of 1, 2"),
     ("contention on ns-3", with_("network", {"backend": "ns3", "radio": {"contention": {"model": "csma"}}}),
      "test.yaml: network.radio.contention: ns-3 models medium access itself (802.11's DCF, 802.15.4's CSMA-CA); "
-     "contention is an option of the fast radio"),
-    ("unknown contention model", with_("network.radio.contention", {"model": "aloha"}),
-     "test.yaml: network.radio.contention.model: unknown model 'aloha'; expected one of: csma"),
-    ("contention window upside down", with_("network.radio.contention", {"model": "csma", "cw_min": 63, "cw_max": 15}),
-     "test.yaml: network.radio.contention: cw_min must be >= 0 and cw_max >= cw_min, got 63 and 15"),
+     "the fast engine's contention model goes under network.radio.fast.contention"),
+    ("unknown contention model", with_("network.radio.fast", {"contention": {"model": "aloha"}}),
+     "test.yaml: network.radio.fast.contention.model: unknown model 'aloha'; expected one of: csma, none"),
+    ("contention window upside down", with_("network.radio.fast", {"contention": {"model": "csma", "cw_min": 63,
+                                                                               "cw_max": 15}}),
+     "test.yaml: network.radio.fast.contention: cw_min must be >= 0 and cw_max >= cw_min, got 63 and 15"),
     ("negative wall attenuation", with_("network.radio.obstacle_loss_db", -2.0),
      "test.yaml: network.radio: obstacle_loss_db must be >= 0 dB per obstacle crossed, got -2"),
     ("served vehicle failsafe typo", with_("mavlink", {"serve": [{"group": "bees", "port": 0, "gcs_failsafe": "rtl"}]}),
@@ -192,8 +194,8 @@ def test_file_errors_name_the_file(tmp_path):
 def test_overrides_apply_before_validation(tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text(yaml.safe_dump(base_scenario()))
-    s = cosim.load(path, {"groups.0.count": 7, "seed": 99, "network.radio.loss_probability": 0.25})
-    assert (s.n_nodes, s.seed, s.network.radio.loss_probability) == (7, 99, 0.25)
+    s = cosim.load(path, {"groups.0.count": 7, "seed": 99, "network.radio.fast.loss_probability": 0.25})
+    assert (s.n_nodes, s.seed, s.network.radio.fast.loss_probability) == (7, 99, 0.25)
     with pytest.raises(ScenarioError, match=r"groups.3: override: expected a list index below 1"):
         cosim.load(path, {"groups.3.count": 7})
     with pytest.raises(ScenarioError, match=r"groups\[0\].count: expected an integer"):

@@ -1,0 +1,192 @@
+"""One radio description for both network engines (`network.radio`).
+
+A scenario describes the radio hardware once: the standard, data rate, transmit power, path loss,
+receiver sensitivity and noise figure, and how walls attenuate. `network.backend` picks the engine
+that computes it: ns-3 configures that standard (`ns3_config`), the fast radio models the same
+standard (`fast_config`: its airtime, MAC overhead, DCF timing, contention and sensitivity). Knobs
+one engine alone has sit under a sub-key named for it (`fast`, `ns3`) and are inert on the other.
+
+A `generic` radio is the fast radio's free-form model (any bit rate, overhead and frame size); ns-3
+models standards only and refuses it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from netstack.fast.config import FastRadioConfig
+from netstack.fast.medium import Csma
+from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance, check_power
+from netstack.ns3.config import Ns3RadioConfig
+from netstack.radio.standards import GENERIC_NOISE_FLOOR_NF0_DBM, STANDARDS, Standard
+
+GENERIC = "generic"
+StandardName = Literal["802.11a", "802.11b", "802.11g", "802.11n", "802.15.4", "generic"]
+GENERIC_DEFAULTS = {"data_rate_mbps": 0.25, "tx_power_dbm": 0.0, "rx_sensitivity_dbm": -85.0, "noise_figure_db": 14.0,
+                    "overhead_bytes": 0, "max_payload_bytes": 1500}
+"""A generic radio's defaults: a CC2420-class 250 kbit/s radio, noise floor -100 dBm over 1 MHz."""
+GENERIC_LATENCY_NS = 100_000
+
+
+@dataclass(frozen=True)
+class NoContention:
+    """Frames never collide: a per-link model (`fast.contention: {model: none}`)."""
+
+
+CONTENTION_MODELS: dict[str, type] = {"csma": Csma, "none": NoContention}
+
+
+@dataclass(frozen=True)
+class FastOptions:
+    """The fast engine's own knobs (`network.radio.fast`); inert when ns-3 runs."""
+
+    latency_ns: int | None = None
+    """Fixed delay after each frame ends (None: 0 for a standard, 100 us for a generic radio)."""
+    loss_probability: float = 0.0
+    """An independent loss draw per receiver, on top of the radio model."""
+    contention: Any = field(default=None, metadata={"registry": CONTENTION_MODELS, "tag": "model"})
+    """None: the standard's medium access (802.11's DCF, 802.15.4's CSMA-CA), none for a generic radio."""
+
+
+@dataclass(frozen=True)
+class Ns3Options:
+    """ns-3's own knobs (`network.radio.ns3`); inert when the fast engine runs."""
+
+    rate_manager: Literal["constant", "minstrel", "ideal", "aarf"] = "constant"
+    preamble_threshold_db: float = 4.0
+    pcap: bool = False
+
+
+_GENERIC_ONLY = ("overhead_bytes", "max_payload_bytes")
+
+
+@dataclass(frozen=True)
+class RadioSpec:
+    """Every node's radio, as both engines read it (powers in dBm, rates in Mbit/s). Defaults are the
+    standard's (None below): ns-3's for 802.11 (16.02 dBm, -82 dBm preamble detection, 7 dB noise
+    figure) and 802.15.4 (0 dBm, -106.58 dBm), a CC2420-class radio for `generic`."""
+
+    standard: StandardName = GENERIC
+    data_rate_mbps: float | None = None
+    tx_power_dbm: float | None = None
+    pathloss: Any = field(default_factory=LogDistance, metadata={"registry": PATHLOSS_MODELS, "tag": "model"})
+    rx_sensitivity_dbm: float | None = None
+    """The weakest frame a receiver detects (ns-3: its preamble detection for 802.11; ignored by unit_disk)."""
+    noise_figure_db: float | None = None
+    """Noise floor = thermal noise over the standard's bandwidth + this; SNR = RSSI - noise floor."""
+    channel: int | None = None
+    obstacle_loss_db: float = 0.0
+    """Loss for each of the world's obstacles the line of sight crosses."""
+    obstacles_block: bool = False
+    overhead_bytes: int | None = None
+    """Generic radios only: header bytes added to each payload for the airtime."""
+    max_payload_bytes: int | None = None
+    """Generic radios only: the largest payload."""
+    fast: FastOptions = field(default_factory=FastOptions)
+    ns3: Ns3Options = field(default_factory=Ns3Options)
+
+    def __post_init__(self) -> None:
+        std = STANDARDS.get(self.standard)
+        if std is None:
+            defaults = GENERIC_DEFAULTS
+            if self.channel is not None:
+                raise ValueError("channel: a generic radio has no channels; give a standard or remove channel")
+        else:
+            defaults = {"data_rate_mbps": std.rates[0].mbps, "tx_power_dbm": std.tx_power_dbm,
+                        "rx_sensitivity_dbm": std.sensitivity_dbm, "noise_figure_db": std.noise_figure_db}
+            for key in _GENERIC_ONLY:
+                if getattr(self, key) is not None:
+                    raise ValueError(f"{key}: {self.standard} fixes its frames ({std.mac_overhead_bytes} bytes of MAC "
+                                     f"header and FCS, at most {std.max_payload_bytes} bytes of payload); remove "
+                                     f"{key} or use standard: generic")
+        for key, value in defaults.items():
+            if getattr(self, key) is None:
+                object.__setattr__(self, key, value)
+        if std is not None:
+            std.rate(self.data_rate_mbps)  # raises for a rate the standard does not have
+        elif self.data_rate_mbps <= 0:
+            raise ValueError(f"data_rate_mbps must be > 0, got {self.data_rate_mbps:g}")
+        low, high = (0.0, 30.0) if std is not None else (-60.0, 60.0)
+        if not low <= self.noise_figure_db <= high:
+            raise ValueError(f"noise_figure_db must be within {low:g}..{high:g} dB, got {self.noise_figure_db:g}")
+        check_power("rx_sensitivity_dbm", self.rx_sensitivity_dbm, -200.0, 30.0)
+        fast = self.fast
+        if fast.latency_ns is None:
+            fast = dataclasses.replace(fast, latency_ns=GENERIC_LATENCY_NS if std is None else 0)
+        if fast.contention is None:
+            fast = dataclasses.replace(fast, contention=NoContention() if std is None else self.standard_csma())
+        object.__setattr__(self, "fast", fast)
+        self.fast_config()  # each engine's own checks, at load time
+        if std is not None:
+            self.ns3_config()
+
+    @property
+    def spec(self) -> Standard | None:
+        """The standard's numbers (None for a generic radio)."""
+        return STANDARDS.get(self.standard)
+
+    @property
+    def shadowed(self) -> bool:
+        return self.obstacles_block or self.obstacle_loss_db > 0
+
+    @property
+    def is_wifi(self) -> bool:
+        return self.standard.startswith("802.11")
+
+    @property
+    def noise_floor_dbm(self) -> float:
+        std = self.spec
+        return (std.noise_floor_nf0_dbm if std else GENERIC_NOISE_FLOOR_NF0_DBM) + self.noise_figure_db
+
+    def max_range_m(self) -> float:
+        """Where the received power falls to the sensitivity (a unit disk's radius)."""
+        return float(self.pathloss.max_range_m(self.tx_power_dbm, self.rx_sensitivity_dbm))
+
+    # -- the engines' parameters ---------------------------------------------------------------
+    def fast_config(self) -> FastRadioConfig:
+        """The fast radio's parameters for this radio."""
+        std, opts = self.spec, self.fast
+        contention = None if isinstance(opts.contention, NoContention) else opts.contention
+        common = {"tx_power_dbm": self.tx_power_dbm, "rx_threshold_dbm": self.rx_sensitivity_dbm,
+                  "noise_floor_dbm": self.noise_floor_dbm, "bit_rate_bps": round(self.data_rate_mbps * 1e6, 6),
+                  "loss_probability": opts.loss_probability, "pathloss": self.pathloss, "latency_ns": opts.latency_ns,
+                  "obstacle_loss_db": self.obstacle_loss_db, "obstacles_block": self.obstacles_block,
+                  "contention": contention}
+        if std is None:
+            return FastRadioConfig(**common, overhead_bytes=self.overhead_bytes, max_payload_bytes=self.max_payload_bytes)
+        return FastRadioConfig(**common, overhead_bytes=std.mac_overhead_bytes, max_payload_bytes=std.max_payload_bytes,
+                               preamble_ns=0 if contention is not None else std.preamble_ns, symbol_ns=std.symbol_ns,
+                               extra_bits=std.extra_bits, signal_extension_ns=std.signal_extension_ns)
+
+    def standard_csma(self, **overrides: Any) -> Csma:
+        """The standard's medium access as the fast contention model (802.11's DCF; 802.15.4's
+        CSMA-CA in its shape: a backoff before every frame), with `overrides` on top."""
+        std = self.spec
+        if std is None:
+            return Csma(**overrides)
+        values = {"slot_ns": std.slot_ns, "sifs_ns": std.sifs_ns, "aifsn": std.aifsn, "cw_min": std.cw_min,
+                  "cw_max": std.cw_max, "retry_limit": std.retry_limit, "preamble_ns": std.preamble_ns,
+                  "ack_bytes": std.ack_bytes, "energy_detect_dbm": std.energy_detect_dbm,
+                  "sinr_threshold_db": std.rate(self.data_rate_mbps).sinr_db, "cca_delay_ns": std.cca_delay_ns,
+                  "backoff_first": self.standard == "802.15.4"}
+        return Csma(**{**values, **overrides})
+
+    def ns3_config(self) -> Ns3RadioConfig:
+        """ns-3's settings for this radio; a generic radio has none."""
+        std = self.spec
+        if std is None:
+            raise ValueError("ns-3 models radio standards, and standard: generic is none of them; set "
+                             "network.radio.standard to 802.11a, 802.11b, 802.11g, 802.11n or 802.15.4")
+        threshold = -150.0 if self.pathloss.ignores_threshold() else self.rx_sensitivity_dbm
+        opts = self.ns3
+        wifi = self.is_wifi
+        return Ns3RadioConfig(
+            standard=self.standard, rate_manager=opts.rate_manager,
+            data_mode=std.rate(self.data_rate_mbps).ns3_mode if wifi and opts.rate_manager == "constant" else None,
+            tx_power_dbm=self.tx_power_dbm, pathloss=self.pathloss,
+            rx_sensitivity_dbm=min(threshold, -101.0) if wifi else threshold,
+            preamble_min_rssi_dbm=threshold, preamble_threshold_db=opts.preamble_threshold_db, channel=self.channel,
+            pcap=opts.pcap, obstacle_loss_db=self.obstacle_loss_db, obstacles_block=self.obstacles_block,
+            noise_figure_db=self.noise_figure_db)

@@ -1,0 +1,111 @@
+"""Radio standards as both network engines see them: rates, timing, frame overhead, noise.
+
+ns-3 configures a standard from its name (netstack.ns3). The fast radio models the same standard
+from the numbers here: a frame's airtime (PHY preamble, MAC header and FCS, the bits at the data
+rate, OFDM symbols), 802.11's DCF timing (slot, SIFS, contention window, retries, ACK size) and the
+SINR a frame needs at each rate. Numbers are the standard's as ns-3 3.44 implements them (for
+802.11g and 802.11n at 2.4 GHz: the long 20 us slot and the 6 us signal extension); the SINR
+thresholds stand in for ns-3's error-rate curves (docs/radio.md says how close the two come).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+THERMAL_DBM_PER_HZ = -174.0
+"""Thermal noise density at 290 K."""
+
+
+@dataclass(frozen=True)
+class Rate:
+    """One data rate: Mbit/s, ns-3's mode name, and the SINR (dB) at which the fast model decodes it."""
+
+    mbps: float
+    ns3_mode: str
+    sinr_db: float
+
+
+@dataclass(frozen=True)
+class Standard:
+    """What a standard fixes about a radio (times in ns)."""
+
+    name: str
+    rates: tuple[Rate, ...]
+    noise_floor_nf0_dbm: float
+    """Thermal noise over the receiver's bandwidth, before the noise figure."""
+    noise_figure_db: float
+    tx_power_dbm: float
+    sensitivity_dbm: float
+    mac_overhead_bytes: int
+    preamble_ns: int
+    max_payload_bytes: int
+    slot_ns: int
+    sifs_ns: int
+    aifsn: int
+    cw_min: int
+    cw_max: int
+    retry_limit: int
+    ack_bytes: int
+    symbol_ns: int = 0
+    """OFDM: the airtime is whole symbols of this length (0: bits at the rate)."""
+    extra_bits: int = 0
+    """OFDM: service and tail bits around the frame."""
+    signal_extension_ns: int = 0
+    cca_delay_ns: int = 4_000
+    energy_detect_dbm: float = -82.0
+    ns3_name: str | None = None
+
+    def rate(self, mbps: float) -> Rate:
+        for r in self.rates:
+            if math.isclose(r.mbps, mbps, rel_tol=1e-9):
+                return r
+        raise ValueError(f"{self.name} has no {mbps:g} Mbit/s rate; its rates are "
+                         f"{', '.join(f'{r.mbps:g}' for r in self.rates)} Mbit/s")
+
+    def airtime_ns(self, frame_bytes: int, mbps: float) -> int:
+        """Airtime of a PPDU carrying `frame_bytes` of MAC frame at `mbps`, preamble included."""
+        bits = 8 * frame_bytes + self.extra_bits
+        if self.symbol_ns:
+            per_symbol = mbps * self.symbol_ns / 1000.0
+            body = math.ceil(bits / per_symbol - 1e-9) * self.symbol_ns
+        else:
+            body = math.ceil(bits * 1000.0 / mbps - 1e-9)
+        return self.preamble_ns + body + self.signal_extension_ns
+
+
+def _thermal(bandwidth_hz: float) -> float:
+    return THERMAL_DBM_PER_HZ + 10.0 * math.log10(bandwidth_hz)
+
+
+_DSSS = (Rate(1.0, "DsssRate1Mbps", -5.0), Rate(2.0, "DsssRate2Mbps", -2.0), Rate(5.5, "DsssRate5_5Mbps", 2.0),
+         Rate(11.0, "DsssRate11Mbps", 5.0))
+_OFDM_SINR = {6: 1.0, 9: 3.0, 12: 4.0, 18: 6.5, 24: 10.0, 36: 13.5, 48: 18.0, 54: 19.5}
+_HT = ((6.5, 1.0), (13.0, 4.0), (19.5, 6.5), (26.0, 10.0), (39.0, 13.5), (52.0, 18.0), (58.5, 19.5), (65.0, 21.0))
+_WIFI = {"noise_figure_db": 7.0, "tx_power_dbm": 16.0206, "sensitivity_dbm": -82.0, "mac_overhead_bytes": 36,
+         "max_payload_bytes": 2296, "aifsn": 2, "cw_max": 1023, "retry_limit": 7, "ack_bytes": 14}
+_OFDM = {"symbol_ns": 4_000, "extra_bits": 22}
+
+STANDARDS: dict[str, Standard] = {
+    "802.11b": Standard("802.11b", _DSSS, _thermal(22e6), preamble_ns=192_000, slot_ns=20_000, sifs_ns=10_000,
+                        cw_min=31, **_WIFI),
+    "802.11a": Standard("802.11a", tuple(Rate(float(r), f"OfdmRate{r}Mbps", s) for r, s in _OFDM_SINR.items()),
+                        _thermal(20e6), preamble_ns=20_000, slot_ns=9_000, sifs_ns=16_000, cw_min=15, **_OFDM, **_WIFI),
+    "802.11g": Standard("802.11g", tuple(Rate(float(r), f"ErpOfdmRate{r}Mbps", s) for r, s in _OFDM_SINR.items()),
+                        _thermal(20e6), preamble_ns=20_000, slot_ns=20_000, sifs_ns=10_000, cw_min=15,
+                        signal_extension_ns=6_000, **_OFDM, **_WIFI),
+    "802.11n": Standard("802.11n", tuple(Rate(m, f"HtMcs{k}", s) for k, (m, s) in enumerate(_HT)), _thermal(20e6),
+                        preamble_ns=36_000, slot_ns=20_000, sifs_ns=10_000, cw_min=15, signal_extension_ns=6_000,
+                        **_OFDM, **_WIFI),
+    # 2.4 GHz O-QPSK: SHR and PHR (6 bytes) at 250 kbit/s, MAC header and FCS 11 bytes; unslotted
+    # CSMA-CA in DCF's shape: a backoff period of 20 symbols as the slot, turnaround as SIFS, BE 3..5.
+    "802.15.4": Standard("802.15.4", (Rate(0.25, "", 0.0),), -106.98658509780566, noise_figure_db=0.0,
+                         tx_power_dbm=0.0, sensitivity_dbm=-106.58, mac_overhead_bytes=11, preamble_ns=192_000,
+                         max_payload_bytes=116, slot_ns=320_000, sifs_ns=192_000, aifsn=1, cw_min=7, cw_max=31,
+                         retry_limit=3, ack_bytes=5, cca_delay_ns=128_000, energy_detect_dbm=-96.58),
+}
+"""The standards both engines model. 802.15.4's noise is what ns-3's LrWpanSpectrumValueHelper
+integrates over a channel (noise factor 1)."""
+
+GENERIC_NOISE_FLOOR_NF0_DBM = _thermal(1e6)
+"""A generic radio's thermal noise: over 1 MHz (-114 dBm)."""
