@@ -251,7 +251,9 @@ def _check_mavlink(s: Scenario, m: Mapper) -> None:
         used[e.group] = path
         _check_mavlink_tick(g, path, m)
         if s.physics.backend != "kinematic":
-            raise m.error(path, "MAVLink vehicles need physics.backend: kinematic")
+            raise m.error(path, "MAVLink vehicles need physics.backend: kinematic (a ghost's pose is set from telemetry, "
+                                "which pybullet's force-driven bodies cannot take; served vehicles are not yet flown "
+                                "as rigid bodies)")
         if e.first_sysid + g.count - 1 > 255:
             raise m.error(f"{path}.first_sysid", f"{g.count} vehicles from system id {e.first_sysid} pass 255")
         if path.startswith("mavlink.serve"):

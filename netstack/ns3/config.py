@@ -71,6 +71,9 @@ class Ns3RadioConfig:
             raise ValueError(f"noise_figure_db must be within 0..30 dB, got {self.noise_figure_db:g}")
         check_power("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0)
         check_power("rx_sensitivity_dbm", self.rx_sensitivity_dbm, -200.0, 30.0)
+        if lrwpan and self.rx_sensitivity_dbm > -85.0:
+            raise ValueError("802.15.4 at 2.4 GHz requires a sensitivity of -85 dBm or better (ns-3 aborts above it), "
+                             f"got {self.rx_sensitivity_dbm:g}")
         check_power("preamble_min_rssi_dbm", self.preamble_min_rssi_dbm, -200.0, 30.0)
         check_shadowing(self.obstacle_loss_db, self.obstacles_block, self.pathloss.ignores_threshold())
         self._check_combination()

@@ -112,6 +112,9 @@ class RadioSpec:
         if not low <= self.noise_figure_db <= high:
             raise ValueError(f"noise_figure_db must be within {low:g}..{high:g} dB, got {self.noise_figure_db:g}")
         check_power("rx_sensitivity_dbm", self.rx_sensitivity_dbm, -200.0, 30.0)
+        if self.standard == "802.15.4" and self.rx_sensitivity_dbm > -85.0:
+            raise ValueError(f"rx_sensitivity_dbm: 802.15.4 at 2.4 GHz requires -85 dBm or better (ns-3 aborts above "
+                             f"it), got {self.rx_sensitivity_dbm:g}; for less range lower tx_power_dbm")
         fast = self.fast
         if fast.latency_ns is None:
             fast = dataclasses.replace(fast, latency_ns=GENERIC_LATENCY_NS if std is None else 0)

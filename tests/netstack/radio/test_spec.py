@@ -63,6 +63,7 @@ def test_unit_disk_ignores_the_sensitivity_on_both_engines():
     ({"standard": "generic", "channel": 3}, "a generic radio has no channels"),
     ({"standard": "802.15.4", "channel": 3}, "802.15.4 channel must be within 11..26"),
     ({"standard": "802.11b", "noise_figure_db": -3.0}, "noise_figure_db must be within 0..30 dB"),
+    ({"standard": "802.15.4", "rx_sensitivity_dbm": -80.0}, "802.15.4 at 2.4 GHz requires -85 dBm or better"),
 ])
 def test_impossible_radios_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
