@@ -47,8 +47,15 @@ class TxStatus:
     """The interface the frame was sent on (netstack.interfaces; 0 with one radio)."""
 
 
-DROP_REASONS = ("loss", "out_of_range", "dead", "collision", "queue")
-"""Codes used in NetEvents.drop_reason (index into this tuple)."""
+DROP_REASONS = ("loss", "out_of_range", "dead", "collision", "queue", "below_sensitivity", "busy", "half_duplex",
+                "retries")
+"""Why a reception was lost, one vocabulary for every engine (codes in NetEvents.drop_reason index
+this tuple): `loss` the fast engine's independent draw; `out_of_range` a unicast's destination never
+heard it; `dead` the receiver had died; `collision` the receiver locked onto the frame but its SINR
+fell short (or the preamble drowned in interference); `queue` a sender's full or stale queue (the
+row's dst is -1 for a broadcast); `below_sensitivity` too weak to detect; `busy` the receiver was
+receiving another frame; `half_duplex` it was transmitting; `retries` a unicast given up after the
+MAC's retries with no better reason."""
 
 
 @dataclass
@@ -79,6 +86,7 @@ class NetEvents:
     lqi: np.ndarray | None = None  # 802.15.4 link quality (0-255) per row; -1 or None where the radio has none
     iface: np.ndarray | None = None  # int8 per delivery row: the interface it came in on (None: the first)
     drop_iface: np.ndarray | None = None  # int8 per drop row
+    drop_t_ns: np.ndarray | None = None  # each drop's own time (<= t_ns); None: all at t_ns
 
     def row_ifaces(self) -> np.ndarray:
         """Interface of each delivery row."""
@@ -87,6 +95,10 @@ class NetEvents:
     def drop_ifaces(self) -> np.ndarray:
         """Interface of each drop row."""
         return self.drop_iface if self.drop_iface is not None else np.zeros(len(self.drop_dst), dtype=np.int8)
+
+    def drop_times(self) -> np.ndarray:
+        """Time of each drop row."""
+        return self.drop_t_ns if self.drop_t_ns is not None else np.full(len(self.drop_dst), self.t_ns, dtype=np.int64)
 
     def row_times(self) -> np.ndarray:
         """Receive time of each delivery row."""

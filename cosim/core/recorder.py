@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 
 from cosim.core.trace_observer import TraceObserver
+from netstack.backend import DROP_REASONS as LINK_DROP_REASONS
 
 NET_KINDS = ("send", "deliver", "drop", "ack", "noack")
 SEND, DELIVER, DROP, ACK, NOACK = range(5)
-DROP_REASONS = ("", "loss", "out_of_range", "dead", "collision", "queue")
+DROP_REASONS = ("", *LINK_DROP_REASONS)
 PACKET_KINDS = ("send", "recv", "drop", "frame")
 _PACKET_CODE = {k: i for i, k in enumerate(PACKET_KINDS)}
 
@@ -210,12 +211,11 @@ class Recorder:
         if not self.want_network:
             return
         self._flush_sends()
-        t = ev.t_ns
         if len(ev.dst):
             lqi = ev.lqi if ev.lqi is not None else -1
             self._net(ev.row_times(), DELIVER, ev.src, ev.dst, ev.tx_id, ev.size, ev.rssi_dbm, lqi=lqi, iface=ev.row_ifaces())
         if len(ev.drop_dst):
-            self._net(t, DROP, ev.drop_src, ev.drop_dst, ev.drop_tx_id, reason=ev.drop_reason.astype(np.int8) + 1,
+            self._net(ev.drop_times(), DROP, ev.drop_src, ev.drop_dst, ev.drop_tx_id, reason=ev.drop_reason.astype(np.int8) + 1,
                       iface=ev.drop_ifaces())
         for st in ev.tx_status:
             self._net(st.t_ns, ACK if st.acked else NOACK, st.src, st.dst, st.tx_id, iface=st.iface)

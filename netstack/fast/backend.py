@@ -117,7 +117,7 @@ class FastBackend:
         cfg.check_frame(src, dst, len(payload), self.nodes.n)
         tx_id = next(self._tx_ids)
         start = max(at_ns, int(self._busy_until[src]))
-        end = start + cfg.airtime_ns(len(payload))
+        end = start + cfg.airtime_to_ns(dst, len(payload))
         self._busy_until[src] = end
         arrive = end + cfg.latency_ns
         receivers, rssi = self._reachable(src, dst, start)
@@ -150,7 +150,7 @@ class FastBackend:
             raise ValueError(f"payload of {int(sizes.max())} bytes exceeds the radio's limit of {cfg.max_payload_bytes} bytes")
         tx_ids = np.fromiter(itertools.islice(self._tx_ids, k), dtype=np.int64, count=k)
         size_list = sizes.tolist()
-        airtime = {s: cfg.airtime_ns(s) for s in set(size_list)}
+        airtime = {s: cfg.airtime_to_ns(BROADCAST, s) for s in set(size_list)}
         end = at_ns + np.fromiter((airtime[s] for s in size_list), dtype=np.int64, count=k)
         self._busy_until[srcs] = end
         arrive = end + cfg.latency_ns

@@ -13,6 +13,19 @@ from netstack.fast.shadowing import check_shadowing
 
 
 @dataclass(frozen=True)
+class BroadcastPhy:
+    """How broadcasts go when not at the data frames' rate (802.11 sends them at a basic rate: ns-3
+    at its first mode, 1 Mbit/s DSSS on 2.4 GHz, 6 Mbit/s OFDM on 5 GHz)."""
+
+    bit_rate_bps: float
+    extra_preamble_ns: int = 0
+    """Its preamble less the data frames' (DSSS's 192 us against OFDM's 20 us)."""
+    symbol_ns: int = 0
+    extra_bits: int = 0
+    signal_extension_ns: int = 0
+
+
+@dataclass(frozen=True)
 class FastRadioConfig:
     """Parameters of the fast radio model (times in ns, powers in dBm, rates in bit/s)."""
 
@@ -39,6 +52,8 @@ class FastRadioConfig:
     """OFDM: service and tail bits added to every frame."""
     signal_extension_ns: int = 0
     """Idle time after every frame (802.11g and n at 2.4 GHz: 6 us)."""
+    broadcast: BroadcastPhy | None = None
+    """None: broadcasts go like every other frame."""
 
     def __post_init__(self) -> None:
         check_power("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0)
@@ -78,6 +93,18 @@ class FastRadioConfig:
     def airtime_ns(self, payload_len: int) -> int:
         """How long a frame with this payload occupies the medium: preamble, header bytes and payload."""
         return self.preamble_ns + self.frame_airtime_ns(payload_len + self.overhead_bytes)
+
+    def airtime_to_ns(self, dst: int, payload_len: int) -> int:
+        """`airtime_ns` for a frame to `dst`: broadcasts at the broadcast rate, if the radio has one."""
+        b = self.broadcast
+        if b is None or dst != BROADCAST:
+            return self.airtime_ns(payload_len)
+        bits = (payload_len + self.overhead_bytes) * 8 + b.extra_bits
+        if b.symbol_ns:
+            body = math.ceil(bits / (b.bit_rate_bps * b.symbol_ns / NS_PER_S) - 1e-9) * b.symbol_ns
+        else:
+            body = math.ceil(bits * NS_PER_S / b.bit_rate_bps)
+        return self.preamble_ns + b.extra_preamble_ns + body + b.signal_extension_ns
 
     def frame_airtime_ns(self, frame_bytes: int) -> int:
         """`frame_bytes` at the bit rate, in whole OFDM symbols if the radio has them, without preamble."""

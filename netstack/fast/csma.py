@@ -39,7 +39,7 @@ class CsmaBackend:
         s = solids if solids is not None and config.shadowed and solids.count else Solids.none()
         self._solids = (s.box_centers, s.box_half, s.box_yaw, s.cyl_centers, s.cyl_radius, s.cyl_half_height)
         self.nodes = NodeTable()
-        self._a: list[np.ndarray] = []  # the compiled loop's state: ni, nf, fr, fl, fp, hp, oi, of, ct, pi, pf, rnd, pc, pv
+        self._a: list[np.ndarray] = []  # the compiled loop's state: ni, nf, fr, fl, fp, hp, oi, of, ct, pi, pf, rnd, pc, pv, fw
         self._frames = 0
         self._payloads: list[bytes] = []
         self._queued: list[tuple[int, int, int]] = []  # (time, node, frame) not yet handed to the loop
@@ -84,7 +84,7 @@ class CsmaBackend:
             cached = n if n <= CACHE_MAX_NODES else 0
             self._a = [ni, nf, np.zeros((64, k.FRAME_INTS), _I64), np.zeros((8, k.FLIGHT_INTS), _I64), np.zeros((8, n)),
                        np.zeros((64, 6), _I64), np.zeros((64, 6), _I64), np.zeros(64), ct, pi, pf, self._rng.random(4096),
-                       np.zeros((cached, n)), np.full(n, -1, _I64)]
+                       np.zeros((cached, n)), np.full(n, -1, _I64), np.zeros((8, n), _I64)]
         return tuple(self._a)
 
     # -- interface -------------------------------------------------------------------------
@@ -116,7 +116,7 @@ class CsmaBackend:
         if f == len(self._a[2]):
             self._a[2] = np.concatenate([self._a[2], np.zeros_like(self._a[2])])
         t = max(at_ns, self.now_ns)
-        self._a[2][f] = (src, dst, cfg.airtime_ns(len(payload)), t, 0, -1)
+        self._a[2][f] = (src, dst, cfg.airtime_to_ns(dst, len(payload)), t, 0, -1)
         self._frames += 1
         self._payloads.append(bytes(payload))
         self._queued.append((t, src, f))
@@ -199,6 +199,7 @@ class CsmaBackend:
             extra = max(len(fl), starts)
             a[3] = np.concatenate([fl, np.zeros((extra, k.FLIGHT_INTS), _I64)])
             a[4] = np.concatenate([a[4], np.zeros((extra, n))])
+            a[14] = np.concatenate([a[14], np.zeros((extra, n), _I64)])
         if int(ct[k.C_HEAP]) + 2 * starts + 8 > len(a[5]):
             a[5] = np.concatenate([a[5], np.zeros((len(a[5]) + 2 * starts + 8, 6), _I64)])
         if int(ct[k.C_OUT]) + 2 * n + 4 > len(a[6]):

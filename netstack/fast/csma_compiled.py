@@ -45,7 +45,7 @@ E_END, E_SENSE, E_ACK, E_RESOLVE, E_QUEUE = range(5)
 # outputs
 O_RX, O_DROP, O_STATUS = range(3)
 # drop reasons: indices into netstack.backend.DROP_REASONS
-LOSS, OUT_OF_RANGE, DEAD, COLLISION, QUEUE = range(5)
+LOSS, OUT_OF_RANGE, DEAD, COLLISION, QUEUE, BELOW_SENSITIVITY, R_BUSY, HALF_DUPLEX, R_RETRIES = range(9)
 # counters
 C_HEAP, C_SEQ, C_OUT, C_RND, C_SYNC, C_OUTMIN, C_STILL, C_TX, C_QUEUED = range(9)
 COUNTERS = 9

@@ -149,12 +149,14 @@ def _free_flight(fl) -> int:
 @njit(cache=True)
 def _fly(S, solids, src: int, t: int, airtime: int, frame: int, ack_for: int) -> None:
     """A frame starts: its power everywhere; receivers idle enough to detect it lock onto it; a
-    sender that was receiving loses that frame."""
-    ni, nf, fl, fp, pi, pf, ct = S[0], S[1], S[3], S[4], S[9], S[10], S[8]
+    sender that was receiving loses that frame. `fw[m, i]` keeps why node i does not receive it."""
+    ni, nf, fl, fp, pi, pf, ct, fw = S[0], S[1], S[3], S[4], S[9], S[10], S[8], S[14]
     m = _free_flight(fl)
     fl[m, cc.L_USED], fl[m, cc.L_SRC], fl[m, cc.L_START], fl[m, cc.L_FRAME] = 1, src, t, frame
     fl[m, cc.L_ACK_FOR], fl[m, cc.L_KEY] = ack_for, ct[cc.C_SEQ] + 1
     cc.power_row(S, solids, src, t, fp[m])
+    if ni[src, cc.LOCK] >= 0:
+        fw[ni[src, cc.LOCK], src] = cc.HALF_DUPLEX
     ni[src, cc.LOCK] = -1
     ni[src, cc.SENDING] = 1
     ct[cc.C_TX] += 1
@@ -162,15 +164,41 @@ def _fly(S, solids, src: int, t: int, airtime: int, frame: int, ack_for: int) ->
     for i in range(len(ni)):
         p = fp[m, i]
         nf[i, cc.TOTAL] += p
-        if ni[i, cc.LOCK] >= 0:
+        fw[m, i] = cc.HALF_DUPLEX if ni[i, cc.SENDING] else cc.COLLISION
+        if ni[i, cc.LOCK] >= 0 and ni[i, cc.LOCK_T] == t:
+            _same_start(S, i, m, p)
+        elif ni[i, cc.LOCK] >= 0:
             nf[i, cc.WORST] = max(nf[i, cc.WORST], nf[i, cc.TOTAL] - nf[i, cc.SIGNAL])
+            fw[m, i] = cc.R_BUSY
         elif (i != src and ni[i, cc.ALIVE] and not ni[i, cc.SENDING] and p > 0.0 and p >= rx
               and p >= pre * (noise + nf[i, cc.TOTAL] - p)):
             ni[i, cc.LOCK], ni[i, cc.LOCK_T] = m, t
             nf[i, cc.SIGNAL], nf[i, cc.WORST] = p, nf[i, cc.TOTAL] - p
+            fw[m, i] = 0
     cc.push(S, t + airtime, cc.E_END, m, 0, 0)
     if pi[cc.P_CCA] > 0:
         cc.push(S, t + pi[cc.P_CCA], cc.E_SENSE, 0, 0, 0)
+
+
+@njit(cache=True)
+def _same_start(S, i: int, m: int, p: float) -> None:
+    """Frame m starts at the instant of the frame receiver i locked onto: the stronger one (the nearer
+    sender's, which arrives first) keeps the receiver, busy for the other, if its preamble stands out
+    of all the frames that started together; else its preamble is lost in them (a collision)."""
+    ni, nf, pf, fw = S[0], S[1], S[10], S[14]
+    held = ni[i, cc.LOCK]
+    if p > nf[i, cc.SIGNAL]:
+        fw[held, i] = cc.R_BUSY
+        ni[i, cc.LOCK], nf[i, cc.SIGNAL] = m, p
+    else:
+        fw[m, i] = cc.R_BUSY
+    signal = nf[i, cc.SIGNAL]
+    nf[i, cc.WORST] = nf[i, cc.TOTAL] - signal
+    if signal >= pf[cc.Q_PREAMBLE] * (pf[cc.Q_NOISE] + nf[i, cc.WORST]):
+        fw[ni[i, cc.LOCK], i] = 0
+    else:
+        fw[ni[i, cc.LOCK], i] = cc.COLLISION
+        ni[i, cc.LOCK] = -1
 
 
 @njit(cache=True)
@@ -189,6 +217,7 @@ def _land(S, m: int) -> int:
         if ni[i, cc.LOCK] == m:
             ok = nf[i, cc.SIGNAL] >= pf[cc.Q_SINR] * (pf[cc.Q_NOISE] + nf[i, cc.WORST])
             ni[i, cc.RESULT] = key if ok else -key
+            S[14][m, i] = 0 if ok else cc.COLLISION
             ni[i, cc.IFS] = pi[cc.P_DIFS] if ok else pi[cc.P_DIFS] + pi[cc.P_EIFS]
             ni[i, cc.LOCK] = -1
     return key
@@ -233,7 +262,7 @@ def _broadcast_end(S, m: int, key: int, t: int) -> None:
         if not ni[i, cc.ALIVE]:
             cc.out_row(oi, of, ct, at, cc.O_DROP, i, f, cc.DEAD, np.nan)
         elif ni[i, cc.RESULT] != key:
-            cc.out_row(oi, of, ct, at, cc.O_DROP, i, f, cc.COLLISION, np.nan)
+            cc.out_row(oi, of, ct, at, cc.O_DROP, i, f, S[14][m, i] if S[14][m, i] > 0 else cc.COLLISION, np.nan)
         elif loss > 0.0 and cc.uniform(rnd, ct) < loss:
             cc.out_row(oi, of, ct, at, cc.O_DROP, i, f, cc.LOSS, np.nan)
         else:
@@ -256,8 +285,10 @@ def _unicast_end(S, m: int, key: int, t: int) -> None:
         reason = cc.DEAD
     elif not _heard(S, m, dst):
         reason = cc.OUT_OF_RANGE
+    elif ni[dst, cc.RESULT] == key:
+        reason = cc.LOSS  # decoded, then lost to the loss draw
     else:
-        reason = cc.LOSS if pf[cc.Q_LOSS] > 0.0 else cc.COLLISION
+        reason = S[14][m, dst] if S[14][m, dst] > 0 else cc.COLLISION
     cc.push(S, t + pi[cc.P_SIFS] + pi[cc.P_SLOT] + pi[cc.P_PREAMBLE], cc.E_RESOLVE, src, 0, reason)
 
 

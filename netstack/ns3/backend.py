@@ -196,7 +196,7 @@ class Ns3Backend:
         reached = self._net.Advance(until_ns)
         self.now_ns = reached
         header = self._header.tolist()
-        if header[0] == 0 and header[1] == 0:
+        if header[0] == 0 and header[1] == 0 and header[7] == 0:
             return reached, None
         return reached, self._collect(reached, header)
 
@@ -241,7 +241,7 @@ class Ns3Backend:
 
     # -- results -----------------------------------------------------------------------------
     def _collect(self, reached: int, header: list[int]) -> NetEvents:
-        n_rows, n_status, n_bytes, d_int, d_real, s_int, payload = header[:7]
+        n_rows, n_status, n_bytes, d_int, d_real, s_int, payload, n_drops = header
         ints = _copy(d_int, 7 * n_rows, np.int64).reshape(-1, 7)
         reals = _copy(d_real, 2 * n_rows, np.float64).reshape(-1, 2)
         offsets, sizes = ints[:, 5], ints[:, 4]
@@ -262,7 +262,17 @@ class Ns3Backend:
             tx_status=status,
             rx_t_ns=ints[:, 0],
             lqi=ints[:, 6],
+            **self._drops(n_drops),
         )
+
+    def _drops(self, count: int) -> dict[str, np.ndarray]:
+        """Receptions ns-3 lost since the last advance (its PHY drop traces, MAC give-ups), as
+        NetEvents' drop columns with their own times; reasons are netstack.backend.DROP_REASONS."""
+        if not count:
+            return {}
+        rows = _copy(int(self._net.XIntAddr()), 5 * count, np.int64).reshape(-1, 5)
+        return {"drop_t_ns": rows[:, 0], "drop_dst": rows[:, 1], "drop_src": rows[:, 2], "drop_tx_id": rows[:, 3],
+                "drop_reason": rows[:, 4].astype(np.int8)}
 
 
 def effective_range_m(config: Ns3RadioConfig) -> float:

@@ -148,6 +148,22 @@ class Net
     // transmit statuses: sInt holds kSInt int64 per row (time, tx, src, dst, acked).
     static constexpr int kDInt = 7;
     static constexpr int kSInt = 5;
+    // lost receptions: xInt holds kXInt int64 per row (time, receiver or -1, src, tx, reason), the
+    // reasons numbered as netstack.backend.DROP_REASONS
+    static constexpr int kXInt = 5;
+    enum Reason : int64_t
+    {
+        kLoss = 0,
+        kOutOfRange,
+        kDead,
+        kCollision,
+        kQueue,
+        kBelowSensitivity,
+        kBusy,
+        kHalfDuplex,
+        kRetries
+    };
+    std::vector<int64_t> xInt;
     std::vector<int64_t> dInt;
     std::vector<double> dReal;
     std::string dPayload;
@@ -238,6 +254,8 @@ class Net
         m_phy.Set("TxPowerEnd", DoubleValue(txPowerDbm));
         m_phy.Set("RxSensitivity", DoubleValue(rxSensitivityDbm));
         m_phy.Set("RxNoiseFigure", DoubleValue(noiseFigureDb));
+        m_txPowerDbm = txPowerDbm;
+        m_detectDbm = std::max(preambleMinRssiDbm, rxSensitivityDbm);
         if (!channelSettings.empty())
         {
             m_phy.Set("ChannelSettings", StringValue(channelSettings));
@@ -259,6 +277,8 @@ class Net
                                                           MakeBoundCallback(&Net::SniffWifi, this, i));
             dev->GetMac()->TraceConnectWithoutContext("AckedMpdu", MakeBoundCallback(&Net::AckedWifi, this, i));
             dev->GetMac()->TraceConnectWithoutContext("DroppedMpdu", MakeBoundCallback(&Net::DroppedWifi, this, i));
+            dev->GetPhy()->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&Net::PhyDropWifi, this, i));
+            dev->GetPhy()->GetState()->TraceConnectWithoutContext("RxError", MakeBoundCallback(&Net::RxErrorWifi, this, i));
             dev->GetMac()->TraceConnectWithoutContext("MacTx", MakeBoundCallback(&Net::CountMacTx, this, i));
             dev->GetPhy()->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&Net::CountPhyTx, this, i));
         }
@@ -281,6 +301,7 @@ class Net
         if (channelNumber < 11 || channelNumber > 26)
             return "802.15.4 channel must be within 11..26";
         m_txPowerDbm = txPowerDbm;
+        m_detectDbm = sensitivityDbm;
         ObjectFactory lossFactory;
         lossFactory.SetTypeId(lossType);
         for (size_t k = 0; k < lossNames.size(); ++k)
@@ -316,10 +337,17 @@ class Net
             phy->SetTxPowerSpectralDensity(svh.CreateTxPowerSpectralDensity(txPowerDbm, channelNumber));
             phy->SetNoisePowerSpectralDensity(svh.CreateNoisePowerSpectralDensity(channelNumber));
             phy->SetRxSensitivity(sensitivityDbm);
+            phy->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&Net::PhyDropLrWpan, this, i));
+            phy->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&Net::TxBeginLrWpan, this, i));
+            phy->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&Net::TxEndLrWpan, this, i));
+            mac->TraceConnectWithoutContext("MacRxDrop", MakeBoundCallback(&Net::PhyDropLrWpan, this, i));
             m_macs.push_back(mac);
         }
         m_lrwpan->AssignStreams(m_devices, stream);
         m_handles.assign(m_n, std::vector<Pending>(256, Pending{-1, -1, -1}));
+        m_broadcastHandles.assign(m_n, std::vector<int64_t>(256, -1));
+        m_txBegin.assign(m_n, -1);
+        m_txEnd.assign(m_n, -1);
         m_nextHandle.assign(m_n, 0);
         m_wifi = false;
         return "";
@@ -441,7 +469,21 @@ class Net
 
     void SetListening(uint32_t node, bool listening) { m_listen[node] = listening ? 1 : 0; }
 
-    void SetAlive(uint32_t node, bool alive) { m_alive[node] = alive ? 1 : 0; }
+    // A dead node's radio is off: it neither receives nor acknowledges (its losses read `dead`).
+    void SetAlive(uint32_t node, bool alive)
+    {
+        m_alive[node] = alive ? 1 : 0;
+        if (m_wifi)
+        {
+            Ptr<WifiPhy> phy = DynamicCast<WifiNetDevice>(m_devices.Get(node))->GetPhy();
+            if (alive)
+                phy->ResumeFromSleep();
+            else
+                phy->SetSleepMode(true);
+        }
+        else if (node < m_macs.size())
+            m_macs[node]->SetRxOnWhenIdle(alive);
+    }
 
     // Frames whose first byte is `kind` do not stop the simulation; they reach Python with the next
     // event, stamped with their own receive time (for frames whose handling never transmits).
@@ -463,7 +505,7 @@ class Net
         else if (dst >= 0)
             m_unicast[p->GetUid()] = {tx, static_cast<int64_t>(src), dst};
         else
-            m_broadcastTx[p->GetUid()] = tx;
+            m_broadcastTx[p->GetUid()] = Pending{tx, static_cast<int64_t>(src), -1};
         Time delay = NanoSeconds(atNs) - Simulator::Now();
         Simulator::ScheduleWithContext(src, delay.IsNegative() ? Seconds(0) : delay, &Net::DoSend, this, src, dst, p);
         return tx;
@@ -491,6 +533,7 @@ class Net
         m_header[4] = reinterpret_cast<int64_t>(dReal.data());
         m_header[5] = reinterpret_cast<int64_t>(sInt.data());
         m_header[6] = reinterpret_cast<int64_t>(dPayload.data());
+        m_header[7] = int64_t(xInt.size() / kXInt);
         return now;
     }
 
@@ -503,7 +546,10 @@ class Net
         dReal.clear();
         dPayload.clear();
         sInt.clear();
+        xInt.clear();
     }
+
+    intptr_t XIntAddr() const { return reinterpret_cast<intptr_t>(xInt.data()); }
 
     int64_t NowNs() const { return Simulator::Now().GetNanoSeconds(); }
 
@@ -522,6 +568,8 @@ class Net
     struct Pending
     {
         int64_t tx, src, dst;
+        int64_t reason = -1;     // unicast: why the destination last failed to receive it
+        bool delivered = false;  // unicast: the destination received it (a lost ACK is no lost reception)
     };
 
     static uint64_t Key(const Address& address)
@@ -572,6 +620,8 @@ class Net
             params.m_txOptions = dst < 0 ? lrwpan::TX_OPTION_NONE : lrwpan::TX_OPTION_ACK;
             auto it = m_unicast.find(p->GetUid());
             m_handles[src][handle] = it != m_unicast.end() ? it->second : Pending{-1, -1, -1};
+            auto bt = m_broadcastTx.find(p->GetUid());
+            m_broadcastHandles[src][handle] = bt != m_broadcastTx.end() ? bt->second.tx : -1;
             m_macs[src]->McpsDataRequest(params, p);
             return;
         }
@@ -586,14 +636,19 @@ class Net
     {
         uint32_t me = dev->GetNode()->GetId();
         if (!m_alive[me])
+        {
+            Lost(me, p->GetUid(), kDead);
             return;
+        }
         int64_t src = IndexOf(from);
         auto it = m_unicast.find(p->GetUid());
         int64_t tx = it != m_unicast.end() ? it->second.tx : -1;
+        if (it != m_unicast.end() && it->second.dst == int64_t(me))
+            it->second.delivered = true;
         if (tx < 0)
         {
             auto b = m_broadcastTx.find(p->GetUid());
-            tx = b != m_broadcastTx.end() ? b->second : -1;
+            tx = b != m_broadcastTx.end() ? b->second.tx : -1;
         }
         bool sniffed = m_snUid[me] == p->GetUid();
         double rssi = sniffed ? m_snSignal[me] : std::nan("");
@@ -734,7 +789,13 @@ class Net
     static void ReceiveLrWpan(Net* self, uint32_t me, lrwpan::McpsDataIndicationParams params, Ptr<Packet> p)
     {
         if (!self->m_alive[me])
+        {
+            self->Lost(me, p->GetUid(), kDead);
             return;
+        }
+        auto un = self->m_unicast.find(p->GetUid());
+        if (un != self->m_unicast.end() && un->second.dst == int64_t(me))
+            un->second.delivered = true;
         uint8_t b[2];
         params.m_srcAddr.CopyTo(b);
         int64_t src = ((int64_t(b[0]) << 8) | b[1]) - 1;
@@ -745,7 +806,7 @@ class Net
         else
         {
             auto bt = self->m_broadcastTx.find(p->GetUid());
-            tx = bt != self->m_broadcastTx.end() ? bt->second : -1;
+            tx = bt != self->m_broadcastTx.end() ? bt->second.tx : -1;
         }
         // 802.15.4 reports LQI, not RSSI: RSSI is the channel's loss model applied to the tx power
         double rssi = (src >= 0 && src < int64_t(self->m_n))
@@ -757,11 +818,24 @@ class Net
     static void ConfirmLrWpan(Net* self, uint32_t node, lrwpan::McpsDataConfirmParams params)
     {
         Pending pend = self->m_handles[node][params.m_msduHandle];
+        bool ok = params.m_status == lrwpan::MacStatus::SUCCESS;
         if (pend.tx < 0)
-            return; // a broadcast: nothing to report
+        {
+            // a broadcast: its MAC gave it up before sending (channel access, a full queue)
+            if (!ok)
+                self->RecordDrop(-1, node, self->m_broadcastHandles[node][params.m_msduHandle],
+                                 params.m_status == lrwpan::MacStatus::CHANNEL_ACCESS_FAILURE ? kBusy : kQueue);
+            return;
+        }
         self->m_handles[node][params.m_msduHandle] = Pending{-1, -1, -1};
-        self->m_unicast.erase(self->UidOfTx(pend.tx));
-        self->RecordStatus(pend, params.m_status == lrwpan::MacStatus::SUCCESS);
+        uint64_t uid = self->UidOfTx(pend.tx);
+        auto it = self->m_unicast.find(uid);
+        if (!ok && it != self->m_unicast.end())
+            self->GaveUp(it->second, params.m_status == lrwpan::MacStatus::CHANNEL_ACCESS_FAILURE ? kBusy
+                                     : params.m_status == lrwpan::MacStatus::NO_ACK                 ? -1
+                                                                                                     : kQueue);
+        self->m_unicast.erase(uid);
+        self->RecordStatus(pend, ok);
     }
 
     void ChainLoss()
@@ -790,6 +864,7 @@ class Net
     void Record(uint32_t me, int64_t src, int64_t tx, double rssi, double snr, int64_t lqi, Ptr<const Packet> p,
                 int hops = -1)
     {
+        Seen(p->GetUid(), me);
         uint32_t size = p->GetSize();
         int64_t row[kDInt] = {Simulator::Now().GetNanoSeconds(), me, src, tx, size, int64_t(dPayload.size()), lqi};
         dInt.insert(dInt.end(), row, row + kDInt);
@@ -835,9 +910,149 @@ class Net
         self->Status(mpdu->GetPacket()->GetUid(), true);
     }
 
-    static void DroppedWifi(Net* self, uint32_t, WifiMacDropReason, Ptr<const WifiMpdu> mpdu)
+    static void DroppedWifi(Net* self, uint32_t node, WifiMacDropReason why, Ptr<const WifiMpdu> mpdu)
     {
-        self->Status(mpdu->GetPacket()->GetUid(), false);
+        uint64_t uid = mpdu->GetPacket()->GetUid();
+        int64_t reason = why == WIFI_MAC_DROP_REACHED_RETRY_LIMIT ? -1 : kQueue;
+        auto it = self->m_unicast.find(uid);
+        if (it != self->m_unicast.end())
+            self->GaveUp(it->second, reason);
+        else
+        {
+            auto b = self->m_broadcastTx.find(uid);
+            if (b != self->m_broadcastTx.end() && !self->m_ip)
+                self->RecordDrop(-1, node, b->second.tx, kQueue);
+        }
+        self->Status(uid, false);
+    }
+
+    // ns-3's PHY lost a frame at `me` (wifi PhyRxDrop, with its reason)
+    static void PhyDropWifi(Net* self, uint32_t me, Ptr<const Packet> p, WifiPhyRxfailureReason why)
+    {
+        int64_t reason = kCollision;
+        switch (why)
+        {
+        case RXING:
+        case BUSY_DECODING_PREAMBLE:
+        case PREAMBLE_DETECTION_PACKET_SWITCH:
+        case FRAME_CAPTURE_PACKET_SWITCH:
+            reason = kBusy;
+            break;
+        case TXING:
+        case RECEPTION_ABORTED_BY_TX:
+        case SIGNAL_DETECTION_ABORTED_BY_TX:
+            reason = kHalfDuplex;
+            break;
+        default:
+            break;
+        }
+        self->Lost(me, p->GetUid(), reason);
+    }
+
+    // the payload of a frame `me` was receiving failed to decode (its SINR)
+    static void RxErrorWifi(Net* self, uint32_t me, Ptr<const Packet> p, double)
+    {
+        self->Lost(me, p->GetUid(), kCollision);
+    }
+
+    static void PhyDropLrWpan(Net* self, uint32_t me, Ptr<const Packet> p)
+    {
+        self->Lost(me, p->GetUid(), kCollision);
+    }
+
+    // 802.15.4's PHY ignores, without a trace, frames that reach a radio busy transmitting or turning
+    // around; so each broadcast is closed 1 ms after it ends: every live node in range with neither
+    // a delivery nor a drop gets one (half_duplex if it transmitted meanwhile, else busy).
+    static void TxBeginLrWpan(Net* self, uint32_t node, Ptr<const Packet> p)
+    {
+        int64_t now = Simulator::Now().GetNanoSeconds();
+        self->m_txBegin[node] = now;
+        self->m_txEnd[node] = -1;
+        auto b = self->m_broadcastTx.find(p->GetUid());
+        if (b != self->m_broadcastTx.end() && b->second.src == int64_t(node))
+            self->m_watch[p->GetUid()] = Watch{now, std::vector<uint8_t>(self->m_n, 0)};
+    }
+
+    static void TxEndLrWpan(Net* self, uint32_t node, Ptr<const Packet> p)
+    {
+        self->m_txEnd[node] = Simulator::Now().GetNanoSeconds();
+        if (self->m_watch.count(p->GetUid()))
+            Simulator::Schedule(MilliSeconds(1), &Net::CloseBroadcast, self, p->GetUid());
+    }
+
+    void CloseBroadcast(uint64_t uid)
+    {
+        auto w = m_watch.find(uid);
+        auto b = m_broadcastTx.find(uid);
+        if (w == m_watch.end() || b == m_broadcastTx.end())
+            return;
+        const Pending& pend = b->second;
+        int64_t start = w->second.start;
+        for (uint32_t j = 0; j < m_n; ++j)
+        {
+            if (int64_t(j) == pend.src || w->second.seen[j] ||
+                m_loss->CalcRxPower(m_txPowerDbm, m_mob[pend.src], m_mob[j]) < m_detectDbm)
+                continue;
+            bool sent = m_txBegin[j] >= 0 && (m_txEnd[j] < 0 || m_txEnd[j] >= start);
+            RecordDrop(j, pend.src, pend.tx, !m_alive[j] ? kDead : sent ? kHalfDuplex : kBusy);
+        }
+        m_watch.erase(w);
+    }
+
+    void Seen(uint64_t uid, uint32_t me)
+    {
+        auto w = m_watch.find(uid);
+        if (w != m_watch.end())
+            w->second.seen[me] = 1;
+    }
+
+    // A reception of our frame `uid` failed at `me`: a drop row for a broadcast; for a unicast to
+    // `me`, the reason kept until the MAC gives up (a later retry may still get through).
+    void Lost(uint32_t me, uint64_t uid, int64_t reason)
+    {
+        Pending* pend = nullptr;
+        auto u = m_unicast.find(uid);
+        if (u != m_unicast.end())
+            pend = &u->second;
+        else
+        {
+            auto b = m_broadcastTx.find(uid);
+            if (b == m_broadcastTx.end())
+                return; // an ACK, ARP or routing frame: not one of ours
+            pend = &b->second;
+        }
+        if (pend->src == int64_t(me) || (pend->dst >= 0 && pend->dst != int64_t(me)))
+            return;
+        if (m_loss->CalcRxPower(m_txPowerDbm, m_mob[pend->src], m_mob[me]) < m_detectDbm)
+            return; // out of range: no reception to lose
+        if (!m_alive[me])
+            reason = kDead;
+        if (pend->dst >= 0)
+            pend->reason = reason;
+        else if (!m_watch.count(uid) || !m_watch[uid].seen[me])
+        {
+            Seen(uid, me);
+            RecordDrop(me, pend->src, pend->tx, reason);
+        }
+    }
+
+    // The MAC gave a unicast up; unless its destination received it, one drop row says why.
+    void GaveUp(const Pending& pend, int64_t reason)
+    {
+        if (pend.delivered)
+            return;
+        if (reason < 0) // retries exhausted: the last reason the destination lost it, or why it never heard it
+        {
+            bool heard = m_loss->CalcRxPower(m_txPowerDbm, m_mob[pend.src], m_mob[pend.dst]) >= m_detectDbm;
+            reason = !m_alive[pend.dst] ? kDead : pend.reason >= 0 ? pend.reason : heard ? kRetries : kOutOfRange;
+        }
+        RecordDrop(pend.dst, pend.src, pend.tx, reason);
+    }
+
+    void RecordDrop(int64_t dst, int64_t src, int64_t tx, int64_t reason)
+    {
+        int64_t row[kXInt] = {Simulator::Now().GetNanoSeconds(), dst, src, tx, reason};
+        xInt.insert(xInt.end(), row, row + kXInt);
     }
 
     uint32_t m_n;
@@ -871,7 +1086,8 @@ class Net
     std::vector<uint64_t> m_snUid;
     std::vector<double> m_snSignal, m_snNoise;
     std::unordered_map<uint64_t, Pending> m_unicast;
-    std::unordered_map<uint64_t, int64_t> m_broadcastTx;
+    std::unordered_map<uint64_t, Pending> m_broadcastTx;
+    double m_detectDbm = -1e9; // the weakest frame a receiver detects: nodes below it are out of range
     std::unordered_map<uint64_t, int64_t> m_addrIndex;
     int64_t m_nextTx = 0;
     EventId m_stopEvent;
@@ -883,6 +1099,14 @@ class Net
     Ptr<SingleModelSpectrumChannel> m_spectrum;
     std::vector<Ptr<lrwpan::LrWpanMac>> m_macs;
     std::vector<std::vector<Pending>> m_handles;
+    std::vector<std::vector<int64_t>> m_broadcastHandles;
+    struct Watch
+    {
+        int64_t start;
+        std::vector<uint8_t> seen;
+    };
+    std::unordered_map<uint64_t, Watch> m_watch; // 802.15.4 broadcasts in the air: who has an outcome
+    std::vector<int64_t> m_txBegin, m_txEnd;
     std::vector<uint8_t> m_nextHandle;
     double m_txPowerDbm = 0.0;
 };

@@ -16,7 +16,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from netstack.fast.config import FastRadioConfig
+from netstack.fast.config import BroadcastPhy, FastRadioConfig
 from netstack.fast.medium import Csma
 from netstack.fast.pathloss import PATHLOSS_MODELS, LogDistance, check_power
 from netstack.ns3.config import Ns3RadioConfig
@@ -143,16 +143,22 @@ class RadioSpec:
         std = self.spec
         return (std.noise_floor_nf0_dbm if std else GENERIC_NOISE_FLOOR_NF0_DBM) + self.noise_figure_db
 
+    def receive_threshold_dbm(self) -> float:
+        """The weakest frame the fast engine receives: the sensitivity, less the margin by which ns-3
+        receives below it for the standard (802.15.4)."""
+        std = self.spec
+        return self.rx_sensitivity_dbm - (std.sensitivity_margin_db if std is not None else 0.0)
+
     def max_range_m(self) -> float:
-        """Where the received power falls to the sensitivity (a unit disk's radius)."""
-        return float(self.pathloss.max_range_m(self.tx_power_dbm, self.rx_sensitivity_dbm))
+        """Where the received power falls to the receive threshold (a unit disk's radius)."""
+        return float(self.pathloss.max_range_m(self.tx_power_dbm, self.receive_threshold_dbm()))
 
     # -- the engines' parameters ---------------------------------------------------------------
     def fast_config(self) -> FastRadioConfig:
         """The fast radio's parameters for this radio."""
         std, opts = self.spec, self.fast
         contention = None if isinstance(opts.contention, NoContention) else opts.contention
-        common = {"tx_power_dbm": self.tx_power_dbm, "rx_threshold_dbm": self.rx_sensitivity_dbm,
+        common = {"tx_power_dbm": self.tx_power_dbm, "rx_threshold_dbm": self.receive_threshold_dbm(),
                   "noise_floor_dbm": self.noise_floor_dbm, "bit_rate_bps": round(self.data_rate_mbps * 1e6, 6),
                   "loss_probability": opts.loss_probability, "pathloss": self.pathloss, "latency_ns": opts.latency_ns,
                   "obstacle_loss_db": self.obstacle_loss_db, "obstacles_block": self.obstacles_block,
@@ -161,7 +167,17 @@ class RadioSpec:
             return FastRadioConfig(**common, overhead_bytes=self.overhead_bytes, max_payload_bytes=self.max_payload_bytes)
         return FastRadioConfig(**common, overhead_bytes=std.mac_overhead_bytes, max_payload_bytes=std.max_payload_bytes,
                                preamble_ns=0 if contention is not None else std.preamble_ns, symbol_ns=std.symbol_ns,
-                               extra_bits=std.extra_bits, signal_extension_ns=std.signal_extension_ns)
+                               extra_bits=std.extra_bits, signal_extension_ns=std.signal_extension_ns,
+                               broadcast=self._broadcast_phy(std))
+
+    def _broadcast_phy(self, std: Standard) -> BroadcastPhy | None:
+        """802.11 broadcasts at ns-3's first mode: 1 Mbit/s DSSS at 2.4 GHz, 6 Mbit/s OFDM at 5 GHz."""
+        if std.broadcast_dsss:
+            return BroadcastPhy(1e6, extra_preamble_ns=STANDARDS["802.11b"].preamble_ns - std.preamble_ns)
+        if std.broadcast_mbps is None or std.broadcast_mbps == self.data_rate_mbps:
+            return None
+        return BroadcastPhy(std.broadcast_mbps * 1e6, symbol_ns=std.symbol_ns, extra_bits=std.extra_bits,
+                            signal_extension_ns=std.signal_extension_ns)
 
     def standard_csma(self, **overrides: Any) -> Csma:
         """The standard's medium access as the fast contention model (802.11's DCF; 802.15.4's
@@ -172,6 +188,7 @@ class RadioSpec:
         values = {"slot_ns": std.slot_ns, "sifs_ns": std.sifs_ns, "aifsn": std.aifsn, "cw_min": std.cw_min,
                   "cw_max": std.cw_max, "retry_limit": std.retry_limit, "preamble_ns": std.preamble_ns,
                   "ack_bytes": std.ack_bytes, "energy_detect_dbm": std.energy_detect_dbm,
+                  "preamble_threshold_db": std.preamble_threshold_db,
                   "sinr_threshold_db": std.rate(self.data_rate_mbps).sinr_db, "cca_delay_ns": std.cca_delay_ns,
                   "backoff_first": self.standard == "802.15.4"}
         return Csma(**{**values, **overrides})

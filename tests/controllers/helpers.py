@@ -2,7 +2,9 @@
 
 from dataclasses import dataclass
 
-from controllers import Controller, Message
+import numpy as np
+
+from controllers import Controller, GroupController, Message
 
 
 class TimerProbe(Controller):
@@ -256,3 +258,52 @@ class Command(Controller):
         self.record("heading", self.robot.heading)
         self.record("vx", float(v[0]))
         self.record("vy", float(v[1]))
+
+
+class SyncBroadcasters(GroupController):
+    """Robots that stand still; every tick a seeded `fraction` of them broadcast `size` bytes at the
+    same instant (what a group controller's sends are), so frames start together and collide."""
+
+    @dataclass(frozen=True)
+    class Params:
+        fraction: float = 0.2
+        size: int = 100
+
+    period = 0.1
+
+    def step(self) -> None:
+        g = self.group
+        due = np.nonzero(self.rng.random(g.n) < self.params.fraction)[0]
+        if len(due):
+            g.broadcast(due, bytes(self.params.size))
+
+
+class Unicaster(Controller):
+    """Robot 0 sends `count` unicasts of 50 bytes to each of `targets`, one every 0.2 s from 0.5 s."""
+
+    @dataclass(frozen=True)
+    class Params:
+        targets: tuple[int, ...] = ()
+        count: int = 3
+
+    period = None
+
+    def setup(self) -> None:
+        if self.id == 0:
+            for k in range(self.params.count):
+                for j, dst in enumerate(self.params.targets):
+                    self.after(0.5 + 0.2 * k + 0.05 * j, lambda dst=dst: self.net.send(dst, bytes(50)))
+
+
+class RecordingBeacon(Controller):
+    """Each robot broadcasts 20 bytes once a second at its own phase and records every message's RSSI
+    and SNR by sender (`rssi_from_<src>`, `snr_from_<src>`)."""
+
+    period = None
+
+    def setup(self) -> None:
+        self.every(1.0, lambda: self.net.broadcast(bytes(20)), phase=0.1 + 0.3 * self.id)
+
+    def on_message(self, msg: Message) -> None:
+        self.record(f"rssi_from_{msg.src}", msg.rssi_dbm)
+        self.record(f"snr_from_{msg.src}", msg.snr_db)

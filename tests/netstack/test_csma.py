@@ -17,7 +17,8 @@ US = 1_000
 RADIO = {"tx_power_dbm": 16.0206, "rx_threshold_dbm": -82.0, "noise_floor_dbm": -93.6, "bit_rate_bps": 1e6,
          "latency_ns": 0, "overhead_bytes": 36}
 AIR_100 = 192 * US + (100 + 36) * 8 * US  # preamble + 136 bytes at 1 Mbit/s
-COLLISION, QUEUE, OUT_OF_RANGE, LOSS = (DROP_REASONS.index(r) for r in ("collision", "queue", "out_of_range", "loss"))
+COLLISION, QUEUE, OUT_OF_RANGE, LOSS, BUSY, HALF_DUPLEX = (
+    DROP_REASONS.index(r) for r in ("collision", "queue", "out_of_range", "loss", "busy", "half_duplex"))
 
 
 def backend(positions, seed=1, radio=None, solids=None, **mac) -> CsmaBackend:
@@ -68,7 +69,8 @@ def test_frames_that_start_together_collide_and_a_sender_hears_nothing_while_it_
     out = events(b)
     assert [t for t, _ in out] == [AIR_100, 2 * US + AIR_100] and all(len(ev.dst) == 0 for _, ev in out)
     drops = [(s, d, r) for _, ev in out for s, d, r in zip(ev.drop_src.tolist(), ev.drop_dst.tolist(), ev.drop_reason.tolist())]
-    assert sorted(drops) == [(0, 1, COLLISION), (0, 2, COLLISION), (2, 0, COLLISION), (2, 1, COLLISION)]
+    # node 1 locked onto 0's frame (lost to 2's) and was busy for 2's; each sender was transmitting
+    assert sorted(drops) == [(0, 1, COLLISION), (0, 2, HALF_DUPLEX), (2, 0, HALF_DUPLEX), (2, 1, BUSY)]
 
 
 def test_hidden_terminals_collide_at_the_node_between_them_unless_the_first_frame_is_captured():
