@@ -31,9 +31,9 @@ from cosim.engine.assemble import use_compiled_kernels  # noqa: E402
 TARGETS = [("typical", "kinematic", 10_000), ("typical", "pybullet", 1_500), ("broadcast", "kinematic", 1_100)]
 
 
-FAST_NETWORK = {"backend": "fast", "radio": {
-    "pathloss": {"model": "unit_disk", "range_m": 30.0},
-    "bit_rate_bps": 250_000, "overhead_bytes": 17, "latency": "100 us",
+FAST_NETWORK = {"backend": "fast", "radio": {  # CC2420-class 802.15.4, per link, as Simbeeotic's radio
+    "standard": "802.15.4", "pathloss": {"model": "unit_disk", "range_m": 30.0},
+    "fast": {"latency": "100 us", "contention": {"model": "none"}},
 }}
 
 

@@ -17,6 +17,9 @@ FLY_MODES = {"attitude": Mode.ATTITUDE, "speed_vertical": Mode.SPEED_VERTICAL, "
              "speed_vertical_heading": Mode.SPEED_VERTICAL_HEADING}
 
 
+_QUAD, _WHEELS, _TWO_WHEELS = 1, 2, 4
+
+
 def check_ground_velocity(world: World, robots: np.ndarray, vy, vz) -> None:
     """Wheels roll on the ground: no robot on wheels climbs (vz), and one with a left and a right wheel
     (diff_drive, urdf) cannot move sideways (vy); refused rather than ignored."""
@@ -35,13 +38,27 @@ class Robot:
     in radians. Commands take effect at the first physics tick at or after the call.
     """
 
-    __slots__ = ("_batteries", "_w", "id", "sensors")
+    __slots__ = ("_batteries", "_kind", "_w", "id", "sensors")
 
     def __init__(self, world: World, index: int, sensors: dict[str, Any], batteries: Batteries | None = None) -> None:
         self.id = index
         self._w = world
         self.sensors = sensors
         self._batteries = batteries
+        self._kind: int | None = None
+
+    def _body(self) -> int:
+        """What the body is (_QUAD, _WHEELS, _TWO_WHEELS bits), read once the world has started."""
+        if self._kind is not None:
+            return self._kind
+        w, i = self._w, self.id
+        if not (w.quad_slot.size or w.drive_slot.size or w.omni_slot.size):
+            return 0  # not started, or only point robots: nothing to remember
+        two = bool(w.drive_slot.size and w.drive_slot[i] >= 0)
+        omni = bool(w.omni_slot.size and w.omni_slot[i] >= 0)
+        quad = bool(w.quad_slot.size and w.quad_slot[i] >= 0)
+        self._kind = (_QUAD if quad else 0) | (_WHEELS if two or omni else 0) | (_TWO_WHEELS if two else 0)
+        return self._kind
 
     @property
     def battery_j(self) -> float:
@@ -76,25 +93,24 @@ class Robot:
 
     @property
     def moves_sideways(self) -> bool:
-        slots = self._w.drive_slot
-        return not (slots.size and slots[self.id] >= 0)
+        return not self._body() & _TWO_WHEELS
 
     def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
         """Desired body-frame velocity (m/s), capped at the robot's max_speed by the world. A quadrotor
         flies it in ground speed + vertical speed mode, holding the commanded heading."""
-        if self._wheeled:
+        kind = self._body()
+        if kind & _WHEELS and (vy or vz):
             check_ground_velocity(self._w, np.array([self.id]), vy, vz)
         self._w.cmd_vel[self.id] = (vx, vy, vz)
-        if self._quad:
+        if kind & _QUAD:
             self._w.quads_follow(self.id)
-        elif self._wheeled:
+        elif kind & _WHEELS:
             self._w.drive(self.id, None)  # forward speed vx, steered by the heading commands
 
     @property
     def _wheeled(self) -> bool:
         """A ground robot on wheels: diff_drive (or a URDF robot driven like one) or omni."""
-        w = self._w
-        return (w.drive_slot.size > 0 and w.drive_slot[self.id] >= 0) or (w.omni_slot.size > 0 and w.omni_slot[self.id] >= 0)
+        return bool(self._body() & _WHEELS)
 
     def drive(self, v: float, w: float) -> None:
         """A wheeled robot's forward speed (m/s) and turn rate (rad/s, counter-clockwise)."""
@@ -112,8 +128,7 @@ class Robot:
 
     @property
     def _quad(self) -> bool:
-        slots = self._w.quad_slot
-        return slots.size > 0 and slots[self.id] >= 0
+        return bool(self._body() & _QUAD)
 
     def fly(self, mode: str, a: float, b: float, c: float, d: float | None = None) -> None:
         """Quadrotor command (see physics.quadrotor): mode `attitude` (roll, pitch, yaw rate, thrust N),
@@ -140,9 +155,10 @@ class Robot:
     def set_heading(self, heading: float) -> None:
         """Face `heading` (rad, counter-clockwise from +x); a quadrotor yaws to it."""
         self._w.cmd_heading[self.id] = math.remainder(heading, 2.0 * math.pi)
-        if self._quad:
+        kind = self._body()
+        if kind & _QUAD:
             self._w.quads_steer(self.id)
-        elif self._wheeled:
+        elif kind & _WHEELS:
             self._w.drive(self.id, None)  # steered by the heading command from now on
 
     def hover(self) -> None:

@@ -31,7 +31,7 @@ from cosim.mavlink.ratelog import RateLimitedLog
 
 log = logging.getLogger(__name__)
 
-_VELOCITY_MASK = 0b0000_1111_1100_0111  # use vx, vy, vz and yaw
+_VELOCITY_MASK = 0b0000_1011_1100_0111  # use vx, vy, vz and yaw (bit 10 clear: the yaw counts)
 _POSITION_MASK = 0b0000_1011_1111_1000  # use x, y, z and yaw
 
 

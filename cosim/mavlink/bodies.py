@@ -59,18 +59,26 @@ class QuadBody:
         self._land_at = None
         self._command(Mode.POSITION, x, y, z, self.attitude()[2] if heading is None else heading)
 
-    def velocity_world(self, ve: float, vn: float, vu: float) -> None:
+    def velocity_world(self, ve: float, vn: float, vu: float, heading: float | None = None) -> None:
+        """East/north/up velocity (m/s); with a heading (rad) the copter also yaws to it, as ArduCopter
+        and PX4 do with a velocity setpoint that carries a yaw."""
         self._land_at = None
-        self._velocity_world(ve, vn, vu)
+        self._velocity_world(ve, vn, vu, heading)
 
-    def _velocity_world(self, ve: float, vn: float, vu: float) -> None:
-        h = self.attitude()[2]
+    def _velocity_world(self, ve: float, vn: float, vu: float, heading: float | None = None) -> None:
+        h = self.attitude()[2] if heading is None else heading
         c, s = math.cos(h), math.sin(h)
-        self._command(Mode.SPEED_VERTICAL, c * ve + s * vn, -s * ve + c * vn, vu, math.nan)
+        mode = Mode.SPEED_VERTICAL if heading is None else Mode.SPEED_VERTICAL_HEADING
+        self._command(mode, c * ve + s * vn, -s * ve + c * vn, vu, math.nan if heading is None else heading)
 
-    def velocity_body(self, forward: float, left: float, up: float) -> None:
+    def velocity_body(self, forward: float, left: float, up: float, heading: float | None = None) -> None:
         self._land_at = None
-        self._command(Mode.SPEED_VERTICAL, forward, left, up, math.nan)
+        if heading is None:
+            self._command(Mode.SPEED_VERTICAL, forward, left, up, math.nan)
+            return
+        h = self.attitude()[2]  # the body frame is where the copter faces now
+        self._velocity_world(forward * math.cos(h) - left * math.sin(h), forward * math.sin(h) + left * math.cos(h), up,
+                             heading)
 
     def hold(self) -> None:
         x, y, z = self.position()
@@ -134,13 +142,14 @@ class RoverBody:
     def goto(self, x: float, y: float, z: float, heading: float | None) -> None:
         self._target = ("point", x, y)
 
-    def velocity_world(self, ve: float, vn: float, vu: float) -> None:
+    def velocity_world(self, ve: float, vn: float, vu: float, heading: float | None = None) -> None:
+        """A rover drives along its velocity: it faces where it goes (a yaw in the setpoint is that)."""
         speed = math.hypot(ve, vn)
         self._target = ("velocity", speed, math.atan2(vn, ve)) if speed > 1e-6 else None
         if self._target is None:
             self._command(0.0, 0.0)
 
-    def velocity_body(self, forward: float, left: float, up: float) -> None:
+    def velocity_body(self, forward: float, left: float, up: float, heading: float | None = None) -> None:
         h = self.attitude()[2]
         self.velocity_world(forward * math.cos(h) - left * math.sin(h), forward * math.sin(h) + left * math.cos(h), 0.0)
 

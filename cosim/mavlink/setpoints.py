@@ -75,9 +75,9 @@ def local_target(v: SimVehicleEndpoint, m) -> None:
         if problem:
             v.deny(f"setpoint refused: {problem}")
         elif frame in BODY_FRAMES:
-            v.follow_velocity(True, m.vx, -m.vy, -m.vz)  # forward/right/down -> forward/left/up
+            v.follow_velocity(True, m.vx, -m.vy, -m.vz, _yaw(m))  # forward/right/down -> forward/left/up
         else:
-            v.follow_velocity(False, *ned_to_enu(m.vx, m.vy, m.vz))
+            v.follow_velocity(False, *ned_to_enu(m.vx, m.vy, m.vz), _yaw(m))
 
 
 def _offset(v: SimVehicleEndpoint, n: float, e: float, d: float, body: bool) -> tuple[float, float, float]:
@@ -107,4 +107,4 @@ def global_target(v: SimVehicleEndpoint, m) -> None:
     elif not m.type_mask & IGNORE_VELOCITY:
         problem = None if all(math.isfinite(x) for x in (m.vx, m.vy, m.vz)) else "non-finite velocity"
         problem = problem or speed_problem(m.vx, m.vy, m.vz)
-        v.deny(f"setpoint refused: {problem}") if problem else v.follow_velocity(False, *ned_to_enu(m.vx, m.vy, m.vz))
+        v.deny(f"setpoint refused: {problem}") if problem else v.follow_velocity(False, *ned_to_enu(m.vx, m.vy, m.vz), _yaw(m))

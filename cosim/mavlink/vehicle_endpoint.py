@@ -189,12 +189,13 @@ class SimVehicleEndpoint:
         self._velocity_setpoint = False
         self._goto(x, y, z, yaw_ned)
 
-    def follow_velocity(self, body: bool, a: float, b: float, c: float) -> None:
-        """Velocity (m/s): forward/left/up if `body`, else east/north/up."""
+    def follow_velocity(self, body: bool, a: float, b: float, c: float, yaw_ned: float | None = None) -> None:
+        """Velocity (m/s): forward/left/up if `body`, else east/north/up; a copter yaws to a given yaw."""
         if self._grounded_by_setpoint():
             return
         self._velocity_setpoint = True
-        self.body.velocity_body(a, b, c) if body else self.body.velocity_world(a, b, c)
+        heading = None if yaw_ned is None or math.isnan(yaw_ned) else yaw_to_heading(yaw_ned)
+        self.body.velocity_body(a, b, c, heading) if body else self.body.velocity_world(a, b, c, heading)
 
     # -- vehicle logic -----------------------------------------------------------------------------
     def _goto(self, x: float, y: float, z: float, yaw_ned: float | None) -> None:

@@ -241,19 +241,24 @@ class Command(Controller):
         then: str | None = None
         then_args: tuple[float, ...] = ()
         mode: str | None = None  # fly's mode, before args
+        repeat: bool = False  # command again at every step (a MAVLink adapter holds a vehicle whose commands stop)
 
     period = 0.1
 
     def setup(self) -> None:
         self.after(0.1, self._command)
+        self.commanded = False
 
     def _command(self) -> None:
         p = self.params
+        self.commanded = True
         for method, args in ((p.method, p.args), (p.then, p.then_args)):
             if method is not None:
                 getattr(self.robot, method)(*(((p.mode,) if method == "fly" else ()) + tuple(args)))
 
     def step(self) -> None:
+        if self.params.repeat and self.commanded:
+            self._command()
         v = self.robot.velocity
         self.record("heading", self.robot.heading)
         self.record("vx", float(v[0]))

@@ -6,6 +6,7 @@ a closed loop through real MAVLink.
     GoTo controller -> MavlinkRobot -> MavlinkVehicle (sysid 2) /
 """
 
+import math
 import threading
 import time
 
@@ -18,10 +19,11 @@ from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.launch import fly_controllers, take_off
 from cosim.mavlink.personality import ARDUPILOT, PX4
 from cosim.mavlink.realtime import run_realtime
+from cosim.mavlink.remote_robot import MavlinkRobot
 from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
 from cosim.mavlink.vehicle_port import VehiclePort
 from physics.quadrotor import AIRFRAMES, QuadrotorBank
-from tests.controllers.helpers import GoTo
+from tests.controllers.helpers import Command, GoTo
 
 
 @pytest.fixture
@@ -250,3 +252,28 @@ def test_a_controller_hands_its_vehicle_a_mission_and_follows_it(two_vehicles):
     fly_controllers(link, [(MavlinkVehicle(link, 1, personality), survey)], duration_s=12.0, altitude_m=2.0)
     assert survey.progress[-1] == [0, 1, 2, 3] and "flies a mission" in survey.refused
     assert bank.pos[0] == pytest.approx([3.0, 4.0, 0.0], abs=0.5) and not endpoints[0].armed
+
+
+@pytest.mark.parametrize("two_vehicles", [PX4], indirect=True, ids=["px4"])
+def test_a_mavlink_vehicle_takes_the_command_matrix_as_simulated_bodies_do(two_vehicles):
+    """The command matrix's MAVLink cells (tests/physics/test_command_matrix.py has the simulated
+    bodies): set_heading then a body-frame set_velocity yaw the served quadrotor and fly it along the
+    heading; wheel commands and non-position flight modes are refused by name. A ghost's controller
+    commands its vehicle through this same MavlinkRobot."""
+    bank, _, link, personality = two_vehicles
+    probe = Command(Command.Params(method="set_heading", args=(1.0,), then="set_velocity", then_args=(0.5, 0.0, 0.0),
+                                   repeat=True))
+    idle = GoTo(GoTo.Params(offset=(0.0, 0.0, 2.0)))
+    fly_controllers(link, [(MavlinkVehicle(link, 1, personality), probe), (MavlinkVehicle(link, 2, personality), idle)],
+                    duration_s=5.0)
+    v = bank.vel[0]
+    assert abs(bank.euler[0, 2] - 1.0) < 0.1
+    assert abs(math.atan2(v[1], v[0]) - 1.0) < 0.1 and math.hypot(v[0], v[1]) == pytest.approx(0.5, abs=0.1)
+    robot = MavlinkRobot(MavlinkVehicle(link, 1, personality))
+    assert robot.moves_sideways
+    with pytest.raises(ValueError, match="not drive"):
+        robot.drive(0.1, 0.1)
+    with pytest.raises(ValueError, match="its wheels are the autopilot's"):
+        robot.set_wheel_speeds(0.1, 0.1)
+    with pytest.raises(ValueError, match="takes position setpoints"):
+        robot.fly("attitude", 0.0, 0.0, 0.0, 1.0)
