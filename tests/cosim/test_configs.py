@@ -7,10 +7,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import cosim
-from cosim.mavlink.frames import GeoOrigin
-from cosim.mavlink.sitl_standin import StandInFirmware
-from cosim.mavlink.standin import StandInVehicle
-from tests.conftest import ROOT, free_udp_port
+from tests.conftest import ROOT
+from tests.cosim.standins import with_standins
 
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 DIGESTS = json.loads((ROOT / "tests" / "cosim" / "config_digests.json").read_text())["digests"]
@@ -22,22 +20,8 @@ def test_the_example_configs_exist():
 
 @pytest.mark.parametrize("path", CONFIGS, ids=[p.name for p in CONFIGS])
 def test_config_runs(path, tmp_path):
-    scenario = cosim.load(path, {"duration": 3.0})
-    with contextlib.ExitStack() as vehicles:
-        if scenario.mavlink is not None:  # stand-ins for the real vehicles, and free ports for served ones
-            overrides = {"duration": 3.0}
-            for k, ghost in enumerate(scenario.mavlink.ghosts):  # connect mode: we write first to the stand-in
-                standin = vehicles.enter_context(StandInVehicle(ghost.personality, origin=GeoOrigin(*scenario.mavlink.origin)))
-                overrides[f"mavlink.ghosts.{k}.port"] = standin.port
-                overrides[f"mavlink.ghosts.{k}.mode"] = "connect"
-            for k in range(len(scenario.mavlink.serve)):
-                overrides[f"mavlink.serve.{k}.port"] = 0
-            for k in range(len(scenario.mavlink.sitl)):  # the firmware's stand-in, on a free port
-                port = free_udp_port()
-                overrides[f"mavlink.sitl.{k}.port"] = port
-                firmware = StandInFirmware(port).start()
-                vehicles.callback(firmware.stop)
-            scenario = cosim.load(path, overrides)
+    with contextlib.ExitStack() as vehicles:  # stand-ins for the real vehicles, and free ports for served ones
+        scenario = with_standins(path, {"duration": 3.0}, vehicles)
         result = cosim.run(scenario, out_dir=tmp_path / "run")
     assert result.status == "ok", result.error
     routing = result.metrics.get("routing")
