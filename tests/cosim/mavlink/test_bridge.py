@@ -274,3 +274,26 @@ def test_a_ghost_whose_vehicle_never_answers_fails_the_run_naming_the_address(tm
     assert result.status == "failed"
     assert (f"no telemetry from MAVLink system 1 at 127.0.0.1:{port} within 0.5 s (the ghost of robot 0); "
             "is the vehicle on and the address right?") in result.error
+
+
+def test_a_ghosts_controller_takes_the_command_matrix_as_simulated_bodies_do(tmp_path):
+    """The command matrix's ghost cell: the twin's controller sets a heading and flies forward along
+    it; the real vehicle (a stand-in here) yaws and flies that way, and the twin shows it."""
+    standin = StandInVehicle("ardupilot", origin=GeoOrigin(*ARENA.to_geodetic(*SHIFT)))
+    probe = {"class": "tests.controllers.helpers:Command",
+             "params": {"method": "set_heading", "args": [1.0], "then": "set_velocity", "then_args": [0.5, 0.0, 0.0],
+                        "repeat": True}}
+    with standin:
+        scenario = cosim.load(ROOT / "configs" / "mavlink_mixed.yaml", {
+            "duration": 10.0, "mavlink.ghosts.0.port": standin.port, "mavlink.ghosts.0.mode": "connect",
+            "groups.0.controller": probe})
+        result = cosim.run(scenario, out_dir=tmp_path / "ghost")
+        yaw = float(standin.model.euler[0, 2])
+    assert result.status == "ok", result.error
+    assert abs(yaw - 1.0) < 0.1
+    p = _trace(result.directory, "positions")
+    late = [(h, vx, vy) for n, t, h, vx, vy in zip(p["node"], p["t_ns"], p["heading"], p["vx"], p["vy"])
+            if n == 0 and 7e9 <= t <= 9e9]  # the twin, flying, before the run's end lands the vehicle
+    h, vx, vy = np.mean(np.array(late), axis=0)
+    assert abs(h - 1.0) < 0.1
+    assert abs(np.arctan2(vy, vx) - 1.0) < 0.15 and np.hypot(vx, vy) == pytest.approx(0.5, abs=0.1)
