@@ -23,24 +23,31 @@ def _figure(w: float = 7.0, h: float = 3.8):
     return fig, fig.add_subplot()
 
 
-def traffic(runs: list[rd.RunData], sides: list[C.Side]) -> Figure | None:
-    """Receptions per second over time, both runs."""
+def _series(runs: list[rd.RunData], sides: list[C.Side], series, ylabel: str, title: str) -> Figure | None:
+    """One line per run of `series(run)` -> (times s, values) or None; None when no run has it."""
     fig, ax = _figure()
     drawn = False
     for d, s, color in zip(runs, sides, COLORS):
-        frames = rd.frames_over_time(d)
-        if frames is None:
-            continue
-        edges, _, got = frames
-        ax.step(edges[:-1], got, where="post", color=color, label=f"{s.label}: receptions")
-        drawn = True
+        got = series(d)
+        if got is not None:
+            ax.step(*got, where="post", color=color, label=s.label)
+            drawn = True
     if not drawn:
         return None
     ax.set_xlabel("time (s)")
-    ax.set_ylabel("receptions per second")
+    ax.set_ylabel(ylabel)
     ax.legend(fontsize=8)
-    ax.set_title("link traffic over time")
+    ax.set_title(title)
     return fig
+
+
+def traffic(runs: list[rd.RunData], sides: list[C.Side]) -> Figure | None:
+    """Receptions per second over time, both runs."""
+    def series(d: rd.RunData):
+        frames = rd.frames_over_time(d)
+        return None if frames is None else (frames[0][:-1], frames[2])
+
+    return _series(runs, sides, series, "receptions per second", "link traffic over time")
 
 
 def losses(sides: list[C.Side]) -> Figure | None:
@@ -77,21 +84,11 @@ def delays(sides: list[C.Side]) -> Figure | None:
 
 
 def neighbour_counts(runs: list[rd.RunData], sides: list[C.Side]) -> Figure | None:
-    fig, ax = _figure()
-    drawn = False
-    for d, s, color in zip(runs, sides, COLORS):
+    def series(d: rd.RunData):
         counts = rd.neighbour_counts(d)
-        if counts is not None:
-            t, grid = counts
-            ax.plot(t, grid.mean(axis=1), color=color, label=s.label)
-            drawn = True
-    if not drawn:
-        return None
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("mean senders heard per robot")
-    ax.legend(fontsize=8)
-    ax.set_title("neighbours heard within the neighbour timeout")
-    return fig
+        return None if counts is None else (counts[0], counts[1].mean(axis=1))
+
+    return _series(runs, sides, series, "mean senders heard per robot", "neighbours heard within the neighbour timeout")
 
 
 def drift(apart: tuple[np.ndarray, np.ndarray, np.ndarray] | None) -> Figure | None:
