@@ -19,7 +19,7 @@ from physics.omni import OmniBank, OmniRobots, route_drive, route_drive_many
 from physics.quadrotor import AIRFRAMES, QuadrotorBank
 from physics.raycast import ray_sphere_distances
 from physics.wind import winds
-from physics.world import Arena, CommandArrays, RobotSpec
+from physics.world import Arena, CommandArrays, MotorFeed, RobotSpec
 
 PairFinder = Callable[[np.ndarray, float], np.ndarray]  # (positions, radius) -> (P, 2) pairs i < j, sorted
 
@@ -71,6 +71,7 @@ class KinematicWorld(CommandArrays):
         self._ext_pos = np.zeros((0, 3))
         self._ext_vel = np.zeros((0, 3))
         self._ext_slot: dict[int, int] = {}
+        self._feed: MotorFeed | None = None
 
     def add_robot(self, spec: RobotSpec) -> int:
         return self._register(spec)
@@ -78,6 +79,12 @@ class KinematicWorld(CommandArrays):
     def want_motion(self) -> None:
         """Keep the previous step's velocities and headings (IMU sensors)."""
         self.track_motion = True
+
+    def attach_motor_feed(self, feed: MotorFeed) -> None:
+        """`feed` sets motors at every control tick from the next step on (see MotorFeed)."""
+        if self.quads is None:
+            raise ValueError("a motor feed needs quadrotors in the world")
+        self._feed = feed
 
     def start(self) -> None:
         self._allocate()
@@ -165,12 +172,18 @@ class KinematicWorld(CommandArrays):
             self.omnis.latch(self.active_vel, self.active_heading)
 
     def _step_quads(self, dt_s: float) -> None:
-        q = self.quads
+        q, feed = self.quads, self._feed
+        if feed is not None:
+            n = feed.ticks_per_step(dt_s)
+            if round(dt_s / q.tick) != n:
+                q.set_tick(dt_s / n)
         ticks = round(dt_s / q.tick)
         q.alive = self.alive[self.quad_robots]
         airborne = ~q.on_ground
         speed = np.sqrt(np.einsum("ij,ij->i", q.vel, q.vel))
-        for _ in range(ticks):
+        for k in range(ticks):
+            if feed is not None:
+                feed.feed(q, k, ticks)
             q.step()
         if self.track_contacts:  # touching down (the ground stops a descent) is an impact too
             self._impacts = [(int(self.quad_robots[k]), -1, float(speed[k])) for k in np.nonzero(airborne & q.on_ground)[0]]

@@ -189,6 +189,15 @@ class QuadrotorBank:
         self._i_rate[i] = self._i_vel[i] = 0.0
         self.on_ground[i] = self.pos[i, 2] <= 0.0
 
+    def set_tick(self, tick: float) -> None:
+        """Run the control loop and the integration at a new tick (s) from now on: an outside
+        autopilot that asks for a faster frame rate sub-steps the bank (cosim.mavlink.sitl_coupling)."""
+        self.tick = tick
+        self._h_over_mass = tick / self.mass[:, None]
+        self._h_over_inertia = tick / self.inertia
+        for model in self.forces:
+            model.retime(tick)
+
     def set_armed(self, i: int, armed: bool) -> None:
         """Enable or stop vehicle i's motors (a disarmed vehicle's rotors stand still; it falls)."""
         self.armed[i] = armed

@@ -13,6 +13,9 @@ class ForceModel(Protocol):
 
     def force(self, t: float, pos: np.ndarray, vel: np.ndarray, drag: np.ndarray) -> np.ndarray: ...
 
+    def retime(self, dt: float) -> None:
+        """Called once per `force` call from now on every `dt` seconds (the bank's tick changed)."""
+
 
 class Wind:
     """A constant wind plus gusts: each vehicle's gust is an Ornstein-Uhlenbeck process (standard
@@ -23,9 +26,13 @@ class Wind:
                  rng: np.random.Generator, dt: float) -> None:
         self.mean = np.asarray(mean, dtype=float)
         self.gust = np.zeros((n, 3))
-        self._a = math.exp(-dt / gust_tau) if gust_tau > 0 else 0.0
-        self._b = gust_std * math.sqrt(1.0 - self._a * self._a)
+        self._std, self._tau = gust_std, gust_tau
         self._rng = rng
+        self.retime(dt)
+
+    def retime(self, dt: float) -> None:
+        self._a = math.exp(-dt / self._tau) if self._tau > 0 else 0.0
+        self._b = self._std * math.sqrt(1.0 - self._a * self._a)
 
     def force(self, t: float, pos: np.ndarray, vel: np.ndarray, drag: np.ndarray) -> np.ndarray:
         if self._b:

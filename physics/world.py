@@ -48,6 +48,16 @@ class RobotSpec:
     """A physics.urdf.UrdfSpec: the robot is that model, its wheels driven with `drive`'s limits."""
 
 
+class MotorFeed(Protocol):
+    """An outside flight controller that sets some quadrotors' motors at every control tick (ArduPilot
+    over JSON SITL, cosim.mavlink.sitl_coupling). At each physics step the world asks it how many
+    control ticks the step holds (all quadrotors then tick at dt / that), and calls `feed` at the
+    start of each tick, with the bank holding the state of that instant, before the bank's control runs."""
+
+    def ticks_per_step(self, dt_s: float) -> int: ...
+    def feed(self, bank: QuadrotorBank, tick: int, ticks: int) -> None: ...
+
+
 class World(Protocol):
     """What the coordinator and robot handles need from a world backend."""
 
@@ -88,6 +98,8 @@ class World(Protocol):
     def want_contacts(self) -> None: ...
     def want_motion(self) -> None:
         """Keep the previous step's motion from now on (IMU sensors)."""
+    def attach_motor_feed(self, feed: MotorFeed) -> None:
+        """From the next step on, `feed` sets motors at every control tick (call after start())."""
     def acceleration_of(self, i: int) -> np.ndarray: ...
     def body_rates_of(self, i: int) -> np.ndarray: ...
     def angular_acceleration_of(self, i: int) -> np.ndarray:

@@ -82,6 +82,11 @@ class RigidQuadrotors:
         bank.rates[:] = np.einsum("nji,nj->ni", self._rot, omega)  # world to body: R transposed
         self.fresh = True
 
+    def refresh(self) -> None:
+        """The bank holds the bodies' state of now (read it if an engine step came since)."""
+        if not self.fresh:
+            self.sense()
+
     def reset(self, slot: int, position, heading: float) -> None:
         """Body `slot` at rest at `position`, level, facing `heading`."""
         quat = self._p.getQuaternionFromEuler([0.0, 0.0, heading])

@@ -26,7 +26,7 @@ from physics.pybullet.ground import GroundFleet
 from physics.pybullet.quadrotors import RigidQuadrotors
 from physics.pybullet.rays import from_mounts, hit_fractions
 from physics.pybullet.statics import add_prop, add_scenery
-from physics.world import Arena, CommandArrays, RobotSpec
+from physics.world import Arena, CommandArrays, MotorFeed, RobotSpec
 
 log = logging.getLogger(__name__)
 GRAVITY = 9.81
@@ -81,6 +81,7 @@ class PybulletWorld(CommandArrays):
         self.ground = GroundFleet(pybullet, cid)
         self._substeps = 1
         self._quad_every = 1
+        self._feed: MotorFeed | None = None
         self._spheres: list[int] = []  # robots that are spheres
         self._bodies: list[int] = []
         self._contacts: list[tuple[int, int]] = []
@@ -129,9 +130,7 @@ class PybulletWorld(CommandArrays):
             ticks = max(1, round(self.dt_s / tick))
             if abs(ticks * tick - self.dt_s) > 1e-9:
                 raise ValueError(f"physics.dt ({self.dt_s} s) must be a multiple of the quadrotors' control tick ({tick} s)")
-            self._quad_every = math.ceil(tick * QUAD_ENGINE_HZ - 1e-9)  # engine steps per control tick
-            self._substeps = ticks * self._quad_every
-            self._p.setTimeStep(tick / self._quad_every, physicsClientId=self._cid)
+            self._quad_ticks(ticks)
         self.ground.start(self.n, self.cmd_heading)
         self.drive_slot, self.omni_slot = self.ground.drive_slot, self.ground.omni_slot
         if self.ground.any and self.quads is None:
@@ -144,6 +143,19 @@ class PybulletWorld(CommandArrays):
         self._sync_pos = self._pos.copy()
         self._sync_t = 0.0
         self.latch()
+
+    def _quad_ticks(self, ticks: int) -> None:
+        """`ticks` control ticks per physics step, each of whole engine steps of at most 1/QUAD_ENGINE_HZ s."""
+        tick = self.dt_s / ticks
+        self._quad_every = math.ceil(tick * QUAD_ENGINE_HZ - 1e-9)  # engine steps per control tick
+        self._substeps = ticks * self._quad_every
+        self._p.setTimeStep(tick / self._quad_every, physicsClientId=self._cid)
+
+    def attach_motor_feed(self, feed: MotorFeed) -> None:
+        """`feed` sets motors at every control tick from the next step on (see MotorFeed)."""
+        if self.quads is None:
+            raise ValueError("a motor feed needs quadrotors in the world")
+        self._feed = feed
 
     def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
         """Pending wheel command (forward speed, turn rate) for robot i; v None: follow the generic
@@ -185,12 +197,19 @@ class PybulletWorld(CommandArrays):
         origin = (0.0, 0.0, 0.0)
         frame = p.WORLD_FRAME
         quads = self.rigid_quads if self.quads is not None else None
+        feed = self._feed
+        if feed is not None and (n := feed.ticks_per_step(dt_s)) != self._substeps // self._quad_every:
+            self.quads.set_tick(dt_s / n)
+            self._quad_ticks(n)
         self.ground.actuate(dt_s, self.alive)
         contacts: set[tuple[int, int]] = set()
         impacts: dict[tuple[int, int], float] = {}
         for k in range(self._substeps):
             if quads is not None:
                 if k % self._quad_every == 0:
+                    if feed is not None:
+                        quads.refresh()
+                        feed.feed(self.quads, k // self._quad_every, self._substeps // self._quad_every)
                     quads.actuate(self.alive[self.quad_robots])
                 quads.push()
             for body, force in self._forces:
