@@ -22,7 +22,8 @@ class MissionControl:
                  hold: Callable[[], None]) -> None:
         self.p = personality
         self._send, self._deny, self._flight, self._land, self._hold = send, deny, flight, land, hold
-        self.server = MissionServer(send, deny, personality.vehicle, self._changed, self.set_current)
+        self.server = MissionServer(send, deny, personality.vehicle, self._changed, self.set_current,
+                                    self._home_item if personality.home_is_item_0 else None)
         self.runner: MissionRunner | None = None
         self.seq = 0  # the current item while no mission is flown
 
@@ -34,7 +35,14 @@ class MissionControl:
     def fly(self) -> None:
         """Fly the mission from the current item."""
         first = max(self.seq, int(self.p.home_is_item_0))
-        self.runner = MissionRunner(self.server.items, first, self._flight(), self._send, self._land)
+        self.runner = MissionRunner(self.server.items, first, self._flight(), self._send, self._land,
+                                    int(self.p.home_is_item_0))
+
+    def _home_item(self) -> MissionItem:
+        """ArduPilot's item 0: a waypoint at home, above sea level (frame MAV_FRAME_GLOBAL)."""
+        f = self._flight()
+        lat, lon, alt = f.origin.to_geodetic(*f.home)
+        return MissionItem(0, mav.MAV_FRAME_GLOBAL, mav.MAV_CMD_NAV_WAYPOINT, (0.0, 0.0, 0.0, 0.0), lat, lon, alt)
 
     def stop(self) -> None:
         self.runner = None
@@ -66,5 +74,6 @@ class MissionControl:
         """MISSION_CURRENT: the flown mission's progress, or the item a start would fly first."""
         if self.runner is not None:
             return self.runner.current_message()
-        state = mav.MISSION_STATE_NOT_STARTED if self.server.items else mav.MISSION_STATE_NO_MISSION
-        return mav.MAVLink_mission_current_message(self.seq, len(self.server.items), state, 0)
+        total = max(len(self.server.items) - int(self.p.home_is_item_0), 0)  # ArduPilot's total leaves out home
+        state = mav.MISSION_STATE_NOT_STARTED if total else mav.MISSION_STATE_NO_MISSION
+        return mav.MAVLink_mission_current_message(self.seq, total, state, 0)

@@ -51,9 +51,14 @@ class MissionItem:
         return not (self.lat == 0.0 and self.lon == 0.0)
 
     def to_int(self, target_system: int, target_component: int, mission_type: int = mav.MAV_MISSION_TYPE_MISSION,
-               current: bool = False):
+               current: bool = False, plain_frames: bool = False):
+        """MISSION_ITEM_INT; `plain_frames`: with the frames of MISSION_ITEM (0, 3) as ArduPilot sends them
+        (AP_Mission::mission_cmd_to_mavlink_int), else with their _INT forms (5, 6) as PX4 does."""
         frame = self.frame
-        if frame == mav.MAV_FRAME_GLOBAL:
+        if plain_frames:
+            frame = {mav.MAV_FRAME_GLOBAL_INT: mav.MAV_FRAME_GLOBAL,
+                     mav.MAV_FRAME_GLOBAL_RELATIVE_ALT_INT: mav.MAV_FRAME_GLOBAL_RELATIVE_ALT}.get(frame, frame)
+        elif frame == mav.MAV_FRAME_GLOBAL:
             frame = mav.MAV_FRAME_GLOBAL_INT
         elif frame == mav.MAV_FRAME_GLOBAL_RELATIVE_ALT:
             frame = mav.MAV_FRAME_GLOBAL_RELATIVE_ALT_INT

@@ -3,6 +3,10 @@ requests each item with MISSION_REQUEST_INT, re-requesting after 1 s and cancell
 silence), download (MISSION_REQUEST_LIST, MISSION_REQUEST_INT or MISSION_REQUEST), clear
 (MISSION_CLEAR_ALL) and set-current (MISSION_SET_CURRENT), as ArduPilot and PX4 speak it.
 
+ArduPilot keeps home as item 0 (`home` given): whatever was uploaded as item 0, a download sends
+home there (NAV_WAYPOINT at home, frame MAV_FRAME_GLOBAL, as AP_Mission::read_cmd_from_storage
+does), counts it when nothing else is stored, and sends every item with MISSION_ITEM's frames.
+
 Only the mission type holds items. Fence and rally plans are declared empty: a download answers a
 count of 0, clearing them is accepted, and an upload of any item is refused with
 MAV_MISSION_UNSUPPORTED and a STATUSTEXT saying so.
@@ -48,9 +52,11 @@ class MissionServer:
                "MISSION_REQUEST", "MISSION_CLEAR_ALL", "MISSION_SET_CURRENT", "MISSION_ACK")
 
     def __init__(self, send: Callable[[object], None], say: Callable[[str], None], vehicle: str,
-                 changed: Callable[[list[MissionItem]], None], set_current: Callable[[int], bool]) -> None:
+                 changed: Callable[[list[MissionItem]], None], set_current: Callable[[int], bool],
+                 home: Callable[[], MissionItem] | None = None) -> None:
         self._send, self._say, self.vehicle = send, say, vehicle
         self._changed, self._set_current = changed, set_current
+        self._home = home
         self.items: list[MissionItem] = []
         self.upload: Upload | None = None
         self.now = 0.0
@@ -130,17 +136,19 @@ class MissionServer:
         kind = getattr(m, "mission_type", MISSION)
         if self.upload is not None:
             return self._ack(sender, mav.MAV_MISSION_DENIED, kind)
-        self._send(mav.MAVLink_mission_count_message(*sender, len(self.items) if kind == MISSION else 0, kind))
+        count = max(len(self.items), int(self._home is not None)) if kind == MISSION else 0
+        self._send(mav.MAVLink_mission_count_message(*sender, count, kind))
 
     def _on_mission_request_int(self, m, as_int: bool = True) -> None:
         sender = (m.get_srcSystem(), m.get_srcComponent())
         kind = getattr(m, "mission_type", MISSION)
         if self.upload is not None:
             return self._ack(sender, mav.MAV_MISSION_DENIED, kind)
-        if kind != MISSION or not 0 <= m.seq < len(self.items):
+        home = self._home is not None
+        if kind != MISSION or not 0 <= m.seq < max(len(self.items), int(home)):
             return self._ack(sender, mav.MAV_MISSION_INVALID_SEQUENCE, kind)
-        item = self.items[m.seq]
-        self._send(item.to_int(*sender) if as_int else item.to_float(*sender))
+        item = self._home() if home and m.seq == 0 else self.items[m.seq]
+        self._send(item.to_int(*sender, plain_frames=home) if as_int else item.to_float(*sender))
 
     def _on_mission_request(self, m) -> None:
         self._on_mission_request_int(m, as_int=False)

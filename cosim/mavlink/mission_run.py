@@ -5,7 +5,10 @@ position is reached.
 Legs are flown at the cruise speed (DO_CHANGE_SPEED changes it): the vehicle follows a target
 point that moves along the leg at that speed, as the autopilots' waypoint navigation does. A
 copter on the ground climbs straight up to the first item's altitude before it sets off (PX4 and
-ArduPilot take off in a mission the same way). ArduPilot keeps home as item 0 and starts at 1.
+ArduPilot take off in a mission the same way). ArduPilot keeps home as item 0 and starts at 1;
+as AP_Mission does, it reports a DO item reached when it runs it on the way to the next position
+item, and one after the last position item never runs (the mission is complete when that is done);
+its MISSION_CURRENT total leaves home out.
 """
 
 from __future__ import annotations
@@ -45,8 +48,10 @@ class MissionRunner:
     is over (the last item done, or a landing finished)."""
 
     def __init__(self, items: list[MissionItem], start_seq: int, flight: Flight,
-                 send: Callable[[object], None], land: Callable[[tuple[float, float] | None], None]) -> None:
+                 send: Callable[[object], None], land: Callable[[tuple[float, float] | None], None],
+                 home_items: int = 0) -> None:
         self.items, self.f, self._send, self._land = items, flight, send, land
+        self._home_items = home_items  # 1 on ArduPilot (home is item 0), 0 on PX4
         self.speed = flight.cruise_m_s
         self.jumps_left: dict[int, float] = {}
         self.current = -1
@@ -58,6 +63,7 @@ class MissionRunner:
     # -- items ---------------------------------------------------------------------------------------
     def _go(self, seq: int, now: float) -> None:
         """Make `seq` current, running DO_ items at once, and begin the next nav item."""
+        done_do: list[int] = []
         for _ in range(len(self.items) + 1):
             if seq >= len(self.items):
                 self._finish()
@@ -65,6 +71,7 @@ class MissionRunner:
             item = self.items[seq]
             if item.command == mav.MAV_CMD_DO_CHANGE_SPEED:
                 self.speed = item.params[1] if item.params[1] > 0 else self.speed
+                done_do.append(seq)
                 seq += 1
             elif item.command == mav.MAV_CMD_DO_JUMP:
                 left = self.jumps_left.setdefault(seq, item.params[1])
@@ -77,6 +84,9 @@ class MissionRunner:
                 break
         self.current = seq
         self._send_current()
+        if self._home_items:  # ArduPilot: a DO item run on the way to this position item is reached
+            for k in done_do:
+                self._send(mav.MAVLink_mission_item_reached_message(k))
         self._begin(self.items[seq], now)
 
     def _begin(self, item: MissionItem, now: float) -> None:
@@ -190,4 +200,4 @@ class MissionRunner:
     def current_message(self):
         """MISSION_CURRENT for this mission (sent on every change and streamed)."""
         state = mav.MISSION_STATE_COMPLETE if self.finished else mav.MISSION_STATE_ACTIVE
-        return mav.MAVLink_mission_current_message(max(self.current, 0), len(self.items), state, 1)
+        return mav.MAVLink_mission_current_message(max(self.current, 0), len(self.items) - self._home_items, state, 1)

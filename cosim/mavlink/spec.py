@@ -105,7 +105,7 @@ class SitlSpec:
     """The quadrotors of `group` are flown by unmodified ArduPilot firmware over its JSON SITL
     interface (`arducopter --model JSON`), in lock-step with the simulation: robot k of the group
     listens on UDP `host:port + 10 k` (instance `-I k`). `connect_timeout` is how long the run waits
-    for the firmware's first frame, `frame_timeout` for each next one (the firmware resends after 10 s)."""
+    for the firmware's first frame, `frame_timeout` for each next one (the firmware resends after about 1.1 s)."""
 
     group: str
     port: int = 9002

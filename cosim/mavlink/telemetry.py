@@ -10,7 +10,7 @@ from pymavlink.dialects.v20 import ardupilotmega as apm
 from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink.frames import enu_to_ned, heading_to_yaw
-from cosim.mavlink.personality import GUIDED_MODES
+from cosim.mavlink.personality import GUIDED_MODES, PX4
 
 if TYPE_CHECKING:
     from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
@@ -35,6 +35,9 @@ def _t_ms(v: SimVehicleEndpoint) -> int:
 
 
 def global_position(v: SimVehicleEndpoint):
+    """Before a position estimate ArduPilot sends its stale location (zeros); PX4 sends nothing."""
+    if not v.position_ready:
+        return None if v.p is PX4 else mav.MAVLink_global_position_int_message(_t_ms(v), 0, 0, 0, 0, 0, 0, 0, 0)
     x, y, z = v.body.position()
     vn, ve, vd = enu_to_ned(*v.body.velocity())
     lat, lon, alt = v.origin.to_geodetic(x, y, z)
@@ -57,6 +60,8 @@ def attitude(v: SimVehicleEndpoint):
 
 def sys_status(v: SimVehicleEndpoint):
     health = SENSORS if v.body.healthy() else 0
+    if not v.position_ready:
+        health &= ~(mav.MAV_SYS_STATUS_SENSOR_GPS | mav.MAV_SYS_STATUS_PREARM_CHECK)
     return mav.MAVLink_sys_status_message(SENSORS, SENSORS, health, 200, 12600, -1, 90, 0, 0, 0, 0, 0, 0)
 
 
@@ -72,12 +77,17 @@ def extended_state(v: SimVehicleEndpoint):
 
 
 def home(v: SimVehicleEndpoint):
+    """Sent once home is set: with the first position estimate."""
+    if not v.position_ready:
+        return None
     lat, lon, alt = v.origin.to_geodetic(*v.home)
     n, e, d = enu_to_ned(*v.home)
     return mav.MAVLink_home_position_message(int(lat * 1e7), int(lon * 1e7), int(alt * 1000), n, e, d,
                                              [1.0, 0.0, 0.0, 0.0], 0.0, 0.0, 0.0)
 
 
+EKF_NO_POSITION = apm.EKF_ATTITUDE | apm.EKF_VELOCITY_VERT | apm.EKF_POS_VERT_ABS | apm.EKF_CONST_POS_MODE
+"""A cold EKF: attitude and height, no horizontal position yet (constant-position mode)."""
 EKF_HEALTHY = (apm.EKF_ATTITUDE | apm.EKF_VELOCITY_HORIZ | apm.EKF_VELOCITY_VERT | apm.EKF_POS_HORIZ_REL
                | apm.EKF_POS_HORIZ_ABS | apm.EKF_POS_VERT_ABS | apm.EKF_PRED_POS_HORIZ_REL | apm.EKF_PRED_POS_HORIZ_ABS)
 
@@ -85,8 +95,36 @@ EKF_HEALTHY = (apm.EKF_ATTITUDE | apm.EKF_VELOCITY_HORIZ | apm.EKF_VELOCITY_VERT
 def ekf_status(v: SimVehicleEndpoint):
     """ArduPilot's EKF_STATUS_REPORT (its own dialect): every estimate good while the body is healthy,
     which MAVSDK's health checks read on ArduPilot."""
-    flags = EKF_HEALTHY if v.body.healthy() else 0
+    flags = (EKF_HEALTHY if v.position_ready else EKF_NO_POSITION) if v.body.healthy() else 0
     return apm.MAVLink_ekf_status_report_message(flags, 0.1, 0.1, 0.1, 0.1, 0.0, 0.0)
+
+
+def gps_raw(v: SimVehicleEndpoint):
+    """GPS_RAW_INT: a 3D fix with 10 satellites once ready; before, no fix and no satellites."""
+    if not v.position_ready:
+        return mav.MAVLink_gps_raw_int_message(int(v.now * 1e6), mav.GPS_FIX_TYPE_NO_FIX, 0, 0, 0, 65535, 65535, 0,
+                                               65535, 0)
+    x, y, z = v.body.position()
+    lat, lon, alt = v.origin.to_geodetic(x, y, z)
+    ve, vn, _ = v.body.velocity()
+    cog = int(math.degrees(math.atan2(ve, vn)) % 360.0 * 100)
+    return mav.MAVLink_gps_raw_int_message(int(v.now * 1e6), mav.GPS_FIX_TYPE_3D_FIX, int(lat * 1e7), int(lon * 1e7),
+                                           int(alt * 1000), 121, 200, int(math.hypot(ve, vn) * 100), cog, 10)
+
+
+def battery_status(v: SimVehicleEndpoint):
+    """BATTERY_STATUS: the same 12.6 V, 90% pack SYS_STATUS reports."""
+    return mav.MAVLink_battery_status_message(0, mav.MAV_BATTERY_FUNCTION_UNKNOWN, mav.MAV_BATTERY_TYPE_UNKNOWN,
+                                              32767, [12600] + [65535] * 9, -1, -1, -1, 90)
+
+
+def vfr_hud(v: SimVehicleEndpoint):
+    """VFR_HUD: speeds (m/s), heading (degrees), throttle (%), altitude above sea level and climb."""
+    z = v.body.position()[2]
+    ve, vn, vu = v.body.velocity()
+    hdg = int(math.degrees(heading_to_yaw(v.body.attitude()[2])) % 360.0)
+    speed = math.hypot(ve, vn)
+    return mav.MAVLink_vfr_hud_message(speed, speed, hdg, 50 if v.armed else 0, v.origin.alt + z, vu)
 
 
 def mission_current(v: SimVehicleEndpoint):
@@ -96,24 +134,27 @@ def mission_current(v: SimVehicleEndpoint):
 STREAMS = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: global_position, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED: local_position,
            mav.MAVLINK_MSG_ID_ATTITUDE: attitude, mav.MAVLINK_MSG_ID_SYS_STATUS: sys_status,
            mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: extended_state, mav.MAVLINK_MSG_ID_HOME_POSITION: home,
-           mav.MAVLINK_MSG_ID_MISSION_CURRENT: mission_current}
+           mav.MAVLINK_MSG_ID_MISSION_CURRENT: mission_current, mav.MAVLINK_MSG_ID_GPS_RAW_INT: gps_raw,
+           mav.MAVLINK_MSG_ID_BATTERY_STATUS: battery_status, mav.MAVLINK_MSG_ID_VFR_HUD: vfr_hud}
 """The streamed messages by id, besides the 1 Hz heartbeat."""
 DIALECT_STREAMS = {apm.MAVLINK_MSG_ID_EKF_STATUS_REPORT: ekf_status}
 """Messages of an autopilot's own dialect, streamed when its personality has them (off until asked)."""
 DEFAULT_HZ = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: 10.0, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED: 10.0,
               mav.MAVLINK_MSG_ID_ATTITUDE: 10.0, mav.MAVLINK_MSG_ID_SYS_STATUS: 2.0,
               mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: 2.0, mav.MAVLINK_MSG_ID_HOME_POSITION: 2.0,
-              mav.MAVLINK_MSG_ID_MISSION_CURRENT: 1.0}
+              mav.MAVLINK_MSG_ID_MISSION_CURRENT: 1.0, mav.MAVLINK_MSG_ID_GPS_RAW_INT: 2.0,
+              mav.MAVLINK_MSG_ID_BATTERY_STATUS: 1.0, mav.MAVLINK_MSG_ID_VFR_HUD: 4.0}
 MAX_HZ = 50.0
 """The fastest stream: one message per poll of a scenario's sockets (every 20 ms by default)."""
 
 
 DATA_STREAMS = {
     mav.MAV_DATA_STREAM_EXTENDED_STATUS: (mav.MAVLINK_MSG_ID_SYS_STATUS, mav.MAVLINK_MSG_ID_MISSION_CURRENT,
-                                          mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE),
+                                          mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE, mav.MAVLINK_MSG_ID_GPS_RAW_INT),
     mav.MAV_DATA_STREAM_POSITION: (mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED),
     mav.MAV_DATA_STREAM_EXTRA1: (mav.MAVLINK_MSG_ID_ATTITUDE,),
-    mav.MAV_DATA_STREAM_EXTRA3: (apm.MAVLINK_MSG_ID_EKF_STATUS_REPORT,),
+    mav.MAV_DATA_STREAM_EXTRA2: (mav.MAVLINK_MSG_ID_VFR_HUD,),
+    mav.MAV_DATA_STREAM_EXTRA3: (apm.MAVLINK_MSG_ID_EKF_STATUS_REPORT, mav.MAVLINK_MSG_ID_BATTERY_STATUS),
 }
 """REQUEST_DATA_STREAM's groups (ArduPilot's): the messages of each that a served vehicle has;
 MAV_DATA_STREAM_ALL is all of them."""
@@ -156,6 +197,7 @@ class Streams:
             self.hz[k] = 1e6 / interval_us
         else:
             return f"Interval: at most {MAX_HZ:g} Hz"
+        self._next.pop(k, None)  # the new rate from now, not after the old period ends
         return None
 
     def request_data_stream(self, stream_id: int, rate_hz: int, start: bool) -> None:
@@ -174,8 +216,5 @@ def requested(v: SimVehicleEndpoint, msg_id: int):
                 | mav.MAV_PROTOCOL_CAPABILITY_MISSION_INT | mav.MAV_PROTOCOL_CAPABILITY_MISSION_FLOAT)
         return mav.MAVLink_autopilot_version_message(caps, 1 << 24, 0, 0, 0, [0] * 8, [0] * 8, [0] * 8, 0, 0,
                                                      v.sysid, [0] * 18)
-    if msg_id == mav.MAVLINK_MSG_ID_HOME_POSITION:
-        return home(v)
-    if msg_id == mav.MAVLINK_MSG_ID_EXTENDED_SYS_STATE:
-        return extended_state(v)
-    return None
+    builder = STREAMS.get(msg_id) or (DIALECT_STREAMS.get(msg_id) if msg_id in v.p.dialect_streams else None)
+    return builder(v) if builder is not None else None

@@ -18,7 +18,7 @@ import math
 
 from pymavlink.dialects.v20 import common as mav
 
-from cosim.mavlink import commands, setpoints
+from cosim.mavlink import arming, commands, setpoints
 from cosim.mavlink import telemetry as tm
 from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import Codec
@@ -43,11 +43,13 @@ CRUISE_M_S = 5.0
 class SimVehicleEndpoint:
     """A simulated body (QuadBody or RoverBody) as a MAVLink vehicle with system id `sysid`, on its
     own UDP port (`port` an int; 0 picks a free one) or on a shared VehiclePort. `gcs_failsafe`:
-    what it does when its ground station falls silent (cosim.mavlink.failsafe)."""
+    what it does when its ground station falls silent (cosim.mavlink.failsafe). `position_after_s`: a
+    cold start, without a position estimate (no GPS fix, EKF not using it) for that long."""
 
     def __init__(self, body: QuadBody | RoverBody, port: int | VehiclePort, personality: Personality = PX4,
                  sysid: int = 1, origin: GeoOrigin | None = None, host: str = "127.0.0.1",
-                 signing_key: bytes | str | None = None, gcs_failsafe: GcsFailsafe | None = None) -> None:
+                 signing_key: bytes | str | None = None, gcs_failsafe: GcsFailsafe | None = None,
+                 position_after_s: float = 0.0) -> None:
         if personality.vehicle != body.vehicle:
             raise ValueError(f"the {personality.name} personality drives a {personality.vehicle}, not a {body.vehicle}")
         if not 1 <= sysid <= 255:
@@ -76,7 +78,8 @@ class SimVehicleEndpoint:
         self.landing = False
         self._gcs = GcsWatch(gcs_failsafe or GcsFailsafe())
         self._return: ReturnHome | None = None
-        self._grounded_t: float | None = None  # since when armed on the ground (idle disarm)
+        self.grounded_t: float | None = None  # since when armed on the ground (cosim.mavlink.arming.idle_disarm)
+        self.position_after_s = position_after_s
         body.set_motors(False)  # motors stopped until armed
         self.now = 0.0
 
@@ -102,7 +105,9 @@ class SimVehicleEndpoint:
         if self.p.timesync_every_s is not None and self.streams.due("timesync", 1.0 / self.p.timesync_every_s, self.now):
             self.send(mav.MAVLink_timesync_message(0, self._time_ns()))
         for msg_id in self.streams.due_now(self.now):
-            self.send(self.streams.builders[msg_id](self))
+            msg = self.streams.builders[msg_id](self)
+            if msg is not None:  # (what a cold vehicle does not send yet)
+                self.send(msg)
 
     def ack(self, command: int, result: int) -> None:
         self.send(mav.MAVLink_command_ack_message(command, result, 0, 0, 0, 0))
@@ -211,25 +216,39 @@ class SimVehicleEndpoint:
         self.send(mav.MAVLink_statustext_message(mav.MAV_SEVERITY_WARNING, reason.encode()[:50]))
         return False
 
+    def say(self, text: str) -> None:
+        """A STATUSTEXT (the autopilots' announcements)."""
+        self.send(mav.MAVLink_statustext_message(mav.MAV_SEVERITY_INFO, text.encode()[:50]))
+
+    @property
+    def position_ready(self) -> bool:
+        """The vehicle has a position estimate (its EKF and GPS are ready: `position_after_s` after start)."""
+        return self.now >= self.position_after_s
+
     def arm(self, arm: bool) -> bool:
         if arm == self.armed:
             return True
         if arm:
-            if not self.body.healthy():
-                return self.deny("PreArm: vehicle not healthy (motors or sensors failed)")
-            if self.mode in MISSION_MODES and not self.p.armable_in_mission:
-                return self.deny(f"Arm: {self.mode.upper()} mode is not armable")
+            why = arming.refusal(self)
+            if why is not None:
+                return self.deny(why)
             self.armed = True
             self.body.set_motors(True)
+            arming.say_armed(self, True)
             self._hold_here()
             if self.mode in MISSION_MODES:
                 self.missions.fly()
             return True
         if not self.body.on_ground:
             return self.deny("Disarm: vehicle is in the air")
-        self.armed = False
-        self.body.set_motors(False)
+        self.force_disarm()
         return True
+
+    def force_disarm(self) -> None:
+        """Stop the motors now (a disarm the vehicle decides on, or one asked for on the ground)."""
+        self.armed, self.landing, self.grounded_t = False, False, None
+        self.body.set_motors(False)
+        arming.say_armed(self, False)
 
     def takeoff(self, altitude: float, amsl: bool | None = None) -> bool:
         """Climb to `altitude` (m above sea level if `amsl`, else above home; None: as the personality reads it)."""
@@ -350,36 +369,18 @@ class SimVehicleEndpoint:
             wanted = "hold"
         self.set_mode(self.p.modes[wanted])
 
-    def _idle_disarm(self) -> None:
-        """As the firmware does: a copter armed on the ground that does not take off is disarmed, and a
-        failed one (a crash, motors out) at once, so that it never acknowledges what it cannot fly."""
-        if self.armed and not self.body.healthy():
-            self.deny("Crash: disarming (the vehicle failed)")
-            self.armed, self.landing, self._grounded_t = False, False, None
-            self.body.set_motors(False)
-            return
-        if not (self.armed and self.body.on_ground and self.p.idle_disarm_s is not None):
-            self._grounded_t = None
-            return
-        if self._grounded_t is None:
-            self._grounded_t = self.now
-        elif self.now - self._grounded_t >= self.p.idle_disarm_s:
-            self.deny(f"Disarming: on the ground for {self.p.idle_disarm_s:g} s without taking off")
-            self.armed, self.landing, self._grounded_t = False, False, None
-            self.body.set_motors(False)
-
     def supervise(self) -> None:
         """Advance what runs by itself: the ground-station failsafe, a return home, setpoint
         time-outs (hold), take-off, and a landing (it ends on the ground, disarmed)."""
         if self._gcs.lost(self.now, self.armed):
             self._failsafe()
-        self._idle_disarm()
+        arming.idle_disarm(self)
         self.missions.step(self.now)
         if self._return is not None and self.mode in RETURN_MODES:
             done = self._return.step()
-            if done == "land":
+            if done == "land":  # RTL lands itself: the mode stays RTL down to the ground, as on the autopilots
                 self._return = None
-                self.land(self.home[:2])
+                self._begin_landing(self.home[:2])
             elif done == "arrived":
                 self._return = None
                 self._hold_here()
@@ -393,7 +394,6 @@ class SimVehicleEndpoint:
         if self.landing and self.body.on_ground and self.body.velocity()[2] >= -1e-6:
             self.landing = False
             if self.p.auto_disarm_after_land:
-                self.armed = False
-                self.body.set_motors(False)
-            if self.mode not in MISSION_MODES:  # a mission's landing stays in AUTO/MISSION, as on the autopilots
+                self.force_disarm()
+            if self.mode not in MISSION_MODES | RETURN_MODES:  # a mission's or a return's landing keeps its mode
                 self.mode = "hold" if self.p is PX4 else "land"

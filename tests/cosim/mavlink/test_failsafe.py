@@ -212,9 +212,13 @@ def test_message_intervals_are_flown_not_just_acknowledged(bench):
     assert "ATTITUDE" not in count(2.0)
     assert bench.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, mav.MAVLINK_MSG_ID_ATTITUDE, 0) == mav.MAV_RESULT_ACCEPTED
     assert 19 <= count(2.0).get("ATTITUDE", 0) <= 21 if unasked else "ATTITUDE" not in count(2.0)  # the default again
-    assert bench.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, mav.MAVLINK_MSG_ID_VFR_HUD, 100_000) == mav.MAV_RESULT_DENIED
+    for msg_id in (mav.MAVLINK_MSG_ID_GPS_RAW_INT, mav.MAVLINK_MSG_ID_BATTERY_STATUS, mav.MAVLINK_MSG_ID_VFR_HUD):
+        assert bench.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, msg_id, 200_000) == mav.MAV_RESULT_ACCEPTED  # as the firmware
+    got = count(2.0)
+    assert all(9 <= got.get(k, 0) <= 11 for k in ("GPS_RAW_INT", "BATTERY_STATUS", "VFR_HUD")), sorted(got.items())  # 5 Hz
+    assert bench.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, mav.MAVLINK_MSG_ID_DEBUG_VECT, 100_000) == mav.MAV_RESULT_DENIED
     assert bench.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, mav.MAVLINK_MSG_ID_ATTITUDE, 1_000) == mav.MAV_RESULT_DENIED
-    assert any("message 74 is not streamed" in t for t in bench.texts)
+    assert any("message 250 is not streamed" in t for t in bench.texts)
 
 
 def test_targets_beyond_any_experiment_are_refused_with_the_reason(bench):

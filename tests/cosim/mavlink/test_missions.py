@@ -89,7 +89,10 @@ def test_mavutil_waypoint_loader_uploads_and_downloads_the_same_mission(vehicle,
     for seq, m in enumerate(got):
         want = loader.wp(seq + first)
         assert (m.seq, m.command, m.autocontinue) == (seq, want.command, want.autocontinue)
-        assert m.frame == {0: mav.MAV_FRAME_GLOBAL_INT, 3: mav.MAV_FRAME_GLOBAL_RELATIVE_ALT_INT}.get(want.frame, want.frame)
+        if endpoint.p.home_is_item_0:  # ArduPilot answers MISSION_ITEM_INT with MISSION_ITEM's frames (0, 3)
+            assert m.frame == want.frame
+        else:  # PX4 with their _INT forms
+            assert m.frame == {0: mav.MAV_FRAME_GLOBAL_INT, 3: mav.MAV_FRAME_GLOBAL_RELATIVE_ALT_INT}.get(want.frame, want.frame)
         assert (m.param1, m.param2, m.param3) == (want.param1, want.param2, want.param3)
         sent = [float(np.float32(v)) for v in (want.x, want.y)]  # MISSION_ITEM carries float32 degrees
         assert abs(m.x - round(sent[0] * 1e7)) <= 1 and abs(m.y - round(sent[1] * 1e7)) <= 1 and m.z == want.z
@@ -180,22 +183,66 @@ def test_px4_flies_a_mission_with_a_jump_a_speed_change_and_a_return(vehicle):
 
 @pytest.mark.parametrize("vehicle", [ARDUPILOT], indirect=True, ids=["ardupilot"])
 def test_ardupilot_keeps_home_at_item_0_and_will_not_arm_in_auto(vehicle):
+    """As ArduCopter's source has it (AP_Mission, GCS_Common, ModeAuto): whatever is uploaded as item 0,
+    home is item 0 (downloaded as a waypoint at home, frame MAV_FRAME_GLOBAL) and is not flown;
+    MISSION_CURRENT's total leaves it out; a DO item run on the way to the next waypoint is reached,
+    one after the last waypoint never runs; AUTO is not armable."""
     bank, endpoint, gcs = vehicle
+    if not endpoint.p.home_is_item_0:
+        pytest.skip("PX4 keeps no home item")  # (its own mission test is above)
     gcs.beat()
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 3).result == mav.MAV_RESULT_DENIED  # AUTO without a mission
     assert "no mission" in gcs.latest["STATUSTEXT"].text
-    send_items(gcs, [(mav.MAV_CMD_NAV_WAYPOINT, (0, 0, 0, 0), 0.0, 0.0, 0.0), *MISSION[:2]])
+    elsewhere = (mav.MAV_CMD_NAV_WAYPOINT, (0, 0, 0, 0), 30.0, 30.0, 9.0)  # not home: replaced by it
+    speed = (mav.MAV_CMD_DO_CHANGE_SPEED, (1, 3.0, -1, 0), None, None, 0.0)
+    send_items(gcs, [elsewhere, MISSION[1], speed, MISSION[3], speed])
+    gcs.send(mav.MAVLink_mission_request_list_message(1, 1, 0))
+    count = gcs.wait("MISSION_COUNT").count
+    items = []
+    for seq in range(count):
+        gcs.send(mav.MAVLink_mission_request_int_message(1, 1, seq, 0))
+        items.append(gcs.wait("MISSION_ITEM_INT", lambda m, k=seq: m.seq == k))
+    assert count == 5
+    assert (items[0].frame, items[0].command, items[0].x, items[0].y, items[0].z) == \
+        (mav.MAV_FRAME_GLOBAL, mav.MAV_CMD_NAV_WAYPOINT, round(LAT0 * 1e7), round(LON0 * 1e7), 400.0)
+    assert [m.frame for m in items[1:]] == [REL, mav.MAV_FRAME_GLOBAL_RELATIVE_ALT, REL, mav.MAV_FRAME_GLOBAL_RELATIVE_ALT]
+    gcs.send(mav.MAVLink_request_data_stream_message(1, 1, mav.MAV_DATA_STREAM_EXTENDED_STATUS, 4, 1))  # as a GCS asks
+    current = gcs.wait("MISSION_CURRENT")
+    assert (current.total, current.mission_state) == (4, mav.MISSION_STATE_NOT_STARTED)  # home left out
     assert gcs.command(mav.MAV_CMD_MISSION_START).result == mav.MAV_RESULT_DENIED  # not armed
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 3).result == mav.MAV_RESULT_ACCEPTED
     assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_DENIED
-    assert "not armable" in gcs.latest["STATUSTEXT"].text
+    assert gcs.latest["STATUSTEXT"].text == "Arm: Auto mode not armable"  # the firmware's words
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4).result == mav.MAV_RESULT_ACCEPTED  # GUIDED
     assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
+    assert gcs.latest["STATUSTEXT"].text == "Arming motors"
     assert gcs.command(mav.MAV_CMD_MISSION_START).result == mav.MAV_RESULT_ACCEPTED
     assert endpoint.mode == "auto"
-    reached = [gcs.wait("MISSION_ITEM_REACHED", timeout=60 / SPEED).seq for _ in range(2)]
-    assert reached == [1, 2]  # home (item 0) is not flown
-    assert bank.pos[0] == pytest.approx([0.0, 12.0, 5.0], abs=1.0)
+    reached = [gcs.wait("MISSION_ITEM_REACHED", timeout=60 / SPEED).seq for _ in range(3)]
+    assert reached == [1, 2, 3]  # home (item 0) is not flown; the speed change between the waypoints is reached
+    done = gcs.wait("MISSION_CURRENT", lambda m: m.mission_state == mav.MISSION_STATE_COMPLETE, timeout=10 / SPEED)
+    assert (done.seq, done.total) == (3, 4)  # the last waypoint stays current; item 4 never ran
+    assert all(m.seq != 4 for m in gcs.pump(1.0 / SPEED) if m.get_type() == "MISSION_ITEM_REACHED")
+    assert bank.pos[0] == pytest.approx([8.0, 12.0, 5.0], abs=1.0) and endpoint.mode == "auto"
+
+
+def test_rtl_flies_home_and_lands_in_rtl(vehicle):
+    """ArduCopter and PX4 stay in RTL down to the ground (the stand-in used to switch to LAND)."""
+    bank, endpoint, gcs = vehicle
+    gcs.beat()
+    guided = (1, 4) if endpoint.p.home_is_item_0 else (1, 4, 3)
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, *guided).result == mav.MAV_RESULT_ACCEPTED
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
+    up = 4.0 if endpoint.p.home_is_item_0 else 404.0  # PX4's take-off altitude is above sea level (home: 400 m)
+    assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, up).result == mav.MAV_RESULT_ACCEPTED
+    gcs.wait("GLOBAL_POSITION_INT", lambda m: m.relative_alt > 3800, timeout=20 / SPEED)
+    rtl = endpoint.p.modes["rtl"]
+    modes = []
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, *((rtl,) if endpoint.p.home_is_item_0 else (4, 5))).result \
+        == mav.MAV_RESULT_ACCEPTED
+    gcs.wait("HEARTBEAT", lambda m: modes.append(m.custom_mode) or not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED,
+             timeout=60 / SPEED)
+    assert set(modes) == {rtl} and bank.on_ground[0]  # RTL through the descent and on the ground, disarmed
 
 
 def test_command_int_positions_follow_their_frame(vehicle):
