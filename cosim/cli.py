@@ -62,7 +62,7 @@ def _run_loaded(args: argparse.Namespace, scenario: Scenario) -> int:
             for text in startup_phases(scenario.n_nodes, scenario.network.backend) if line is not None else ():
                 line.phase(text)
             result = run(scenario, out_dir=args.out, progress=None if line is None else line.run,
-                         argv=args.command_line, overwrite=args.overwrite)
+                         argv=args.command_line, overwrite=args.overwrite, phase=None if line is None else line.phase)
         else:
             result = run_isolated(scenario, out_dir=args.out, progress=None if line is None else line.run,
                                   argv=args.command_line, overwrite=args.overwrite,
@@ -147,7 +147,7 @@ def serve_vehicle_command(args: argparse.Namespace) -> int:
         failsafe = GcsFailsafe(args.gcs_timeout, args.gcs_failsafe)
         vehicle = StandInVehicle(args.personality, args.port, args.host, GeoOrigin(*args.origin),
                                  (args.at[0], args.at[1], 0.0), sysid=args.sysid, airframe=args.airframe, out=out,
-                                 signing_key=key, gcs_failsafe=failsafe)
+                                 signing_key=key, gcs_failsafe=failsafe, position_after_s=args.cold_start)
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -216,6 +216,8 @@ def _add_serve_vehicle(sub: AddParser) -> None:
     p.add_argument("--gcs-failsafe", choices=["return", "land", "hold", "off"], default="return",
                    help="what the armed vehicle does when no ground-station heartbeat arrives for --gcs-timeout (default return)")
     p.add_argument("--gcs-timeout", type=float, default=5.0, metavar="S", help="seconds of silence (default 5)")
+    p.add_argument("--cold-start", type=float, default=0.0, metavar="S",
+                   help="no position (GPS fix, EKF) for the first S seconds, as a vehicle just powered on (default 0)")
     p.set_defaults(handler=serve_vehicle_command)
 
 

@@ -23,7 +23,7 @@ from cosim.core.delivery import deliver
 from cosim.core.group_handle import GroupRouter, SimGroup
 from cosim.core.ip_events import record_ip_events
 from cosim.core.neighbor_table import NeighborTable
-from cosim.core.parts import Counters, Extension, GroupPlan, ProgressFn, RoutingPlan
+from cosim.core.parts import Counters, Extension, GroupPlan, PhaseFn, ProgressFn, RoutingPlan
 from cosim.core.recorder import Recorder
 from cosim.core.stack_host import SimStackHost
 from cosim.core.timeline import EventQueue, Priority
@@ -95,6 +95,7 @@ class Simulation:
         self.ip_frames_received: list[int] | None = None  # frames each node's MAC passed up, with such routing
         self.mac_counts: dict[str, int] = {}  # MAC-level frame counts (802.11 on ns-3)
         self.progress: ProgressFn | None = None
+        self.phase: PhaseFn | None = None
         self._sent = False
         self.wall_s = self._wall0 = 0.0
         self._sample_every = positions_every_ns or NS_PER_S
@@ -229,11 +230,13 @@ class Simulation:
         deliver(self, ev)
 
     # -- the loop ------------------------------------------------------------------------------
-    def run(self, progress: ProgressFn | None = None) -> None:
-        """Run to the scenario's duration, calling `progress(now_ns, end_ns, wall_s)` now and then;
-        raises SimulationError if user code fails."""
+    def run(self, progress: ProgressFn | None = None, phase: PhaseFn | None = None) -> None:
+        """Run to the scenario's duration, calling `progress(now_ns, end_ns, wall_s)` now and then and
+        `phase(text)` for what happens outside the timeline (a vehicle coming up); raises
+        SimulationError if user code fails."""
         end = self.duration_ns
         self.progress = progress
+        self.phase = phase
         self._start_parts()
         q = self.queue
         q.push(self.dt_ns, Priority.PHYSICS_STEP, self._tick)

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 
 ProgressFn = Callable[[int, int, float], None]
+PhaseFn = Callable[[str], None]
+"""What a run is doing outside its timeline (building, waiting for a vehicle), in words for the user."""
 
 
 @dataclass

@@ -27,7 +27,10 @@ def main(argv: list[str]) -> int:
 
     for text in startup_phases(scenario.n_nodes, scenario.network.backend):
         print(f"phase {text}", flush=True)
-    result = run_in(scenario, run_dir, progress=progress, argv=command)
+    def phase(text: str) -> None:
+        print(f"phase {text}", flush=True)
+
+    result = run_in(scenario, run_dir, progress=progress, argv=command, phase=phase)
     return 0 if result.status == "ok" else 1
 
 

@@ -9,7 +9,7 @@ import traceback
 from pathlib import Path
 
 from cosim.core.coordinator import Simulation
-from cosim.core.parts import ProgressFn
+from cosim.core.parts import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.assemble import build
 from cosim.engine.signals import Terminated, deferred, sigterm_interrupts
@@ -30,6 +30,7 @@ def run(
     progress: ProgressFn | None = None,
     argv: list[str] | None = None,
     overwrite: bool = False,
+    phase: PhaseFn | None = None,
 ) -> RunResult:
     """Run `scenario` and write its directory (default: output.dir/<name>-seed<seed>-<time>).
 
@@ -38,12 +39,12 @@ def run(
     that succeeds. A failed or interrupted run still leaves its directory, with what was computed."""
     target = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
     stage = Staging(target, overwrite, scenario.source)
-    result = run_in(scenario, stage.work, progress, argv)
+    result = run_in(scenario, stage.work, progress, argv, phase)
     return dataclasses.replace(result, directory=stage.publish(result.status))
 
 
 def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = None,
-           argv: list[str] | None = None) -> RunResult:
+           argv: list[str] | None = None, phase: PhaseFn | None = None) -> RunResult:
     """Run `scenario` writing straight into `directory` (a staged or otherwise private one).
     Ctrl-C and SIGTERM stop the simulation and the run is recorded as interrupted; once it has
     stopped, they wait until its results are written."""
@@ -55,7 +56,7 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
         with sigterm_interrupts():
             sim = build(scenario, directory)
             sim.recorder.stream_to(directory / "trace")
-            sim.run(progress)
+            sim.run(progress, phase)
     except (ScenarioError, SimulationError) as exc:
         status, error = "failed", str(exc)
         if isinstance(exc, SimulationError):

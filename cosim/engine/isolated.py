@@ -16,10 +16,9 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
-from cosim.core.parts import ProgressFn
+from cosim.core.parts import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.signals import Terminated, sigterm_interrupts
 from cosim.output.results import read_run
@@ -28,7 +27,6 @@ from cosim.output.staging import Staging
 from cosim.output.summary import summary_text
 from cosim.scenario.specs import Scenario
 
-PhaseFn = Callable[[str], None]
 _NOISE = re.compile(r"^(#\d|Thread |entry=|\s*$| \*\*\* Break|\[runStaticInitializersOnce\]|terminate called)")
 _NS3_TIME = re.compile(r"\+(\d+\.\d+)s")
 

@@ -27,9 +27,10 @@ from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import key_from_env
 from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
-from cosim.mavlink.launch import await_telemetry, take_off
+from cosim.mavlink.launch import take_off
 from cosim.mavlink.mission_client import fly_mission, land, rtl, takeoff, waypoint
 from cosim.mavlink.personality import PERSONALITIES
+from cosim.mavlink.readiness import await_ready
 from cosim.mavlink.realtime import Pacer
 from cosim.mavlink.remote_robot import MavlinkRobot
 from cosim.mavlink.spec import GhostSpec, MavlinkSpec
@@ -190,11 +191,11 @@ class MavlinkBridge:
         s = ghost.spec
         v = ghost.vehicle
         try:
-            await_telemetry(v, timeout_s=s.connect_timeout_ns / NS_PER_S, messages=("GLOBAL_POSITION_INT", "LOCAL_POSITION_NED"))
-        except MavlinkError:
-            raise RuntimeError(f"no telemetry from MAVLink system {v.sysid} at {s.host}:{s.port} within "
-                               f"{s.connect_timeout_ns / NS_PER_S:g} s (the ghost of robot {ghost.node}); "
-                               "is the vehicle on and the address right?") from None
+            await_ready(v, s.connect_timeout_ns / NS_PER_S, self._report)
+        except MavlinkError as exc:
+            hint = "is the vehicle on and the address right?" if "no heartbeat" in str(exc) else \
+                "raise mavlink.ghosts[].connect_timeout to wait longer"
+            raise RuntimeError(f"the ghost of robot {ghost.node} (MAVLink {s.host}:{s.port}): {exc}; {hint}") from None
         self._update_twin(ghost)
         log.info("ghost of robot %d: vehicle %d found at %s; taking off", ghost.node, v.sysid, tuple(self._arena_pos(v)))
         if s.mission:
@@ -203,6 +204,12 @@ class MavlinkBridge:
                                      f"vehicle {v.sysid} flies {len(s.mission)} waypoints, then {s.mission_end}")
         else:
             take_off(v, s.altitude)
+
+    def _report(self, text: str) -> None:
+        """A vehicle's stage on its way up: on the run's progress output, and in the log."""
+        log.info("%s", text)
+        if self._sim.phase is not None:
+            self._sim.phase(text)
 
     def finish(self, sim: Any) -> None:
         """Land the ghosts (if asked) and close every socket; also right after a build (validate)."""

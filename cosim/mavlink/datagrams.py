@@ -8,6 +8,7 @@ import os
 import time
 from dataclasses import dataclass
 
+from pymavlink.dialects.v20 import ardupilotmega as apm
 from pymavlink.dialects.v20 import common as mav
 
 _EPOCH_2015 = 1420070400  # MAVLink signing timestamps count 10 us units since 2015-01-01
@@ -56,7 +57,8 @@ class Codec:
 
     def __init__(self, src_system: int = 255, src_component: int = 190, key: bytes | None = None,
                  link_id: int = 0) -> None:
-        self.mav = mav.MAVLink(None, srcSystem=src_system, srcComponent=src_component)
+        # ArduPilot's dialect (a superset of common): its EKF_STATUS_REPORT tells when a position is real
+        self.mav = apm.MAVLink(None, srcSystem=src_system, srcComponent=src_component)
         self.mav.robust_parsing = True
         self.stats = ParseStats()
         if key is not None:

@@ -85,7 +85,7 @@ class GhostSpec:
     altitude: float = 2.0
     land_at_end: bool = True
     stale_after_ns: int = 1_000_000_000
-    connect_timeout_ns: int = 15_000_000_000
+    connect_timeout_ns: int = 90_000_000_000
     signing_key_env: str | None = None
     mission: tuple[MissionStep, ...] = ()
     mission_end: Literal["rtl", "land", "hold"] = "rtl"

@@ -19,14 +19,15 @@ from physics.quadrotor import AIRFRAMES, QuadrotorBank
 
 class StandInVehicle:
     """A vehicle at `position` (x, y, z about `origin`) answering on UDP host:port (0: a free port),
-    and also sending to `out` (host, port) from the start if given.
+    and also sending to `out` (host, port) from the start if given. `position_after_s`: a cold start,
+    with no position (GPS fix, EKF) for that long, as a vehicle just powered on.
     `start()` runs it in a thread; `stop()` ends it; `run(duration_s)` runs it in this thread."""
 
     def __init__(self, personality: str = "ardupilot", port: int = 0, host: str = "127.0.0.1",
                  origin: GeoOrigin | None = None, position: tuple[float, float, float] = (0.0, 0.0, 0.0),
                  heading: float = 0.0, airframe: str = "quad_1500g", sysid: int = 1, speed: float = 1.0,
                  signing_key: bytes | str | None = None, out: tuple[str, int] | None = None,
-                 gcs_failsafe: GcsFailsafe | None = None) -> None:
+                 gcs_failsafe: GcsFailsafe | None = None, position_after_s: float = 0.0) -> None:
         p = PERSONALITIES[personality]
         at = np.array([position], dtype=float)
         if p.vehicle == "rover":
@@ -38,7 +39,8 @@ class StandInVehicle:
             self.model = QuadrotorBank([AIRFRAMES[airframe]], at, np.array([heading]))
             body = QuadBody(self.model, 0)
         self.body = body
-        self.endpoint = SimVehicleEndpoint(body, port, p, sysid, origin or GeoOrigin(), host, signing_key, gcs_failsafe)
+        self.endpoint = SimVehicleEndpoint(body, port, p, sysid, origin or GeoOrigin(), host, signing_key, gcs_failsafe,
+                                           position_after_s)
         self.port = self.endpoint.port
         if out is not None:
             self.endpoint.transport.add_peer(*out)

@@ -18,13 +18,14 @@ import time
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from pymavlink.dialects.v20 import common as mav
 
 import cosim
 from cosim.errors import ScenarioError
-from cosim.mavlink.adapter import MavlinkLink, MavlinkVehicle
+from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.launch import take_off
-from cosim.mavlink.personality import ARDUPILOT_ROVER, PX4
+from cosim.mavlink.personality import ARDUPILOT, ARDUPILOT_ROVER, PX4
 from cosim.mavlink.remote_robot import MavlinkRobot
 from cosim.mavlink.standin import StandInVehicle
 from tests.conftest import ROOT, free_udp_port
@@ -270,10 +271,55 @@ def test_a_ghost_whose_vehicle_never_answers_fails_the_run_naming_the_address(tm
     scenario = cosim.load(ROOT / "configs" / "mavlink_mixed.yaml", {
         "duration": 2.0, "mavlink.ghosts.0.port": port, "mavlink.ghosts.0.mode": "connect",
         "mavlink.ghosts.0.connect_timeout": 0.5})
+    assert cosim.load(ROOT / "configs" / "mavlink_mixed.yaml").mavlink.ghosts[0].connect_timeout_ns == 90_000_000_000
     result = cosim.run(scenario, out_dir=tmp_path / "silent")
     assert result.status == "failed"
-    assert (f"no telemetry from MAVLink system 1 at 127.0.0.1:{port} within 0.5 s (the ghost of robot 0); "
-            "is the vehicle on and the address right?") in result.error
+    assert (f"the ghost of robot 0 (MAVLink 127.0.0.1:{port}): vehicle 1 not ready within 0.5 s; stopped at: "
+            "system 1: no heartbeat yet") in result.error and "is the vehicle on and the address right?" in result.error
+
+
+def _cold_ghost_run(tmp_path, name: str, cold_s: float, timeout_s: float):
+    """A ghost scenario against a stand-in switched on just now: no position for `cold_s`."""
+    stages: list[str] = []
+    standin = StandInVehicle("ardupilot", origin=GeoOrigin(*ARENA.to_geodetic(*SHIFT)), position_after_s=cold_s)
+    with standin:
+        scenario = cosim.load(ROOT / "configs" / "mavlink_mixed.yaml", {
+            "duration": 2.0, "mavlink.ghosts.0.port": standin.port, "mavlink.ghosts.0.mode": "connect",
+            "mavlink.ghosts.0.connect_timeout": timeout_s})
+        result = cosim.run(scenario, out_dir=tmp_path / name, phase=stages.append)
+    return result, stages
+
+
+def test_a_ghost_waits_for_a_cold_vehicle_in_stages_and_a_timeout_names_the_stage(tmp_path):
+    """Heartbeats come at once, a position only once the vehicle's GPS and EKF have one: the run waits,
+    saying what for, and flies once it is ready; a wait too short fails naming the stage."""
+    result, stages = _cold_ghost_run(tmp_path, "cold", cold_s=3.0, timeout_s=20.0)
+    assert result.status == "ok", result.error
+    kinds = [("heartbeat" in t and "no position yet" in t, "ready at" in t) for t in stages]
+    assert (True, False) in kinds and kinds[-1] == (False, True), stages  # waited for a position, then ready
+    cold = next(t for t in stages if "no position yet" in t and "EKF: no report" not in t)
+    assert "(ardupilotmega, quadrotor)" in cold and "EKF: no horizontal position" in cold and "GPS: no fix, 0 satellites" in cold
+    assert "GPS: 3D fix, 10 satellites" in stages[-1]
+    result, _ = _cold_ghost_run(tmp_path, "too_short", cold_s=30.0, timeout_s=1.5)
+    assert result.status == "failed"
+    assert "vehicle 1 not ready within 1.5 s; stopped at: system 1: heartbeat (ardupilotmega, quadrotor); " \
+           "no position yet (EKF: no horizontal position" in result.error
+    assert "raise mavlink.ghosts[].connect_timeout to wait longer" in result.error
+
+
+def test_a_cold_ardupilot_refuses_to_arm_in_guided_until_it_has_a_position():
+    standin = StandInVehicle("ardupilot", position_after_s=1.5)
+    with standin:
+        link = MavlinkLink("127.0.0.1", standin.port)
+        v = MavlinkVehicle(link, 1, ARDUPILOT)
+        v.tick(time.monotonic())
+        v.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, ARDUPILOT.modes["guided"])
+        with pytest.raises(MavlinkError, match=r"refused command 400 .*Arm: Need Position Estimate"):
+            v.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, retries=1)
+        time.sleep(1.6)
+        v.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1)
+        assert standin.endpoint.armed and "Arming motors" in v.statustext
+        link.close()
 
 
 def test_a_ghosts_controller_takes_the_command_matrix_as_simulated_bodies_do(tmp_path):
