@@ -10,6 +10,7 @@ replaces a take-off in progress.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Callable
@@ -20,7 +21,10 @@ from pymavlink.dialects.v20 import common as mav
 from controllers import Controller
 from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle
 from cosim.mavlink.personality import PX4
+from cosim.mavlink.readiness import DEFAULT_CONNECT_TIMEOUT_S, await_ready
 from cosim.mavlink.remote_robot import MavlinkRobot, NoNetwork, WallClockServices
+
+log = logging.getLogger(__name__)
 
 CLIMB_SHARE = 0.5
 """A take-off has happened once the vehicle is this share of the asked altitude higher."""
@@ -37,24 +41,14 @@ def _pump(vehicle: MavlinkVehicle, sleep: Wait) -> None:
     vehicle.link.poll()
 
 
-def await_telemetry(vehicle: MavlinkVehicle, sleep: Wait = time.sleep, timeout_s: float = 10.0,
-                    messages: tuple[str, ...] = ("HEARTBEAT", "LOCAL_POSITION_NED")) -> None:
-    """Pump the link until the vehicle has sent each of `messages`; MavlinkError after `timeout_s`."""
-    end = time.monotonic() + timeout_s
-    while any(m not in vehicle.latest for m in messages):
-        if time.monotonic() > end:
-            raise MavlinkError(f"no telemetry from vehicle {vehicle.sysid} within {timeout_s:g} s "
-                               f"(asked for it {vehicle.stream_requests} times)")
-        _pump(vehicle, sleep)
-
-
 def take_off(vehicle: MavlinkVehicle, altitude_m: float, wait: Wait | None = None,
-             climb_timeout_s: float | None = None) -> None:
+             climb_timeout_s: float | None = None, connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S) -> None:
     """Arm and climb to `altitude_m` above the current position, holding there; setpoints then
     stream from `tick`. A rover arms and switches to GUIDED, holding where it stands. The climb
-    must show within `climb_timeout_s` (default CLIMB_TIMEOUT_S plus 2 s per metre)."""
+    must show within `climb_timeout_s` (default CLIMB_TIMEOUT_S plus 2 s per metre). A vehicle not yet
+    ready (cold, no position) is waited for up to `connect_timeout_s`, its stages logged."""
     sleep = wait or time.sleep
-    await_telemetry(vehicle, sleep)
+    await_ready(vehicle, connect_timeout_s, log.info, sleep)
     for msg_id in (mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED, mav.MAVLINK_MSG_ID_ATTITUDE):
         vehicle.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, msg_id, 100_000, wait=wait)
     lp = vehicle.latest["LOCAL_POSITION_NED"]

@@ -93,9 +93,9 @@ EKF_HEALTHY = (apm.EKF_ATTITUDE | apm.EKF_VELOCITY_HORIZ | apm.EKF_VELOCITY_VERT
 
 
 def ekf_status(v: SimVehicleEndpoint):
-    """ArduPilot's EKF_STATUS_REPORT (its own dialect): every estimate good while the body is healthy,
-    which MAVSDK's health checks read on ArduPilot."""
-    flags = (EKF_HEALTHY if v.position_ready else EKF_NO_POSITION) if v.body.healthy() else 0
+    """ArduPilot's EKF_STATUS_REPORT (its own dialect): every estimate good once the vehicle has a
+    position (MAVSDK's health checks read it on ArduPilot; the adapter's readiness too)."""
+    flags = EKF_HEALTHY if v.position_ready else EKF_NO_POSITION  # (a failed motor is SYS_STATUS's to say)
     return apm.MAVLink_ekf_status_report_message(flags, 0.1, 0.1, 0.1, 0.1, 0.0, 0.0)
 
 
