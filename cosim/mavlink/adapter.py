@@ -124,6 +124,8 @@ WANTED_HZ = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: 10.0, mav.MAVLINK_MSG_ID_LO
 DATA_STREAMS_HZ = {mav.MAV_DATA_STREAM_POSITION: 10, mav.MAV_DATA_STREAM_EXTRA1: 10, mav.MAV_DATA_STREAM_EXTENDED_STATUS: 2,
                    mav.MAV_DATA_STREAM_EXTRA3: 1}
 """The same as ArduPilot's REQUEST_DATA_STREAM groups, for firmware older than SET_MESSAGE_INTERVAL."""
+_EKF_STATUS = 193
+"""ArduPilot's EKF_STATUS_REPORT (cosim.mavlink.readiness reads it)."""
 STREAMS_STALE_S = 2.0
 """Telemetry missing or older than this (s) after a heartbeat: the streams are asked for again."""
 
@@ -250,7 +252,8 @@ class MavlinkVehicle:
         """Ask for the telemetry this side needs, as a ground station does on connecting (and again
         while it does not come: a rebooted autopilot forgets)."""
         self.stream_requests += 1
-        for msg_id, hz in [*WANTED_HZ.items(), *((k, 1.0) for k in self.p.dialect_streams)]:  # (EKF_STATUS_REPORT)
+        ekf = [(_EKF_STATUS, 1.0)] if _EKF_STATUS in self.p.dialect_streams else []  # when a position is real
+        for msg_id, hz in [*WANTED_HZ.items(), *ekf]:
             self.link.send(mav.MAVLink_command_long_message(self.sysid, 1, mav.MAV_CMD_SET_MESSAGE_INTERVAL, 0, msg_id,
                                                             1e6 / hz, 0, 0, 0, 0, 0))
         if self.p.data_stream_requests:

@@ -51,6 +51,11 @@ class QuadBody:
     def on_ground(self) -> bool:
         return bool(self.bank.on_ground[self.i])
 
+    def motor_outputs(self) -> tuple[int, ...]:
+        """PWM (us) of motors 1..4 in ArduCopter's quad X order, thrust 0..max as 1000..2000."""
+        share = self.bank.rotor[self.i] / self.bank.max_rotor[self.i] if self.bank.armed[self.i] else np.zeros(4)
+        return tuple(1000 + round(1000 * float(share[r])) for r in (3, 1, 0, 2))
+
     def set_motors(self, on: bool) -> None:
         self._land_at = None
         self.bank.set_armed(self.i, on)
@@ -132,6 +137,15 @@ class RoverBody:
 
     def attitude(self) -> tuple[float, float, float]:
         return 0.0, 0.0, float(self.drives.heading[self.k])
+
+    def motor_outputs(self) -> tuple[int, ...]:
+        """PWM (us) of steering and throttle (ArduRover's servo 1 and 3): 1500 is neutral, and the
+        wheels' turn and speed at their limit are 1000 or 2000."""
+        left, right = (float(w) for w in self.drives.wheels[self.k])
+        top = float(self.drives.max_wheel[self.k])
+        throttle = 1500 + round(500 * max(-1.0, min(1.0, 0.5 * (left + right) / top)))
+        steering = 1500 + round(500 * max(-1.0, min(1.0, 0.5 * (right - left) / top)))
+        return steering, 1500, throttle, 1500
 
     def set_motors(self, on: bool) -> None:
         self._motors = on

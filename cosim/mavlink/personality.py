@@ -42,6 +42,9 @@ class Personality:
         return None
 
 
+ARDUPILOT_DIALECT = (193, 152, 163, 178, 168)
+"""EKF_STATUS_REPORT, MEMINFO, AHRS, AHRS2 and WIND: ArduPilot's own messages it streams."""
+
 PX4 = Personality(
     "px4", mav.MAV_AUTOPILOT_PX4,
     {"manual": _px4(1), "altctl": _px4(2), "posctl": _px4(3), "hold": _px4(4, 3), "takeoff": _px4(4, 2),
@@ -53,7 +56,7 @@ ARDUPILOT = Personality(
     "ardupilot", mav.MAV_AUTOPILOT_ARDUPILOTMEGA,
     {"stabilize": 0, "althold": 2, "auto": 3, "guided": 4, "hold": 5, "rtl": 6, "land": 9, "brake": 17},
     setpoint_timeout_s=3.0, home_is_item_0=True, armable_in_mission=False, streams_unasked=False,
-    data_stream_requests=True, timesync_every_s=10.0, dialect_streams=(193,), setpoints_lift_off=False,
+    data_stream_requests=True, timesync_every_s=10.0, dialect_streams=ARDUPILOT_DIALECT, setpoints_lift_off=False,
 )
 
 ARDUPILOT_ROVER = Personality(
@@ -61,7 +64,7 @@ ARDUPILOT_ROVER = Personality(
     {"manual": 0, "acro": 1, "steering": 3, "hold": 4, "loiter": 5, "auto": 10, "rtl": 11, "smart_rtl": 12, "guided": 15},
     setpoint_timeout_s=3.0, auto_disarm_after_land=False, idle_disarm_s=None, vehicle="rover", home_is_item_0=True,
     armable_in_mission=False, streams_unasked=False, data_stream_requests=True, timesync_every_s=10.0,
-    dialect_streams=(193,),
+    dialect_streams=ARDUPILOT_DIALECT,
 )
 
 PERSONALITIES = {"px4": PX4, "ardupilot": ARDUPILOT, "ardupilot_rover": ARDUPILOT_ROVER}

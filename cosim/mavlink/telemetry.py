@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from pymavlink.dialects.v20 import ardupilotmega as apm
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink import sensor_streams
 from cosim.mavlink.frames import enu_to_ned, heading_to_yaw
 from cosim.mavlink.personality import GUIDED_MODES, PX4
 
@@ -137,7 +138,7 @@ STREAMS = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: global_position, mav.MAVLINK_
            mav.MAVLINK_MSG_ID_MISSION_CURRENT: mission_current, mav.MAVLINK_MSG_ID_GPS_RAW_INT: gps_raw,
            mav.MAVLINK_MSG_ID_BATTERY_STATUS: battery_status, mav.MAVLINK_MSG_ID_VFR_HUD: vfr_hud}
 """The streamed messages by id, besides the 1 Hz heartbeat."""
-DIALECT_STREAMS = {apm.MAVLINK_MSG_ID_EKF_STATUS_REPORT: ekf_status}
+DIALECT_STREAMS = {apm.MAVLINK_MSG_ID_EKF_STATUS_REPORT: ekf_status, **sensor_streams.ARDUPILOT_ONLY}
 """Messages of an autopilot's own dialect, streamed when its personality has them (off until asked)."""
 DEFAULT_HZ = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: 10.0, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED: 10.0,
               mav.MAVLINK_MSG_ID_ATTITUDE: 10.0, mav.MAVLINK_MSG_ID_SYS_STATUS: 2.0,
@@ -156,6 +157,7 @@ DATA_STREAMS = {
     mav.MAV_DATA_STREAM_EXTRA2: (mav.MAVLINK_MSG_ID_VFR_HUD,),
     mav.MAV_DATA_STREAM_EXTRA3: (apm.MAVLINK_MSG_ID_EKF_STATUS_REPORT, mav.MAVLINK_MSG_ID_BATTERY_STATUS),
 }
+DATA_STREAMS = {k: DATA_STREAMS.get(k, ()) + sensor_streams.GROUPS.get(k, ()) for k in {*DATA_STREAMS, *sensor_streams.GROUPS}}
 """REQUEST_DATA_STREAM's groups (ArduPilot's): the messages of each that a served vehicle has;
 MAV_DATA_STREAM_ALL is all of them."""
 
@@ -168,8 +170,8 @@ class Streams:
 
     def __init__(self, unasked: bool = True, dialect: tuple[int, ...] = ()) -> None:
         self.default_hz = dict(DEFAULT_HZ) if unasked else dict.fromkeys(DEFAULT_HZ, 0.0)
-        self.default_hz.update(dict.fromkeys(dialect, 0.0))
-        self.builders = {**STREAMS, **{k: DIALECT_STREAMS[k] for k in dialect}}
+        self.default_hz.update(dict.fromkeys([*dialect, *sensor_streams.COMMON], 0.0))  # off until asked
+        self.builders = {**STREAMS, **sensor_streams.COMMON, **{k: DIALECT_STREAMS[k] for k in dialect}}
         self.hz = dict(self.default_hz)  # message id -> rate (Hz); 0: stopped
         self._next: dict[object, float] = {}
 
@@ -216,5 +218,6 @@ def requested(v: SimVehicleEndpoint, msg_id: int):
                 | mav.MAV_PROTOCOL_CAPABILITY_MISSION_INT | mav.MAV_PROTOCOL_CAPABILITY_MISSION_FLOAT)
         return mav.MAVLink_autopilot_version_message(caps, 1 << 24, 0, 0, 0, [0] * 8, [0] * 8, [0] * 8, 0, 0,
                                                      v.sysid, [0] * 18)
-    builder = STREAMS.get(msg_id) or (DIALECT_STREAMS.get(msg_id) if msg_id in v.p.dialect_streams else None)
+    builder = STREAMS.get(msg_id) or sensor_streams.COMMON.get(msg_id) or \
+        (DIALECT_STREAMS.get(msg_id) if msg_id in v.p.dialect_streams else None)
     return builder(v) if builder is not None else None

@@ -7,6 +7,7 @@ import socket
 
 import numpy as np
 import pytest
+from pymavlink.dialects.v20 import ardupilotmega as apm
 from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink.bodies import QuadBody
@@ -237,3 +238,35 @@ def test_targets_beyond_any_experiment_are_refused_with_the_reason(bench):
     assert "setpoint refused: speed 500 m/s (max 100)" in texts
     assert "Reposition: latitude 1000 beyond the poles" in texts
     assert np.linalg.norm(bench.bank.pos[0] - here) < 0.3  # it kept its place
+
+
+@pytest.mark.parametrize("bench", [{"personality": ARDUPILOT}], indirect=True)
+def test_every_stream_of_the_firmware_is_served_on_request(bench):
+    """What ArduPilot streams from a vehicle with an IMU, a baro, a compass, a GPS and a battery
+    monitor, group by group (REQUEST_DATA_STREAM), with readings of a vehicle resting level."""
+    bench.mav = apm.MAVLink(None, srcSystem=255, srcComponent=190)  # ArduPilot's dialect: MEMINFO, AHRS, WIND...
+    got: dict[str, list] = {}
+    orig = bench.mav.parse_buffer
+
+    def keep(data):
+        msgs = orig(data) or []
+        for m in msgs:
+            got.setdefault(m.get_type(), []).append(m)
+        return msgs
+
+    bench.mav.parse_buffer = keep
+    bench.run(0.5)
+    for group in (mav.MAV_DATA_STREAM_RAW_SENSORS, mav.MAV_DATA_STREAM_EXTENDED_STATUS, mav.MAV_DATA_STREAM_RC_CHANNELS,
+                  mav.MAV_DATA_STREAM_EXTRA1, mav.MAV_DATA_STREAM_EXTRA2, mav.MAV_DATA_STREAM_EXTRA3,
+                  mav.MAV_DATA_STREAM_POSITION):
+        bench.send(mav.MAVLink_request_data_stream_message(1, 1, group, 4, 1))
+    bench.run(2.0)
+    firmware = {"RAW_IMU", "SCALED_IMU2", "SCALED_PRESSURE", "SYS_STATUS", "POWER_STATUS", "MEMINFO", "MISSION_CURRENT",
+                "GPS_RAW_INT", "NAV_CONTROLLER_OUTPUT", "POSITION_TARGET_GLOBAL_INT", "GLOBAL_POSITION_INT",
+                "LOCAL_POSITION_NED", "SERVO_OUTPUT_RAW", "RC_CHANNELS", "ATTITUDE", "AHRS2", "VFR_HUD", "AHRS", "WIND",
+                "SYSTEM_TIME", "BATTERY_STATUS", "EKF_STATUS_REPORT", "VIBRATION"}
+    assert firmware <= set(got), sorted(firmware - set(got))
+    imu = got["RAW_IMU"][-1]
+    assert (abs(imu.xacc), abs(imu.yacc), imu.zacc) == (0, 0, -1000) and imu.xgyro == 0  # level, at rest: -1 g
+    assert got["SCALED_PRESSURE"][-1].press_abs == pytest.approx(1013.25 * (1 - 2.25577e-5 * 400.0) ** 5.25588, abs=0.01)  # 400 m
+    assert got["SERVO_OUTPUT_RAW"][-1].servo1_raw == 1000 and got["RC_CHANNELS"][-1].chancount == 0  # disarmed, no RC
