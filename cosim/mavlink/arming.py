@@ -6,8 +6,9 @@ a refused arm command is "Arm: <reason>"; a mode that does not allow arming is "
 not armable" (AUTO with the default AUTO_OPTIONS, RTL, Land, Brake); without a position estimate a
 mode that needs one is "Arm: Need Position Estimate"; arming and disarming say "Arming motors" and
 "Disarming motors" (the disarm after DISARM_DELAY on the ground included). PX4's: "Disarmed by auto
-preflight disarming" after COM_DISARM_PRFLT; its position refusal is ours ("Preflight Fail: no
-valid global position"), not yet checked against its source (docs/mavlink.md lists it).
+preflight disarming" after COM_DISARM_PRFLT; Land and Return prevent arming, as its mode
+documentation says. The words of its position and mode refusals are ours, not yet checked against
+its source (docs/mavlink.md lists them).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ ARDUCOPTER_NAMES = {"auto": "Auto", "rtl": "RTL", "land": "Land", "brake": "Brak
 """ArduCopter's Mode::name() for our mode names (Rover's AUTO, RTL... are spelt the same way)."""
 NOT_ARMABLE = {"rtl", "land", "brake", "smart_rtl"}
 """ArduPilot modes whose allows_arming() is false (AUTO too, unless AUTO_OPTIONS allows it)."""
+PX4_NOT_ARMABLE = {"land", "rtl"}
+"""PX4's Land and Return modes prevent arming (its flight-mode documentation, v1.15)."""
 NEEDS_POSITION = {"auto", "mission", "guided", "offboard", "hold", "loiter", "posctl", "rtl", "smart_rtl", "brake",
                   "takeoff"}
 """Modes that fly to or hold a position, and so need a position estimate to arm in."""
@@ -41,6 +44,8 @@ def refusal(v: SimVehicleEndpoint) -> str | None:
         return "Arm: Need Position Estimate" if _ardupilot(v) else "Preflight Fail: no valid global position"
     if (v.mode in MISSION_MODES and not v.p.armable_in_mission) or (_ardupilot(v) and v.mode in NOT_ARMABLE):
         return f"Arm: {ARDUCOPTER_NAMES.get(v.mode, v.mode.upper())} mode not armable"
+    if not _ardupilot(v) and v.mode in PX4_NOT_ARMABLE:
+        return f"Arming denied: {v.mode.upper()} mode prevents arming"
     return None
 
 

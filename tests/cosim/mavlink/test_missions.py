@@ -243,6 +243,9 @@ def test_rtl_flies_home_and_lands_in_rtl(vehicle):
     gcs.wait("HEARTBEAT", lambda m: modes.append(m.custom_mode) or not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED,
              timeout=60 / SPEED)
     assert set(modes) == {rtl} and bank.on_ground[0]  # RTL through the descent and on the ground, disarmed
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_DENIED  # RTL prevents arming
+    assert gcs.latest["STATUSTEXT"].text == ("Arm: RTL mode not armable" if endpoint.p.home_is_item_0
+                                             else "Arming denied: RTL mode prevents arming")
 
 
 def test_command_int_positions_follow_their_frame(vehicle):
