@@ -138,3 +138,28 @@ def test_serve_vehicle_names_a_missing_key_variable():
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 2
     assert "COSIM_NO_SUCH_KEY_VAR" in err and "not set" in err
+
+
+def test_serve_vehicle_cold_start_has_no_position_until_its_time():
+    """`--cold-start 1.5`: heartbeats at once, a position (EKF and GPS) only after 1.5 s."""
+    import re
+    import time
+
+    from cosim.mavlink.adapter import MavlinkLink, MavlinkVehicle
+    from cosim.mavlink.personality import ARDUPILOT
+    from cosim.mavlink.readiness import await_ready, stage
+
+    proc = _serve_vehicle("--cold-start", "1.5")
+    port = int(re.search(r"udp 127\.0\.0\.1:(\d+)", proc.stdout.readline()).group(1))
+    link = MavlinkLink("127.0.0.1", port)
+    v = MavlinkVehicle(link, 1, ARDUPILOT)
+    said: list[str] = []
+    t0 = time.monotonic()
+    try:
+        ready = await_ready(v, 2.5, said.append)
+        waited = time.monotonic() - t0
+    finally:
+        link.close()
+        proc.communicate(timeout=10)
+    assert ready.ready and 1.3 < waited < 2.5
+    assert any("no position yet (EKF: no horizontal position" in t for t in said) and stage(v).ready
