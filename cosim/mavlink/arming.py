@@ -55,18 +55,24 @@ def say_armed(v: SimVehicleEndpoint, armed: bool) -> None:
         v.say("Arming motors" if armed else "Disarming motors")
 
 
-def idle_disarm(v: SimVehicleEndpoint) -> None:
+class IdleDisarm:
     """As the firmware does: a copter armed on the ground that does not take off is disarmed, and a
     failed one (a crash, motors out) at once, so that it never acknowledges what it cannot fly."""
-    if v.armed and not v.body.healthy():
-        v.say("Crash: Disarming")
-        v.force_disarm()
-        return
-    if not (v.armed and v.body.on_ground and v.p.idle_disarm_s is not None):
-        v.grounded_t = None
-        return
-    if v.grounded_t is None:
-        v.grounded_t = v.now
-    elif v.now - v.grounded_t >= v.p.idle_disarm_s:
-        v.say("Disarming motors" if _ardupilot(v) else "Disarmed by auto preflight disarming")
-        v.force_disarm()
+
+    def __init__(self) -> None:
+        self.since: float | None = None  # armed on the ground since (simulated s)
+
+    def step(self, v: SimVehicleEndpoint) -> None:
+        if v.armed and not v.body.healthy():
+            v.say("Crash: Disarming")
+            v.force_disarm()
+            return
+        if not (v.armed and v.body.on_ground and v.p.idle_disarm_s is not None):
+            self.since = None
+            return
+        if self.since is None:
+            self.since = v.now
+        elif v.now - self.since >= v.p.idle_disarm_s:
+            self.since = None
+            v.say("Disarming motors" if _ardupilot(v) else "Disarmed by auto preflight disarming")
+            v.force_disarm()

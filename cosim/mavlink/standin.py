@@ -28,6 +28,8 @@ class StandInVehicle:
                  heading: float = 0.0, airframe: str = "quad_1500g", sysid: int = 1, speed: float = 1.0,
                  signing_key: bytes | str | None = None, out: tuple[str, int] | None = None,
                  gcs_failsafe: GcsFailsafe | None = None, position_after_s: float = 0.0) -> None:
+        if not position_after_s >= 0.0:
+            raise ValueError(f"the cold start (--cold-start, position_after_s) is >= 0 s, got {position_after_s}")
         p = PERSONALITIES[personality]
         at = np.array([position], dtype=float)
         if p.vehicle == "rover":

@@ -218,6 +218,5 @@ def requested(v: SimVehicleEndpoint, msg_id: int):
                 | mav.MAV_PROTOCOL_CAPABILITY_MISSION_INT | mav.MAV_PROTOCOL_CAPABILITY_MISSION_FLOAT)
         return mav.MAVLink_autopilot_version_message(caps, 1 << 24, 0, 0, 0, [0] * 8, [0] * 8, [0] * 8, 0, 0,
                                                      v.sysid, [0] * 18)
-    builder = STREAMS.get(msg_id) or sensor_streams.COMMON.get(msg_id) or \
-        (DIALECT_STREAMS.get(msg_id) if msg_id in v.p.dialect_streams else None)
+    builder = v.streams.builders.get(msg_id)
     return builder(v) if builder is not None else None

@@ -78,7 +78,7 @@ class SimVehicleEndpoint:
         self.landing = False
         self._gcs = GcsWatch(gcs_failsafe or GcsFailsafe())
         self._return: ReturnHome | None = None
-        self.grounded_t: float | None = None  # since when armed on the ground (cosim.mavlink.arming.idle_disarm)
+        self._idle = arming.IdleDisarm()
         self.position_after_s = position_after_s
         body.set_motors(False)  # motors stopped until armed
         self.now = 0.0
@@ -246,7 +246,7 @@ class SimVehicleEndpoint:
 
     def force_disarm(self) -> None:
         """Stop the motors now (a disarm the vehicle decides on, or one asked for on the ground)."""
-        self.armed, self.landing, self.grounded_t = False, False, None
+        self.armed, self.landing = False, False
         self.body.set_motors(False)
         arming.say_armed(self, False)
 
@@ -374,7 +374,7 @@ class SimVehicleEndpoint:
         time-outs (hold), take-off, and a landing (it ends on the ground, disarmed)."""
         if self._gcs.lost(self.now, self.armed):
             self._failsafe()
-        arming.idle_disarm(self)
+        self._idle.step(self)
         self.missions.step(self.now)
         if self._return is not None and self.mode in RETURN_MODES:
             done = self._return.step()

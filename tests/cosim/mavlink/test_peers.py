@@ -163,3 +163,9 @@ def test_serve_vehicle_cold_start_has_no_position_until_its_time():
         proc.communicate(timeout=10)
     assert ready.ready and 1.3 < waited < 2.5
     assert any("no position yet (EKF: no horizontal position" in t for t in said) and stage(v).ready
+
+
+def test_serve_vehicle_refuses_a_negative_cold_start():
+    proc = _serve_vehicle("--cold-start", "-1")
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and "--cold-start" in err and ">= 0 s, got -1.0" in err
