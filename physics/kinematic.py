@@ -76,8 +76,7 @@ class KinematicWorld(CommandArrays):
     def add_robot(self, spec: RobotSpec) -> int:
         return self._register(spec)
 
-    def want_motion(self) -> None:
-        """Keep the previous step's velocities and headings (IMU sensors)."""
+    def want_motion(self) -> None:  # keep the previous step's velocities and headings (IMU sensors)
         self.track_motion = True
 
     def attach_motor_feed(self, feed: MotorFeed) -> None:
@@ -285,6 +284,13 @@ class KinematicWorld(CommandArrays):
     def positions(self) -> np.ndarray:
         return self._pos
 
+    def point_arrays(self) -> tuple[np.ndarray, ...]:
+        """What an engine stepping point robots itself (cosim.fused) changes in place: pos, vel, radius,
+        clip_lo, clip_hi, trig, and at_rest (a 1-element copy: the world is not stepped again)."""
+        if any(b is not None for b in (self.quads, self.drives, self.omnis)) or self.obstacles:
+            raise ValueError("point_arrays: this world has bodies or obstacles besides point robots")
+        return self._pos, self._vel, self._radius, self._clip_lo, self._clip_hi, self._trig, np.array([self._at_rest])
+
     def velocities(self) -> np.ndarray:
         return self._vel
 
@@ -388,4 +394,4 @@ class KinematicWorld(CommandArrays):
         self._vel[i] = 0.0
 
     def close(self) -> None:
-        pass
+        """Nothing to release."""

@@ -23,7 +23,7 @@ from cosim.core.delivery import deliver
 from cosim.core.group_handle import GroupRouter, SimGroup
 from cosim.core.ip_events import record_ip_events
 from cosim.core.neighbor_table import NeighborTable
-from cosim.core.parts import Counters, Extension, GroupPlan, PhaseFn, ProgressFn, RoutingPlan
+from cosim.core.parts import Counters, Extension, GroupPlan, LoopRunner, PhaseFn, ProgressFn, RoutingPlan
 from cosim.core.recorder import Recorder
 from cosim.core.stack_host import SimStackHost
 from cosim.core.timeline import EventQueue, Priority
@@ -41,14 +41,11 @@ class Simulation:
     """A built scenario ready to run: world, network, controllers on one timeline."""
 
     def __init__(
-        self,
-        *,
+        self, *,
         world: World,
         net: NetworkBackend | None,
         controllers: list[Controller],
-        dt_ns: int,
-        quantum_ns: int,
-        duration_ns: int,
+        dt_ns: int, quantum_ns: int, duration_ns: int,
         recorder: Recorder,
         neighbor_timeout_ns: int,
         positions_every_ns: int | None,
@@ -98,8 +95,28 @@ class Simulation:
         self.phase: PhaseFn | None = None
         self._sent = False
         self.wall_s = self._wall0 = 0.0
-        self._sample_every = positions_every_ns or NS_PER_S
-        self._progress_every = max(duration_ns // 100, dt_ns)
+        self._sample_every, self._progress_every = positions_every_ns or NS_PER_S, max(duration_ns // 100, dt_ns)
+        self._runner: LoopRunner | None = None
+        self.engine_path = "event"  # which engine runs the timeline: event (this loop) or fused (hand_loop_to)
+
+    def hand_loop_to(self, runner: LoopRunner) -> None:
+        """Let `runner` run the timeline (the fused engine), with this loop's semantics; call before run()."""
+        self._runner = runner
+        self.engine_path = "fused"
+
+    @property
+    def sample_every_ns(self) -> int:
+        """Time between trace samples (positions, neighbour counts)."""
+        return self._sample_every
+
+    @property
+    def progress_every_ns(self) -> int:
+        return self._progress_every
+
+    @property
+    def wall_start(self) -> float:
+        """perf_counter() when the timeline started (progress reports count wall time from it)."""
+        return self._wall0
 
     # -- services used by node handles ---------------------------------------------------------
     def interface_index(self, name: str | None) -> int:
@@ -261,7 +278,10 @@ class Simulation:
                 self.current_node = None
                 group.setup()
             self.current_node = None
-            self._loop(end)
+            if self._runner is not None:
+                self._runner.run(self, end)
+            else:
+                self._loop(end)
             if self.progress is not None:
                 self.progress(self.now_ns, end, time.perf_counter() - self._wall0)
         except Exception as exc:

@@ -70,3 +70,11 @@ class Extension(Protocol):
     def failures(self) -> list[str]:
         """What it was asked to do and did not happen (a real vehicle that stopped obeying): the run failed."""
         ...
+
+
+class LoopRunner(Protocol):
+    """Runs the timeline instead of the coordinator's own loop (the fused engine), with the same
+    semantics: after the controllers' setup, to `end_ns`, leaving the trace and counters as the
+    event loop would."""
+
+    def run(self, sim: Simulation, end_ns: int) -> None: ...

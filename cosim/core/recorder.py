@@ -188,6 +188,25 @@ class Recorder:
         if len(self._rec) >= self._chunk_rows:
             self._flush_records()
 
+    def network_rows(self, t: np.ndarray, kind: np.ndarray, src: np.ndarray, dst: np.ndarray, tx_id: np.ndarray,
+                     size: np.ndarray, rssi: np.ndarray, reason: np.ndarray) -> None:
+        """Network rows computed elsewhere (the fused engine), in the order given; kind and reason are
+        codes of NET_KINDS and DROP_REASONS."""
+        if self.want_network and len(t):
+            self._flush_sends()
+            self._net(t.copy(), kind.copy(), src.copy(), dst.copy(), tx_id.copy(), size, rssi, reason)
+
+    def record_rows(self, t_ns: np.ndarray, nodes: np.ndarray, names: list[str], values: np.ndarray) -> None:
+        """Records computed elsewhere (the fused engine), one per row, in the order given."""
+        for o in self.observers:
+            for t, node, name, v in zip(t_ns.tolist(), nodes.tolist(), names, values.tolist()):
+                o.records(t, (node,), name, (v,))
+        if not self.want_records:
+            return
+        self._rec.extend(zip(t_ns.tolist(), nodes.tolist(), names, values.tolist()))
+        if len(self._rec) >= self._chunk_rows:
+            self._flush_records()
+
     def _net(self, t, kind: int, src, dst, tx_id, size=0, rssi=np.nan, reason=0, lqi=-1, iface=0) -> None:
         """Append network rows; scalars broadcast to the row count."""
         n = len(np.atleast_1d(dst))

@@ -8,6 +8,7 @@ scenario and seed give the same queue and the same trace.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import math
 import os
 from collections.abc import Callable
@@ -51,6 +52,8 @@ from physics.world import Arena, RobotSpec, World
 
 if TYPE_CHECKING:
     from cosim.mavlink.bridge import MavlinkBridge
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -288,7 +291,26 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
         traffic.schedule(sim, traffic.sessions_of(s.traffic, s.n_nodes, s.duration_ns, streams.generator("traffic")))
     _bind_controllers(s, sim, streams, nodes, sensors, bridge)
     _bind_groups(s, sim, streams, mapper)
+    _choose_engine(s, sim, sensors)
     return sim
+
+
+def _choose_engine(s: Scenario, sim: Simulation, sensors: list[dict]) -> None:
+    """The fused engine where it applies (cosim.fused.plan), else the event loop; said once in the log
+    when compiled programs could not run fused."""
+    from controllers.compiled import Program
+
+    if not any(isinstance(c, Program) for c in sim.controllers):
+        return
+    from cosim.fused.plan import why_not_fused
+
+    reason = why_not_fused(s, sim, sensors)
+    if reason is None:
+        from cosim.fused.runner import FusedLoop
+
+        sim.hand_loop_to(FusedLoop())
+    else:
+        log.info("compiled programs run on the event engine: %s", reason)
 
 
 def _bind_groups(s: Scenario, sim: Simulation, streams: SeedStreams, mapper: Mapper) -> None:

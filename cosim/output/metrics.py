@@ -38,6 +38,7 @@ def metrics_of(sim: Simulation, scenario: Scenario, digest: str | None) -> dict:
         "alive_at_end": int(sim.alive.sum()),
         "deaths": c.deaths,
         "trace_sha256": digest,
+        "engine_path": sim.engine_path,
     }
 
 

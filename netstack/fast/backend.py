@@ -223,6 +223,18 @@ class FastBackend:
     def close(self) -> None:
         self._pending.clear()
 
+    def hand_over(self) -> tuple[np.random.Generator, np.ndarray, int]:
+        """For an engine that runs this radio's model itself (cosim.fused), from now to the end of the
+        run: the loss stream, the busy-until times (in place) and the next transmission id."""
+        if self._pending or self._solids is not None:
+            raise ValueError("hand_over: frames in the air or obstacles to shadow; the fused engine cannot take over")
+        return self._rng, self._busy_until, next(self._tx_ids)
+
+    @property
+    def shadows(self) -> bool:
+        """Whether the world's obstacles weaken this radio's links."""
+        return self._solids is not None
+
     # -- model -----------------------------------------------------------------------------
     def _positions_at(self, t_ns: int, idx: np.ndarray | slice) -> np.ndarray:
         dt = (t_ns - self.nodes.sync_ns) / NS_PER_S

@@ -1,0 +1,7 @@
+"""Compiled robot programs: kilolib's shape in plain Python, compiled with numba (`Program`), run robot by
+robot on the event engine or all together on the fused engine (cosim.fused)."""
+
+from controllers.compiled.codegen import ProgramError
+from controllers.compiled.program import Program
+
+__all__ = ["Program", "ProgramError"]

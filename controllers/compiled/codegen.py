@@ -1,0 +1,230 @@
+"""Modules generated for compiled programs, cached on disk so that later processes (a sweep's child
+runs) load the machine code instead of compiling it again.
+
+numba caches a function's machine code next to its source, but only for functions whose callees are
+module globals. A program's callbacks are therefore made globals of a small generated module (one
+per program class, or one per set of classes for the fused engine) whose file name holds a hash of
+every source it depends on: change a program or the engine and a new module is compiled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import os
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numba
+import numpy as np
+from numba import typed, typeof
+from numba.core.errors import NumbaError
+
+from controllers.compiled import kilolib
+
+CACHE_ENV = "COSIM_CACHE_DIR"
+"""Where generated modules and their compiled code live (default ~/.cache/swarm-cosim/compiled)."""
+
+_loaded: dict[str, ModuleType] = {}
+
+
+class ProgramError(ValueError):
+    """A compiled program uses something outside the compiled subset (docs/kilolib.md)."""
+
+
+def cache_dir() -> Path:
+    root = os.environ.get(CACHE_ENV)
+    return Path(root) if root else Path.home() / ".cache" / "swarm-cosim" / "compiled"
+
+
+def _digest(texts: list[str]) -> str:
+    h = hashlib.sha256(numba.__version__.encode())
+    for t in texts:
+        h.update(t.encode())
+    return h.hexdigest()[:16]
+
+
+def _class_ref(cls: type) -> str:
+    if "." in cls.__qualname__:
+        raise ProgramError(f"{cls.__qualname__}: a compiled program must be a class at the top level of its module")
+    return f"from {cls.__module__} import {cls.__name__} as "
+
+
+def _sources(classes: list[type]) -> list[str]:
+    files = {inspect.getsourcefile(c) for c in classes} | {kilolib.__file__, __file__}
+    return [Path(f).read_text() for f in sorted(files)]
+
+
+def load_generated(stem: str, text: str, depends: list[str]) -> ModuleType:
+    """Write (once) and import the module `text` under a name hashed from it and `depends`."""
+    name = f"cosim_generated_{stem}_{_digest([text, *depends])}"
+    if name in _loaded:
+        return _loaded[name]
+    directory = cache_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.py"
+    if not path.exists() or path.read_text() != text:
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(text)
+        tmp.replace(path)  # atomic: concurrent sweep children never read half a file
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # numba's cache finds the module again by name
+    spec.loader.exec_module(module)
+    _loaded[name] = module
+    return module
+
+
+_ONE = '''
+from numba import njit
+from controllers.compiled.kilolib import Kilo
+{ref}_P
+_setup, _loop, _rx = _P.callbacks["setup"], _P.callbacks["loop"], _P.callbacks["message_rx"]
+_tx, _txs = _P.callbacks["message_tx"], _P.callbacks["message_tx_success"]
+
+
+@njit(cache=True)
+def setup_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns):
+    _setup(st[0], Kilo(0, t_ns, io, gens, params[0], rec_i, rec_v, rec_n))
+
+
+@njit(cache=True)
+def loop_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns):
+    _loop(st[0], Kilo(0, t_ns, io, gens, params[0], rec_i, rec_v, rec_n))
+
+
+@njit(cache=True)
+def rx_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns, msg, dist):
+    _rx(st[0], Kilo(0, t_ns, io, gens, params[0], rec_i, rec_v, rec_n), msg[0], dist[0])
+
+
+@njit(cache=True)
+def tx_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns, msg):
+    return bool(_tx(st[0], Kilo(0, t_ns, io, gens, params[0], rec_i, rec_v, rec_n), msg[0]))
+
+
+@njit(cache=True)
+def txs_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns):
+    _txs(st[0], Kilo(0, t_ns, io, gens, params[0], rec_i, rec_v, rec_n))
+'''
+
+
+def program_module(cls: type) -> ModuleType:
+    """The one-robot entry points of program `cls` (setup_one, loop_one, rx_one, tx_one, txs_one)."""
+    text = _ONE.format(ref=_class_ref(cls))
+    return load_generated(cls.__name__.lower(), text, _sources([cls]))
+
+
+def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
+    """Compile every callback of `cls` now, for the types it will run with; a construct outside the
+    subset raises ProgramError naming the file, the line and the construct."""
+    from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
+
+    base = (np.zeros(1, cls.dtype), np.zeros(1, IO_DTYPE), typed.List([np.random.default_rng(0)]), values,
+            np.zeros((1, 3), np.int64), np.zeros(1), np.zeros(1, np.int64), 0)
+    extra = {"rx_one": (np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE)), "tx_one": (np.zeros(1, MESSAGE_DTYPE),)}
+    for entry in ("setup_one", "loop_one", "rx_one", "tx_one", "txs_one"):
+        args = base + extra.get(entry, ())
+        try:
+            getattr(entries, entry).compile(tuple(typeof(a) for a in args))
+        except NumbaError as exc:
+            raise explain(cls, exc) from None
+        except KeyError as exc:  # numba's answer to a record field that does not exist
+            raise unknown_field(cls, str(exc.args[0])) from None
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_WHERE = (re.compile(r'File "([^"]+)", line (\d+)'), re.compile(r"at (\S+\.py) \((\d+)\)"))
+_TELLING = ("in the program's `records`", "Unknown attribute", "Untyped global name", "Use of unsupported",
+            "Cannot determine Numba type", "NameError",
+            "Invalid use of", "Cannot unify", "No implementation of function", "Cannot", "Unsupported")
+
+
+def _construct(lines: list[str]) -> str:
+    """The line of numba's message that names the construct (with the signature it could not match)."""
+    for key in _TELLING:
+        for n, ln in enumerate(lines):
+            if ln.startswith(key) or (key in ln and not ln.startswith(("During", "File", "-"))):
+                nxt = lines[n + 1] if n + 1 < len(lines) else ""
+                return f"{ln} {nxt.lstrip('> ')}" if nxt.startswith(">>>") else ln
+    return next((ln for ln in lines if not ln.startswith(("Failed in", "During:", "File "))), "a construct numba cannot type")
+
+
+def explain(cls: type, exc: Exception) -> ProgramError:
+    """numba's error as one line: where in the program, what construct, and where the subset is listed."""
+    text = _ANSI.sub("", str(exc))
+    source = Path(inspect.getsourcefile(cls)).resolve()
+    where = [(f, int(n)) for pattern in _WHERE for f, n in pattern.findall(text) if Path(f).resolve() == source]
+    what = _construct([ln.strip() for ln in text.splitlines() if ln.strip()])
+    if not where:
+        return ProgramError(f"{cls.__name__}: outside the compiled subset: {what} (docs/kilolib.md lists what compiles)")
+    line = where[0][1]
+    code = source.read_text().splitlines()[line - 1].strip()
+    callback = next((name for name, fn in cls.callbacks.items() if _spans(fn, line)), "a callback")
+    return ProgramError(f"{source}:{line}: {cls.__name__}.{callback} is outside the compiled subset: {what} "
+                        f"in `{code}` (docs/kilolib.md lists what compiles)")
+
+
+def unknown_field(cls: type, name: str) -> ProgramError:
+    """A state field the callbacks use and `fields` does not declare, with the first line using it."""
+    declared = ", ".join(cls.fields) or "none"
+    for callback, fn in cls.callbacks.items():
+        try:
+            src, first = inspect.getsourcelines(fn.py_func)
+        except (OSError, TypeError):
+            continue
+        for n, text in enumerate(src):
+            if re.search(rf"\.{re.escape(name)}\b", text):
+                return ProgramError(f"{inspect.getsourcefile(cls)}:{first + n}: {cls.__name__}.{callback} uses state field "
+                                    f"{name!r}, which `fields` does not declare (declared: {declared}) in `{text.strip()}`")
+    return ProgramError(f"{cls.__name__}: a callback uses state field {name!r}, which `fields` does not declare "
+                        f"(declared: {declared})")
+
+
+def _spans(fn: Any, line: int) -> bool:
+    try:
+        src, first = inspect.getsourcelines(fn.py_func)
+    except (OSError, TypeError):
+        return False
+    return first <= line < first + len(src)
+
+
+def _dispatcher(name: str, call: str, n: int, ret: str = "") -> str:
+    lines = ["", "", "@njit(cache=True)", f"def _call_{name}(p, slot, i, t, P):"]
+    for q in range(n):
+        k = f"Kilo(i, t, P.io, P.gens, P.params[{q}][0], P.rec_i, P.rec_v, P.rec_n)"
+        lines.append(f"    {'if' if q == 0 else 'elif'} p == {q}:")
+        lines.append(f"        {ret}{call.format(q=q, k=k)}")
+    if ret:
+        lines.append("    return False")
+    return "\n".join(lines) + "\n"
+
+
+def fused_module(classes: list[type], template: Path) -> ModuleType:
+    """The fused engine's loop (`template`'s source) compiled with the dispatchers to `classes`."""
+    head = ["", "", "# -- generated: the scenario's programs --", "from controllers.compiled.kilolib import Kilo"]
+    for q, cls in enumerate(classes):
+        head.append(f"{_class_ref(cls)}_P{q}")
+        head.append(f"_loop_{q}, _rx_{q}, _tx_{q}, _txs_{q} = (_P{q}.callbacks[c] for c in "
+                    "('loop', 'message_rx', 'message_tx', 'message_tx_success'))")
+    n = len(classes)
+    text = (template.read_text() + "\n".join(head) + "\n"
+            + _dispatcher("loop", "_loop_{q}(P.states[{q}][slot], {k})", n)
+            + _dispatcher("rx", "_rx_{q}(P.states[{q}][slot], {k}, P.msg[0], P.dist[0])", n)
+            + _dispatcher("tx", "bool(_tx_{q}(P.states[{q}][slot], {k}, P.msg[0]))", n, ret="return ")
+            + _dispatcher("txs", "_txs_{q}(P.states[{q}][slot], {k})", n))
+    deps = _sources(classes) + [Path(f).read_text() for f in sorted(_engine_sources(template))]
+    return load_generated("fused", text, deps)
+
+
+def _engine_sources(template: Path) -> set[str]:
+    """Every file the fused loop's compiled code depends on (numba checks only the module's own)."""
+    import controllers.kilolib.api as kilo_api
+    import netstack.fast.kernels_compiled as radio
+    import physics.kernels_compiled as physics
+
+    return {str(p) for p in template.parent.glob("*.py")} | {kilo_api.__file__, radio.__file__, physics.__file__}

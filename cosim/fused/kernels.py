@@ -1,0 +1,280 @@
+"""The fused engine's compiled pieces that call no program: the timer heap, the point robots' physics
+step and latch, the fast radio's position sync, reach and loss draws, and the frames in flight.
+
+Each does exactly what its event-engine counterpart does, operation by operation (named in each
+docstring), so the trace is the same on either engine.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from netstack.fast.kernels_compiled import column_pairs, max_displacement, near_pairs
+from physics.kernels_compiled import move_points, push_apart
+
+TWO_PI = 2.0 * math.pi
+INF = np.iinfo(np.int64).max
+SEND, DELIVER, DROP = 0, 1, 2  # the trace's network kinds (cosim.core.recorder.NET_KINDS)
+FRAME_BYTES = 12
+
+World = namedtuple("World", ["pos", "vel", "avel", "cvel", "ahead", "chead", "max_speed", "alive", "radius", "clip_lo",
+                             "clip_hi", "trig", "at_rest", "max_accel", "collide", "max_r", "vref", "vpairs", "vstate"])
+"""The kinematic world's arrays (the world's own, changed in place); at_rest is a 1-element array.
+vref, vpairs and vstate (count, valid) are a Verlet list of the pairs that may touch, as VerletPairs."""
+
+Radio = namedtuple("Radio", ["pos", "vel", "sync", "busy", "rng", "loss_p", "range_m", "airtime_ns", "latency_ns",
+                             "gkey", "gorder", "gpos", "grid"])
+"""The fast radio: positions at the last sync (`sync`[0] ns), busy-until per node, its loss stream,
+and a cell index of positions `gpos` (grid = x0, y0, cell, slack, vmax, valid, moved since)."""
+
+Flights = namedtuple("Flights", ["arrive", "seq", "src", "tx", "payload", "start", "count", "live", "node", "dist",
+                                 "lost", "state"])
+"""Frames in the air (slots) and their receivers (a pool); state = slots used, pool used, next seq,
+next tx id, earliest arrival."""
+
+Timers = namedtuple("Timers", ["t", "seq", "node", "start", "length", "cur", "period", "kind", "live", "state"])
+"""Periodic timers as rings: the timers of one kind with one period keep their cyclic order forever
+(each fires, then waits a period), so each ring is a fixed cycle of robots with their next time and
+sequence number, and the next timer of all is the earliest of the rings' heads. state = next seq."""
+
+
+@njit(cache=True)
+def next_timer(tt: np.ndarray, ts: np.ndarray, start: np.ndarray, cur: np.ndarray, live: np.ndarray) -> int:
+    """The ring whose next timer runs first: earliest time, then earliest queued (-1 if none).
+    (Timers' arrays are passed one by one: reading a tuple's field costs a reference count.)"""
+    best, bt, bs = -1, INF, INF
+    for r in range(len(start)):
+        if live[r] == 0:
+            continue
+        k = start[r] + cur[r]
+        if tt[k] < bt or (tt[k] == bt and ts[k] < bs):
+            best, bt, bs = r, tt[k], ts[k]
+    return best
+
+
+@njit(cache=True)
+def advance_ring(tt: np.ndarray, ts: np.ndarray, tn: np.ndarray, start: np.ndarray, length: np.ndarray,
+                 cur: np.ndarray, period: np.ndarray, live: np.ndarray, state: np.ndarray, r: int,
+                 alive: np.ndarray) -> int:
+    """Ring r's next timer fires: queued again a period later (the next sequence number), unless its
+    robot is dead (then it leaves the ring). Returns the robot, or -1 for a dead one."""
+    k = start[r] + cur[r]
+    cur[r] = (cur[r] + 1) % length[r]
+    i = tn[k]
+    if not alive[i]:
+        tt[k] = INF  # never again
+        live[r] -= 1
+        return -1
+    tt[k] += period[r]
+    ts[k] = state[0]
+    state[0] += 1
+    if live[r] < length[r]:  # skip the dead: they sit at INF in the cycle
+        while live[r] and tt[start[r] + cur[r]] == INF:
+            cur[r] = (cur[r] + 1) % length[r]
+    return i
+
+
+@njit(cache=True)
+def _touching(w: World, radius: float) -> np.ndarray:
+    """Pairs i < j within radius, sorted (netstack.fast.neighbors.VerletPairs' answer), from a list of
+    candidates within twice the radius that is rebuilt when someone moved half that margin."""
+    vstate, vpairs = w.vstate, w.vpairs
+    if not vstate[1] or max_displacement(w.pos, w.vref) > 0.49 * radius:
+        cand = column_pairs(w.pos, 2.0 * radius)
+        if len(cand) > len(vpairs):
+            vstate[1] = 0
+            return column_pairs(w.pos, radius)
+        vpairs[:len(cand)] = cand
+        vstate[0], vstate[1] = len(cand), 1
+        w.vref[:] = w.pos
+    return near_pairs(w.pos, vpairs[:vstate[0]], radius)
+
+
+@njit(cache=True)
+def physics_step(w: World, dt_s: float) -> None:
+    """KinematicWorld.step for point robots: motion, pushes apart, arena walls."""
+    if w.at_rest[0] and not w.avel.any():
+        return
+    move_points(dt_s, w.max_accel, w.ahead, w.avel, w.max_speed, w.alive, w.vel, w.pos, w.trig)
+    if w.collide and len(w.pos) > 1:
+        pairs = _touching(w, 2.0 * w.max_r)
+        if len(pairs):
+            push_apart(w.pos, w.radius, pairs[:, 0].copy(), pairs[:, 1].copy())
+    pos, lo, hi = w.pos, w.clip_lo, w.clip_hi  # locals: a tuple's field read in a loop costs a refcount each time
+    for k in range(len(pos)):
+        for a in range(3):
+            pos[k, a] = min(max(pos[k, a], lo[k, a]), hi[k, a])
+    w.at_rest[0] = not w.vel.any()
+
+
+@njit(cache=True)
+def latch(w: World) -> None:
+    """CommandArrays.latch: the commands given so far are the ones the next step integrates."""
+    w.avel[:] = w.cvel
+    w.ahead[:] = w.chead
+
+
+@njit(cache=True)
+def remainder(x: float, y: float) -> float:
+    """IEEE remainder (math.remainder), exact: x - n*y with n the nearest integer to x/y, ties to even."""
+    r = np.fmod(x, y)
+    half = 0.5 * y
+    if abs(r) > half or (abs(r) == half and (round((x - r) / y) % 2) != 0):
+        r = r - y if r > 0 else r + y
+    return r
+
+
+@njit(cache=True)
+def sync(r: Radio, w: World, t_ns: int) -> None:
+    """FastBackend.set_positions: the radio's copy of positions and velocities; its cell index (over
+    positions `gpos` it was built from) is rebuilt when someone moved a quarter of its slack."""
+    r.pos[:] = w.pos
+    r.vel[:] = w.vel
+    r.sync[0] = t_ns
+    n = len(r.pos)
+    if n < 256:
+        return
+    grid, pos, vel, gpos = r.grid, r.pos, r.vel, r.gpos
+    vmax, moved = 0.0, 0.0
+    for k in range(n):
+        vmax = max(vmax, vel[k, 0] ** 2 + vel[k, 1] ** 2 + vel[k, 2] ** 2)
+        moved = max(moved, (pos[k, 0] - gpos[k, 0]) ** 2 + (pos[k, 1] - gpos[k, 1]) ** 2)
+    grid[4], grid[6] = math.sqrt(vmax), math.sqrt(moved)
+    if grid[5] == 1.0 and grid[6] <= 0.25 * grid[3]:
+        return
+    x0, y0 = pos[:, 0].min(), pos[:, 1].min()
+    slack = max(0.05 * r.range_m, 2.0 * grid[4] * 1.0)
+    cell = r.range_m + slack
+    gkey = r.gkey
+    for k in range(n):
+        gkey[k] = np.int64((pos[k, 0] - x0) / cell) * 4294967296 + np.int64((pos[k, 1] - y0) / cell)
+    r.gorder[:] = np.argsort(gkey)
+    gkey[:] = gkey[r.gorder]
+    gpos[:] = pos
+    grid[0], grid[1], grid[2], grid[3], grid[5], grid[6] = x0, y0, cell, slack, 1.0, 0.0
+
+
+@njit(cache=True)
+def _candidates(r: Radio, src: int, dt: float) -> np.ndarray:
+    """Nodes that may be in range of src after dt seconds of dead reckoning, ascending."""
+    n = len(r.pos)
+    grid = r.grid
+    if grid[5] == 0.0 or 2.0 * (grid[6] + grid[4] * dt) > grid[3]:
+        return np.arange(n)
+    x0, y0, cell = grid[0], grid[1], grid[2]
+    cx = np.int64(math.floor((r.gpos[src, 0] - x0) / cell))
+    cy = np.int64(math.floor((r.gpos[src, 1] - y0) / cell))
+    out = np.empty(n, dtype=np.int64)
+    m = 0
+    for gx in range(cx - 1, cx + 2):
+        if gx < 0:
+            continue
+        lo = np.searchsorted(r.gkey, gx * 4294967296 + max(cy - 1, 0))
+        hi = np.searchsorted(r.gkey, gx * 4294967296 + cy + 1, side="right")
+        for q in range(lo, hi):
+            out[m] = r.gorder[q]
+            m += 1
+    return np.sort(out[:m])
+
+
+@njit(cache=True)
+def reach(r: Radio, alive: np.ndarray, src: int, start_ns: int, nodes: np.ndarray, dist: np.ndarray) -> int:
+    """FastBackend._reachable for a broadcast on the unit disk: alive nodes within range at start_ns,
+    ascending, with their distances (kernels_compiled.reach_one's arithmetic). Returns how many."""
+    dt = (start_ns - r.sync[0]) / 1e9
+    p, v = r.pos, r.vel
+    if dt == 0.0:
+        sx, sy, sz = p[src, 0], p[src, 1], p[src, 2]
+    else:
+        sx, sy, sz = p[src, 0] + v[src, 0] * dt, p[src, 1] + v[src, 1] * dt, p[src, 2] + v[src, 2] * dt
+    m = 0
+    for c in _candidates(r, src, dt):
+        if c == src or not alive[c]:
+            continue
+        if dt == 0.0:
+            x, y, z = p[c, 0] - sx, p[c, 1] - sy, p[c, 2] - sz
+        else:
+            x, y, z = (p[c, 0] + v[c, 0] * dt) - sx, (p[c, 1] + v[c, 1] * dt) - sy, (p[c, 2] + v[c, 2] * dt) - sz
+        d = np.sqrt((x * x + z * z) + y * y)
+        if d <= r.range_m:
+            nodes[m], dist[m] = c, d
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _compact(f: Flights) -> None:
+    """Move the receivers of frames still in the air to the front of the pool."""
+    used = 0
+    for s in range(f.state[0]):
+        if not f.live[s]:
+            continue
+        a, c = f.start[s], f.count[s]
+        f.node[used:used + c] = f.node[a:a + c].copy()
+        f.dist[used:used + c] = f.dist[a:a + c].copy()
+        f.lost[used:used + c] = f.lost[a:a + c].copy()
+        f.start[s] = used
+        used += c
+    f.state[1] = used
+
+
+@njit(cache=True)
+def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, t_ns: int, msg: np.ndarray) -> int:
+    """FastBackend.send of a broadcast: airtime after the radio is free, receivers at the start,
+    the loss draws in receiver order; the frame waits in a slot. Returns its transmission id."""
+    n = len(r.pos)
+    if f.state[1] + n > len(f.node):
+        _compact(f)
+        if f.state[1] + n > len(f.node):
+            raise ValueError("the fused engine's pool of receivers is full")
+    s = 0
+    while s < f.state[0] and f.live[s]:
+        s += 1
+    if s == len(f.live):
+        raise ValueError("the fused engine has too many frames in the air")
+    f.state[0] = max(f.state[0], s + 1)
+    tx = f.state[3]
+    f.state[3] += 1
+    start = max(t_ns, r.busy[src])
+    end = start + r.airtime_ns
+    r.busy[src] = end
+    a = f.state[1]
+    m = reach(r, alive, src, start, f.node[a:], f.dist[a:]) if alive[src] else 0
+    for q in range(a, a + m):
+        f.lost[q] = r.loss_p > 0.0 and r.rng.random() < r.loss_p
+    f.arrive[s], f.seq[s], f.src[s], f.tx[s] = end + r.latency_ns, f.state[2], src, tx
+    f.state[2] += 1
+    f.payload[s, :] = msg
+    f.start[s], f.count[s], f.live[s] = a, m, True
+    f.state[1] = a + m
+    f.state[4] = min(f.state[4], end + r.latency_ns)
+    return tx
+
+
+@njit(cache=True)
+def next_arrival(f: Flights) -> int:
+    """The earliest arrival in the air (INF if none), kept in state[4]."""
+    return f.state[4]
+
+
+@njit(cache=True)
+def arriving(f: Flights, t_ns: int) -> np.ndarray:
+    """The slots of the frames arriving at t_ns, in the order they were sent; they leave the air."""
+    out = np.empty(f.state[0], dtype=np.int64)
+    m = 0
+    for s in range(f.state[0]):
+        if f.live[s] and f.arrive[s] == t_ns:
+            out[m] = s
+            m += 1
+            f.live[s] = False
+    out = out[:m]
+    best = INF
+    for s in range(f.state[0]):
+        if f.live[s] and f.arrive[s] < best:
+            best = f.arrive[s]
+    f.state[4] = best
+    return out[np.argsort(f.seq[out])]

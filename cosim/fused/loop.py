@@ -1,0 +1,241 @@
+"""The fused engine's event loop, compiled with the scenario's programs (source of a generated module).
+
+controllers.compiled.codegen copies this file into a module of its own and appends the dispatchers
+`_call_loop`, `_call_rx`, `_call_tx` and `_call_txs` for the scenario's program classes; the ones
+below only stand in until then. The loop keeps the coordinator's order exactly: at each instant the
+frames arriving, then the physics step (and the position sync on a quantum), then timers in the
+order they were queued, then the trace sample, then the latch of the commands.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from controllers.kilolib.api import HIGH_K, LOW_K
+from cosim.fused.kernels import (
+    DELIVER,
+    DROP,
+    FRAME_BYTES,
+    INF,
+    SEND,
+    TWO_PI,
+    advance_ring,
+    arriving,
+    latch,
+    launch,
+    next_timer,
+    physics_step,
+    remainder,
+    sync,
+)
+
+Programs = namedtuple("Programs", ["prog", "slot", "states", "io", "gens", "params", "motion", "noise", "period", "msg",
+                                   "dist", "rec_i", "rec_v", "rec_n"])
+"""Per robot: its program class (index), its row in that class's state array, its timer periods
+(loop, transmit, motion); per class: the Kilobot motion and distance noise; buffers for one call."""
+
+Log = namedtuple("Log", ["t", "kind", "src", "dst", "tx", "dist", "n", "counters"])
+"""Network rows for the trace (distance for receptions; the RSSI is computed from it in Python), and
+the counters: sent, delivered, dropped, physics steps, events."""
+
+LOOP, TRANSMIT, MOVE = 0, 1, 2
+STOPPED, ENDED, FULL = 0, 1, 2
+SAMPLE_PRIORITY = 3
+
+
+def _call_loop(p, slot, i, t, P):  # replaced in the generated module
+    raise NotImplementedError
+
+
+def _call_rx(p, slot, i, t, P):  # replaced in the generated module
+    raise NotImplementedError
+
+
+def _call_tx(p, slot, i, t, P):  # replaced in the generated module
+    raise NotImplementedError
+
+
+def _call_txs(p, slot, i, t, P):  # replaced in the generated module
+    raise NotImplementedError
+
+
+@njit(cache=True)
+def _row(L: Log, t: int, kind: int, src: int, dst: int, tx: int, dist: float) -> None:
+    n = L.n[0]
+    if n >= len(L.t):
+        raise ValueError("the fused engine's network log is full")
+    L.t[n], L.kind[n], L.src[n], L.dst[n], L.tx[n], L.dist[n] = t, kind, src, dst, tx, dist
+    L.n[0] = n + 1
+
+
+@njit(cache=True)
+def _move(io: np.ndarray, motion: np.ndarray, prog: np.ndarray, cvel: np.ndarray, chead: np.ndarray, i: int) -> None:
+    """KiloProgram._move: the motors as a velocity and a turn for the next motion step."""
+    r = io[i]
+    m = prog[i]
+    if r.motor_l and r.motor_r:
+        cvel[i, 0], cvel[i, 1], cvel[i, 2] = motion[m, 0], 0.0, 0.0
+        r.moving = True
+        return
+    if not (r.motor_l or r.motor_r):
+        if r.moving:
+            cvel[i, 0], cvel[i, 1], cvel[i, 2] = 0.0, 0.0, 0.0
+            r.moving = False
+        return
+    o = 1 if r.motor_l else 4
+    chead[i] = remainder(chead[i] + motion[m, o], TWO_PI)
+    cvel[i, 0], cvel[i, 1], cvel[i, 2] = motion[m, o + 1], motion[m, o + 2], 0.0
+    r.moving = True
+
+
+@njit(cache=True)
+def _crc_ok(payload: np.ndarray) -> bool:
+    crc = 0xFFFF
+    for j in range(10):
+        byte = np.int64(payload[j]) ^ (crc & 0xFF)
+        byte = (byte ^ (byte << 4)) & 0xFF
+        crc = (((byte << 8) | (crc >> 8)) ^ (byte >> 4) ^ (byte << 3)) & 0xFFFF
+    return crc == np.int64(payload[10]) | (np.int64(payload[11]) << 8)
+
+
+@njit(cache=True)
+def _receive(W, F, P, me: int, src: int, s: int, t: int) -> None:
+    """KiloProgram.on_message: the frame's message, its infrared measurement, then message_rx."""
+    payload = F.payload[s]
+    if not _crc_ok(payload):
+        return
+    dx, dy, dz = W.pos[src, 0] - W.pos[me, 0], W.pos[src, 1] - W.pos[me, 1], W.pos[src, 2] - W.pos[me, 2]
+    mm = np.sqrt(dx * dx + dy * dy + dz * dz) * 1000.0
+    noise = P.noise[P.prog[me]]
+    if noise:
+        mm += noise * P.gens[me].standard_normal()
+    mm = max(mm, 1.0)
+    P.dist[0].high_gain = min(1023, round(HIGH_K / mm**2))
+    P.dist[0].low_gain = min(1023, round(LOW_K / mm**2))
+    msg = P.msg[0]
+    for j in range(9):
+        msg.data[j] = payload[j]
+    msg.type = payload[9]
+    msg.crc = np.uint16(payload[10]) | (np.uint16(payload[11]) << 8)
+    _call_rx(P.prog[me], P.slot[me], me, t, P)
+
+
+@njit(cache=True)
+def _deliver(W, F, P, L, t: int) -> None:
+    """FastBackend._events and the coordinator's deliver: rows for every reception (receivers still
+    alive), then every loss, then message_rx for each reception in row order."""
+    slots = arriving(F, t)
+    c = L.counters
+    start, count, lost, node, dist, alive, src, tx = F.start, F.count, F.lost, F.node, F.dist, W.alive, F.src, F.tx
+    for s in slots:
+        for q in range(start[s], start[s] + count[s]):
+            if not lost[q] and alive[node[q]]:
+                _row(L, t, DELIVER, src[s], node[q], tx[s], dist[q])
+                c[1] += 1
+    for s in slots:
+        for q in range(start[s], start[s] + count[s]):
+            if lost[q]:
+                _row(L, t, DROP, src[s], node[q], tx[s], np.nan)
+                c[2] += 1
+    for s in slots:
+        for q in range(start[s], start[s] + count[s]):
+            if not lost[q] and alive[node[q]]:
+                _receive(W, F, P, node[q], src[s], s, t)
+
+
+@njit(cache=True)
+def _transmit(W, R, F, P, L, i: int, t: int) -> None:
+    """KiloProgram._transmit: message_tx, the broadcast, message_tx_success."""
+    msg = P.msg[0]
+    msg.data[:] = 0
+    msg.type = 0
+    msg.crc = 0
+    if not _call_tx(P.prog[i], P.slot[i], i, t, P):
+        return
+    frame = np.empty(FRAME_BYTES, dtype=np.uint8)
+    for j in range(9):
+        frame[j] = msg.data[j]
+    frame[9], frame[10], frame[11] = msg.type, msg.crc & 0xFF, msg.crc >> 8
+    tx = launch(F, R, W.alive, i, t, frame)
+    _row(L, t, SEND, i, -1, tx, np.nan)
+    L.counters[0] += 1
+    _call_txs(P.prog[i], P.slot[i], i, t, P)
+
+
+@njit(cache=True)
+def _fire(W, R, F, P, L, i: int, kind: int, t: int) -> None:
+    """A loop or transmit timer's work for robot i (motion is done in the loop itself)."""
+    if kind == LOOP:
+        _call_loop(P.prog[i], P.slot[i], i, t, P)
+    else:
+        _transmit(W, R, F, P, L, i, t)
+
+
+@njit(cache=True)
+def _tick(W, R, clock: np.ndarray, L) -> None:
+    """Simulation._tick: the step, the position sync on a quantum, the latch queued after it."""
+    t = clock[0]
+    physics_step(W, clock[2] / 1e9)
+    L.counters[3] += 1
+    if t % clock[3] == 0:
+        sync(R, W, t)
+    clock[1] = t
+    clock[0] = t + clock[2] if t + clock[2] <= clock[4] else -1
+
+
+@njit(cache=True)
+def _head(tq: int, clock: np.ndarray) -> tuple:
+    """(time, priority, which) of the next queued event: 0 tick, 1 the timer at tq, 2 latch; INF if none."""
+    best_t, best_p, which = INF, 0, -1
+    if clock[0] >= 0:
+        best_t, which = clock[0], 0
+    if tq < best_t or (tq == best_t and tq < INF and best_p > 2):
+        best_t, best_p, which = tq, 2, 1
+    if clock[1] >= 0 and (clock[1] < best_t or (clock[1] == best_t and best_p > 9)):
+        best_t, best_p, which = clock[1], 9, 2
+    return best_t, best_p, which
+
+
+@njit(cache=True)
+def advance(stop_ns: int, end_ns: int, W, R, F, T, P, L, clock: np.ndarray) -> int:
+    """Run every event before the trace sample at stop_ns (none after end_ns). Returns STOPPED at
+    the sample, ENDED at the end, or FULL when the logs should be emptied first."""
+    room, rec_room = len(L.t) // 2, len(P.rec_v) // 2
+    log_n, rec_n, counters, fstate = L.n, P.rec_n, L.counters, F.state
+    tt, ts, tn, tstart, tlen, tcur, tper, tkind, tlive, tstate = (T.t, T.seq, T.node, T.start, T.length, T.cur,
+                                                                 T.period, T.kind, T.live, T.state)
+    io, motion, prog, cvel, chead, alive = P.io, P.motion, P.prog, W.cvel, W.chead, W.alive
+    while True:
+        ring = next_timer(tt, ts, tstart, tcur, tlive)
+        t_ring = tt[tstart[ring] + tcur[ring]] if ring >= 0 else INF
+        tq, pq, which = _head(t_ring, clock)
+        if tq > end_ns:
+            tq, which = INF, -1
+        stop = stop_ns <= end_ns and (stop_ns < tq or (stop_ns == tq and SAMPLE_PRIORITY < pq))
+        head = stop_ns if stop else tq
+        fa = fstate[4]
+        if fa <= head and fa <= end_ns:
+            _deliver(W, F, P, L, fa)
+            continue
+        if stop:
+            return STOPPED
+        if which < 0:
+            return ENDED
+        if log_n[0] > room or rec_n[0] > rec_room:
+            return FULL
+        counters[4] += 1
+        if which == 0:
+            _tick(W, R, clock, L)
+        elif which == 1:
+            i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
+            if i >= 0:
+                if tkind[ring] == MOVE:
+                    _move(io, motion, prog, cvel, chead, i)
+                else:
+                    _fire(W, R, F, P, L, i, tkind[ring], t_ring)
+        else:
+            latch(W)
+            clock[1] = -1

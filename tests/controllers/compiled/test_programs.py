@@ -1,0 +1,61 @@
+"""Compiled kilolib programs: the twins of the Python examples give the same trace robot by robot on
+the event engine, and a program outside the compiled subset is refused when the scenario is built,
+naming the file, the line and the construct."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+import cosim
+from controllers.compiled import ProgramError
+from tests.conftest import ROOT
+
+
+def run(config: str, module: str, duration: float, monkeypatch, engine: str = "event"):
+    monkeypatch.setenv("COSIM_ENGINE", engine)
+    data = yaml.safe_load((ROOT / "configs" / config).read_text())
+    data["duration"] = duration
+    for g in data["groups"]:
+        g["controller"]["class"] = g["controller"]["class"].replace("controllers.kilolib.examples", module)
+    sim = cosim.build(cosim.from_dict(data, source=config))
+    sim.run()
+    c = sim.counters
+    return sim.engine_path, sim.recorder.digest(), (c.sent, c.delivered, c.physics_steps, c.events)
+
+
+@pytest.mark.parametrize("config, duration", [("kilolib_orbit.yaml", 20.0), ("kilolib_follow.yaml", 20.0),
+                                              ("kilolib_edge.yaml", 20.0)])
+def test_compiled_twins_give_the_python_programs_trace(config, duration, monkeypatch):
+    python = run(config, "controllers.kilolib.examples", duration, monkeypatch)
+    compiled = run(config, "controllers.compiled.examples", duration, monkeypatch)
+    assert python[0] == compiled[0] == "event"
+    assert compiled[1] == python[1]
+    assert compiled[2] == python[2] and python[2][1] > 0  # messages were heard, and the same ones
+
+
+def build_with(cls: str):
+    data = yaml.safe_load((ROOT / "configs" / "kilolib_orbit.yaml").read_text())
+    data["groups"][1]["controller"]["class"] = f"tests.controllers.compiled.bad_programs:{cls}"
+    return cosim.build(cosim.from_dict(data, source="orbit.yaml"))
+
+
+def test_a_construct_outside_the_subset_is_refused_with_its_line():
+    path = ROOT / "tests" / "controllers" / "compiled" / "bad_programs.py"
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "heard = {" in text)
+    with pytest.raises(ProgramError) as err:
+        build_with("UsesADict")
+    msg = str(err.value)
+    assert "bad_programs.py:" in msg and "UsesADict.loop" in msg and "docs/kilolib.md" in msg
+    assert f"bad_programs.py:{line}:" in msg and 'heard = {1: (2, 3), "two": 4.0}' in msg
+    assert "Traceback" not in msg and "During:" not in msg
+
+
+def test_an_unknown_state_field_is_refused_naming_it():
+    with pytest.raises(ProgramError, match=r"UnknownField\.loop.*'m'|UnknownField\.loop.*\bm\b"):
+        build_with("UnknownField")
+
+
+def test_a_record_name_not_declared_is_refused():
+    with pytest.raises(ProgramError, match=r"record\(k, 'speed'.*records"):
+        build_with("UndeclaredRecord")
