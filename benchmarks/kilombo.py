@@ -6,14 +6,20 @@ and transmitting twice a second; real-time factor against swarm size. Prints one
 configs/kilombo_follow.yaml (a snake of 32 columns, 45 mm apart, reacting at each receive time).
 `--controller` picks the followers' program: `group` (one ChainFollowerGroup for the whole chain),
 `ticked` (the same program per robot, TickedChainFollower), `reactive` (ChainFollower, on each
-message) or `idle` (a StationGroup whose tick does nothing: the framework's per-tick floor, with
-physics and the leader). Traces off. The compiled kernels are loaded first, outside the timing (a run this long
-loads them by itself only when it pays: see cosim.engine.assemble.wants_compiled); `--numpy` keeps
-the numpy kernels. Kilombo reported about 100x real time for 1,000 robots (C, Intel i7-4770).
+message), `idle` (a StationGroup whose tick does nothing: the framework's per-tick floor, with
+physics and the leader), `kilolib` (Kilombo's follow example as a Python kilolib program,
+controllers/kilolib/examples.py, on point robots in the same line) or `compiled` (that program
+compiled, controllers/compiled/examples.py: the fused engine). `--compile-times` measures a compiled
+run's first compile and its load from the on-disk cache, each in a fresh process. Traces off. The
+compiled kernels are loaded first, outside the timing (a run this long loads them by itself only
+when it pays: see cosim.engine.assemble.wants_compiled); `--numpy` keeps the numpy kernels.
+Kilombo reported about 100x real time for 1,000 robots (C, Intel i7-4770).
 
     python benchmarks/kilombo.py                                   # line, group, N = 10 .. 10,000
     python benchmarks/kilombo.py --controller ticked --n 100 1000
     python benchmarks/kilombo.py --layout snake --controller reactive --n 1000 --seconds 300
+    python benchmarks/kilombo.py --controller compiled --n 10 100 1000 10000
+    python benchmarks/kilombo.py --compile-times
 """
 
 from __future__ import annotations
@@ -36,7 +42,22 @@ FOLLOWERS = {"group": "controllers.case_studies.kilobot_group:ChainFollowerGroup
              "idle": "controllers.library.station:StationGroup"}
 
 
+KILOLIB = {"kilolib": "controllers.kilolib.examples", "compiled": "controllers.compiled.examples"}
+
+
+def kilolib_line(module: str, n: int, seconds: float) -> cosim.Scenario:
+    """Kilombo's follow example in its line layout: robots 50 mm apart, the leader first."""
+    return cosim.load(ROOT / "configs" / "kilolib_follow.yaml", {
+        "duration": seconds, "groups.1.count": n - 1, "groups.0.controller.class": f"{module}:Leader",
+        "groups.1.controller.class": f"{module}:Follower",
+        "groups.1.layout": {"type": "line", "start": [-0.05, 0, 0], "step": [-0.05, 0, 0]},
+        "world.arena_lower": [-0.05 * n - 1, -3, 0], "world.arena_upper": [3, 3, 0.1],
+        "output.trace.positions_every": None, "output.trace.network": False, "output.trace.records": False})
+
+
 def scenario(layout: str, controller: str, n: int, seconds: float) -> cosim.Scenario:
+    if controller in KILOLIB:
+        return kilolib_line(KILOLIB[controller], n, seconds)
     off = {"duration": seconds, "groups.1.count": n - 1, "groups.1.controller.class": FOLLOWERS[controller],
            "output.trace.positions_every": None, "output.trace.network": False, "output.trace.records": False}
     if layout == "line":
@@ -58,23 +79,56 @@ def follow(layout: str, controller: str, n: int, seconds: float) -> dict:
     wall = time.perf_counter() - t0
     sim_s = sim.now_ns / 1e9
     c = sim.counters
-    return {"workload": f"kilombo_follow_the_leader_{layout}", "controller": controller, "N": n, "simulated_s": sim_s,
+    return {"workload": f"kilombo_follow_the_leader_{layout}", "controller": controller, "engine": sim.engine_path,
+            "N": n, "simulated_s": sim_s,
             "wall_s": round(wall, 3), "real_time_factor": round(sim_s / wall, 1), "messages_sent": c.sent,
             "receptions": c.delivered, "wall_physics_s": round(c.wall_physics_s, 3),
             "wall_per_simulated_s_ms": round(1e3 * wall / sim_s, 3)}
 
 
+COLD = """
+import sys, time
+t0 = time.perf_counter()
+sys.path.insert(0, sys.argv[1])
+from benchmarks.kilombo import kilolib_line
+import cosim
+sim = cosim.build(kilolib_line("controllers.compiled.examples", 10, 0.1))
+sim.run()
+print(time.perf_counter() - t0)
+"""
+
+
+def compile_times() -> dict:
+    """Build and run a 0.1 s compiled scenario in a fresh process: with empty caches, then again."""
+    import os
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "COSIM_CACHE_DIR": cache}
+        times = [float(subprocess.run([sys.executable, "-c", COLD, str(ROOT)], env=env, capture_output=True, text=True,
+                                      check=True).stdout) for _ in range(2)]
+    base = float(subprocess.run([sys.executable, "-c", "import time; t = time.perf_counter(); import cosim; "
+                                 "print(time.perf_counter() - t)"], capture_output=True, text=True, check=True).stdout)
+    return {"workload": "compiled_kilolib_follow_compile", "first_compile_s": round(times[0], 2),
+            "cached_load_s": round(times[1], 2), "import_cosim_s": round(base, 2)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--layout", choices=["line", "snake"], default="line")
-    ap.add_argument("--controller", choices=sorted(FOLLOWERS), default="group")
+    ap.add_argument("--controller", choices=sorted([*FOLLOWERS, *KILOLIB]), default="group")
     ap.add_argument("--n", type=int, nargs="*", default=[10, 100, 1000, 10000])
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--numpy", action="store_true", help="keep the numpy kernels (default: the compiled ones, loaded first)")
+    ap.add_argument("--compile-times", action="store_true", help="only measure the compiled program's compile and cached load")
     args = ap.parse_args()
+    if args.compile_times:
+        print(json.dumps(compile_times()), flush=True)
+        return
     if not args.numpy:
         use_compiled_kernels()
-        follow(args.layout, args.controller, 300, 1.0)  # warm-up, not printed: every kernel's one-off load
+        follow(args.layout, args.controller, 300, 1.0)  # warm-up, not printed: every kernel's one-off load (or compile)
     for n in args.n:
         print(json.dumps(follow(args.layout, args.controller, n, args.seconds)), flush=True)
 

@@ -194,9 +194,10 @@ def _spans(fn: Any, line: int) -> bool:
 
 
 def _dispatcher(name: str, call: str, n: int, ret: str = "") -> str:
-    lines = ["", "", "@njit(cache=True)", f"def _call_{name}(p, slot, i, t, P):"]
+    args = "p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist"
+    lines = ["", "", "@njit(cache=True)", f"def _call_{name}({args}):"]
     for q in range(n):
-        k = f"Kilo(i, t, P.io, P.gens, P.params[{q}][0], P.rec_i, P.rec_v, P.rec_n)"
+        k = f"Kilo(i, t, io, gens, params[{q}][0], rec_i, rec_v, rec_n)"
         lines.append(f"    {'if' if q == 0 else 'elif'} p == {q}:")
         lines.append(f"        {ret}{call.format(q=q, k=k)}")
     if ret:
@@ -213,10 +214,10 @@ def fused_module(classes: list[type], template: Path) -> ModuleType:
                     "('loop', 'message_rx', 'message_tx', 'message_tx_success'))")
     n = len(classes)
     text = (template.read_text() + "\n".join(head) + "\n"
-            + _dispatcher("loop", "_loop_{q}(P.states[{q}][slot], {k})", n)
-            + _dispatcher("rx", "_rx_{q}(P.states[{q}][slot], {k}, P.msg[0], P.dist[0])", n)
-            + _dispatcher("tx", "bool(_tx_{q}(P.states[{q}][slot], {k}, P.msg[0]))", n, ret="return ")
-            + _dispatcher("txs", "_txs_{q}(P.states[{q}][slot], {k})", n))
+            + _dispatcher("loop", "_loop_{q}(states[{q}][slot], {k})", n)
+            + _dispatcher("rx", "_rx_{q}(states[{q}][slot], {k}, msg[0], dist[0])", n)
+            + _dispatcher("tx", "bool(_tx_{q}(states[{q}][slot], {k}, msg[0]))", n, ret="return ")
+            + _dispatcher("txs", "_txs_{q}(states[{q}][slot], {k})", n))
     deps = _sources(classes) + [Path(f).read_text() for f in sorted(_engine_sources(template))]
     return load_generated("fused", text, deps)
 

@@ -31,7 +31,7 @@ NEVER = -10**9
 """kilo_ticks of a robot never heard."""
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_motion(s, k, new_motion: int) -> None:
     """kilolib's usual helper: motors for STOP, FORWARD, LEFT or RIGHT, set only on a change."""
     if s.current_motion != new_motion:
@@ -47,7 +47,7 @@ def set_motion(s, k, new_motion: int) -> None:
             set_motors(k, 0, p.turn_right)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def send_uid(k, msg) -> bool:
     """A message carrying the sender's id (8 bits), as the examples send."""
     msg.data[0] = kilo_uid(k) & 0xFF
@@ -104,7 +104,7 @@ CHAIN_FIELDS = {"heard_d": (np.int64, 256), "heard_t": (np.int64, 256), "cycle_t
                 "state": np.int64, "best": np.int64, "change_ticks": np.int64, "current_motion": np.int64}
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chain_setup(s, k) -> None:
     s.heard_d[:] = 255
     s.heard_t[:] = NEVER
@@ -113,14 +113,14 @@ def chain_setup(s, k) -> None:
     s.state = FORWARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def distance_to(s, k, uid: int) -> int:
     """Distance to robot `uid` if heard in the last second, else 255."""
     u = uid & 0xFF
     return s.heard_d[u] if kilo_ticks(k) - s.heard_t[u] <= 32 else 255
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def must_wait(s, k) -> bool:
     uid = kilo_uid(k)
     ahead, behind = distance_to(s, k, uid - 1), distance_to(s, k, uid + 1)

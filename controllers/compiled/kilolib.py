@@ -60,7 +60,7 @@ def channel_name(ch: int) -> str:
 COLOR = channel("color")
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put(k: Kilo, ch: int, value: float) -> None:
     n = k.rec_n[0]
     if n >= len(k.rec_v):
@@ -90,17 +90,17 @@ def _record(k, name, value):
     return impl
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kilo_uid(k: Kilo) -> int:
     return k.io[k.i].uid
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kilo_ticks(k: Kilo) -> int:
     return int(k.t_ns / 1e9 * TICKS_PER_S + 1e-9)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_motors(k: Kilo, left: int, right: int) -> None:
     if not (0 <= left <= 255 and 0 <= right <= 255):
         raise ValueError("set_motors takes 0..255 per motor")
@@ -108,24 +108,24 @@ def set_motors(k: Kilo, left: int, right: int) -> None:
     k.io[k.i].motor_r = right > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def spinup_motors(k: Kilo) -> None:
     """Full power for 15 ms on the robot; nothing to do here (as in Kilombo)."""
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_color(k: Kilo, rgb: int) -> None:
     if rgb != k.io[k.i].color:
         k.io[k.i].color = rgb
         _put(k, COLOR, float(rgb))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rand_soft(k: Kilo) -> int:
     return k.gens[k.i].integers(0, 256)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def estimate_distance(d) -> int:
     """Millimetres from a measurement (the low gain where the high one saturates)."""
     if 0 < d.high_gain < SATURATED:
@@ -147,7 +147,7 @@ def message_crc(msg) -> int:
     return crc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def RGB(r: int, g: int, b: int) -> int:
     """An LED colour, 0..3 per channel, packed as kilolib does (r | g << 2 | b << 4)."""
     return r | (g << 2) | (b << 4)

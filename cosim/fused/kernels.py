@@ -42,7 +42,7 @@ Timers = namedtuple("Timers", ["t", "seq", "node", "start", "length", "cur", "pe
 sequence number, and the next timer of all is the earliest of the rings' heads. state = next seq."""
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_timer(tt: np.ndarray, ts: np.ndarray, start: np.ndarray, cur: np.ndarray, live: np.ndarray) -> int:
     """The ring whose next timer runs first: earliest time, then earliest queued (-1 if none).
     (Timers' arrays are passed one by one: reading a tuple's field costs a reference count.)"""
@@ -56,7 +56,7 @@ def next_timer(tt: np.ndarray, ts: np.ndarray, start: np.ndarray, cur: np.ndarra
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def advance_ring(tt: np.ndarray, ts: np.ndarray, tn: np.ndarray, start: np.ndarray, length: np.ndarray,
                  cur: np.ndarray, period: np.ndarray, live: np.ndarray, state: np.ndarray, r: int,
                  alive: np.ndarray) -> int:
@@ -111,7 +111,7 @@ def physics_step(w: World, dt_s: float) -> None:
     w.at_rest[0] = not w.vel.any()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def latch(w: World) -> None:
     """CommandArrays.latch: the commands given so far are the ones the next step integrates."""
     w.avel[:] = w.cvel

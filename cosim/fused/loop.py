@@ -46,32 +46,34 @@ STOPPED, ENDED, FULL = 0, 1, 2
 SAMPLE_PRIORITY = 3
 
 
-def _call_loop(p, slot, i, t, P):  # replaced in the generated module
+def _call_loop(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist):  # replaced when generated
     raise NotImplementedError
 
 
-def _call_rx(p, slot, i, t, P):  # replaced in the generated module
+def _call_rx(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist):  # replaced when generated
     raise NotImplementedError
 
 
-def _call_tx(p, slot, i, t, P):  # replaced in the generated module
+def _call_tx(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist):  # replaced when generated
     raise NotImplementedError
 
 
-def _call_txs(p, slot, i, t, P):  # replaced in the generated module
+def _call_txs(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist):  # replaced when generated
     raise NotImplementedError
 
 
-@njit(cache=True)
-def _row(L: Log, t: int, kind: int, src: int, dst: int, tx: int, dist: float) -> None:
-    n = L.n[0]
-    if n >= len(L.t):
+@njit(cache=True, inline="always")
+def _row(log: tuple, t: int, kind: int, src: int, dst: int, tx: int, dist: float) -> None:
+    """A network row into the log's arrays (t, kind, src, dst, tx, dist, count)."""
+    lt, lk, ls, ld, lx, lr, ln = log
+    n = ln[0]
+    if n >= len(lt):
         raise ValueError("the fused engine's network log is full")
-    L.t[n], L.kind[n], L.src[n], L.dst[n], L.tx[n], L.dist[n] = t, kind, src, dst, tx, dist
-    L.n[0] = n + 1
+    lt[n], lk[n], ls[n], ld[n], lx[n], lr[n] = t, kind, src, dst, tx, dist
+    ln[0] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _move(io: np.ndarray, motion: np.ndarray, prog: np.ndarray, cvel: np.ndarray, chead: np.ndarray, i: int) -> None:
     """KiloProgram._move: the motors as a velocity and a turn for the next motion step."""
     r = io[i]
@@ -102,25 +104,27 @@ def _crc_ok(payload: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def _receive(W, F, P, me: int, src: int, s: int, t: int) -> None:
-    """KiloProgram.on_message: the frame's message, its infrared measurement, then message_rx."""
-    payload = F.payload[s]
+def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, dist, me: int, src: int,
+             t: int) -> None:
+    """KiloProgram.on_message: the frame's message, its infrared measurement, then message_rx.
+    (Arrays one by one: a tuple's field read costs a reference count, and this runs per reception.)"""
     if not _crc_ok(payload):
         return
-    dx, dy, dz = W.pos[src, 0] - W.pos[me, 0], W.pos[src, 1] - W.pos[me, 1], W.pos[src, 2] - W.pos[me, 2]
+    dx, dy, dz = pos[src, 0] - pos[me, 0], pos[src, 1] - pos[me, 1], pos[src, 2] - pos[me, 2]
     mm = np.sqrt(dx * dx + dy * dy + dz * dz) * 1000.0
-    noise = P.noise[P.prog[me]]
-    if noise:
-        mm += noise * P.gens[me].standard_normal()
+    sigma = noise[prog[me]]
+    if sigma:
+        mm += sigma * gens[me].standard_normal()
     mm = max(mm, 1.0)
-    P.dist[0].high_gain = min(1023, round(HIGH_K / mm**2))
-    P.dist[0].low_gain = min(1023, round(LOW_K / mm**2))
-    msg = P.msg[0]
+    d = dist[0]
+    d.high_gain = min(1023, round(HIGH_K / mm**2))
+    d.low_gain = min(1023, round(LOW_K / mm**2))
+    m = msg[0]
     for j in range(9):
-        msg.data[j] = payload[j]
-    msg.type = payload[9]
-    msg.crc = np.uint16(payload[10]) | (np.uint16(payload[11]) << 8)
-    _call_rx(P.prog[me], P.slot[me], me, t, P)
+        m.data[j] = payload[j]
+    m.type = payload[9]
+    m.crc = np.uint16(payload[10]) | (np.uint16(payload[11]) << 8)
+    _call_rx(prog[me], slot[me], me, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
 
 
 @njit(cache=True)
@@ -130,20 +134,24 @@ def _deliver(W, F, P, L, t: int) -> None:
     slots = arriving(F, t)
     c = L.counters
     start, count, lost, node, dist, alive, src, tx = F.start, F.count, F.lost, F.node, F.dist, W.alive, F.src, F.tx
+    log = (L.t, L.kind, L.src, L.dst, L.tx, L.dist, L.n)
     for s in slots:
         for q in range(start[s], start[s] + count[s]):
             if not lost[q] and alive[node[q]]:
-                _row(L, t, DELIVER, src[s], node[q], tx[s], dist[q])
+                _row(log, t, DELIVER, src[s], node[q], tx[s], dist[q])
                 c[1] += 1
     for s in slots:
         for q in range(start[s], start[s] + count[s]):
             if lost[q]:
-                _row(L, t, DROP, src[s], node[q], tx[s], np.nan)
+                _row(log, t, DROP, src[s], node[q], tx[s], np.nan)
                 c[2] += 1
+    pos, payload, prog, slot, noise, gens = W.pos, F.payload, P.prog, P.slot, P.noise, P.gens
+    states, io, params, rec_i, rec_v, rec_n, msg, mdist = P.states, P.io, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist
     for s in slots:
         for q in range(start[s], start[s] + count[s]):
             if not lost[q] and alive[node[q]]:
-                _receive(W, F, P, node[q], src[s], s, t)
+                _receive(pos, payload[s], prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, mdist,
+                         node[q], src[s], t)
 
 
 @njit(cache=True)
@@ -153,25 +161,22 @@ def _transmit(W, R, F, P, L, i: int, t: int) -> None:
     msg.data[:] = 0
     msg.type = 0
     msg.crc = 0
-    if not _call_tx(P.prog[i], P.slot[i], i, t, P):
+    if not _call_tx(P.prog[i], P.slot[i], i, t, *_kilo(P)):
         return
     frame = np.empty(FRAME_BYTES, dtype=np.uint8)
     for j in range(9):
         frame[j] = msg.data[j]
     frame[9], frame[10], frame[11] = msg.type, msg.crc & 0xFF, msg.crc >> 8
     tx = launch(F, R, W.alive, i, t, frame)
-    _row(L, t, SEND, i, -1, tx, np.nan)
+    _row((L.t, L.kind, L.src, L.dst, L.tx, L.dist, L.n), t, SEND, i, -1, tx, np.nan)
     L.counters[0] += 1
-    _call_txs(P.prog[i], P.slot[i], i, t, P)
+    _call_txs(P.prog[i], P.slot[i], i, t, *_kilo(P))
 
 
-@njit(cache=True)
-def _fire(W, R, F, P, L, i: int, kind: int, t: int) -> None:
-    """A loop or transmit timer's work for robot i (motion is done in the loop itself)."""
-    if kind == LOOP:
-        _call_loop(P.prog[i], P.slot[i], i, t, P)
-    else:
-        _transmit(W, R, F, P, L, i, t)
+@njit(cache=True, inline="always")
+def _kilo(P) -> tuple:
+    """What a program's callback is called with besides the robot and the time."""
+    return P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist
 
 
 @njit(cache=True)
@@ -187,6 +192,30 @@ def _tick(W, R, clock: np.ndarray, L) -> None:
 
 
 @njit(cache=True)
+def _moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring: int, alive, limit: int, io, motion, prog, cvel,
+           chead) -> int:
+    """The motion ring's next timers, as long as nothing else comes first: no other ring's timer, and
+    nothing at or before `limit` (the next tick, latch, arrival or sample). Returns how many ran."""
+    bt, bs = INF, INF
+    for r in range(len(tstart)):
+        if r != ring and tlive[r]:
+            k = tstart[r] + tcur[r]
+            if tt[k] < bt or (tt[k] == bt and ts[k] < bs):
+                bt, bs = tt[k], ts[k]
+    fired = 0
+    while tlive[ring]:
+        k = tstart[ring] + tcur[ring]
+        t, q = tt[k], ts[k]
+        if t > limit or t > bt or (t == bt and q > bs):
+            return fired
+        i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
+        fired += 1
+        if i >= 0:
+            _move(io, motion, prog, cvel, chead, i)
+    return fired
+
+
+@njit(cache=True, inline="always")
 def _head(tq: int, clock: np.ndarray) -> tuple:
     """(time, priority, which) of the next queued event: 0 tick, 1 the timer at tq, 2 latch; INF if none."""
     best_t, best_p, which = INF, 0, -1
@@ -207,7 +236,8 @@ def advance(stop_ns: int, end_ns: int, W, R, F, T, P, L, clock: np.ndarray) -> i
     log_n, rec_n, counters, fstate = L.n, P.rec_n, L.counters, F.state
     tt, ts, tn, tstart, tlen, tcur, tper, tkind, tlive, tstate = (T.t, T.seq, T.node, T.start, T.length, T.cur,
                                                                  T.period, T.kind, T.live, T.state)
-    io, motion, prog, cvel, chead, alive = P.io, P.motion, P.prog, W.cvel, W.chead, W.alive
+    io, motion, prog, slot, cvel, chead, alive = P.io, P.motion, P.prog, P.slot, W.cvel, W.chead, W.alive
+    states, gens, params, rec_i, rec_v, msg, dist = P.states, P.gens, P.params, P.rec_i, P.rec_v, P.msg, P.dist
     while True:
         ring = next_timer(tt, ts, tstart, tcur, tlive)
         t_ring = tt[tstart[ring] + tcur[ring]] if ring >= 0 else INF
@@ -231,11 +261,19 @@ def advance(stop_ns: int, end_ns: int, W, R, F, T, P, L, clock: np.ndarray) -> i
             _tick(W, R, clock, L)
         elif which == 1:
             i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
-            if i >= 0:
-                if tkind[ring] == MOVE:
-                    _move(io, motion, prog, cvel, chead, i)
-                else:
-                    _fire(W, R, F, P, L, i, tkind[ring], t_ring)
+            kind = tkind[ring]
+            if i < 0:
+                continue
+            if kind == MOVE:
+                _move(io, motion, prog, cvel, chead, i)
+                limit = min(clock[0] - 1 if clock[0] >= 0 else INF, fstate[4] - 1, end_ns,
+                            clock[1] if clock[1] >= 0 else INF, stop_ns if stop_ns <= end_ns else INF)
+                counters[4] += _moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive, limit,
+                                      io, motion, prog, cvel, chead)
+            elif kind == LOOP:
+                _call_loop(prog[i], slot[i], i, t_ring, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
+            else:
+                _transmit(W, R, F, P, L, i, t_ring)
         else:
             latch(W)
             clock[1] = -1
