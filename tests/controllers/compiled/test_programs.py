@@ -40,6 +40,7 @@ def build_with(cls: str):
     return cosim.build(cosim.from_dict(data, source="orbit.yaml"))
 
 
+@pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning")
 def test_a_construct_outside_the_subset_is_refused_with_its_line():
     path = ROOT / "tests" / "controllers" / "compiled" / "bad_programs.py"
     line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "heard = {" in text)
@@ -59,3 +60,25 @@ def test_an_unknown_state_field_is_refused_naming_it():
 def test_a_record_name_not_declared_is_refused():
     with pytest.raises(ProgramError, match=r"record\(k, 'speed'.*records"):
         build_with("UndeclaredRecord")
+
+
+def dice(monkeypatch, cls: str, engine: str):
+    monkeypatch.setenv("COSIM_ENGINE", engine)
+    data = yaml.safe_load((ROOT / "configs" / "kilolib_orbit.yaml").read_text())
+    data["duration"] = 5.0
+    for g in data["groups"]:
+        g["controller"]["class"] = f"tests.controllers.compiled.probes:{cls}"
+    sim = cosim.build(cosim.from_dict(data, source="dice.yaml"))
+    sim.run()
+    records = sim.recorder.tables()["records"]
+    return sim.engine_path, sim.recorder.digest(), [v for n, v in zip(records["name"], records["value"]) if n == "draw"]
+
+
+def test_rand_soft_draws_what_the_python_program_draws_on_both_engines(monkeypatch):
+    python = dice(monkeypatch, "DicePy", "event")
+    compiled = dice(monkeypatch, "Dice", "event")
+    fused = dice(monkeypatch, "Dice", "auto")
+    assert (python[0], compiled[0], fused[0]) == ("event", "event", "fused")
+    assert len(python[2]) == 2 * 160 and len(set(python[2])) > 100  # two robots, 32 loops a second, bytes
+    assert compiled[2] == python[2] == fused[2]
+    assert compiled[1] == python[1] == fused[1]
