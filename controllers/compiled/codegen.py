@@ -228,4 +228,4 @@ def _engine_sources(template: Path) -> set[str]:
     import netstack.fast.kernels_compiled as radio
     import physics.kernels_compiled as physics
 
-    return {str(p) for p in template.parent.glob("*.py")} | {kilo_api.__file__, radio.__file__, physics.__file__}
+    return {str(template), str(template.parent / "kernels.py"), kilo_api.__file__, radio.__file__, physics.__file__}
