@@ -15,6 +15,7 @@ import inspect
 import os
 import re
 import sys
+import warnings
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -22,7 +23,7 @@ from typing import Any
 import numba
 import numpy as np
 from numba import typed, typeof
-from numba.core.errors import NumbaError
+from numba.core.errors import NumbaError, NumbaWarning
 
 from controllers.compiled import kilolib
 
@@ -130,7 +131,9 @@ def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
     for entry in ("setup_one", "loop_one", "rx_one", "tx_one", "txs_one"):
         args = base + extra.get(entry, ())
         try:
-            getattr(entries, entry).compile(tuple(typeof(a) for a in args))
+            with warnings.catch_warnings():  # numba's warnings on the way to a refusal are noise
+                warnings.simplefilter("ignore", NumbaWarning)
+                getattr(entries, entry).compile(tuple(typeof(a) for a in args))
         except NumbaError as exc:
             raise explain(cls, exc) from None
         except KeyError as exc:  # numba's answer to a record field that does not exist
