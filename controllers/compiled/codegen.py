@@ -12,9 +12,11 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import logging
 import os
 import re
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -26,6 +28,8 @@ from numba import typed, typeof
 from numba.core.errors import NumbaError, NumbaWarning
 
 from controllers.compiled import kilolib
+
+log = logging.getLogger(__name__)
 
 CACHE_ENV = "COSIM_CACHE_DIR"
 """Where generated modules and their compiled code live (default ~/.cache/swarm-cosim/compiled)."""
@@ -66,7 +70,13 @@ def load_generated(stem: str, text: str, depends: list[str]) -> ModuleType:
     if name in _loaded:
         return _loaded[name]
     directory = cache_dir()
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a read-only home on a cluster node: compile into the temporary directory
+        fallback = Path(tempfile.gettempdir()) / "swarm-cosim-compiled"
+        log.warning("cannot use %s for compiled code (%s); using %s", directory, exc, fallback)
+        directory = fallback
+        directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{name}.py"
     if not path.exists() or path.read_text() != text:
         tmp = path.with_suffix(f".tmp{os.getpid()}")
