@@ -208,7 +208,7 @@ def _spans(fn: Any, line: int) -> bool:
 
 def _dispatcher(name: str, call: str, n: int, ret: str = "") -> str:
     args = "p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist"
-    lines = ["", "", "@njit(cache=True)", f"def _call_{name}({args}):"]
+    lines = ["", "", "@njit(cache=True, inline=\"always\")", f"def _call_{name}({args}):"]
     for q in range(n):
         k = f"Kilo(i, t, io, gens, params[{q}][0], rec_i, rec_v, rec_n)"
         lines.append(f"    {'if' if q == 0 else 'elif'} p == {q}:")

@@ -161,7 +161,7 @@ def _transmit(W, R, F, P, L, i: int, t: int) -> None:
     msg.data[:] = 0
     msg.type = 0
     msg.crc = 0
-    if not _call_tx(P.prog[i], P.slot[i], i, t, *_kilo(P)):
+    if not _call_tx(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist):
         return
     frame = np.empty(FRAME_BYTES, dtype=np.uint8)
     for j in range(9):
@@ -170,13 +170,7 @@ def _transmit(W, R, F, P, L, i: int, t: int) -> None:
     tx = launch(F, R, W.alive, i, t, frame)
     _row((L.t, L.kind, L.src, L.dst, L.tx, L.dist, L.n), t, SEND, i, -1, tx, np.nan)
     L.counters[0] += 1
-    _call_txs(P.prog[i], P.slot[i], i, t, *_kilo(P))
-
-
-@njit(cache=True, inline="always")
-def _kilo(P) -> tuple:
-    """What a program's callback is called with besides the robot and the time."""
-    return P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist
+    _call_txs(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist)
 
 
 @njit(cache=True)
