@@ -100,27 +100,27 @@ _tx, _txs = _P.callbacks["message_tx"], _P.callbacks["message_tx_success"]
 
 @njit(cache=True)
 def setup_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns):
-    _setup(st[0], Kilo(0, t_ns, io, gens, params[0], rec_i, rec_v, rec_n))
+    _setup(st[0], Kilo(0, t_ns, io[0], gens, params[0], rec_i, rec_v, rec_n))
 
 
 @njit(cache=True)
 def loop_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns):
-    _loop(st[0], Kilo(0, t_ns, io, gens, params[0], rec_i, rec_v, rec_n))
+    _loop(st[0], Kilo(0, t_ns, io[0], gens, params[0], rec_i, rec_v, rec_n))
 
 
 @njit(cache=True)
 def rx_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns, msg, dist):
-    _rx(st[0], Kilo(0, t_ns, io, gens, params[0], rec_i, rec_v, rec_n), msg[0], dist[0])
+    _rx(st[0], Kilo(0, t_ns, io[0], gens, params[0], rec_i, rec_v, rec_n), msg[0], dist[0])
 
 
 @njit(cache=True)
 def tx_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns, msg):
-    return bool(_tx(st[0], Kilo(0, t_ns, io, gens, params[0], rec_i, rec_v, rec_n), msg[0]))
+    return bool(_tx(st[0], Kilo(0, t_ns, io[0], gens, params[0], rec_i, rec_v, rec_n), msg[0]))
 
 
 @njit(cache=True)
 def txs_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns):
-    _txs(st[0], Kilo(0, t_ns, io, gens, params[0], rec_i, rec_v, rec_n))
+    _txs(st[0], Kilo(0, t_ns, io[0], gens, params[0], rec_i, rec_v, rec_n))
 '''
 
 
@@ -210,7 +210,7 @@ def _dispatcher(name: str, call: str, n: int, ret: str = "") -> str:
     args = "p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist"
     lines = ["", "", "@njit(cache=True, inline=\"always\")", f"def _call_{name}({args}):"]
     for q in range(n):
-        k = f"Kilo(i, t, io, gens, params[{q}][0], rec_i, rec_v, rec_n)"
+        k = f"Kilo(i, t, io[i], gens, params[{q}][0], rec_i, rec_v, rec_n)"
         lines.append(f"    {'if' if q == 0 else 'elif'} p == {q}:")
         lines.append(f"        {ret}{call.format(q=q, k=k)}")
     if ret:

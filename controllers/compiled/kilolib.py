@@ -26,7 +26,8 @@ NORMAL = 0
 """kilolib's message type for user messages."""
 
 Kilo = namedtuple("Kilo", ["i", "t_ns", "io", "gens", "params", "rec_i", "rec_v", "rec_n"])
-"""One robot's context inside a compiled callback (built by the engine for each call)."""
+"""One robot's context inside a compiled callback (built by the engine for each call): `io` is the
+robot's own kilolib record (a view into the group's array, so reading it costs no reference count)."""
 
 IO_DTYPE = np.dtype([("uid", np.int64), ("motor_l", np.bool_), ("motor_r", np.bool_), ("color", np.int64),
                      ("moving", np.bool_)])
@@ -66,7 +67,7 @@ def _put(k: Kilo, ch: int, value: float) -> None:
     if n >= len(k.rec_v):
         raise ValueError("a compiled callback left more records than the buffer holds (RECORD_CAPACITY)")
     k.rec_i[n, 0] = k.t_ns
-    k.rec_i[n, 1] = k.io[k.i].uid
+    k.rec_i[n, 1] = k.io.uid
     k.rec_i[n, 2] = ch
     k.rec_v[n] = value
     k.rec_n[0] = n + 1
@@ -92,7 +93,7 @@ def _record(k, name, value):
 
 @njit(cache=True, inline="always")
 def kilo_uid(k: Kilo) -> int:
-    return k.io[k.i].uid
+    return k.io.uid
 
 
 @njit(cache=True, inline="always")
@@ -104,8 +105,8 @@ def kilo_ticks(k: Kilo) -> int:
 def set_motors(k: Kilo, left: int, right: int) -> None:
     if not (0 <= left <= 255 and 0 <= right <= 255):
         raise ValueError("set_motors takes 0..255 per motor")
-    k.io[k.i].motor_l = left > 0
-    k.io[k.i].motor_r = right > 0
+    k.io.motor_l = left > 0
+    k.io.motor_r = right > 0
 
 
 @njit(cache=True, inline="always")
@@ -115,8 +116,8 @@ def spinup_motors(k: Kilo) -> None:
 
 @njit(cache=True, inline="always")
 def set_color(k: Kilo, rgb: int) -> None:
-    if rgb != k.io[k.i].color:
-        k.io[k.i].color = rgb
+    if rgb != k.io.color:
+        k.io.color = rgb
         _put(k, COLOR, float(rgb))
 
 
