@@ -38,7 +38,7 @@ class FusedLoop:
         assert isinstance(world, KinematicWorld) and isinstance(net, FastBackend)
         W = _world(world)
         R, first_tx = _radio(net, len(hosts))
-        F = _flights(len(hosts), R.rng)
+        F = _flights(len(hosts))
         T = _timers(hosts)
         P = _programs(hosts, variants)
         L = loop.Log(np.zeros(LOG_ROWS, np.int64), np.zeros(LOG_ROWS, np.int64), np.zeros(LOG_ROWS, np.int64),
@@ -156,7 +156,7 @@ def _radio(net: FastBackend, n: int) -> tuple[Radio, int]:
                  int(cfg.latency_ns), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 3)), np.zeros(7)), first_tx
 
 
-def _flights(n: int, rng) -> Flights:
+def _flights(n: int) -> Flights:
     slots = 4 * n + 64
     pool = max(64 * n, 1 << 16)
     return Flights(np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.int64),
