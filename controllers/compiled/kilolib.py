@@ -136,16 +136,21 @@ def estimate_distance(d) -> int:
     return min(255, round(mm))
 
 
+@njit(cache=True, inline="always")
+def crc_update(crc: int, byte: int) -> int:
+    """One byte of CRC-16 CCITT (avr-libc's _crc_ccitt_update), as kilolib computes message CRCs."""
+    byte ^= crc & 0xFF
+    byte = (byte ^ (byte << 4)) & 0xFF
+    return (((byte << 8) | (crc >> 8)) ^ (byte >> 4) ^ (byte << 3)) & 0xFFFF
+
+
 @njit(cache=True)
 def message_crc(msg) -> int:
-    """CRC-16 (CCITT, as avr-libc's _crc_ccitt_update) over the data and the type."""
+    """CRC-16 (CCITT) over the data and the type."""
     crc = 0xFFFF
-    for j in range(10):
-        byte = np.int64(msg.data[j]) if j < 9 else np.int64(msg.type)
-        byte ^= crc & 0xFF
-        byte = (byte ^ (byte << 4)) & 0xFF
-        crc = (((byte << 8) | (crc >> 8)) ^ (byte >> 4) ^ (byte << 3)) & 0xFFFF
-    return crc
+    for j in range(9):
+        crc = crc_update(crc, np.int64(msg.data[j]))
+    return crc_update(crc, np.int64(msg.type))
 
 
 @njit(cache=True, inline="always")

@@ -256,12 +256,6 @@ def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, t_ns: int, msg: np
 
 
 @njit(cache=True)
-def next_arrival(f: Flights) -> int:
-    """The earliest arrival in the air (INF if none), kept in state[4]."""
-    return f.state[4]
-
-
-@njit(cache=True)
 def arriving(f: Flights, t_ns: int) -> np.ndarray:
     """The slots of the frames arriving at t_ns, in the order they were sent; they leave the air."""
     out = np.empty(f.state[0], dtype=np.int64)

@@ -14,6 +14,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from controllers.compiled.kilolib import crc_update
 from controllers.kilolib.api import HIGH_K, LOW_K
 from cosim.fused.kernels import (
     DELIVER,
@@ -95,11 +96,10 @@ def _move(io: np.ndarray, motion: np.ndarray, prog: np.ndarray, cvel: np.ndarray
 
 @njit(cache=True)
 def _crc_ok(payload: np.ndarray) -> bool:
+    """message_t.parse's check: the CRC of the data and type bytes is the frame's last two bytes."""
     crc = 0xFFFF
     for j in range(10):
-        byte = np.int64(payload[j]) ^ (crc & 0xFF)
-        byte = (byte ^ (byte << 4)) & 0xFF
-        crc = (((byte << 8) | (crc >> 8)) ^ (byte >> 4) ^ (byte << 3)) & 0xFFFF
+        crc = crc_update(crc, np.int64(payload[j]))
     return crc == np.int64(payload[10]) | (np.int64(payload[11]) << 8)
 
 
