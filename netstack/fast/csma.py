@@ -57,7 +57,7 @@ class CsmaBackend:
         pi = np.array([mac.slot_ns, mac.sifs_ns, mac.difs_ns, mac.eifs_extra_ns(cfg.frame_airtime_ns), mac.cca_delay_ns,
                        mac.preamble_ns, mac.ack_airtime_ns(cfg.frame_airtime_ns), cfg.latency_ns, mac.queue_frames,
                        mac.max_queue_delay_ns, mac.retry_limit, mac.cw_min, mac.cw_max, cfg.overhead_bytes, code,
-                       int(cfg.obstacles_block), int(mac.backoff_first)], dtype=_I64)
+                       int(cfg.obstacles_block), int(mac.backoff_first), int(mac.virtual_carrier_sense)], dtype=_I64)
         rx_mw = 0.0 if cfg.pathloss.ignores_threshold() else 10.0 ** (cfg.rx_threshold_dbm / 10.0)
         pf = np.array([cfg.bit_rate_bps, 10.0 ** (cfg.noise_floor_dbm / 10.0), rx_mw, 10.0 ** (mac.energy_detect_dbm / 10.0),
                        10.0 ** (mac.preamble_threshold_db / 10.0), 10.0 ** (mac.sinr_threshold_db / 10.0),

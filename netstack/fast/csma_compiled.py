@@ -2,7 +2,7 @@
 
 All state lives in arrays owned by netstack.fast.csma.CsmaBackend and passed in as one tuple `S`:
 
-    ni  (N, 17) int64    per node: carrier sense, backoff, queue, lock (columns below)
+    ni  (N, 18) int64    per node: carrier sense, backoff, queue, lock, NAV (columns below)
     nf  (N, 9) float64   per node: power on the air (mW), locked signal, worst interference, pos, vel
     fr  (F, 6) int64     per frame (its index is its tx id): source, destination, airtime, queue link
     fl  (M, 6) int64     per flight slot: in use, sender, start, frame, the node an ACK answers, key
@@ -30,8 +30,9 @@ from netstack.fast.crossings_compiled import crosses_box, crosses_cylinder
 
 NEVER = np.iinfo(np.int64).max
 # node ints
-BUSY, IDLE, IFS, SLOTS, CW, RETRIES, HAS, BLOCKED, ACCESS, SENDING, LOCK, LOCK_T, ALIVE, QHEAD, QTAIL, QLEN, RESULT = range(17)
-NODE_INTS, NODE_FLOATS = 17, 9
+(BUSY, IDLE, IFS, SLOTS, CW, RETRIES, HAS, BLOCKED, ACCESS, SENDING, LOCK, LOCK_T, ALIVE, QHEAD, QTAIL, QLEN, RESULT,
+ NAV) = range(18)
+NODE_INTS, NODE_FLOATS = 18, 9
 # node floats
 TOTAL, SIGNAL, WORST, PX = 0, 1, 2, 3
 # frame ints
@@ -51,7 +52,7 @@ C_HEAP, C_SEQ, C_OUT, C_RND, C_SYNC, C_OUTMIN, C_STILL, C_TX, C_QUEUED = range(9
 COUNTERS = 9
 # int params
 (P_SLOT, P_SIFS, P_DIFS, P_EIFS, P_CCA, P_PREAMBLE, P_ACK_AIR, P_LATENCY, P_QUEUE, P_MAX_DELAY, P_RETRY, P_CW_MIN,
- P_CW_MAX, P_OVERHEAD, P_PATHLOSS, P_BLOCK, P_BACKOFF_FIRST) = range(17)
+ P_CW_MAX, P_OVERHEAD, P_PATHLOSS, P_BLOCK, P_BACKOFF_FIRST, P_NAV) = range(18)
 # float params
 (Q_BITRATE, Q_NOISE, Q_RX, Q_ED, Q_PREAMBLE, Q_SINR, Q_LOSS, Q_TX_DBM, Q_A, Q_B, Q_C, Q_WALL_DB) = range(12)
 # status of run()

@@ -38,8 +38,8 @@ def _new_backoff(S, i: int, t: int) -> None:
 
 @njit(cache=True)
 def _sense(S, t: int) -> None:
-    """Each node's carrier sense from t on (sending, receiving, or power above the detection
-    threshold, counting frames that started at least the CCA delay ago); backoffs freeze or resume."""
+    """Each node's carrier sense from t on (sending, receiving, power above the detection threshold
+    counting frames that started at least the CCA delay ago, or its NAV); backoffs freeze or resume."""
     ni, nf, fl, fp, pi, pf = S[0], S[1], S[3], S[4], S[9], S[10]
     lag, slot = pi[cc.P_CCA], pi[cc.P_SLOT]
     recent = [m for m in range(len(fl)) if fl[m, cc.L_USED] and fl[m, cc.L_START] > t - lag]
@@ -47,7 +47,8 @@ def _sense(S, t: int) -> None:
         total = nf[i, cc.TOTAL]
         for m in recent:
             total -= fp[m, i]
-        busy = ni[i, cc.SENDING] or (ni[i, cc.LOCK] >= 0 and ni[i, cc.LOCK_T] <= t - lag) or total >= pf[cc.Q_ED]
+        locked = ni[i, cc.LOCK] >= 0 and ni[i, cc.LOCK_T] <= t - lag
+        busy = ni[i, cc.SENDING] or locked or total >= pf[cc.Q_ED] or ni[i, cc.NAV] > t
         if busy and not ni[i, cc.BUSY]:
             ni[i, cc.SLOTS] = max(0, ni[i, cc.SLOTS] - _elapsed(ni, i, t, slot))
             ni[i, cc.BUSY] = 1
@@ -59,21 +60,23 @@ def _sense(S, t: int) -> None:
 
 
 @njit(cache=True)
-def _frame_arrives(S, i: int, t: int) -> bool:
-    """A frame reaches node i's empty queue: True if it goes at once (idle for the interframe
-    space, no backoff left); else a backoff is drawn unless one is counting."""
+def _frame_arrives(S, i: int, t: int) -> None:
+    """A frame reaches node i's empty queue. With no backoff left on an idle medium it goes after a
+    DIFS from now if the medium stays idle (ns-3's DCF immediate access); on a busy medium (or
+    with 802.15.4's backoff before every frame) a backoff is drawn unless one is counting."""
     ni, pi = S[0], S[9]
     ni[i, cc.HAS] = 1
     if ni[i, cc.BLOCKED]:
-        return False
+        return
     left = ni[i, cc.SLOTS] if ni[i, cc.BUSY] else max(0, ni[i, cc.SLOTS] - _elapsed(ni, i, t, pi[cc.P_SLOT]))
-    if left == 0:
-        if not ni[i, cc.BUSY] and t - ni[i, cc.IDLE] >= ni[i, cc.IFS] and not pi[cc.P_BACKOFF_FIRST]:
-            return True
+    if left == 0 and not ni[i, cc.BUSY] and not pi[cc.P_BACKOFF_FIRST]:
+        if t + pi[cc.P_DIFS] > ni[i, cc.IDLE] + ni[i, cc.IFS]:  # DIFS from now, or the EIFS still running
+            ni[i, cc.IDLE], ni[i, cc.IFS] = t, pi[cc.P_DIFS]
+        ni[i, cc.SLOTS] = 0
+    elif left == 0:
         _new_backoff(S, i, t)
-        return False
+        return
     _schedule(ni, i, pi[cc.P_SLOT])
-    return False
 
 
 # -- queues --------------------------------------------------------------------------------------
@@ -87,7 +90,7 @@ def _dequeue(S, i: int) -> None:
 
 
 @njit(cache=True)
-def _enqueue(S, solids, i: int, f: int, t: int) -> None:
+def _enqueue(S, i: int, f: int, t: int) -> None:
     ni, fr, pi = S[0], S[2], S[9]
     if ni[i, cc.QLEN] >= pi[cc.P_QUEUE]:
         cc.out(S, t, cc.O_DROP, fr[f, cc.F_DST], f, cc.QUEUE, np.nan)
@@ -99,8 +102,8 @@ def _enqueue(S, solids, i: int, f: int, t: int) -> None:
         fr[ni[i, cc.QTAIL], cc.F_NEXT] = f
     ni[i, cc.QTAIL] = f
     ni[i, cc.QLEN] += 1
-    if ni[i, cc.QLEN] == 1 and _frame_arrives(S, i, t):
-        _transmit(S, solids, i, t)
+    if ni[i, cc.QLEN] == 1:
+        _frame_arrives(S, i, t)
 
 
 @njit(cache=True)
@@ -202,13 +205,16 @@ def _same_start(S, i: int, m: int, p: float) -> None:
 
 
 @njit(cache=True)
-def _land(S, m: int) -> int:
+def _land(S, m: int, t: int) -> int:
     """A flight ends: each receiver locked on it decoded it (RESULT = its key) or not (-key, and
-    EIFS from now on). Returns the key."""
+    EIFS from now on); those that decoded a unicast frame for another node defer until its
+    acknowledgement ends (NAV, with virtual carrier sense). Returns the key."""
     ni, nf, fl, fp, pi, pf = S[0], S[1], S[3], S[4], S[9], S[10]
     key = fl[m, cc.L_KEY]
     fl[m, cc.L_USED] = 0
     ni[fl[m, cc.L_SRC], cc.SENDING] = 0
+    dst = S[2][fl[m, cc.L_FRAME], cc.F_DST]
+    nav = t + pi[cc.P_SIFS] + pi[cc.P_ACK_AIR] if pi[cc.P_NAV] and fl[m, cc.L_ACK_FOR] < 0 and dst >= 0 else -1
     left = False
     for k in range(len(fl)):
         left = left or fl[k, cc.L_USED] == 1
@@ -220,6 +226,10 @@ def _land(S, m: int) -> int:
             S[14][m, i] = 0 if ok else cc.COLLISION
             ni[i, cc.IFS] = pi[cc.P_DIFS] if ok else pi[cc.P_DIFS] + pi[cc.P_EIFS]
             ni[i, cc.LOCK] = -1
+            if ok and nav >= 0 and i != dst:
+                ni[i, cc.NAV] = max(ni[i, cc.NAV], nav)
+    if nav >= 0:
+        cc.push(S, nav, cc.E_SENSE, 0, 0, 0)
     return key
 
 
@@ -295,7 +305,7 @@ def _unicast_end(S, m: int, key: int, t: int) -> None:
 @njit(cache=True)
 def _end(S, m: int, t: int) -> None:
     fr, fl = S[2], S[3]
-    key = _land(S, m)
+    key = _land(S, m, t)
     _sense(S, t)
     ack_for = fl[m, cc.L_ACK_FOR]
     if ack_for >= 0:
@@ -319,7 +329,7 @@ def _event(S, solids, t: int) -> None:
     elif kind == cc.E_RESOLVE:
         _resolve(S, a, t, b == 1, c)
     elif kind == cc.E_QUEUE:
-        _enqueue(S, solids, a, b, t)
+        _enqueue(S, a, b, t)
     # E_SENSE: the carrier sense below now counts a frame that started CCA delay ago
 
 

@@ -21,9 +21,13 @@ class Csma:
     - A node senses the medium busy while it transmits, while it receives a frame, or while the
       power of all frames in the air reaches `energy_detect_dbm` (ns-3's CCA sensitivity for Wi-Fi
       signals), from `cca_delay` after a frame starts.
-    - A frame that finds the medium busy (or idle for less than DIFS) waits a random backoff of
-      0..CW slots, counted down only while the medium is idle past DIFS (EIFS after a reception
-      failed). Every transmission is followed by a fresh backoff (802.11's post-backoff).
+    - A frame that reaches an empty queue on an idle medium, with no backoff left, goes once the
+      medium has stayed idle for DIFS from its arrival (ns-3's immediate access). One that finds
+      the medium busy waits a random backoff of 0..CW slots, counted down only while the medium
+      is idle past DIFS (EIFS after a reception failed). Every transmission is followed by a
+      fresh backoff (802.11's post-backoff).
+    - With `virtual_carrier_sense`, a node that decodes a unicast frame for another node counts
+      the medium busy until its acknowledgement has ended (the NAV).
     - A receiver locks onto a frame that starts while it is idle, reaches the radio's
       `rx_threshold_dbm`, and has a SINR of `preamble_threshold_db` at its start. The frame is
       received if its SINR stays at or above `sinr_threshold_db` until its end (the worst overlap
@@ -34,8 +38,7 @@ class Csma:
     - A node queues at most `queue_frames` frames and drops those older than `max_queue_delay`.
 
     `sinr_threshold_db` -5 dB is where ns-3's DSSS 1 Mbit/s error model passes about half of
-    150-byte frames (its bit error rate falls steeply around it). The model has no virtual carrier
-    sense (NAV) and no RTS/CTS.
+    150-byte frames (its bit error rate falls steeply around it). The model has no RTS/CTS.
     """
 
     slot_ns: int = 20_000
@@ -57,6 +60,9 @@ class Csma:
     max_queue_delay_ns: int = 500_000_000
     backoff_first: bool = False
     """True: every frame waits a random backoff, even on an idle medium (802.15.4's CSMA-CA)."""
+    virtual_carrier_sense: bool = True
+    """A node that decodes a unicast frame for another node defers until its acknowledgement has
+    ended (802.11's NAV, from the frame's Duration field); 802.15.4 has none."""
 
     def __post_init__(self) -> None:
         if self.slot_ns <= 0 or self.sifs_ns < 0 or self.preamble_ns < 0 or not 0 <= self.cca_delay_ns < self.slot_ns:

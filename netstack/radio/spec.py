@@ -190,7 +190,7 @@ class RadioSpec:
                   "ack_bytes": std.ack_bytes, "energy_detect_dbm": std.energy_detect_dbm,
                   "preamble_threshold_db": std.preamble_threshold_db,
                   "sinr_threshold_db": std.rate(self.data_rate_mbps).sinr_db, "cca_delay_ns": std.cca_delay_ns,
-                  "backoff_first": self.standard == "802.15.4"}
+                  "backoff_first": self.standard == "802.15.4", "virtual_carrier_sense": self.standard != "802.15.4"}
         return Csma(**{**values, **overrides})
 
     def ns3_config(self) -> Ns3RadioConfig:

@@ -4,8 +4,9 @@ ns-3 configures a standard from its name (netstack.ns3). The fast radio models t
 from the numbers here: a frame's airtime (PHY preamble, MAC header and FCS, the bits at the data
 rate, OFDM symbols), 802.11's DCF timing (slot, SIFS, contention window, retries, ACK size) and the
 SINR a frame needs at each rate. Numbers are the standard's as ns-3 3.44 implements them (for
-802.11g and 802.11n at 2.4 GHz: the long 20 us slot and the 6 us signal extension); the SINR
-thresholds stand in for ns-3's error-rate curves (docs/radio.md says how close the two come).
+802.11g and 802.11n at 2.4 GHz: the long 20 us slot and the 6 us signal extension). Each rate's
+SINR threshold is where ns-3's default error model (TableBasedErrorRateModel, DSSS's own curves
+for 802.11b) passes half of 150-byte frames (docs/radio.md says how close the two come).
 """
 
 from __future__ import annotations
@@ -85,10 +86,10 @@ def _thermal(bandwidth_hz: float) -> float:
     return THERMAL_DBM_PER_HZ + 10.0 * math.log10(bandwidth_hz)
 
 
-_DSSS = (Rate(1.0, "DsssRate1Mbps", -5.0), Rate(2.0, "DsssRate2Mbps", -2.0), Rate(5.5, "DsssRate5_5Mbps", 2.0),
+_DSSS = (Rate(1.0, "DsssRate1Mbps", -5.0), Rate(2.0, "DsssRate2Mbps", -0.7), Rate(5.5, "DsssRate5_5Mbps", 2.0),
          Rate(11.0, "DsssRate11Mbps", 5.0))
-_OFDM_SINR = {6: 1.0, 9: 3.0, 12: 4.0, 18: 6.5, 24: 10.0, 36: 13.5, 48: 18.0, 54: 19.5}
-_HT = ((6.5, 1.0), (13.0, 4.0), (19.5, 6.5), (26.0, 10.0), (39.0, 13.5), (52.0, 18.0), (58.5, 19.5), (65.0, 21.0))
+_OFDM_SINR = {6: -0.5, 9: 1.1, 12: 2.5, 18: 5.0, 24: 7.9, 36: 11.1, 48: 15.1, 54: 16.4}
+_HT = ((6.5, -0.5), (13.0, 2.5), (19.5, 5.0), (26.0, 7.9), (39.0, 11.1), (52.0, 15.1), (58.5, 16.4), (65.0, 17.9))
 _WIFI = {"noise_figure_db": 7.0, "tx_power_dbm": 16.0206, "sensitivity_dbm": -82.0, "mac_overhead_bytes": 36,
          "max_payload_bytes": 2296, "aifsn": 2, "cw_max": 1023, "retry_limit": 7, "ack_bytes": 14}
 _OFDM = {"symbol_ns": 4_000, "extra_bits": 22}

@@ -17,6 +17,8 @@ US = 1_000
 RADIO = {"tx_power_dbm": 16.0206, "rx_threshold_dbm": -82.0, "noise_floor_dbm": -93.6, "bit_rate_bps": 1e6,
          "latency_ns": 0, "overhead_bytes": 36}
 AIR_100 = 192 * US + (100 + 36) * 8 * US  # preamble + 136 bytes at 1 Mbit/s
+DIFS = 50 * US  # SIFS + 2 slots
+ACK = 192 * US + 14 * 8 * US
 COLLISION, QUEUE, OUT_OF_RANGE, LOSS, BUSY, HALF_DUPLEX = (
     DROP_REASONS.index(r) for r in ("collision", "queue", "out_of_range", "loss", "busy", "half_duplex"))
 
@@ -38,11 +40,11 @@ def events(b, until=10**10) -> list:
         out.append((t, ev))
 
 
-def test_a_frame_on_an_idle_medium_goes_at_once_and_arrives_after_preamble_and_airtime():
+def test_a_frame_on_an_idle_medium_goes_after_difs_and_arrives_after_preamble_and_airtime():
     b = backend([(0, 0, 0), (20, 0, 0), (45, 0, 0), (60, 0, 0)])
     b.send(0, BROADCAST, bytes(100), at_ns=5 * US)
     (t, ev), = events(b)
-    assert t == 5 * US + AIR_100
+    assert t == 5 * US + DIFS + AIR_100  # ns-3's DCF: immediate access is a DIFS of idle medium from the arrival
     assert ev.dst.tolist() == [1, 2] and ev.src.tolist() == [0, 0] and ev.payloads == [bytes(100)] * 2
     expected = 16.0206 - (46.6777 + 30 * np.log10(20.0))
     assert ev.rssi_dbm[0] == pytest.approx(expected) and ev.snr_db[0] == pytest.approx(expected + 93.6)
@@ -56,9 +58,9 @@ def test_a_node_that_hears_the_medium_busy_defers_and_backs_off_whole_slots_afte
         b.advance(100 * US)
         b.send(1, BROADCAST, bytes(100), at_ns=100 * US)
         (t0, ev0), (t1, ev1) = events(b)
-        assert (t0, ev0.src.tolist()) == (AIR_100, [0, 0])
+        assert (t0, ev0.src.tolist()) == (DIFS + AIR_100, [0, 0])
         start = t1 - AIR_100
-        slots, rest = divmod(start - AIR_100 - 50 * US, 20 * US)  # DIFS = SIFS + 2 slots = 50 us
+        slots, rest = divmod(start - t0 - DIFS, 20 * US)
         assert rest == 0 and 0 <= slots <= 31 and ev1.dst.tolist() == [0, 2]
 
 
@@ -67,7 +69,7 @@ def test_frames_that_start_together_collide_and_a_sender_hears_nothing_while_it_
     b.send(0, BROADCAST, bytes(100), at_ns=0)
     b.send(2, BROADCAST, bytes(100), at_ns=2 * US)  # within the 4 us before node 2 could sense node 0
     out = events(b)
-    assert [t for t, _ in out] == [AIR_100, 2 * US + AIR_100] and all(len(ev.dst) == 0 for _, ev in out)
+    assert [t for t, _ in out] == [DIFS + AIR_100, DIFS + 2 * US + AIR_100] and all(len(ev.dst) == 0 for _, ev in out)
     drops = [(s, d, r) for _, ev in out for s, d, r in zip(ev.drop_src.tolist(), ev.drop_dst.tolist(), ev.drop_reason.tolist())]
     # node 1 locked onto 0's frame (lost to 2's) and was busy for 2's; each sender was transmitting
     assert sorted(drops) == [(0, 1, COLLISION), (0, 2, HALF_DUPLEX), (2, 0, HALF_DUPLEX), (2, 1, BUSY)]
@@ -81,7 +83,7 @@ def test_hidden_terminals_collide_at_the_node_between_them_unless_the_first_fram
         b.advance(300 * US)
         b.send(2, BROADCAST, bytes(100), at_ns=300 * US)
         out = events(b)
-        assert [t for t, _ in out] == [AIR_100, 300 * US + AIR_100]  # node 2 did not defer
+        assert [t for t, _ in out] == [DIFS + AIR_100, DIFS + 300 * US + AIR_100]  # node 2 did not defer
         assert [s for _, ev in out for s in ev.src.tolist()] == received
         assert sum(len(ev.drop_dst) for _, ev in out) == 2 - len(received)
 
@@ -90,10 +92,27 @@ def test_unicast_is_acknowledged_after_sifs_and_delivered_once():
     b = backend([(0, 0, 0), (20, 0, 0), (30, 0, 0)])
     tx = b.send(0, 1, bytes(100), at_ns=0)
     (t0, ev0), (t1, ev1) = events(b)
-    assert (t0, ev0.dst.tolist(), ev0.tx_id.tolist()) == (AIR_100, [1], [tx])
-    assert t1 == AIR_100 + 10 * US + 192 * US + 14 * 8 * US  # SIFS, then a 14-byte ACK
+    assert (t0, ev0.dst.tolist(), ev0.tx_id.tolist()) == (DIFS + AIR_100, [1], [tx])
+    assert t1 == t0 + 10 * US + ACK  # SIFS, then a 14-byte ACK
     assert [(s.tx_id, s.src, s.dst, s.acked) for s in ev1.tx_status] == [(tx, 0, 1, True)]
     assert b.mac_counts()["phy_transmissions"] == 2
+
+
+def test_a_node_that_decodes_a_unicast_frame_for_another_defers_until_its_ack_has_ended():
+    # node 2 hears node 0 (40 m) but not node 0's receiver, node 1 (80 m): only the NAV holds it off the ACK
+    ack_end = DIFS + AIR_100 + 10 * US + ACK
+    for nav, earliest in ((True, ack_end + DIFS), (False, DIFS + AIR_100 + DIFS)):
+        starts = []
+        for seed in range(8):
+            b = backend([(0, 0, 0), (40, 0, 0), (-40, 0, 0)], seed=seed, virtual_carrier_sense=nav)
+            b.send(0, 1, bytes(100), at_ns=0)
+            b.advance(300 * US)
+            b.send(2, BROADCAST, bytes(100), at_ns=300 * US)  # finds the medium busy: backs off
+            out = events(b)
+            starts.append(next(t for t, ev in out if 2 in ev.src.tolist() + ev.drop_src.tolist()) - AIR_100)
+        assert min(starts) >= earliest and all((s - earliest) % (20 * US) == 0 for s in starts)
+        if not nav:
+            assert min(starts) < ack_end  # without it, node 2 sends over the ACK
 
 
 def test_unicast_out_of_range_is_retried_then_given_up():
