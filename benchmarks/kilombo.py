@@ -5,6 +5,7 @@ and transmitting twice a second; real-time factor against swarm size. Prints one
 50 mm apart, 10 cm infrared range, the robots' loop every 32.25 ms. `--layout snake` is
 configs/kilombo_follow.yaml (a snake of 32 columns, 45 mm apart, reacting at each receive time).
 `--controller` picks the followers' program: `group` (one ChainFollowerGroup for the whole chain),
+`group_compiled` (its compiled twin, ChainFollowerCompiled: the same step as one numba function),
 `ticked` (the same program per robot, TickedChainFollower), `reactive` (ChainFollower, on each
 message), `idle` (a StationGroup whose tick does nothing: the framework's per-tick floor, with
 physics and the leader), `kilolib` (Kilombo's follow example as a Python kilolib program,
@@ -37,6 +38,7 @@ import cosim  # noqa: E402
 from cosim.engine.assemble import use_compiled_kernels  # noqa: E402
 
 FOLLOWERS = {"group": "controllers.case_studies.kilobot_group:ChainFollowerGroup",
+             "group_compiled": "controllers.compiled.group_examples:ChainFollowerCompiled",
              "ticked": "controllers.case_studies.kilobot:TickedChainFollower",
              "reactive": "controllers.case_studies.kilobot:ChainFollower",
              "idle": "controllers.library.station:StationGroup"}
@@ -62,7 +64,7 @@ def scenario(layout: str, controller: str, n: int, seconds: float) -> cosim.Scen
            "output.trace.positions_every": None, "output.trace.network": False, "output.trace.records": False}
     if layout == "line":
         off["world.arena_lower"] = [-0.05 * n - 1, -3, 0]
-        if controller != "group":
+        if controller not in ("group", "group_compiled"):
             off["groups.1.controller.phase"] = 0
         if controller == "idle":  # the framework's floor: a group tick that does nothing, at Kilombo's rate
             off["groups.1.controller.period"] = 0.03225

@@ -77,6 +77,10 @@ class Group(Protocol):
         """True distance (m) from robots `idx` of the group to nodes `nodes` (pairwise)."""
     def bearing_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         """True bearing (rad, robot frame, counter-clockwise) from robots `idx` to nodes `nodes`."""
+    def all_positions(self) -> np.ndarray:
+        """Every node's position (n_nodes, 3) by node id, what range_to and bearing_to measure from."""
+    def all_headings(self) -> np.ndarray:
+        """Every node's heading (rad) by node id."""
 
     # -- commands (take effect at the next physics tick) ---------------------------------------
     def set_velocity(self, vx: Any, vy: Any = 0.0, vz: Any = 0.0, idx: np.ndarray | None = None) -> None: ...

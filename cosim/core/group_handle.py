@@ -63,6 +63,12 @@ class SimGroup:
                                f"add `sensors: {{{sensor}: {{}}}}` to their group") from None
         return read_many(sensors)
 
+    def all_positions(self) -> np.ndarray:
+        return self._sim.world.positions()
+
+    def all_headings(self) -> np.ndarray:
+        return self._sim.world.headings()
+
     def range_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         me = self.first + np.asarray(idx, dtype=np.int64)
         return ranges(self._sim.world.positions(), me, np.asarray(nodes, dtype=np.int64))

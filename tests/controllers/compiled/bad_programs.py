@@ -5,6 +5,7 @@ from typing import ClassVar
 import numpy as np
 
 from controllers.compiled import Program
+from controllers.compiled.group import CompiledGroup, broadcast
 from controllers.compiled.kilolib import record
 
 
@@ -28,3 +29,46 @@ class UnknownField(Program):
 
     def loop(s, k):
         s.m = 3
+
+
+class GroupUsesADict(CompiledGroup):
+    fields: ClassVar[dict] = {"n": np.int64}
+
+    def tick(s, k):
+        heard = {1: (2, 3), "two": 4.0}
+        s[0].n = len(heard)
+
+
+class GroupUnknownField(CompiledGroup):
+    fields: ClassVar[dict] = {"n": np.int64}
+
+    def tick(s, k):
+        s[0].m = 3
+
+
+class Chirper(CompiledGroup):
+    """Broadcasts three bytes (7, 8, 9) every step."""
+
+    payload_bytes: ClassVar[int] = 3
+    period = 0.1
+
+    def setup(self):
+        self.payload[:] = [7, 8, 9]
+
+    def tick(s, k):
+        for i in range(len(s)):
+            broadcast(k, i)
+
+
+class Listener(CompiledGroup):
+    """Keeps the length and the two bytes it reads of the last message each robot heard."""
+
+    fields: ClassVar[dict] = {"length": np.int64, "first": np.int64, "second": np.int64, "heard": np.int64}
+    payload_bytes: ClassVar[int] = 2
+    period = 0.1
+
+    def tick(s, k):
+        for r in range(len(k.in_dst)):
+            i = k.in_dst[r]
+            s[i].length, s[i].first, s[i].second = k.in_len[r], k.in_payload[r, 0], k.in_payload[r, 1]
+            s[i].heard += 1

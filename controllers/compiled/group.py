@@ -1,0 +1,154 @@
+"""`CompiledGroup`: a group controller whose step is one compiled function (numba) over the whole
+group, for the per-tick work that numpy calls on small arrays make slow.
+
+Write `tick(s, k)` as a plain function of the group's state `s` (one record of typed `fields` per
+robot) and its tick context `k` (a `Tick`); the rest of the class is an ordinary GroupController
+(`setup` in Python, timers, records):
+
+    class Followers(CompiledGroup):
+        Params = ChainParams
+        period = 0.03225
+        fields = {"next_tx": np.float64, "gap": np.float64}
+        payload_bytes = 2                       # every broadcast carries k.payload[i] (filled in setup or tick)
+
+        def tick(s, k):
+            for r in range(len(k.in_dst)):      # this tick's inbox, in receive order
+                ...
+            d = range_to(k, i, node)            # and bearing_to, drive(k, i, v, w), broadcast(k, i)
+
+The step runs at the GroupController's instants, and its commands are applied through the group as a
+Python step would apply them (drives, then broadcasts, each in robot order), so a compiled twin of a
+Python group controller gives its trace bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from numba import njit, typeof
+from numba.core.errors import NumbaError
+
+from controllers.api.group import GroupController
+from controllers.compiled.program import params_record, state_dtype
+from netstack.backend import IndexedPayloads
+
+Tick = namedtuple("Tick", ["now", "params", "first", "ids", "alive", "pos", "heading", "in_dst", "in_src", "in_t",
+                           "in_len", "in_payload", "drive_v", "drive_w", "drive_set", "send", "payload"])
+"""One step's context: the time (s), the parameters (`k.params.x`), the group's first node id and ids,
+which robots are alive, every node's position and heading (by node id), the inbox as arrays (receiver
+index, sender node id, receive time (s), payload length, and the payload's first `payload_bytes`
+bytes, zero-padded), and the command buffers the helpers fill."""
+
+_TWO_PI = 2.0 * math.pi
+
+
+@njit(cache=True, inline="always")
+def range_to(k: Tick, i: int, node: int) -> float:
+    """True distance (m) from robot i of the group to node `node` (Group.range_to's arithmetic)."""
+    me = k.first + i
+    dx, dy, dz = k.pos[node, 0] - k.pos[me, 0], k.pos[node, 1] - k.pos[me, 1], k.pos[node, 2] - k.pos[me, 2]
+    return math.sqrt(dx * dx + dy * dy + dz * dz)
+
+
+@njit(cache=True, inline="always")
+def bearing_to(k: Tick, i: int, node: int) -> float:
+    """True bearing (rad, robot i's frame, counter-clockwise) to node `node` (Group.bearing_to's arithmetic)."""
+    me = k.first + i
+    x = math.atan2(k.pos[node, 1] - k.pos[me, 1], k.pos[node, 0] - k.pos[me, 0]) - k.heading[me]
+    return x - np.rint(x / _TWO_PI) * _TWO_PI
+
+
+@njit(cache=True, inline="always")
+def drive(k: Tick, i: int, v: float, w: float) -> None:
+    """Robot i drives at v (m/s) turning at w (rad/s) from the next physics tick (Group.drive)."""
+    k.drive_v[i], k.drive_w[i], k.drive_set[i] = v, w, True
+
+
+@njit(cache=True, inline="always")
+def broadcast(k: Tick, i: int) -> None:
+    """Robot i broadcasts its payload row `k.payload[i]` at the end of this step."""
+    k.send[i] = True
+
+
+def payload_rows(payloads: Sequence[bytes], size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each payload's length, and its first `size` bytes zero-padded as one (rows, size) uint8 array;
+    a delivery batch's few distinct frames are converted once (IndexedPayloads' pool)."""
+    if isinstance(payloads, IndexedPayloads):
+        pool, index = payloads.pool, payloads.index
+    else:
+        pool, index = payloads, np.arange(len(payloads))
+    lengths = np.fromiter((len(p) for p in pool), dtype=np.int64, count=len(pool))
+    rows = np.frombuffer(b"".join(p[:size].ljust(size, b"\0") for p in pool), dtype=np.uint8).reshape(len(pool), size)
+    return lengths[index], rows[index]
+
+
+class CompiledGroup(GroupController):
+    """Base class of group controllers with a compiled `tick(s, k)` (see the module docstring)."""
+
+    fields: ClassVar[dict[str, Any]] = {}
+    payload_bytes: ClassVar[int] = 0
+    callbacks: ClassVar[dict[str, Any]] = {}
+    """{"tick": the compiled step} (a numba dispatcher)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        fn = cls.__dict__.get("tick")
+        if fn is not None:
+            if not callable(fn):
+                raise TypeError(f"{cls.__name__}.tick must be a function of (s, k)")
+            delattr(cls, "tick")
+            cls.callbacks = {"tick": njit(cache=True)(fn)}
+        cls.dtype = state_dtype(cls.fields)
+
+    def __init__(self, params: Any = None) -> None:
+        super().__init__(params)
+        if "tick" not in type(self).callbacks:
+            raise TypeError(f"{type(self).__name__} defines no tick(s, k)")
+        self.values = params_record(self.params)
+        self.state = np.zeros(0, dtype=type(self).dtype)
+        self.payload = np.zeros((0, type(self).payload_bytes), dtype=np.uint8)
+
+    def bind(self, group, rng, services) -> None:  # type: ignore[override]
+        """As GroupController.bind; the state and payload rows get one row per robot."""
+        super().bind(group, rng, services)
+        self.state = np.zeros(group.n, dtype=type(self).dtype)
+        self.payload = np.zeros((group.n, type(self).payload_bytes), dtype=np.uint8)
+        self._out = (np.zeros(group.n), np.zeros(group.n), np.zeros(group.n, np.bool_), np.zeros(group.n, np.bool_))
+        self._check()
+
+    def _tick_args(self, now: float, inbox_cols: tuple) -> Tick:
+        g = self.group
+        return Tick(now, self.values[0], int(g.ids[0]) if g.n else 0, g.ids, g.alive(), g.all_positions(),
+                    g.all_headings(), *inbox_cols, *self._out, self.payload)
+
+    def _check(self) -> None:
+        """Compile the step now for the types it will run with; outside the subset: ProgramError."""
+        from controllers.compiled.codegen import explain, unknown_field
+
+        empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64),
+                 np.zeros((0, type(self).payload_bytes), np.uint8))
+        k = self._tick_args(0.0, empty)
+        try:
+            type(self).callbacks["tick"].compile((typeof(self.state), typeof(k)))
+        except NumbaError as exc:
+            raise explain(type(self), exc) from None
+        except KeyError as exc:
+            raise unknown_field(type(self), str(exc.args[0])) from None
+
+    def step(self) -> None:
+        g = self.group
+        inbox = g.inbox()
+        lengths, payloads = payload_rows(inbox.payloads, type(self).payload_bytes)
+        v, w, moved, send = self._out
+        moved[:], send[:] = False, False
+        type(self).callbacks["tick"](self.state, self._tick_args(self.now, (inbox.dst, inbox.src, inbox.t, lengths, payloads)))
+        who = np.flatnonzero(moved)
+        if len(who):
+            g.drive(v[who], w[who], who)
+        due = np.flatnonzero(send)
+        if len(due):
+            g.broadcast(due, self.payload[due])
