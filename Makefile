@@ -22,7 +22,7 @@ demo: $(VENV)/.installed
 	$(BIN)/cosim run configs/demo.yaml
 
 test: $(VENV)/.installed browser
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
