@@ -111,13 +111,19 @@ class CompiledGroup(GroupController):
         self.values = params_record(self.params)
         self.state = np.zeros(0, dtype=type(self).dtype)
         self.payload = np.zeros((0, type(self).payload_bytes), dtype=np.uint8)
+        self._out = self._buffers(0)
+
+    @staticmethod
+    def _buffers(n: int) -> tuple[np.ndarray, ...]:
+        """The tick's command buffers: drive v, drive w, who drives, who broadcasts."""
+        return np.zeros(n), np.zeros(n), np.zeros(n, np.bool_), np.zeros(n, np.bool_)
 
     def bind(self, group, rng, services) -> None:  # type: ignore[override]
         """As GroupController.bind; the state and payload rows get one row per robot."""
         super().bind(group, rng, services)
         self.state = np.zeros(group.n, dtype=type(self).dtype)
         self.payload = np.zeros((group.n, type(self).payload_bytes), dtype=np.uint8)
-        self._out = (np.zeros(group.n), np.zeros(group.n), np.zeros(group.n, np.bool_), np.zeros(group.n, np.bool_))
+        self._out = self._buffers(group.n)
         self._check()
 
     def _tick_args(self, now: float, inbox_cols: tuple) -> Tick:
