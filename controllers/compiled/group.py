@@ -77,13 +77,11 @@ def broadcast(k: Tick, i: int) -> None:
 def payload_rows(payloads: Sequence[bytes], size: int) -> tuple[np.ndarray, np.ndarray]:
     """Each payload's length, and its first `size` bytes zero-padded as one (rows, size) uint8 array;
     a delivery batch's few distinct frames are converted once (IndexedPayloads' pool)."""
-    if isinstance(payloads, IndexedPayloads):
-        pool, index = payloads.pool, payloads.index
-    else:
-        pool, index = payloads, np.arange(len(payloads))
-    lengths = np.fromiter((len(p) for p in pool), dtype=np.int64, count=len(pool))
+    if not isinstance(payloads, IndexedPayloads):
+        payloads = IndexedPayloads(payloads, np.arange(len(payloads)))
+    pool = payloads.pool
     rows = np.frombuffer(b"".join(p[:size].ljust(size, b"\0") for p in pool), dtype=np.uint8).reshape(len(pool), size)
-    return lengths[index], rows[index]
+    return payloads.sizes(), rows[payloads.index]
 
 
 class CompiledGroup(GroupController):

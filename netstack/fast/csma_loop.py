@@ -215,7 +215,7 @@ def _land(S, m: int, t: int) -> int:
     ni[fl[m, cc.L_SRC], cc.SENDING] = 0
     dst = S[2][fl[m, cc.L_FRAME], cc.F_DST]
     nav = t + pi[cc.P_SIFS] + pi[cc.P_ACK_AIR] if pi[cc.P_NAV] and fl[m, cc.L_ACK_FOR] < 0 and dst >= 0 else -1
-    left = False
+    left, deferred = False, False
     for k in range(len(fl)):
         left = left or fl[k, cc.L_USED] == 1
     for i in range(len(ni)):
@@ -228,7 +228,8 @@ def _land(S, m: int, t: int) -> int:
             ni[i, cc.LOCK] = -1
             if ok and nav >= 0 and i != dst:
                 ni[i, cc.NAV] = max(ni[i, cc.NAV], nav)
-    if nav >= 0:
+                deferred = True
+    if deferred:  # the medium may turn idle for them when the NAV ends
         cc.push(S, nav, cc.E_SENSE, 0, 0, 0)
     return key
 
