@@ -100,6 +100,9 @@ class CompiledGroup(GroupController):
                 raise TypeError(f"{cls.__name__}.tick must be a function of (s, k)")
             delattr(cls, "tick")
             cls.callbacks = {"tick": njit(cache=True)(fn)}
+        size = cls.payload_bytes
+        if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 65535:
+            raise ValueError(f"{cls.__name__}.payload_bytes: expected a whole number of bytes within 0..65535, got {size!r}")
         cls.dtype = state_dtype(cls.fields)
 
     def __init__(self, params: Any = None) -> None:

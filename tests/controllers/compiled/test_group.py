@@ -63,3 +63,10 @@ def test_a_step_outside_the_subset_is_refused_with_its_line():
 def test_an_unknown_state_field_in_a_step_is_refused_naming_it():
     with pytest.raises(ProgramError, match=r"GroupUnknownField\.tick uses state field 'm'"):
         two_groups("Chirper", "GroupUnknownField")
+
+
+def test_a_payload_size_that_is_not_a_byte_count_is_refused_naming_it():
+    from controllers.compiled.group import CompiledGroup
+
+    with pytest.raises(ValueError, match=r"Odd\.payload_bytes: expected a whole number of bytes within 0\.\.65535, got -2"):
+        type("Odd", (CompiledGroup,), {"payload_bytes": -2, "tick": lambda s, k: None})
