@@ -223,7 +223,7 @@ def fused_module(classes: list[type], template: Path) -> ModuleType:
     head = ["", "", "# -- generated: the scenario's programs --", "from controllers.compiled.kilolib import Kilo"]
     for q, cls in enumerate(classes):
         head.append(f"{_class_ref(cls)}_P{q}")
-        head.append(f"_loop_{q}, _rx_{q}, _tx_{q}, _txs_{q} = (_P{q}.callbacks[c] for c in "
+        head.append(f"_loop_{q}, _rx_{q}, _tx_{q}, _txs_{q} = (njit(inline='always')(_P{q}.callbacks[c].py_func) for c in "
                     "('loop', 'message_rx', 'message_tx', 'message_tx_success'))")
     n = len(classes)
     text = (template.read_text() + "\n".join(head) + "\n"
@@ -241,4 +241,5 @@ def _engine_sources(template: Path) -> set[str]:
     import netstack.fast.kernels_compiled as radio
     import physics.kernels_compiled as physics
 
-    return {str(template), str(template.parent / "kernels.py"), kilo_api.__file__, radio.__file__, physics.__file__}
+    return {str(template), str(template.parent / "kernels.py"), str(template.parent / "borrow.py"), kilo_api.__file__,
+            radio.__file__, physics.__file__}

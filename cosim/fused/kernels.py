@@ -19,7 +19,6 @@ from physics.kernels_compiled import move_points, push_apart
 TWO_PI = 2.0 * math.pi
 INF = np.iinfo(np.int64).max
 SEND, DELIVER, DROP = 0, 1, 2  # the trace's network kinds (cosim.core.recorder.NET_KINDS)
-FRAME_BYTES = 12
 
 World = namedtuple("World", ["pos", "vel", "avel", "cvel", "ahead", "chead", "max_speed", "alive", "radius", "clip_lo",
                              "clip_hi", "trig", "at_rest", "max_accel", "collide", "max_r", "vref", "vpairs", "vstate"])
@@ -27,14 +26,15 @@ World = namedtuple("World", ["pos", "vel", "avel", "cvel", "ahead", "chead", "ma
 vref, vpairs and vstate (count, valid) are a Verlet list of the pairs that may touch, as VerletPairs."""
 
 Radio = namedtuple("Radio", ["pos", "vel", "sync", "busy", "rng", "loss_p", "range_m", "airtime_ns", "latency_ns",
-                             "gkey", "gorder", "gpos", "grid"])
+                             "gkey", "gorder", "gpos", "grid", "cand"])
 """The fast radio: positions at the last sync (`sync`[0] ns), busy-until per node, its loss stream,
-and a cell index of positions `gpos` (grid = x0, y0, cell, slack, vmax, valid, moved since)."""
+a cell index of positions `gpos` (grid = x0, y0, cell, slack, vmax, valid, moved since), and room
+for one query's candidates (`cand`, one per node)."""
 
 Flights = namedtuple("Flights", ["arrive", "seq", "src", "tx", "payload", "start", "count", "live", "node", "dist",
-                                 "lost", "state"])
+                                 "lost", "state", "due"])
 """Frames in the air (slots) and their receivers (a pool); state = slots used, pool used, next seq,
-next tx id, earliest arrival."""
+next tx id, earliest arrival; `due` holds one instant's arriving slots (one per slot)."""
 
 Timers = namedtuple("Timers", ["t", "seq", "node", "start", "length", "cur", "period", "kind", "live", "state"])
 """Periodic timers as rings: the timers of one kind with one period keep their cyclic order forever
@@ -63,7 +63,7 @@ def advance_ring(tt: np.ndarray, ts: np.ndarray, tn: np.ndarray, start: np.ndarr
     """Ring r's next timer fires: queued again a period later (the next sequence number), unless its
     robot is dead (then it leaves the ring). Returns the robot, or -1 for a dead one."""
     k = start[r] + cur[r]
-    cur[r] = (cur[r] + 1) % length[r]
+    cur[r] = cur[r] + 1 if cur[r] + 1 < length[r] else 0
     i = tn[k]
     if not alive[i]:
         tt[k] = INF  # never again
@@ -74,7 +74,7 @@ def advance_ring(tt: np.ndarray, ts: np.ndarray, tn: np.ndarray, start: np.ndarr
     state[0] += 1
     if live[r] < length[r]:  # skip the dead: they sit at INF in the cycle
         while live[r] and tt[start[r] + cur[r]] == INF:
-            cur[r] = (cur[r] + 1) % length[r]
+            cur[r] = cur[r] + 1 if cur[r] + 1 < length[r] else 0
     return i
 
 
@@ -120,9 +120,16 @@ def latch(w: World) -> None:
 
 @njit(cache=True)
 def remainder(x: float, y: float) -> float:
-    """IEEE remainder (math.remainder), exact: x - n*y with n the nearest integer to x/y, ties to even."""
-    r = np.fmod(x, y)
+    """IEEE remainder (math.remainder), exact: x - n*y with n the nearest integer to x/y, ties to even.
+    Headings stay within a turn of [-y/2, y/2]; there x - y and x + y are exact (Sterbenz), so n = 0
+    or +-1 needs no fmod (a call into C)."""
     half = 0.5 * y
+    if abs(x) <= half:
+        return x
+    r = x - y if x > 0 else x + y
+    if abs(r) < half and abs(x) <= 2.0 * y:
+        return r
+    r = np.fmod(x, y)
     if abs(r) > half or (abs(r) == half and (round((x - r) / y) % 2) != 0):
         r = r - y if r > 0 else r + y
     return r
@@ -147,28 +154,42 @@ def sync(r: Radio, w: World, t_ns: int) -> None:
     if grid[5] == 1.0 and grid[6] <= 0.25 * grid[3]:
         return
     x0, y0 = pos[:, 0].min(), pos[:, 1].min()
-    slack = max(0.05 * r.range_m, 2.0 * grid[4] * 1.0)
+    slack = max(0.05 * r.range_m, 0.5 * grid[4])  # a quarter second of motion at the top speed
     cell = r.range_m + slack
     gkey = r.gkey
     for k in range(n):
         gkey[k] = np.int64((pos[k, 0] - x0) / cell) * 4294967296 + np.int64((pos[k, 1] - y0) / cell)
-    r.gorder[:] = np.argsort(gkey)
+    r.gorder[:] = np.argsort(gkey, kind="mergesort")  # stable: each cell's nodes ascending
     gkey[:] = gkey[r.gorder]
     gpos[:] = pos
     grid[0], grid[1], grid[2], grid[3], grid[5], grid[6] = x0, y0, cell, slack, 1.0, 0.0
 
 
+@njit(cache=True, inline="always")
+def _insertion_sort(a: np.ndarray, m: int) -> None:
+    """a[:m] ascending in place: a few dozen candidates, nearly in order, sort fastest this way."""
+    for k in range(1, m):
+        v = a[k]
+        j = k - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
 @njit(cache=True)
-def _candidates(r: Radio, src: int, dt: float) -> np.ndarray:
-    """Nodes that may be in range of src after dt seconds of dead reckoning, ascending."""
+def _candidates(r: Radio, src: int, dt: float) -> int:
+    """Nodes that may be in range of src after dt seconds of dead reckoning, ascending, into r.cand;
+    returns how many (every node when the cell index cannot answer)."""
     n = len(r.pos)
-    grid = r.grid
+    grid, out = r.grid, r.cand
     if grid[5] == 0.0 or 2.0 * (grid[6] + grid[4] * dt) > grid[3]:
-        return np.arange(n)
+        for k in range(n):
+            out[k] = k
+        return n
     x0, y0, cell = grid[0], grid[1], grid[2]
     cx = np.int64(math.floor((r.gpos[src, 0] - x0) / cell))
     cy = np.int64(math.floor((r.gpos[src, 1] - y0) / cell))
-    out = np.empty(n, dtype=np.int64)
     m = 0
     for gx in range(cx - 1, cx + 2):
         if gx < 0:
@@ -178,7 +199,8 @@ def _candidates(r: Radio, src: int, dt: float) -> np.ndarray:
         for q in range(lo, hi):
             out[m] = r.gorder[q]
             m += 1
-    return np.sort(out[:m])
+    _insertion_sort(out, m)
+    return m
 
 
 @njit(cache=True)
@@ -192,7 +214,9 @@ def reach(r: Radio, alive: np.ndarray, src: int, start_ns: int, nodes: np.ndarra
     else:
         sx, sy, sz = p[src, 0] + v[src, 0] * dt, p[src, 1] + v[src, 1] * dt, p[src, 2] + v[src, 2] * dt
     m = 0
-    for c in _candidates(r, src, dt):
+    cand = r.cand
+    for q in range(_candidates(r, src, dt)):
+        c = cand[q]
         if c == src or not alive[c]:
             continue
         if dt == 0.0:
@@ -223,9 +247,10 @@ def _compact(f: Flights) -> None:
 
 
 @njit(cache=True)
-def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, t_ns: int, msg: np.ndarray) -> int:
+def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, t_ns: int) -> int:
     """FastBackend.send of a broadcast: airtime after the radio is free, receivers at the start,
-    the loss draws in receiver order; the frame waits in a slot. Returns its transmission id."""
+    the loss draws in receiver order; the frame waits in a slot (its payload is the caller's to
+    write). Returns the slot."""
     n = len(r.pos)
     if f.state[1] + n > len(f.node):
         _compact(f)
@@ -248,27 +273,32 @@ def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, t_ns: int, msg: np
         f.lost[q] = r.loss_p > 0.0 and r.rng.random() < r.loss_p
     f.arrive[s], f.seq[s], f.src[s], f.tx[s] = end + r.latency_ns, f.state[2], src, tx
     f.state[2] += 1
-    f.payload[s, :] = msg
     f.start[s], f.count[s], f.live[s] = a, m, True
     f.state[1] = a + m
     f.state[4] = min(f.state[4], end + r.latency_ns)
-    return tx
+    return s
 
 
 @njit(cache=True)
-def arriving(f: Flights, t_ns: int) -> np.ndarray:
-    """The slots of the frames arriving at t_ns, in the order they were sent; they leave the air."""
-    out = np.empty(f.state[0], dtype=np.int64)
+def arriving(f: Flights, t_ns: int) -> int:
+    """The frames arriving at t_ns leave the air; their slots, in the order they were sent, go into
+    f.due. Returns how many."""
+    due, live, arrive, seq = f.due, f.live, f.arrive, f.seq
     m = 0
-    for s in range(f.state[0]):
-        if f.live[s] and f.arrive[s] == t_ns:
-            out[m] = s
-            m += 1
-            f.live[s] = False
-    out = out[:m]
     best = INF
     for s in range(f.state[0]):
-        if f.live[s] and f.arrive[s] < best:
-            best = f.arrive[s]
+        if not live[s]:
+            continue
+        if arrive[s] == t_ns:
+            v = s
+            j = m - 1
+            while j >= 0 and seq[due[j]] > seq[v]:  # insertion by sequence number
+                due[j + 1] = due[j]
+                j -= 1
+            due[j + 1] = v
+            m += 1
+            live[s] = False
+        elif arrive[s] < best:
+            best = arrive[s]
     f.state[4] = best
-    return out[np.argsort(f.seq[out])]
+    return m

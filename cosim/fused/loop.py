@@ -16,10 +16,10 @@ from numba import njit
 
 from controllers.compiled.kilolib import crc_update
 from controllers.kilolib.api import HIGH_K, LOW_K
+from cosim.fused.borrow import borrow
 from cosim.fused.kernels import (
     DELIVER,
     DROP,
-    FRAME_BYTES,
     INF,
     SEND,
     TWO_PI,
@@ -131,7 +131,7 @@ def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, r
 def _deliver(W, F, P, L, t: int) -> None:
     """FastBackend._events and the coordinator's deliver: rows for every reception (receivers still
     alive), then every loss, then message_rx for each reception in row order."""
-    slots = arriving(F, t)
+    slots = F.due[:arriving(F, t)]
     c = L.counters
     start, count, lost, node, dist, alive, src, tx = F.start, F.count, F.lost, F.node, F.dist, W.alive, F.src, F.tx
     log = (L.t, L.kind, L.src, L.dst, L.tx, L.dist, L.n)
@@ -163,12 +163,12 @@ def _transmit(W, R, F, P, L, i: int, t: int) -> None:
     msg.crc = 0
     if not _call_tx(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist):
         return
-    frame = np.empty(FRAME_BYTES, dtype=np.uint8)
+    s = launch(F, R, W.alive, i, t)
+    frame = F.payload[s]
     for j in range(9):
         frame[j] = msg.data[j]
     frame[9], frame[10], frame[11] = msg.type, msg.crc & 0xFF, msg.crc >> 8
-    tx = launch(F, R, W.alive, i, t, frame)
-    _row((L.t, L.kind, L.src, L.dst, L.tx, L.dist, L.n), t, SEND, i, -1, tx, np.nan)
+    _row((L.t, L.kind, L.src, L.dst, L.tx, L.dist, L.n), t, SEND, i, -1, F.tx[s], np.nan)
     L.counters[0] += 1
     _call_txs(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist)
 
@@ -190,6 +190,8 @@ def _moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring: int, alive
            chead) -> int:
     """The motion ring's next timers, as long as nothing else comes first: no other ring's timer, and
     nothing at or before `limit` (the next tick, latch, arrival or sample). Returns how many ran."""
+    tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate = borrow((tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate))
+    alive, io, motion, prog, cvel, chead = borrow((alive, io, motion, prog, cvel, chead))
     bt, bs = INF, INF
     for r in range(len(tstart)):
         if r != ring and tlive[r]:
@@ -226,6 +228,7 @@ def _head(tq: int, clock: np.ndarray) -> tuple:
 def advance(stop_ns: int, end_ns: int, W, R, F, T, P, L, clock: np.ndarray) -> int:
     """Run every event before the trace sample at stop_ns (none after end_ns). Returns STOPPED at
     the sample, ENDED at the end, or FULL when the logs should be emptied first."""
+    W, R, F, T, P, L, clock = borrow((W, R, F, T, P, L, clock))
     room, rec_room = len(L.t) // 2, len(P.rec_v) // 2
     log_n, rec_n, counters, fstate = L.n, P.rec_n, L.counters, F.state
     tt, ts, tn, tstart, tlen, tcur, tper, tkind, tlive, tstate = (T.t, T.seq, T.node, T.start, T.length, T.cur,

@@ -53,11 +53,12 @@ class FusedLoop:
         if sim.progress is None:  # the event loop's progress events do nothing then: count them, do not stop
             outputs.extra_events += len(range(0, sim.duration_ns, sim.progress_every_ns))
             next_progress = -1
-        advance = module.advance
+        advance, typed_once = module.advance, False
         while True:
             stop = min(t for t in (next_sample, next_progress, end_ns + 1) if t >= 0)
             status = advance(stop, end_ns, W, R, F, T, P, L, clock)
-            advance = _entry_point(module.advance)
+            if not typed_once:  # the dispatcher has compiled or loaded its one signature by now
+                advance, typed_once = _entry_point(module.advance), True
             outputs.drain()
             if status == loop.FULL:
                 continue
@@ -153,7 +154,8 @@ def _radio(net: FastBackend, n: int) -> tuple[Radio, int]:
     nodes = net.nodes
     return Radio(nodes.pos.copy(), nodes.vel.copy(), np.array([nodes.sync_ns], np.int64), busy, rng,
                  float(cfg.loss_probability), float(cfg.pathloss.range_m), int(cfg.airtime_to_ns(BROADCAST, 12)),
-                 int(cfg.latency_ns), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 3)), np.zeros(7)), first_tx
+                 int(cfg.latency_ns), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 3)), np.zeros(7),
+                 np.zeros(n, np.int64)), first_tx
 
 
 def _flights(n: int) -> Flights:
@@ -162,7 +164,7 @@ def _flights(n: int) -> Flights:
     return Flights(np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.int64),
                    np.zeros(slots, np.int64), np.zeros((slots, 12), np.uint8), np.zeros(slots, np.int64),
                    np.zeros(slots, np.int64), np.zeros(slots, np.bool_), np.zeros(pool, np.int64), np.zeros(pool),
-                   np.zeros(pool, np.bool_), np.array([0, 0, 0, 0, INF], np.int64))
+                   np.zeros(pool, np.bool_), np.array([0, 0, 0, 0, INF], np.int64), np.zeros(slots, np.int64))
 
 
 def _timers(hosts: list[Program]) -> Timers:
