@@ -18,6 +18,7 @@ from physics.obstacles import SOLID_SHAPES
 from physics.omni import OmniBank, OmniRobots, route_drive, route_drive_many
 from physics.quadrotor import AIRFRAMES, QuadrotorBank
 from physics.raycast import ray_sphere_distances
+from physics.scenery import Scenery
 from physics.wind import winds
 from physics.world import Arena, CommandArrays, MotorFeed, RobotSpec
 
@@ -50,6 +51,7 @@ class KinematicWorld(CommandArrays):
             if not isinstance(shape, SOLID_SHAPES):
                 raise ValueError(f"the kinematic world cannot hold a {type(shape).__name__} obstacle (pybullet can)")
         self.obstacles = tuple(obstacles)
+        self.scenery = Scenery(self.obstacles)
         self._pos = np.zeros((0, 3))
         self._vel = np.zeros((0, 3))
         self._radius = np.zeros(0)
@@ -233,8 +235,10 @@ class KinematicWorld(CommandArrays):
             self.omnis.write_back(self._pos, self._vel, self.active_heading)
         if self.collisions and self.n > 1:
             self._separate()
-        for shape in self.obstacles:
-            self._push_out_of(shape)
+        if self.obstacles:
+            hit = self.scenery.push_out(self._pos, self._vel, self._radius, compiled=kernels.compiled)
+            if self.track_contacts:
+                self._contacts.extend((k, -1) for k in hit)
         if self.track_contacts:
             outside = np.nonzero(np.any((self._pos < self._clip_lo) | (self._pos > self._clip_hi), axis=1))[0]
             self._contacts.extend((int(k), -1) for k in outside)  # the arena's walls
@@ -267,20 +271,6 @@ class KinematicWorld(CommandArrays):
         if self.track_contacts and hit.any():
             self._contacts.extend(zip(i[hit].tolist(), j[hit].tolist()))
 
-    def _push_out_of(self, shape) -> None:
-        """Move robots that penetrate an obstacle out through its nearest surface; they stop there."""
-        before: list[np.ndarray] = []
-        idx = shape.push_out(self._pos, self._radius, before)
-        if not len(idx):
-            return
-        if self.track_contacts:
-            self._contacts.extend((int(k), -1) for k in idx)
-        moved = self._pos[idx] - before[0]
-        norm = np.sqrt(np.einsum("ij,ij->i", moved, moved))
-        normal = moved / np.maximum(norm, 1e-12)[:, None]
-        into = np.einsum("ij,ij->i", self._vel[idx], normal)
-        self._vel[idx] -= np.minimum(into, 0.0)[:, None] * normal  # remove the velocity into the surface
-
     def positions(self) -> np.ndarray:
         return self._pos
 
@@ -300,6 +290,12 @@ class KinematicWorld(CommandArrays):
         r = float(self._radius[robot])
         here = self._pos[robot]
         return self._cast(robot, here, here + dirs * r, dirs, max_range + r, max_range)
+
+    def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
+        """cast_rays for several robots at once; with the compiled kernels, in one call for all of them."""
+        if not kernels.compiled or not requests:
+            return super().cast_rays_many(requests)
+        return self.scenery.cast_requests(self._pos, self._radius, requests)
 
     def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
         """Distances along unit directions (R,3) from a given origin to the nearest obstacle or other

@@ -120,9 +120,10 @@ class Cylinder:
         object.__setattr__(self, "half_height", self.height / 2.0)
 
     def gap(self, p: np.ndarray) -> float:
-        dxy = max(math.hypot(p[0] - self.center[0], p[1] - self.center[1]) - self.radius, 0.0)
+        """(C's hypot, which compiled code has too; Python's math.hypot rounds differently.)"""
+        dxy = max(float(np.hypot(p[0] - self.center[0], p[1] - self.center[1])) - self.radius, 0.0)
         dz = max(abs(p[2] - self.center[2]) - self.half_height, 0.0)
-        return math.hypot(dxy, dz)
+        return float(np.hypot(dxy, dz))
 
     def push_out(self, pos: np.ndarray, radius: np.ndarray, old: list | None = None) -> np.ndarray:
         c = np.asarray(self.center)

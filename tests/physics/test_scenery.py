@@ -1,0 +1,100 @@
+"""The scenery's compiled rays and push-outs give the per-shape numpy code's results, bit for bit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from physics.kinematic import KinematicWorld
+from physics.obstacles import Box, Cylinder, Wall
+from physics.scenery import Scenery
+from physics.world import Arena, RobotSpec
+
+
+def _scene(seed: int, n_shapes: int) -> tuple:
+    rng = np.random.default_rng(seed)
+    shapes: list = []
+    for _ in range(n_shapes):
+        x, y = rng.uniform(-10, 10, 2)
+        kind = rng.integers(3)
+        if kind == 0:
+            shapes.append(Box((x, y, 0.5), tuple(rng.uniform(0.1, 1.5, 3))))
+        elif kind == 1:
+            a = rng.uniform(0, 2 * math.pi)
+            length = rng.uniform(0.5, 4.0)
+            shapes.append(Wall((x, y), (x + length * math.cos(a), y + length * math.sin(a)), thickness=rng.uniform(0.05, 0.3)))
+        else:
+            shapes.append(Cylinder((x, y, 0.5), rng.uniform(0.05, 0.8), rng.uniform(0.3, 2.0)))
+    return rng, tuple(shapes)
+
+
+def _world(rng, shapes: tuple, n: int) -> KinematicWorld:
+    w = KinematicWorld(Arena((-12, -12, 0), (12, 12, 3)), collisions=False, obstacles=shapes)
+    for _ in range(n):
+        w.add_robot(RobotSpec((*rng.uniform(-11, 11, 2), rng.uniform(0.0, 1.2)), radius_m=float(rng.uniform(0.03, 0.3))))
+    w.start()
+    return w
+
+
+def _fans(rng, n: int, level: bool) -> list[tuple[int, np.ndarray, float]]:
+    out = []
+    for i in range(n):
+        a = rng.uniform(-math.pi, math.pi, int(rng.integers(1, 25)))
+        if level:
+            dirs = np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
+        else:
+            dirs = rng.normal(size=(len(a), 3))
+            dirs /= np.linalg.norm(dirs, axis=1)[:, None]
+        out.append((i, dirs, float(rng.choice([0.1, 0.5, 2.0, 8.0]))))
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("level", [True, False], ids=["level fans", "any direction"])
+def test_rays_for_the_whole_swarm_are_the_per_robot_casts(seed, level):
+    rng, shapes = _scene(seed, 60)
+    w = _world(rng, shapes, 400)
+    requests = _fans(rng, 400, level)
+    want = [w.cast_rays(i, d, r) for i, d, r in requests]
+    got = w.scenery.cast_requests(w.positions(), np.asarray([s.radius_m for s in w.specs]), requests)
+    hits = sum(int((g < r).sum()) for g, (_, _, r) in zip(got, requests))
+    assert hits > 200  # shapes and robots are hit, not only max range
+    for g, x in zip(got, want):
+        assert g.tobytes() == x.tobytes()
+
+
+def test_the_world_casts_in_one_call_with_the_compiled_kernels(monkeypatch):
+    rng, shapes = _scene(7, 30)
+    w = _world(rng, shapes, 100)
+    requests = _fans(rng, 100, True)
+    want = KinematicWorld.__mro__[1].cast_rays_many(w, requests)
+    monkeypatch.setattr("physics.kernels.compiled", True)
+    got = w.cast_rays_many(requests)
+    assert [g.tobytes() for g in got] == [x.tobytes() for x in want]
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_push_outs_for_the_whole_swarm_are_the_per_shape_ones(seed):
+    rng, shapes = _scene(seed, 80)
+    pos = np.column_stack([rng.uniform(-11, 11, (2000, 2)), rng.uniform(0.0, 1.5, 2000)])
+    vel = rng.normal(size=(2000, 3))
+    radius = rng.uniform(0.02, 0.4, 2000)
+    s = Scenery(shapes)
+    p1, v1, p2, v2 = pos.copy(), vel.copy(), pos.copy(), vel.copy()
+    want = s.push_out(p1, v1, radius, compiled=False)
+    got = s.push_out(p2, v2, radius, compiled=True)
+    assert len(want) > 300 and len(set(want)) < len(want)  # many pushes, some robots pushed twice
+    assert got == want
+    assert p2.tobytes() == p1.tobytes() and v2.tobytes() == v1.tobytes()
+
+
+def test_robots_where_no_shape_is_are_left_alone_and_odd_positions_pass_through():
+    s = Scenery((Box((0.0, 0.0, 0.5), (1.0, 1.0, 1.0)),))
+    pos = np.array([[5.0, 5.0, 0.5], [math.nan, 0.0, 0.5], [math.inf, 0.0, 0.5], [0.1, 0.0, 0.5]])
+    vel = np.zeros_like(pos)
+    p1, p2 = pos.copy(), pos.copy()
+    assert s.push_out(p1, vel.copy(), np.full(4, 0.1), compiled=False) == [3]
+    assert s.push_out(p2, vel.copy(), np.full(4, 0.1), compiled=True) == [3]
+    assert p1.tobytes() == p2.tobytes()
