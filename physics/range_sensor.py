@@ -111,9 +111,11 @@ class RangeSensor:
         tick = math.floor(first._world.t_s * opt.rate_hz + 1e-9)
         due = [s for s in sensors if s._tick != tick]
         if due:
-            d = _finish(np.array([batch.distances(s, tick) for s in due]), opt, [s._rng for s in due])
+            d = _finish(batch.stacked(due, tick), opt, [s._rng for s in due])
             for s, row in zip(due, d):
                 s._tick, s._held = tick, row
+            if len(due) == len(sensors):
+                return d.copy()
         return np.array([s._held for s in sensors])
 
 
@@ -139,6 +141,8 @@ class _RayBatch:
         self._members: set[int] = set()
         self.tick = -1
         self.results: dict[int, np.ndarray] = {}
+        self.matrix: np.ndarray | None = None  # the level sensors' rays, a row each, when they have as many rays
+        self.rows: dict[int, int] = {}  # each level sensor's row of `matrix`
         self._fans: _Fans | None = None
 
     def join(self, sensor: RangeSensor) -> None:
@@ -148,16 +152,32 @@ class _RayBatch:
             self._fans = None
 
     def distances(self, sensor: RangeSensor, tick: int) -> np.ndarray:
-        if tick != self.tick:
-            if self._fans is None:
-                self._fans = _Fans([s for s in self.sensors if s._opt.mount is None])
-            level = self._fans.sensors
-            mounted = [s for s in self.sensors if s._opt.mount is not None]
-            out = self.world.cast_rays_many(self._fans.requests(self.world.active_heading))
-            out += self.world.cast_rays_from_many([(s._i, *s.mounted_rays(), s._opt.max_range) for s in mounted])
-            self.results = {id(s): o for s, o in zip(level + mounted, out)}
-            self.tick = tick
+        self._refresh(tick)
         return self.results[id(sensor)]
+
+    def stacked(self, sensors: list[RangeSensor], tick: int) -> np.ndarray:
+        """The rays of several sensors of this batch, one row each (a new array)."""
+        self._refresh(tick)
+        if self.matrix is not None and all(id(s) in self.rows for s in sensors):
+            return self.matrix[[self.rows[id(s)] for s in sensors]]
+        return np.array([self.results[id(s)] for s in sensors])
+
+    def _refresh(self, tick: int) -> None:
+        """Cast every sensor's rays of this tick, once."""
+        if tick == self.tick:
+            return
+        if self._fans is None:
+            self._fans = _Fans([s for s in self.sensors if s._opt.mount is None])
+            counts = {len(s.angles) for s in self._fans.sensors}
+            self.rows = {id(s): k for k, s in enumerate(self._fans.sensors)} if len(counts) == 1 else {}
+        fans = self._fans
+        mounted = [s for s in self.sensors if s._opt.mount is not None]
+        flat = self.world.cast_fans(*fans.stacked(self.world.active_heading)) if fans.sensors else np.zeros(0)
+        self.matrix = flat.reshape(len(fans.sensors), -1) if self.rows else None
+        out = [flat[a:b] for a, b in fans.spans]
+        out += self.world.cast_rays_from_many([(s._i, *s.mounted_rays(), s._opt.max_range) for s in mounted])
+        self.results = {id(s): o for s, o in zip(fans.sensors + mounted, out)}
+        self.tick = tick
 
 
 class _Fans:
@@ -170,17 +190,16 @@ class _Fans:
         self._yaw = np.array([math.radians(s._opt.mount_yaw_deg) for s in sensors], dtype=np.float64)
         self._counts = [len(s.angles) for s in sensors]
         self._angles = np.concatenate([s.angles for s in sensors]) if sensors else np.zeros(0)
-        self._reach = [s._opt.max_range for s in sensors]
+        self._reach = np.array([s._opt.max_range for s in sensors], dtype=np.float64)
         ends = np.cumsum(self._counts).tolist()
-        self._spans = list(zip([0, *ends[:-1]], ends))  # each sensor's rows of the stacked rays
+        self.spans = list(zip([0, *ends[:-1]], ends))  # each sensor's rows of the stacked rays
 
-    def requests(self, headings: np.ndarray) -> list[tuple[int, np.ndarray, float]]:
-        """(robot, directions, max range) per sensor, for the robots' headings now."""
-        if not self.sensors:
-            return []
+    def stacked(self, headings: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(robots, directions, ray counts, max ranges) for the robots' headings now: sensor k's
+        counts[k] rays are the next rows of directions (World.cast_fans)."""
         a = self._angles + np.repeat(headings[self._robots] + self._yaw, self._counts)
         dirs = np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
-        return list(zip(self._robots.tolist(), [dirs[a:b] for a, b in self._spans], self._reach))
+        return self._robots, dirs, np.asarray(self._counts, dtype=np.int64), self._reach
 
 
 _BATCHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # world -> {rate: _RayBatch}

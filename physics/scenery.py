@@ -30,6 +30,7 @@ class Scenery:
         self.grid, self.start, self.items = _grid(foot)
         self.mark = np.zeros(n + 1, np.int64)
         self.buf = np.zeros(max(n, 1), np.int64)
+        self.hits = (np.zeros(0, np.int64), np.zeros(0, np.int64))  # room for one step's (shape, robot) pushes
 
     def cast(self, pos: np.ndarray, radius: np.ndarray, robots: np.ndarray, dirs: np.ndarray, first: np.ndarray,
              count: np.ndarray, max_range: np.ndarray) -> np.ndarray:
@@ -50,7 +51,7 @@ class Scenery:
         out = self.cast(pos, radius, np.array([i for i, _, _ in requests], dtype=np.int64),
                         np.ascontiguousarray(np.concatenate([d for _, d, _ in requests]), dtype=np.float64), first, counts,
                         np.array([r for _, _, r in requests], dtype=np.float64))
-        return np.split(out, np.cumsum(counts)[:-1])
+        return [out[a:b] for a, b in zip(first.tolist(), (first + counts).tolist())]
 
     def push_out(self, pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, compiled: bool) -> list[int]:
         """Every shape pushes out the robots inside it (through its nearest surface), in the shapes'
@@ -59,11 +60,12 @@ class Scenery:
         if compiled:
             from physics.scenery_kernels import push_all
 
-            size = 4 * len(pos) + 16
-            shape, robot = np.empty(size, np.int64), np.empty(size, np.int64)
+            if len(self.hits[0]) < 4 * len(pos) + 16:
+                self.hits = (np.empty(4 * len(pos) + 16, np.int64), np.empty(4 * len(pos) + 16, np.int64))
+            shape, robot = self.hits
             h = push_all(self.kinds, self.params, self.grid, self.start, self.items, self.mark, self.buf, pos, vel,
                          radius, shape, robot)
-            return robot[:h][np.lexsort((robot[:h], shape[:h]))].tolist()
+            return robot[:h][np.lexsort((robot[:h], shape[:h]))].tolist() if h else []
         hit: list[int] = []
         for shape in self.shapes:
             before: list[np.ndarray] = []

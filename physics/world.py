@@ -90,6 +90,9 @@ class World(Protocol):
     def speeds(self) -> np.ndarray: ...
     def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray: ...
     def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]: ...
+    def cast_fans(self, robots: np.ndarray, dirs: np.ndarray, counts: np.ndarray, max_range: np.ndarray) -> np.ndarray:
+        """cast_rays_many with the requests stacked: robots[k]'s counts[k] rays are the next rows of
+        dirs; the distances, stacked the same way."""
     def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
         """Rays from given origins (mounted sensors): (robot, origin, directions, max_range) each."""
     def contacts(self) -> list[tuple[int, int]]: ...
@@ -159,6 +162,13 @@ class CommandArrays:
     def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
         """cast_rays for several robots at once: (robot, directions, max_range) each."""
         return [self.cast_rays(i, d, r) for i, d, r in requests]
+
+    def cast_fans(self, robots: np.ndarray, dirs: np.ndarray, counts: np.ndarray, max_range: np.ndarray) -> np.ndarray:
+        """cast_rays_many with the requests stacked (see World.cast_fans)."""
+        ends = np.cumsum(counts).tolist()
+        requests = [(i, dirs[a:b], r) for i, a, b, r in zip(robots.tolist(), [0, *ends[:-1]], ends, max_range.tolist())]
+        out = self.cast_rays_many(requests)
+        return np.concatenate(out) if out else np.zeros(0)
 
     def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray:
         raise NotImplementedError

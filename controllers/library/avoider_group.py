@@ -65,8 +65,6 @@ def _heading_of(vx: float, vy: float) -> float:
 def _mean_where(d: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Per row, the mean of d where mask (0 where none), summed left to right like a short row's
     `d[mask].mean()`."""
-    total = np.zeros(len(d))
-    for k in range(d.shape[1]):
-        total += np.where(mask[:, k], d[:, k], 0.0)
+    total = np.cumsum(np.where(mask, d, 0.0), axis=1)[:, -1]  # an accumulation runs left to right; a sum may not
     count = mask.sum(axis=1)
     return np.divide(total, count, out=np.zeros(len(d)), where=count > 0)
