@@ -1,5 +1,6 @@
 """A sweep's figures: each metric against the swept parameters, the mean over replications with
-a 95% confidence interval (Student's t), one line per value of the other parameters."""
+a 95% interval (cosim.report.intervals: Student's t, Wilson's for proportions), one line per value of
+the other parameters."""
 
 from __future__ import annotations
 
@@ -7,14 +8,11 @@ import math
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from matplotlib.figure import Figure
 
+from cosim.report.intervals import interval, is_proportion
 from cosim.sweep.index import results_table
 
-# t quantiles 0.975 for 1..30 degrees of freedom (beyond: the normal's 1.96)
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
 _BOOKKEEPING = {"key", "replication", "seed", "status", "error", "nodes", "simulated_s", "wall_s", "physics_steps", "events",
                 "trace_sha256", "wall_physics_s", "wall_network_s"}
 _PREFERRED = ("records.", "routing.delivery_ratio", "routing.delay_median_s", "routing.route_discovery_median_s",
@@ -23,14 +21,9 @@ _PREFERRED = ("records.", "routing.delivery_ratio", "routing.delay_median_s", "r
 
 
 def mean_ci(values: list[float]) -> tuple[float, float, int]:
-    """(mean, half-width of the 95% confidence interval, n) of the finite values."""
-    x = np.array([v for v in values if v is not None and math.isfinite(v)], dtype=float)
-    if not len(x):
-        return math.nan, math.nan, 0
-    if len(x) == 1:
-        return float(x[0]), math.nan, 1
-    t = _T975[len(x) - 2] if len(x) - 1 <= len(_T975) else 1.96
-    return float(x.mean()), float(t * x.std(ddof=1) / math.sqrt(len(x))), len(x)
+    """(mean, half-width of the t interval, n) of the finite values (NaN half-width for one)."""
+    i = interval(values)
+    return i.mean, (i.high - i.mean) if i.n > 1 else math.nan, i.n
 
 
 def sweep_rows(directory: Path) -> tuple[list[dict[str, Any]], list[str]]:
@@ -87,24 +80,27 @@ def metric_figure(rows: list[dict[str, Any]], axes: list[str], metric: str) -> F
     groups = sorted({tuple(_hashable(r.get(o)) for o in others) for r in ok}, key=lambda g: tuple(map(_sort_key, g)))
     fig = Figure(figsize=(7, 4), dpi=100, layout="constrained")
     ax = fig.add_subplot()
+    proportion = is_proportion(metric, [r[metric] for r in ok])
     for gi, g in enumerate(groups):
-        means, halves, at = [], [], []
+        means, below, above, at = [], [], [], []
         for k, x in enumerate(xs):
             vals = [r[metric] for r in ok if _hashable(r[x_axis]) == x and tuple(_hashable(r.get(o)) for o in others) == g]
             if vals:
-                m, h, _ = mean_ci(vals)
-                means.append(m)
-                halves.append(0.0 if math.isnan(h) else h)
+                i = interval(vals, proportion)
+                means.append(i.mean)
+                below.append(0.0 if math.isnan(i.low) else i.mean - i.low)
+                above.append(0.0 if math.isnan(i.high) else i.high - i.mean)
                 at.append(x if numeric else k)
         label = ", ".join(f"{o} = {v}" for o, v in zip(others, g)) or None
-        ax.errorbar(at, means, yerr=halves, marker="o", capsize=4, label=label, color=f"C{gi % 10}",
+        ax.errorbar(at, means, yerr=[below, above], marker="o", capsize=4, label=label, color=f"C{gi % 10}",
                     ls="-" if numeric else "none")
     if not numeric:
         ax.set_xticks(range(len(xs)), [str(x) for x in xs])
     ax.set_xlabel(x_axis)
     ax.set_ylabel(metric)
     n_rep = max(len({r.get("replication") for r in ok if _hashable(r[x_axis]) == x}) for x in xs)
-    ax.set_title(f"{metric}: mean and 95% CI over up to {n_rep} replications", fontsize=10)
+    kind = "Wilson 95% interval" if proportion else "95% CI"
+    ax.set_title(f"{metric}: mean and {kind} over up to {n_rep} replications", fontsize=10)
     if others:
         ax.legend(fontsize=8)
     return fig
@@ -122,7 +118,7 @@ def status_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def point_table(rows: list[dict[str, Any]], axes: list[str], metrics: list[str]) -> list[list[str]]:
-    """Rows of: each axis value, runs ok / all, then mean ± CI of each metric."""
+    """Rows of: each axis value, runs ok / all, then each metric's mean, 95% interval and runs."""
     points = sorted({tuple(_hashable(r.get(a)) for a in axes) for r in rows}, key=lambda p: tuple(map(_sort_key, p)))
     table = []
     for p in points:
@@ -130,7 +126,8 @@ def point_table(rows: list[dict[str, Any]], axes: list[str], metrics: list[str])
         ok = [r for r in mine if r.get("status") == "ok"]
         cells = [str(v) for v in p] + [f"{len(ok)}/{len(mine)}"]
         for m in metrics:
-            mean, half, n = mean_ci([r.get(m) for r in ok if isinstance(r.get(m), (int, float))])
-            cells.append("" if n == 0 else f"{mean:.4g}" + ("" if math.isnan(half) else f" ± {half:.2g}"))
+            vals = [r.get(m) for r in ok if isinstance(r.get(m), (int, float))]
+            every = [r.get(m) for r in rows if isinstance(r.get(m), (int, float))]
+            cells.append(interval(vals, is_proportion(m, every)).text())
         table.append(cells)
     return table

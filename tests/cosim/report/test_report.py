@@ -97,7 +97,7 @@ def test_sweep_report_plots_each_metric_against_the_swept_parameter(tmp_path, ca
     err = capsys.readouterr().err
     assert "no run has the metric 'mesages_delivered'" in err and "messages_delivered" in err
     # the points table: more loss, fewer deliveries, each mean with its confidence interval
-    cells = re.findall(r"<tr><td>(0\.0|0\.5|0\.9)</td><td>3/3</td><td>([\d.]+) ± ([\d.]+)</td>", html)
+    cells = re.findall(r"<tr><td>(0\.0|0\.5|0\.9)</td><td>3/3</td><td>([\d.]+) \[([\d.]+), [\d.]+\] \(n = 3\)</td>", html)
     means = [float(m) for _, m, _ in cells]
     assert len(means) == 3 and means[0] > means[1] > means[2]
 
