@@ -22,9 +22,9 @@ class ProgressLine:
     def run(self, now_ns: int, end_ns: int, wall_s: float) -> None:
         """A run's progress: simulated time reached, real-time factor, wall time left."""
         frac = now_ns / end_ns if end_ns else 1.0
-        rtf = (now_ns / 1e9) / wall_s if wall_s > 0 else float("inf")
+        rtf = f"{(now_ns / 1e9) / wall_s:6.2f}x real time" if wall_s > 0 and now_ns > 0 else "   ...x real time"
         left = f"~{wall_s * (1 - frac) / frac:5.0f} s left" if frac > 0 else "time left: estimating"
-        self._draw(frac, f"{now_ns / 1e9:8.2f}/{end_ns / 1e9:.2f} s sim  {rtf:6.2f}x real time  {left}", now_ns >= end_ns)
+        self._draw(frac, f"{now_ns / 1e9:8.2f}/{end_ns / 1e9:.2f} s sim  {rtf}  {left}", now_ns >= end_ns)
 
     def sweep(self, done: int, failed: int, remaining: int, total: int, wall_s: float) -> None:
         """A sweep's progress: runs done, failed and remaining, wall time left at the pace so far."""

@@ -21,6 +21,7 @@ from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank
 from physics.props import Terrain
 from physics.pybullet.contacts import note_impacts, step_contacts
+from physics.pybullet.engine import pybullet_module
 from physics.pybullet.frames import euler_zyx, rotations
 from physics.pybullet.ground import GroundFleet
 from physics.pybullet.quadrotors import RigidQuadrotors
@@ -56,8 +57,7 @@ class PybulletWorld(CommandArrays):
         wind: tuple | None = None,
     ) -> None:
         super().__init__(batteries)
-        import pybullet
-
+        pybullet = pybullet_module()
         if drag <= 0:
             raise ValueError(f"drag must be positive (1/s), got {drag}")
         self._p = pybullet
