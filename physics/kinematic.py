@@ -20,7 +20,7 @@ from physics.quadrotor import AIRFRAMES, QuadrotorBank
 from physics.raycast import ray_sphere_distances
 from physics.scenery import Scenery
 from physics.wind import winds
-from physics.world import Arena, CommandArrays, MotorFeed, RobotSpec
+from physics.world import Arena, CommandArrays, MotorFeed, RobotSpec, place_within
 
 PairFinder = Callable[[np.ndarray, float], np.ndarray]  # (positions, radius) -> (P, 2) pairs i < j, sorted
 
@@ -98,15 +98,15 @@ class KinematicWorld(CommandArrays):
         self._clip_lo = self._lo + self._radius[:, None]
         self._clip_hi = self._hi - self._radius[:, None]
         idx = [i for i, s in enumerate(self.specs) if s.airframe is not None]
-        self.quad_slot = np.full(self.n, -1, dtype=np.int64)
+        self.quad_robots, self.quad_slot = np.array(idx, dtype=np.int64), np.full(self.n, -1, dtype=np.int64)
+        self._clip_lo[self.quad_robots, 2] = self._lo[2]  # a quadrotor stands on the ground, not on its radius
+        place_within(self._pos, self._clip_lo, self._clip_hi)
         if idx:
-            self.quad_robots = np.array(idx, dtype=np.int64)
             self.quad_slot[self.quad_robots] = np.arange(len(idx))
             frames = [AIRFRAMES[self.specs[i].airframe] for i in idx]
             self.quads = QuadrotorBank(frames, self._pos[self.quad_robots], self.active_heading[self.quad_robots],
                                        tick=self.specs[idx[0]].control_tick_s)
             self.quads.forces.extend(winds(self.wind, len(idx)))
-            self._clip_lo[self.quad_robots, 2] = self._lo[2]  # a quadrotor stands on the ground, not on its radius
         idx = [i for i, s in enumerate(self.specs) if s.drive is not None]
         self.drive_slot = np.full(self.n, -1, dtype=np.int64)
         if idx:

@@ -8,6 +8,7 @@ effect at the first physics tick at or after t and never acts on the interval be
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -18,6 +19,8 @@ from physics.obstacles import Box as Box  # re-exported: worlds take obstacles f
 from physics.quad_commands import QuadCommands
 from physics.quadrotor import Mode, QuadrotorBank
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class Arena:
@@ -25,6 +28,22 @@ class Arena:
 
     lower: tuple[float, float, float] = (-500.0, -500.0, 0.0)
     upper: tuple[float, float, float] = (500.0, 500.0, 100.0)
+
+
+def place_within(pos: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
+    """Start positions into the room each body has (the arena less its radius; a ground robot rests
+    on the floor at its radius), in place, saying which robots moved and where to."""
+    moved = np.nonzero(np.any((pos < lo) | (pos > hi), axis=1))[0]
+    if not len(moved):
+        return
+    before = pos[moved].copy()
+    np.clip(pos, lo, hi, out=pos)
+    k = int(moved[0])
+    only_floor = bool(np.all(before[:, :2] == pos[moved, :2]))  # the usual case: a layout at z = 0 for bodies with a radius
+    (log.info if only_floor else log.warning)(
+        "%d robot(s) started where their bodies do not fit (below the floor, or past a wall, by their radius) and start "
+        "where they fit instead: robot %d at %s instead of %s%s", len(moved), k, np.round(pos[k], 4).tolist(),
+        np.round(before[0], 4).tolist(), ", ..." if len(moved) > 1 else "")
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import math
 import threading
 import time
 from dataclasses import dataclass
@@ -51,32 +50,48 @@ class PacingStats:
 
 class Pacer:
     """Holds simulated time to `speed` times the wall clock: `wait(t_s)` sleeps until the wall clock
-    reaches simulated time `t_s`, or counts (and at most every 5 simulated seconds logs) an overrun
-    when it is already more than `late_after_s` past it."""
+    reaches simulated time `t_s`, or counts an overrun when it is already more than `late_after_s`
+    past it. Overruns are summed up in one log line per `report_every_s` simulated seconds that had
+    any: how many ticks came late and the worst lateness."""
 
-    def __init__(self, speed: float = 1.0, late_after_s: float = 0.0) -> None:
+    def __init__(self, speed: float = 1.0, late_after_s: float = 0.0, report_every_s: float = 10.0) -> None:
         self.speed = speed
         self.late_after_s = late_after_s
+        self.report_every_s = report_every_s
         self.stats = PacingStats()
         self.restart()
 
     def restart(self) -> None:
         """Simulated time 0 is now."""
         self._t0 = time.perf_counter()
-        self._last_warning = -math.inf
+        self._window = (0.0, PacingStats(), 0.0)  # start, its counts, when its worst lateness was
 
     def wait(self, t_s: float) -> None:
         st = self.stats
+        start, window, worst_at = self._window
+        if t_s - start >= self.report_every_s:
+            self.report(t_s)
+            start, window, worst_at = self._window
         st.ticks += 1
+        window.ticks += 1
         ahead = self._t0 + t_s / self.speed - time.perf_counter()
         if ahead > 0:
             time.sleep(ahead)
         elif -ahead > self.late_after_s:
             st.overruns += 1
             st.worst_late_s = max(st.worst_late_s, -ahead)
-            if t_s - self._last_warning > 5.0:
-                log.warning("real-time pacing: %.1f ms behind at t = %.2f s", -ahead * 1e3, t_s)
-                self._last_warning = t_s
+            window.overruns += 1
+            if -ahead > window.worst_late_s:
+                window.worst_late_s, worst_at = -ahead, t_s
+            self._window = (start, window, worst_at)
+
+    def report(self, t_s: float) -> None:
+        """The summary of the window up to t_s (if anything came late), and a new window from t_s."""
+        start, window, worst_at = self._window
+        if window.overruns:
+            log.warning("real-time pacing: %d of %d ticks late between t = %.1f and %.1f s, worst %.1f ms behind "
+                        "(at t = %.2f s)", window.overruns, window.ticks, start, t_s, window.worst_late_s * 1e3, worst_at)
+        self._window = (t_s, PacingStats(), 0.0)
 
 
 def run_realtime(bank: Steppable, endpoints: list, duration_s: float, poll_every: int = 4,
@@ -92,4 +107,5 @@ def run_realtime(bank: Steppable, endpoints: list, duration_s: float, poll_every
             for ep in endpoints:
                 ep.poll(bank.t)
         pacer.wait(bank.t)
+    pacer.report(bank.t)
     return pacer.stats

@@ -70,3 +70,26 @@ def test_a_world_at_rest_skips_work_but_wakes_on_a_command():
     Robot(w, 1, {}).set_velocity(1.0)
     run(w, 1.0)
     assert w.position_of(1) == pytest.approx([6.0, 0.0, 1.0])
+
+
+def test_a_body_starting_through_the_floor_starts_on_it_and_says_so(caplog):
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="physics.world"):
+        w = KinematicWorld(Arena((-5, -5, 0), (5, 5, 3)), pair_finder=pairs_within)
+        w.add_robot(RobotSpec((0.0, 0.0, 0.1), radius_m=0.2))
+        w.add_robot(RobotSpec((1.0, 0.0, 0.5), radius_m=0.2))
+        w.start()
+    assert w.positions()[:, 2].tolist() == [0.2, 0.5]  # from the start, not after the first step
+    run(w, 0.1)
+    assert w.positions()[:, 2].tolist() == [0.2, 0.5]
+    assert "robot 0 at [0.0, 0.0, 0.2] instead of [0.0, 0.0, 0.1]" in caplog.text
+    assert caplog.records[-1].levelno == logging.INFO
+
+
+def test_a_body_starting_past_a_wall_is_a_warning(caplog):
+    w = KinematicWorld(Arena((-5, -5, 0), (5, 5, 3)), pair_finder=pairs_within)
+    w.add_robot(RobotSpec((4.95, 0.0, 1.0), radius_m=0.2))
+    w.start()
+    assert w.positions()[0].tolist() == [4.8, 0.0, 1.0]
+    assert "robot 0 at [4.8, 0.0, 1.0]" in caplog.text and caplog.records[-1].levelname == "WARNING"
