@@ -51,6 +51,11 @@ def run_command(args: argparse.Namespace) -> int:
         view_cli.after_run(viewer)
 
 
+def _echo(text: str) -> None:
+    """A line the run printed or logged (its controllers), on stderr: stdout keeps the summary."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def _run_loaded(args: argparse.Namespace, scenario: Scenario) -> int:
     from cosim.engine.execute import run
     from cosim.engine.isolated import run_isolated
@@ -66,7 +71,8 @@ def _run_loaded(args: argparse.Namespace, scenario: Scenario) -> int:
         else:
             result = run_isolated(scenario, out_dir=args.out, progress=None if line is None else line.run,
                                   argv=args.command_line, overwrite=args.overwrite,
-                                  phase=None if line is None else line.phase)
+                                  phase=None if line is None else line.phase,
+                                  console=_echo if line is None else line.message)
     except RunDirError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -18,6 +18,7 @@ class ProgressLine:
         self._tty = self.stream.isatty()
         self.interval_s = interval_s if interval_s is not None else (0.5 if self._tty else 10.0)
         self._last = -1e9
+        self._drawn = ""  # the progress line on screen, redrawn below a message
 
     def run(self, now_ns: int, end_ns: int, wall_s: float) -> None:
         """A run's progress: simulated time reached, real-time factor, wall time left."""
@@ -33,6 +34,13 @@ class ProgressLine:
         self._draw(finished / max(1, total), f"done {done}, failed {failed}, remaining {remaining} of {total}{left}",
                    True)
 
+    def message(self, text: str) -> None:
+        """A line of the run's own output (what a controller printed), above the progress line."""
+        self.stream.write(("\r\x1b[K" if self._tty else "") + text + "\n")
+        if self._tty and self._drawn:
+            self.stream.write("\r" + self._drawn)
+        self.stream.flush()
+
     def phase(self, text: str) -> None:
         """What is happening before the simulation starts (building, loading ns-3), on its own line."""
         self.stream.write(("\r" if self._tty else "") + text + "\n")
@@ -44,6 +52,7 @@ class ProgressLine:
             return
         self._last = t
         line = f"[{'#' * int(frac * 30):<30}] {text}"
+        self._drawn = line
         self.stream.write("\r" + line if self._tty else line + "\n")
         self.stream.flush()
 

@@ -1,12 +1,14 @@
 """Entry point of the child process that `cosim.engine.isolated` starts: `python -m cosim.engine.child RUN_DIR SOURCE ARGV_JSON`.
 
 It loads the resolved scenario the parent wrote into RUN_DIR, runs it there, and reports progress
-on stdout as lines `progress <now_ns> <end_ns> <wall_s>`.
+on stdout as lines `<RS>progress <now_ns> <end_ns> <wall_s>` (RS: cosim.engine.console.CONTROL);
+every other line there is what the run printed or logged (cosim.engine.console).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -16,21 +18,36 @@ def main(argv: list[str]) -> int:
     import yaml
 
     from cosim.core.progress import startup_phases
+    from cosim.engine import console
     from cosim.engine.execute import run_in
     from cosim.scenario.loading import from_dict
 
-    # the resolved scenario, read as if from its own file: classes beside it import as they did there
-    scenario = from_dict(yaml.safe_load((run_dir / "scenario.yaml").read_text()), source)
+    control = os.fdopen(os.dup(1), "w", buffering=1)  # the protocol's lines, on the same pipe as the console's
+    clock = console.Clock()
+    keep = console.LazyFile(run_dir / "console.txt")
+    out, err = console.install(clock, sys.__stdout__, keep)
+
+    def say(text: str) -> None:
+        control.write(f"{console.CONTROL}{text}\n")
 
     def progress(now_ns: int, end_ns: int, wall_s: float) -> None:
-        print(f"progress {now_ns} {end_ns} {wall_s:.3f}", flush=True)
+        say(f"progress {now_ns} {end_ns} {wall_s:.3f}")
 
+    # the resolved scenario, read as if from its own file: classes beside it import as they did there
+    scenario = from_dict(yaml.safe_load((run_dir / "scenario.yaml").read_text()), source)
     for text in startup_phases(scenario.n_nodes, scenario.network.backend):
-        print(f"phase {text}", flush=True)
-    def phase(text: str) -> None:
-        print(f"phase {text}", flush=True)
+        say(f"phase {text}")
 
-    result = run_in(scenario, run_dir, progress=progress, argv=command, phase=phase)
+    def built(sim) -> None:
+        clock.now_ns = lambda: sim.now_ns
+
+    try:
+        result = run_in(scenario, run_dir, progress=progress, argv=command, phase=lambda text: say(f"phase {text}"),
+                        built=built)
+    finally:
+        out.close_line()
+        err.close_line()
+        keep.close()
     return 0 if result.status == "ok" else 1
 
 

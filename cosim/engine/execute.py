@@ -6,6 +6,7 @@ import dataclasses
 import json
 import logging
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 from cosim.core.coordinator import Simulation
@@ -44,7 +45,8 @@ def run(
 
 
 def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = None,
-           argv: list[str] | None = None, phase: PhaseFn | None = None) -> RunResult:
+           argv: list[str] | None = None, phase: PhaseFn | None = None,
+           built: Callable[[Simulation], None] | None = None) -> RunResult:
     """Run `scenario` writing straight into `directory` (a staged or otherwise private one).
     Ctrl-C and SIGTERM stop the simulation and the run is recorded as interrupted; once it has
     stopped, they wait until its results are written."""
@@ -55,6 +57,8 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
     try:
         with sigterm_interrupts():
             sim = build(scenario, directory)
+            if built is not None:
+                built(sim)
             sim.recorder.stream_to(directory / "trace")
             sim.run(progress, phase)
     except (ScenarioError, SimulationError) as exc:

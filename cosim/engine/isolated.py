@@ -16,10 +16,12 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from cosim.core.parts import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
+from cosim.engine.console import is_control
 from cosim.engine.signals import Terminated, sigterm_interrupts
 from cosim.output.results import read_run
 from cosim.output.rundir import RunResult, default_dir, prepare, write_status
@@ -62,22 +64,25 @@ def run_isolated(
     overwrite: bool = False,
     in_place: bool = False,
     phase: PhaseFn | None = None,
+    console: Callable[[str], None] | None = None,
 ) -> RunResult:
     """Like cosim.run() (staged, refusing a non-empty `out_dir` unless `overwrite`), in a fresh
     Python process; the result is read back from the run directory. With `timeout_s`, a child still
     running after that many wall-clock seconds is killed and the run marked failed. `in_place`:
     write straight into `out_dir`, for callers that stage runs themselves (sweeps). `phase` hears
-    what the child does before its first step (building, loading ns-3)."""
+    what the child does before its first step (building, loading ns-3); `console` each line the run
+    printed or logged (kept in the run's console.txt either way)."""
     target = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
     if in_place:
-        return _run_child(scenario, target, progress, argv, timeout_s, phase)
+        return _run_child(scenario, target, progress, argv, timeout_s, phase, console)
     stage = Staging(target, overwrite, scenario.source)
-    result = _run_child(scenario, stage.work, progress, argv, timeout_s, phase)
+    result = _run_child(scenario, stage.work, progress, argv, timeout_s, phase, console)
     return dataclasses.replace(result, directory=stage.publish(result.status))
 
 
 def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None, argv: list[str] | None,
-               timeout_s: float | None, phase: PhaseFn | None = None) -> RunResult:
+               timeout_s: float | None, phase: PhaseFn | None = None,
+               console: Callable[[str], None] | None = None) -> RunResult:
     command = list(argv if argv is not None else sys.argv)
     prepare(directory, scenario, command)
     stderr_path = directory / "child_stderr.txt"
@@ -100,7 +105,7 @@ def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None,
             watchdog.start()
         try:
             with sigterm_interrupts():
-                _relay(child, progress, last, phase)
+                _relay(child, progress, last, phase, console)
                 child.wait()
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the child records 'interrupted' and keeps its trace
             child.send_signal(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
@@ -118,10 +123,16 @@ def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None,
     return _record_death(directory, scenario, child.returncode, stderr_path.read_text(errors="replace"), last[0])
 
 
-def _relay(child: subprocess.Popen, progress: ProgressFn | None, last: list[int], phase: PhaseFn | None) -> None:
-    """Pass the child's start-up phases and progress on until it closes its stdout, keeping the latest
-    progress in `last`."""
+def _relay(child: subprocess.Popen, progress: ProgressFn | None, last: list[int], phase: PhaseFn | None,
+           console: Callable[[str], None] | None = None) -> None:
+    """Pass the child's start-up phases, progress and console lines on until it closes its stdout,
+    keeping the latest progress in `last`."""
     for line in child.stdout:
+        if not is_control(line):
+            if console is not None:
+                console(line.rstrip("\n"))
+            continue
+        line = line[1:]
         if line.startswith("phase ") and phase is not None:
             phase(line[6:].rstrip("\n"))
         parts = line.split()
