@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +23,8 @@ def add_parser(sub: AddParser) -> None:
     p.add_argument("--jobs", type=positive_int, help="runs at a time (default: number of CPUs)")
     p.add_argument("--out", type=Path, help="sweep directory (default: the file's output.dir, else sweeps/<name>)")
     p.add_argument("--retry-failed", action="store_true", help="rerun runs that failed before")
-    p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://127.0.0.1:8786")
+    p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://127.0.0.1:8786; or local[:N]: "
+                   "start a scheduler, its dashboard and N workers (default: one per CPU) on 127.0.0.1 for this sweep")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.add_argument("--format", choices=["csv", "parquet"], default="csv", help="with 'results'")
     p.add_argument("--output", type=Path, help="with 'results': the table's path (default: DIR/results.<format>)")
@@ -58,6 +60,21 @@ def results_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dask_client(address: str, stack: contextlib.ExitStack):
+    """A distributed.Client: of a cluster started here for `local[:N]`, else of the scheduler at address."""
+    from cosim.sweep.dask_local import local_cluster, local_workers
+
+    workers = local_workers(address)
+    if workers is not None:
+        return stack.enter_context(local_cluster(workers, announce=lambda text: print(text, file=sys.stderr)))
+    from distributed import Client
+
+    try:
+        return stack.enter_context(Client(address, timeout="10s"))
+    except (OSError, ValueError, TimeoutError) as exc:
+        raise OSError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+
+
 def sweep_command(args: argparse.Namespace) -> int:
     """`cosim sweep FILE`: run what is missing, on a local pool or a Dask scheduler."""
     if args.target == "results":
@@ -73,27 +90,21 @@ def sweep_command(args: argparse.Namespace) -> int:
         return 2
     line = None if args.quiet else ProgressLine()
     progress = None if line is None else line.sweep
-    client = None
-    if args.dask:
-        from distributed import Client
-
+    with contextlib.ExitStack() as stack:
         try:
-            client = Client(args.dask, timeout="10s")
+            client = _dask_client(args.dask, stack) if args.dask else None
         except (OSError, ValueError, TimeoutError) as exc:
-            print(f"error: cannot reach the Dask scheduler at {args.dask!r}: {exc}", file=sys.stderr)
+            print(f"error: {exc}", file=sys.stderr)
             return 2
-    try:
-        outcome = run_sweep(spec, out_dir=args.out, jobs=args.jobs, retry_failed=args.retry_failed, progress=progress,
-                            dask_client=client)
-    except (ScenarioError, SweepLocked) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\ninterrupted: finished runs are kept; run the same command again to resume", file=sys.stderr)
-        return 130
-    finally:
-        if client is not None:
-            client.close()
+        try:
+            outcome = run_sweep(spec, out_dir=args.out, jobs=args.jobs, retry_failed=args.retry_failed, progress=progress,
+                                dask_client=client)
+        except (ScenarioError, SweepLocked) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("\ninterrupted: finished runs are kept; run the same command again to resume", file=sys.stderr)
+            return 130
     if progress is not None and sys.stderr.isatty():
         sys.stderr.write("\n")
     print(f"sweep {spec.source.name}: {outcome.total} runs, {outcome.ok} ran ok, {outcome.failed} failed, "
