@@ -20,6 +20,15 @@ FLY_MODES = {"attitude": Mode.ATTITUDE, "speed_vertical": Mode.SPEED_VERTICAL, "
 _QUAD, _WHEELS, _TWO_WHEELS = 1, 2, 4
 
 
+def require_finite(command: str, names: str, *values: Any) -> None:
+    """A command's numbers (or arrays of them) must be finite: NaN or infinity would reach the physics
+    and the trace. Refused, naming the command and the argument."""
+    for name, v in zip(names.split(), values):
+        ok = math.isfinite(v) if isinstance(v, (int, float)) else bool(np.isfinite(np.asarray(v, dtype=np.float64)).all())
+        if not ok:
+            raise ValueError(f"{command}: {name} must be a finite number, got {v!r}")
+
+
 def check_ground_velocity(world: World, robots: np.ndarray, vy, vz) -> None:
     """Wheels roll on the ground: no robot on wheels climbs (vz), and one with a left and a right wheel
     (diff_drive, urdf) cannot move sideways (vy); refused rather than ignored."""
@@ -98,6 +107,8 @@ class Robot:
     def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
         """Desired body-frame velocity (m/s), capped at the robot's max_speed by the world. A quadrotor
         flies it in ground speed + vertical speed mode, holding the commanded heading."""
+        if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(vz)):
+            require_finite("set_velocity", "vx vy vz", vx, vy, vz)
         kind = self._body()
         if kind & _WHEELS and (vy or vz):
             check_ground_velocity(self._w, np.array([self.id]), vy, vz)
@@ -116,6 +127,7 @@ class Robot:
         """A wheeled robot's forward speed (m/s) and turn rate (rad/s, counter-clockwise)."""
         if not self._wheeled:
             raise ValueError(f"robot {self.id} is not a wheeled robot (robot.model: diff_drive, omni or urdf)")
+        require_finite("drive", "v w", v, w)
         self._w.drive(self.id, v, w)
 
     def set_wheel_speeds(self, left: float, right: float) -> None:
@@ -123,6 +135,7 @@ class Robot:
         slots = self._w.drive_slot
         if slots.size == 0 or slots[self.id] < 0:
             raise ValueError(f"robot {self.id} has no left and right wheel (robot.model: diff_drive or urdf)")
+        require_finite("set_wheel_speeds", "left right", left, right)
         base = self._w.drives.base[int(self._w.drive_slot[self.id])]
         self._w.drive(self.id, 0.5 * (left + right), (right - left) / base)
 
@@ -140,6 +153,7 @@ class Robot:
             m = FLY_MODES[mode]
         except KeyError:
             raise ValueError(f"unknown flight mode {mode!r}; expected one of: {', '.join(FLY_MODES)}") from None
+        require_finite(f"fly({mode!r})", "a b c" if d is None else "a b c d", a, b, c, *(() if d is None else (d,)))
         self._w.fly(self.id, m, float(a), float(b), float(c), float("nan") if d is None else float(d))
 
     @property
@@ -154,6 +168,8 @@ class Robot:
 
     def set_heading(self, heading: float) -> None:
         """Face `heading` (rad, counter-clockwise from +x); a quadrotor yaws to it."""
+        if not math.isfinite(heading):
+            require_finite("set_heading (or turn)", "heading", heading)
         self._w.cmd_heading[self.id] = math.remainder(heading, 2.0 * math.pi)
         kind = self._body()
         if kind & _QUAD:

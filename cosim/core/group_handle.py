@@ -13,7 +13,7 @@ from controllers import Inbox
 from cosim.core.geometry import bearings, ranges, wrap_angle
 from cosim.core.timeunits import NS_PER_S
 from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
-from physics.robot import FLY_MODES, check_ground_velocity
+from physics.robot import FLY_MODES, check_ground_velocity, require_finite
 from physics.sensors import read_many
 
 if TYPE_CHECKING:
@@ -125,6 +125,7 @@ class SimGroup:
         return self._slice if idx is None else self.first + np.asarray(idx, dtype=np.int64)
 
     def set_velocity(self, vx: Any, vy: Any = 0.0, vz: Any = 0.0, idx: np.ndarray | None = None) -> None:
+        require_finite("group.set_velocity", "vx vy vz", vx, vy, vz)
         rows = self._rows(idx)
         if self._wheeled():
             check_ground_velocity(self._sim.world, self.ids if idx is None else rows, vy, vz)
@@ -138,6 +139,7 @@ class SimGroup:
             self._sim.world.quads_follow(self.ids if idx is None else rows)
 
     def set_heading(self, heading: Any, idx: np.ndarray | None = None) -> None:
+        require_finite("group.set_heading (or turn)", "heading", heading)
         rows = self._rows(idx)
         self._sim.world.cmd_heading[rows] = wrap_angle(np.asarray(heading, dtype=np.float64))
         if self._quads():
@@ -153,6 +155,7 @@ class SimGroup:
         if not self._wheeled():
             raise ValueError(f"group of robots {self.first}..{self.first + self.n - 1} is not differential-drive "
                              "(robot.model: diff_drive)")
+        require_finite("group.drive", "v w", v, w)
         rows = self.ids if idx is None else self._rows(idx)
         count = len(rows)
         self._sim.world.drive_many(rows, np.broadcast_to(np.asarray(v, dtype=np.float64), (count,)),

@@ -93,3 +93,16 @@ def test_a_body_starting_past_a_wall_is_a_warning(caplog):
     w.start()
     assert w.positions()[0].tolist() == [4.8, 0.0, 1.0]
     assert "robot 0 at [4.8, 0.0, 1.0]" in caplog.text and caplog.records[-1].levelname == "WARNING"
+
+
+@pytest.mark.parametrize("command", [lambda r: r.set_velocity(math.nan, math.nan, 0.0), lambda r: r.set_velocity(math.inf, 0.0),
+                                     lambda r: r.set_heading(math.nan), lambda r: r.turn(math.inf)],
+                         ids=["nan velocity", "infinite velocity", "nan heading", "infinite turn"])
+def test_a_command_that_is_not_a_finite_number_is_refused_and_changes_nothing(command):
+    w = world_with((0, 0, 1))
+    r = Robot(w, 0, {})
+    r.set_velocity(1.0, 0.0, 0.0)
+    with pytest.raises(ValueError, match=r"(set_velocity|set_heading \(or turn\)): (vx|heading) must be a finite number"):
+        command(r)
+    run(w, 0.5)
+    assert np.isfinite(w.positions()).all() and w.positions()[0, 0] == pytest.approx(0.5)
