@@ -76,10 +76,17 @@ def _run_loaded(args: argparse.Namespace, scenario: Scenario) -> int:
     except RunDirError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # the output directory cannot be written at all: read-only, a file, a full disk
+        print(f"error: cannot write the run directory ({exc.strerror or exc}: {exc.filename or args.out})", file=sys.stderr)
+        return 2
     if line is not None:
         line.finish()
     summary = result.directory / "summary.txt"
-    print(summary.read_text() if summary.is_file() else f"status: {result.status}\n", end="")
+    try:
+        text = summary.read_text() if summary.is_file() else ""
+    except OSError:
+        text = ""
+    print(text or f"status: {result.status}\n" + (f"error: {result.error}\n" if result.error else ""), end="")
     print(f"run directory: {result.directory}")
     if result.status == "interrupted":
         print(f"interrupted: partial results in {result.directory}", file=sys.stderr)

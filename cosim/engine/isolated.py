@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import re
 import signal
@@ -23,12 +24,12 @@ from cosim.core.parts import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.console import is_control
 from cosim.engine.signals import Terminated, sigterm_interrupts
-from cosim.output.results import read_run
 from cosim.output.rundir import RunResult, default_dir, prepare, write_status
 from cosim.output.staging import Staging
 from cosim.output.summary import summary_text
 from cosim.scenario.specs import Scenario
 
+log = logging.getLogger(__name__)
 _NOISE = re.compile(r"^(#\d|Thread |entry=|\s*$| \*\*\* Break|\[runStaticInitializersOnce\]|terminate called)")
 _NS3_TIME = re.compile(r"\+(\d+\.\d+)s")
 
@@ -114,13 +115,45 @@ def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None,
             if watchdog is not None:
                 watchdog.cancel()
     if timed_out.is_set():
-        return _record_death(directory, scenario, child.returncode, stderr_path.read_text(errors="replace"), last[0],
+        return _record_death(directory, scenario, child.returncode, _read_text(stderr_path), last[0],
                              reason=f"timed out after {timeout_s:g} s of wall-clock time")
-    status = json.loads((directory / "status.json").read_text()).get("status")
-    if status in ("ok", "failed", "interrupted"):
-        out = read_run(directory)
-        return RunResult(directory, out.status, out.metrics, out.error, out.metrics.get("trace_sha256"))
-    return _record_death(directory, scenario, child.returncode, stderr_path.read_text(errors="replace"), last[0])
+    try:
+        recorded = json.loads((directory / "status.json").read_text())
+    except (OSError, ValueError) as exc:  # the child died before writing it, or a full disk cut it short
+        recorded = {"status": None, "unreadable": str(exc)}
+    if recorded.get("status") in ("ok", "failed", "interrupted"):
+        return _outcome(directory, recorded)
+    return _record_death(directory, scenario, child.returncode, _read_text(stderr_path), last[0])
+
+
+def _outcome(directory: Path, recorded: dict) -> RunResult:
+    """What the child recorded (status and metrics; the traces stay on disk, unread). Metrics that
+    cannot be read back (a full disk) fail the run, saying so, instead of the parent."""
+    status, error = recorded["status"], recorded.get("error")
+    metrics_file = directory / "metrics.json"
+    try:
+        metrics = json.loads(metrics_file.read_text()) if metrics_file.is_file() else {}
+    except (OSError, ValueError) as exc:
+        metrics = {}
+        if status == "ok":
+            status, error = "failed", f"the run finished but its metrics.json cannot be read back ({exc}); is the disk full?"
+            _write_quietly(lambda: write_status(directory, status, error=error))
+    return RunResult(directory, status, metrics, error, metrics.get("trace_sha256"))
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError as exc:
+        return f"(cannot read {path.name}: {exc})"
+
+
+def _write_quietly(write: Callable[[], object]) -> None:
+    """A record written if the disk allows; the run's outcome is returned either way."""
+    try:
+        write()
+    except OSError as exc:
+        log.warning("could not write the run's record (%s)", exc)
 
 
 def _relay(child: subprocess.Popen, progress: ProgressFn | None, last: list[int], phase: PhaseFn | None,
@@ -158,9 +191,8 @@ def _record_death(directory: Path, scenario: Scenario, returncode: int, stderr_t
     t_s = times[-1] if times else last_ns / NS_PER_S
     message = ns3_message(stderr_text)
     error = f"the simulation process died ({how}) at t = {t_s:.9f} s: {message}"
-    (directory / "error.txt").write_text(stderr_text[-20000:])
-    (directory / "summary.txt").write_text(
-        summary_text(scenario, {}, "failed", error) + "(full stderr of the child process in child_stderr.txt)\n"
-    )
-    write_status(directory, "failed", error=error, t_s=t_s)
+    _write_quietly(lambda: (directory / "error.txt").write_text(stderr_text[-20000:]))
+    _write_quietly(lambda: (directory / "summary.txt").write_text(
+        summary_text(scenario, {}, "failed", error) + "(full stderr of the child process in child_stderr.txt)\n"))
+    _write_quietly(lambda: write_status(directory, "failed", error=error, t_s=t_s))
     return RunResult(directory, "failed", {}, error, None, lost=reason is None and returncode == -signal.SIGKILL)
