@@ -19,6 +19,8 @@ from cosim.stream.wire import END_TOPIC, STATE_TOPIC, encode
 
 log = logging.getLogger(__name__)
 LINGER_MS = 2000
+DRAIN_LIMIT = 10_000
+"""Messages from subscribers read per publication at most (a flood waits, the run does not)."""
 """At the end of the run, how long queued publications may still take to leave (then they are dropped)."""
 
 
@@ -61,7 +63,7 @@ class StreamPublisher:
             if left <= 0 or not self._sock.poll(int(left * 1000), zmq.POLLIN):
                 raise RuntimeError(f"output.stream: {joined} of {self.spec.wait_for} subscribers joined "
                                    f"{self.spec.url} within {self.spec.wait_s} s (wait_for)")
-            if self._sock.recv()[:1] == b"\x01":
+            if self._upstream(self._sock.recv()):
                 joined += 1
 
     def finish(self, sim) -> None:
@@ -114,9 +116,17 @@ class StreamPublisher:
         self.wall_s += time.perf_counter() - w0
 
     def _drain_subscriptions(self) -> None:
-        """XPUB queues (un)subscription notices; read them so they never pile up."""
-        while self._sock.poll(0, zmq.POLLIN):
-            self._sock.recv()
+        """XPUB queues what subscribers send ((un)subscriptions, anything else); read at most
+        DRAIN_LIMIT messages per publication, so that no local process can stall the run by sending."""
+        for _ in range(DRAIN_LIMIT):
+            if not self._sock.poll(0, zmq.POLLIN):
+                return
+            self._upstream(self._sock.recv())
+
+    @staticmethod
+    def _upstream(msg: bytes) -> bool:
+        """One message from a subscriber (libzmq applies subscriptions itself): True for a subscription."""
+        return msg[:1] == b"\x01"
 
     # -- TraceObserver -------------------------------------------------------------------------
     def sends(self, t_ns: int, src: Sequence[int], dst: Sequence[int], tx_id: Sequence[int], size: Sequence[int]) -> None:

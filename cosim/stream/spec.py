@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
+import socket
 from dataclasses import dataclass
 
 _URL = re.compile(r"^(tcp://[^:\s]+:\d{1,5}|ipc://\S+)$")
+
+
+def _every_interface(host: str) -> bool:
+    """Whether a bind to `host` is a bind to every interface: `*`, or any spelling of the unspecified
+    address (0.0.0.0, 0, 0.0, 0x0, ::, ...)."""
+    host = host.strip("[]")
+    if host == "*":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        pass
+    try:
+        return socket.inet_aton(host) == b"\0\0\0\0"  # the C library's spellings of an IPv4 address
+    except OSError:
+        return False  # a name: it resolves to the interfaces it names
 
 
 @dataclass(frozen=True)
@@ -25,7 +43,7 @@ class StreamSpec:
     def __post_init__(self) -> None:
         if not _URL.match(self.url):
             raise ValueError(f"url must be tcp://HOST:PORT or ipc://PATH, got {self.url!r}")
-        if self.url.startswith("tcp://*") or self.url.startswith("tcp://0.0.0.0"):
+        if self.url.startswith("tcp://") and _every_interface(self.url[6:].rpartition(":")[0]):
             raise ValueError(f"url {self.url!r} listens on every interface; name the one you mean "
                              "(tcp://127.0.0.1:PORT for this machine only)")
         if self.every < 1:

@@ -96,3 +96,76 @@ def test_a_busy_port_fails_the_run_naming_the_key(tmp_path):
         result = _run(tmp_path, {"url": url})
     assert result.status == "failed"
     assert f"output.stream.url: cannot listen on {url}" in result.error
+
+
+@pytest.mark.parametrize("host", ["0", "0.0", "0x0", "0.0.0.0", "*", "00", "0x00000000"])
+def test_every_spelling_of_every_interface_is_refused(host):
+    with pytest.raises(ScenarioError, match="listens on every interface"):
+        cosim.from_dict(base_scenario(output={"stream": {"url": f"tcp://{host}:5556"}}), source="s.yaml")
+
+
+def test_named_and_loopback_hosts_are_accepted():
+    for host in ("127.0.0.1", "localhost", "10.1.2.3"):
+        cosim.from_dict(base_scenario(output={"stream": {"url": f"tcp://{host}:5556"}}), source="s.yaml")
+
+
+def test_a_flood_of_subscriptions_and_junk_neither_stalls_the_run_nor_hides_the_stream(tmp_path):
+    """An XSUB client sends 60,000 distinct subscriptions and as many junk messages while a real
+    subscriber listens: the run finishes every publication (reading at most DRAIN_LIMIT of them per
+    publication), and the subscriber sees them all."""
+    url = f"tcp://127.0.0.1:{_tcp_port()}"
+    ctx = zmq.Context()
+    flood = ctx.socket(zmq.XSUB)
+    flood.setsockopt(zmq.SNDHWM, 0)
+    flood.connect(url)
+    reader = ctx.socket(zmq.SUB)
+    reader.setsockopt(zmq.SUBSCRIBE, STATE_TOPIC)
+    reader.connect(url)
+    for k in range(60_000):
+        flood.send(b"\x01junk-%d" % k)
+        flood.send(b"not a subscription %d" % k)
+    try:
+        result = _run(tmp_path, {"url": url, "every": 10, "wait_for": 1, "wait_s": 30}, duration=2.0)
+        seen = 0
+        while reader.poll(2000, zmq.POLLIN):
+            frames = reader.recv_multipart()
+            assert frames[0] == STATE_TOPIC
+            seen += 1
+    finally:
+        flood.close(linger=0)
+        reader.close(linger=0)
+        ctx.term()
+    assert result.status == "ok"
+    m = result.metrics["stream"]
+    assert m["published"] == 21 + 1 and m["dropped"] == 0  # 21 states (every 100 ms over 2 s) and the end
+    assert seen == 21
+
+
+FLOODER = """
+import sys, time, zmq
+sock = zmq.Context().socket(zmq.XSUB)
+sock.setsockopt(zmq.SNDHWM, 0)
+sock.connect(sys.argv[1])
+sock.send(b"\\x01")  # joins (the run waits for it), then sends junk without pause
+end = time.monotonic() + float(sys.argv[2])
+k = 0
+while time.monotonic() < end:
+    for _ in range(1000):
+        sock.send(b"junk %d" % k)
+        k += 1
+"""
+
+
+def test_a_sender_that_never_stops_does_not_hold_the_run(tmp_path):
+    """Another process sends non-subscription messages without pause for 30 s: the run still
+    finishes while it is sending (before, the publisher read until the sender paused)."""
+    url = f"tcp://127.0.0.1:{_tcp_port()}"
+    flooder = subprocess.Popen([sys.executable, "-c", FLOODER, url, "30"])
+    try:
+        result = _run(tmp_path, {"url": url, "every": 1, "wait_for": 1, "wait_s": 30}, duration=0.3)
+        still_sending = flooder.poll() is None
+    finally:
+        flooder.kill()
+        flooder.wait()
+    assert result.status == "ok" and still_sending
+    assert result.metrics["stream"]["published"] == 31 + 1
