@@ -24,14 +24,32 @@ class DurationError(ValueError):
     """A duration that cannot be represented as a whole number of nanoseconds."""
 
 
+MAX_NS = 2**63 - 1
+"""The longest time there is: int64 nanoseconds, about 292 years."""
+
+
 def _to_fraction(text: str) -> Fraction:
     if "/" in text:
         num, den = text.split("/", 1)
-        return _to_fraction(num.strip()) / _to_fraction(den.strip())
+        denominator = _to_fraction(den.strip())
+        if denominator == 0:
+            raise DurationError(f"division by zero in {text!r}")
+        return _to_fraction(num.strip()) / denominator
     try:
-        return Fraction(Decimal(text))
+        d = Decimal(text)
     except (InvalidOperation, ValueError) as exc:
         raise DurationError(f"not a number: {text!r}") from exc
+    return _decimal_fraction(d, text)
+
+
+def _decimal_fraction(d: Decimal, text: str) -> Fraction:
+    """The exact value of a finite decimal whose exponent keeps it within reach of nanoseconds (an
+    exponent of a billion would take forever to expand)."""
+    if not d.is_finite():
+        raise DurationError(f"not a finite number: {text!r}")
+    if d and not -40 <= d.adjusted() <= 40:
+        raise DurationError(f"{text!r} is out of range (a duration is between 1 ns and about 292 years)")
+    return Fraction(d)
 
 
 def parse_duration_ns(value: object) -> int:
@@ -45,7 +63,7 @@ def parse_duration_ns(value: object) -> int:
     if isinstance(value, int):
         amount = Fraction(value) * NS_PER_S
     elif isinstance(value, float):
-        amount = Fraction(Decimal(repr(value))) * NS_PER_S
+        amount = _decimal_fraction(Decimal(repr(value)), repr(value)) * NS_PER_S
     elif isinstance(value, str):
         match = _DURATION_RE.match(value)
         if not match:
@@ -62,6 +80,8 @@ def parse_duration_ns(value: object) -> int:
             raise DurationError(f"unknown time unit {unit!r} in {value!r}; use ns, us, ms, s, min, h or Hz")
     else:
         raise DurationError(f"expected a duration (seconds or a string like '10 ms'), got {type(value).__name__}")
+    if abs(amount) > MAX_NS:
+        raise DurationError(f"{value!r} is out of range: time is kept in int64 nanoseconds, at most about 292 years")
     if amount.denominator != 1:
         raise DurationError(
             f"{value!r} is not a whole number of nanoseconds ({float(amount):.3f} ns); "
