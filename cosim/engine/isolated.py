@@ -189,6 +189,8 @@ def _record_death(directory: Path, scenario: Scenario, returncode: int, stderr_t
     how = reason or _describe_exit(returncode)
     times = [float(m) for m in _NS3_TIME.findall(stderr_text)]
     t_s = times[-1] if times else last_ns / NS_PER_S
+    if reason is None and returncode in (-signal.SIGINT, -signal.SIGTERM, 128 + signal.SIGINT, 128 + signal.SIGTERM):
+        return _record_interrupted(directory, scenario, how, t_s)
     message = ns3_message(stderr_text)
     error = f"the simulation process died ({how}) at t = {t_s:.9f} s: {message}"
     _write_quietly(lambda: (directory / "error.txt").write_text(stderr_text[-20000:]))
@@ -196,3 +198,12 @@ def _record_death(directory: Path, scenario: Scenario, returncode: int, stderr_t
         summary_text(scenario, {}, "failed", error) + "(full stderr of the child process in child_stderr.txt)\n"))
     _write_quietly(lambda: write_status(directory, "failed", error=error, t_s=t_s))
     return RunResult(directory, "failed", {}, error, None, lost=reason is None and returncode == -signal.SIGKILL)
+
+
+def _record_interrupted(directory: Path, scenario: Scenario, how: str, t_s: float) -> RunResult:
+    """A child stopped by Ctrl-C or SIGTERM before it could record that itself (during start-up, say):
+    interrupted, not failed, so that a sweep runs it again."""
+    error = f"interrupted ({how}) at t = {t_s:.9f} s, before the run could record it"
+    _write_quietly(lambda: (directory / "summary.txt").write_text(summary_text(scenario, {}, "interrupted", error)))
+    _write_quietly(lambda: write_status(directory, "interrupted", error=error, t_s=t_s))
+    return RunResult(directory, "interrupted", {}, error, None)

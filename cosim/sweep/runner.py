@@ -135,9 +135,11 @@ def _execute(spec: SweepSpec, directory: Path, point: RunPoint, attempt: int) ->
     if final.exists():
         existing = read_run_state(final)
         if existing is not None and existing["status"] == "ok":
+            existing = _verified(final, existing)
+        if existing is not None and existing["status"] == "ok":
             shutil.rmtree(tmp, ignore_errors=True)  # another attempt (a rescheduled task) finished first
             return existing
-        shutil.rmtree(final)  # a failed run being retried
+        shutil.rmtree(final)  # a failed run being retried, or a damaged one being replaced
     tmp.rename(final)
     return read_run_state(final) or {"key": point.key, "status": result.status, "error": result.error, "metrics": {}}
 

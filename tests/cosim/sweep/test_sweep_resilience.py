@@ -61,6 +61,48 @@ def test_a_damaged_or_altered_trace_is_detected_by_its_digest(finished, caplog):
     assert "its trace cannot be read" in messages and "does not match its recorded digest" in messages
 
 
+def test_resume_repairs_the_damage_it_finds_and_then_leaves_the_runs_alone(finished):
+    """A deleted metrics.json, a truncated positions.parquet and a removed trace/: the resume reruns
+    those runs and the fresh results replace the damaged ones (they used to be kept, still "ok"),
+    so results.csv is right and the next resume has nothing to do."""
+    import shutil
+
+    from cosim.output.results import read_run
+
+    spec, out, (a, b, c) = finished
+    (a / "metrics.json").unlink()
+    positions = b / "trace" / "positions.parquet"
+    positions.write_bytes(positions.read_bytes()[:100])
+    shutil.rmtree(c / "trace")
+    outcome = run_sweep(spec, out_dir=out, jobs=2)
+    assert (outcome.ran, outcome.ok, outcome.skipped) == (3, 3, 0)
+    for run_dir in (a, b, c):
+        run = read_run(run_dir)  # every trace reads, and the metrics are back
+        assert run.status == "ok" and run.metrics["trace_sha256"] and run.traces["positions"].num_rows > 0
+    again = run_sweep(spec, out_dir=out, jobs=2)
+    assert (again.ran, again.skipped) == (0, 3)
+
+
+def test_a_run_killed_by_ctrl_c_before_it_could_record_it_is_interrupted_and_rerun(tmp_path, monkeypatch):
+    """SIGINT to the child during its start-up: recorded interrupted (not failed), so the resume runs it."""
+    from cosim.engine import isolated
+
+    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [4]}, replications=1))
+    real = isolated.subprocess.Popen
+
+    def interrupted_child(*args, **kwargs):
+        child = real(*args, **kwargs)
+        child.send_signal(signal.SIGINT)  # before the child installs its handlers
+        return child
+
+    monkeypatch.setattr(isolated.subprocess, "Popen", interrupted_child)
+    first = run_sweep(spec, out_dir=tmp_path / "out", jobs=1)
+    assert first.ok == 0 and "interrupted (killed by SIGINT)" in " ".join(first.failures.values())
+    monkeypatch.setattr(isolated.subprocess, "Popen", real)
+    second = run_sweep(spec, out_dir=tmp_path / "out", jobs=1)
+    assert (second.ran, second.ok) == (1, 1)
+
+
 def test_one_driver_per_directory(finished, capsys):
     spec, out, _ = finished
     with DriverLock(out):
