@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import traceback
 from pathlib import Path
 
 from cosim.core.progress import ProgressLine, startup_phases
@@ -103,9 +104,18 @@ def validate_command(args: argparse.Namespace) -> int:
 
     try:
         scenario = _load(args)
-        sim = build(scenario)  # constructs everything (start positions, worlds) without running
     except (ScenarioError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        sim = build(scenario)  # constructs everything (start positions, worlds, controllers) without running
+    except (ScenarioError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a controller's (or another user class's) constructor raised: where, and what
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        print(f"error: {args.scenario}: building the scenario raised {type(exc).__name__}: {exc} "
+              f"(at {where.filename}:{where.lineno}, in {where.name})", file=sys.stderr)
         return 2
     sim.close()
     for ext in sim.extensions:

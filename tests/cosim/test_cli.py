@@ -84,3 +84,26 @@ def test_start_up_is_shown_before_the_first_step(tmp_path):
     first = proc.stderr.splitlines()[0]
     assert first == "starting: building the scenario (20 robots)"
     assert startup_phases(20, "ns3")[-1].startswith("starting: loading ns-3 (8-16 s")
+
+
+def test_validate_names_a_controller_whose_constructor_raises(tmp_path, capsys, monkeypatch):
+    (tmp_path / "boom.py").write_text("from controllers.api.controller import Controller\n\n\n"
+                                      "class Boom(Controller):\n    def __init__(self, params=None):\n"
+                                      "        raise RuntimeError('boom in init')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    data = base_scenario()
+    data["groups"][0]["controller"] = {"class": "boom:Boom"}
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(data))
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "raised RuntimeError: boom in init" in err and "boom.py:6" in err
+    assert "Traceback" not in err
+
+
+def test_an_initial_state_that_is_not_a_file_is_refused_without_reading_it(tmp_path, capsys):
+    data = base_scenario(initial_state="/dev/zero")
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(data))
+    assert main(["validate", str(path)]) == 2
+    assert "/dev/zero is not a state file: not a regular file" in capsys.readouterr().err
