@@ -156,11 +156,15 @@ class Terrain:
         if self.heights is not None:
             grid = np.array(self.heights, dtype=float)
         else:
+            npy = self.file.lower().endswith(".npy")
             try:
-                npy = self.file.lower().endswith(".npy")
-                grid = np.load(self.file) if npy else np.loadtxt(self.file, delimiter=",", ndmin=2)
+                grid = np.load(self.file, allow_pickle=False) if npy else np.loadtxt(self.file, delimiter=",", ndmin=2)
             except (OSError, ValueError) as exc:
-                raise ValueError(f"cannot read heights from {self.file!r}: {exc}") from None
+                why = ("it is not a NumPy .npy array of numbers (pickled or damaged data is never loaded)" if npy
+                       else f"expected comma-separated numbers ({str(exc).splitlines()[0][:120]})")
+                raise ValueError(f"cannot read heights from {self.file!r}: {why}") from None
+            if grid.dtype.kind not in "iuf":
+                raise ValueError(f"cannot read heights from {self.file!r}: expected numbers, got an array of {grid.dtype}")
         if grid.ndim != 2 or min(grid.shape) < 2 or not np.all(np.isfinite(grid)):
             raise ValueError(f"heights must be a finite grid of at least 2 x 2 values, got shape {grid.shape}")
         return grid

@@ -147,3 +147,14 @@ def test_random_layouts_keep_clear_of_props(tmp_path):
     events = sim.recorder.tables()["events"]
     deaths = [d for k, d in zip(events["kind"], events["detail"]) if k == "collision"]
     assert deaths and all(d.startswith("robot ") for d in deaths), deaths
+
+
+def test_a_terrain_file_that_is_not_numbers_is_refused_without_unsafe_advice(tmp_path):
+    from physics.props import Terrain
+
+    (tmp_path / "garbage.npy").write_bytes(b"not an array at all")
+    np.save(tmp_path / "objects.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    for name in ("garbage.npy", "objects.npy"):
+        with pytest.raises(ValueError) as info:
+            Terrain(file=str(tmp_path / name)).grid()
+        assert "is not a NumPy .npy array of numbers" in str(info.value) and "unsafe" not in str(info.value)
