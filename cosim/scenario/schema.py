@@ -154,13 +154,18 @@ class Mapper:
             if len(data) != len(args):
                 raise self.error(path, f"expected {_type_name(tp)}, got {len(data)} items: {data!r}")
             return tuple(self.value(a, item, f"{path}[{i}]") for i, (a, item) in enumerate(zip(args, data)))
-        if origin is dict:
+        if origin is dict or tp is dict:
             if not isinstance(data, Mapping):
                 raise self.error(path, f"expected a mapping, got {data!r}")
             return dict(data)
+        if origin is list or tp is list:
+            if not isinstance(data, (list, tuple)):
+                raise self.error(path, f"expected a list, got {data!r}")
+            return list(data)
         if dataclasses.is_dataclass(tp):
             return self.build(tp, data, path)
-        raise TypeError(f"schema cannot read type {tp!r} at {path}")
+        raise self.error(path, f"its declared type {getattr(tp, '__name__', tp)!r} is not one a scenario can fill (bool, "
+                               "int, float, str, Literal[...], tuple[...], list, dict, a dataclass, or Any)")
 
     def _number(self, data: Any, path: str) -> float:
         """A finite number (NaN and infinities are refused: they would run on as NaN positions)."""
