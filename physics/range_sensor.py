@@ -10,6 +10,9 @@ import numpy as np
 
 from physics.attitude import rotation_zyx
 
+MAX_RAYS = 10_000
+"""The most rays one range sensor may cast (a 3D lidar has a few thousand per sweep)."""
+
 
 @dataclass(frozen=True)
 class RangeOptions:
@@ -33,8 +36,8 @@ class RangeOptions:
     def __post_init__(self) -> None:
         if self.rate_hz < 0:
             raise ValueError(f"rate_hz must be >= 0, got {self.rate_hz}")
-        if self.count < 1:
-            raise ValueError(f"count must be >= 1, got {self.count}")
+        if not 1 <= self.count <= MAX_RAYS:
+            raise ValueError(f"count must be between 1 and {MAX_RAYS:,} rays, got {self.count:,}")
         if not 0.0 <= self.fov_deg <= 360.0:
             raise ValueError(f"fov_deg must be within [0, 360], got {self.fov_deg}")
         if self.max_range <= 0 or self.noise_std < 0:

@@ -323,6 +323,8 @@ def controller_period_ns(spec: ControllerSpec, cls: type, m: Mapper, path: str) 
     return m.duration(cls.period, f"{path}.period (class default of {cls.__name__})")
 
 
+MAX_ROBOTS = 1_000_000
+"""The most robots one scenario may hold."""
 ROBOT_BYTES = 8 * 1024
 """Memory a robot needs at the least (measured: 7 to 15 KiB each on the kinematic world)."""
 
@@ -335,3 +337,7 @@ def _check_memory(s: Scenario, m: Mapper) -> None:
         big = max(range(len(s.groups)), key=lambda k: s.groups[k].count)
         raise m.error(f"groups[{big}].count", f"{s.n_nodes:,} robots need at least {need / 2**30:,.0f} GiB "
                                               f"({ROBOT_BYTES // 1024} KiB each); this machine has {total / 2**30:,.0f} GiB")
+    if s.n_nodes > MAX_ROBOTS:
+        big = max(range(len(s.groups)), key=lambda k: s.groups[k].count)
+        raise m.error(f"groups[{big}].count", f"{s.n_nodes:,} robots: at most {MAX_ROBOTS:,} in one scenario (building "
+                                              "each robot is Python work; split a larger swarm over several runs)")

@@ -26,6 +26,11 @@ from physics.props import PROPS, Terrain
 from physics.quadrotor import AIRFRAMES
 from physics.urdf import UrdfSpec
 
+MAX_CONTROL_HZ = 10_000
+"""The fastest quadrotor control loop a scenario may ask for (Hz)."""
+MAX_PACKET_RATE = 1_000_000
+"""The most packets a traffic source may send per second."""
+
 
 @dataclass(frozen=True)
 class WindSpec:
@@ -176,6 +181,9 @@ class RobotModelSpec:
             raise KeyValueError("airframe", f"unknown airframe {self.airframe!r}; expected one of: {names}")
         if self.model != "quadrotor" and self.control_hz != 400.0:
             raise KeyValueError("control_hz", f"control_hz is the quadrotors' control rate; a {self.model} robot takes none")
+        if self.control_hz > MAX_CONTROL_HZ:
+            raise KeyValueError("control_hz", f"control_hz must be at most {MAX_CONTROL_HZ:,} Hz (autopilots run their "
+                                              f"loops at up to a few kHz), got {self.control_hz:g}")
         if not self.control_hz > 0 or abs(1e9 / self.control_hz - round(1e9 / self.control_hz)) > 1e-6:
             raise KeyValueError("control_hz", "control_hz must divide one second into whole nanoseconds (50, 100, 200, 400, "
                                               f"...); got {self.control_hz}")
@@ -304,8 +312,9 @@ class CbrSpec:
     port: int = 9
 
     def __post_init__(self) -> None:
-        if not self.rate > 0:
-            raise ValueError(f"rate must be > 0 packets per second, got {self.rate}")
+        if not 0 < self.rate <= MAX_PACKET_RATE:
+            raise ValueError(f"rate must be > 0 and at most {MAX_PACKET_RATE:,} packets per second per source "
+                             f"(a gigabit link carries about 80,000 full frames a second), got {self.rate:g}")
         if self.size < 0:
             raise ValueError(f"size must be >= 0 bytes, got {self.size}")
         if self.sessions < 0:
