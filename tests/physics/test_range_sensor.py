@@ -64,7 +64,7 @@ def test_other_robots_are_obstacles_in_the_kinematic_world():
 def test_field_of_view_spreads_rays_symmetrically():
     assert np.degrees(RangeOptions(count=3, fov_deg=90).angles()).tolist() == pytest.approx([-45, 0, 45])
     assert np.degrees(RangeOptions(count=4).angles()).tolist() == pytest.approx([0, 90, 180, 270])
-    with pytest.raises(ValueError, match="count must be >= 1"):
+    with pytest.raises(ValueError, match="count must be between 1 and 10,000 rays, got 0"):
         RangeOptions(count=0)
 
 
