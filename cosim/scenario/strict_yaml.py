@@ -35,6 +35,45 @@ def _mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
+MAX_VALUES = 1_000_000
+"""The most values a file may stand for once its aliases are expanded (a scenario has thousands)."""
+
+
 def load_yaml(text: str) -> Any:
-    """Parse YAML text; raises yaml.YAMLError (a duplicate key among them) with line numbers."""
-    return yaml.load(text, Loader=_StrictLoader)
+    """Parse YAML text; raises yaml.YAMLError (a duplicate key among them) with line numbers, and
+    for aliases that nest into more than MAX_VALUES values (a kilobyte can stand for billions)."""
+    loader = _StrictLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        try:
+            size = _expanded(node, {}, set())
+        except RecursionError:
+            raise yaml.YAMLError("the document nests too deeply") from None
+        if size > MAX_VALUES:
+            many = f"more than {size:,}" if size >= 10 * MAX_VALUES else f"{size:,}"
+            raise yaml.YAMLError(f"its aliases (*name) expand to {many} values, over the limit of {MAX_VALUES:,}; "
+                                 "write the values out, or use fewer nested aliases")
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _expanded(node: yaml.Node, sizes: dict[int, int], open_: set[int]) -> int:
+    """How many values `node` stands for with every alias expanded (each shared node counted once)."""
+    key = id(node)
+    if key in sizes:
+        return sizes[key]
+    if key in open_:
+        raise yaml.YAMLError(f"a recursive alias at line {node.start_mark.line + 1}")
+    open_.add(key)
+    if isinstance(node, yaml.SequenceNode):
+        size = 1 + sum(_expanded(child, sizes, open_) for child in node.value)
+    elif isinstance(node, yaml.MappingNode):
+        size = 1 + sum(_expanded(k, sizes, open_) + _expanded(v, sizes, open_) for k, v in node.value)
+    else:
+        size = 1
+    open_.discard(key)
+    sizes[key] = min(size, 10 * MAX_VALUES)  # a cap keeps the sums small; the verdict is the same
+    return sizes[key]

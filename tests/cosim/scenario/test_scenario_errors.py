@@ -208,3 +208,31 @@ def test_overrides_apply_before_validation(tmp_path):
         cosim.load(path, {"groups.3.count": 7})
     with pytest.raises(ScenarioError, match=r"groups\[0\].count: expected an integer"):
         cosim.load(path, {"groups.0.count": "x"})
+
+
+def test_aliases_that_expand_into_billions_of_values_are_refused_at_once(tmp_path):
+    lines = ["name: x", "seed: 1", "duration: 1", "a0: &a0 [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    lines.append("groups: [{name: g, count: 1, controller: {class: controllers.library.station:Station, params: {t: *a8}}}]")
+    path = tmp_path / "laughs.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    assert len(path.read_bytes()) < 1000
+    with pytest.raises(ScenarioError, match=r"laughs.yaml: not valid YAML: its aliases \(\*name\) expand to more than "
+                                            r"10,000,000 values, over the limit of 1,000,000"):
+        cosim.load(path)
+
+
+def test_a_recursive_alias_is_refused(tmp_path):
+    path = tmp_path / "loop.yaml"
+    path.write_text("name: x\nseed: 1\nduration: 1\nloop: &l [1, *l]\n")
+    with pytest.raises(ScenarioError, match=r"loop\.yaml: not valid YAML: a recursive alias at line 4"):
+        cosim.load(path)
+
+
+def test_a_few_shared_aliases_are_still_fine(tmp_path):
+    path = tmp_path / "shared.yaml"
+    path.write_text("name: x\nseed: 1\nduration: 1\nrobot: &r {model: point, radius: 0.1}\n"
+                    "groups: [{name: a, count: 1, robot: *r, controller: {class: controllers.library.station:Station}},\n"
+                    "         {name: b, count: 1, robot: *r, controller: {class: controllers.library.station:Station}}]\n")
+    with pytest.raises(ScenarioError, match="robot: unknown key"):  # the anchor's own key is refused as usual
+        cosim.load(path)
