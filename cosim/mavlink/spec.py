@@ -22,6 +22,12 @@ def _check_endpoint(port: int, first_sysid: int, key_env: str | None) -> None:
         raise ValueError(f"signing_key_env names an environment variable, got {key_env!r}")
 
 
+MAX_WAYPOINT_M = 100_000.0
+"""How far from the arena's origin a ghost's waypoint may lie (m)."""
+MAX_MISSION_STEPS = 65_535 - 2
+"""The most waypoints a ghost mission may hold: MAVLink's 16-bit item count, less take-off and end."""
+
+
 @dataclass(frozen=True)
 class ServeSpec:
     """Serve every robot of `group` (quadrotors, or diff_drive robots with ardupilot_rover) as a
@@ -60,6 +66,9 @@ class MissionStep:
     def __post_init__(self) -> None:
         if self.at[2] <= 0:
             raise ValueError(f"a mission waypoint flies above the ground: at[2] must be > 0 m, got {self.at[2]}")
+        if max(abs(self.at[0]), abs(self.at[1])) > MAX_WAYPOINT_M or self.at[2] > MAX_WAYPOINT_M:
+            raise ValueError(f"a mission waypoint must lie within {MAX_WAYPOINT_M:,.0f} m of the arena's origin (positions "
+                             f"become latitude and longitude on a local tangent plane), got {tuple(self.at)}")
         if self.hold_ns < 0 or self.radius < 0:
             raise ValueError("hold and radius must not be negative")
 
@@ -92,6 +101,9 @@ class GhostSpec:
 
     def __post_init__(self) -> None:
         _check_endpoint(self.port, self.first_sysid, self.signing_key_env)
+        if len(self.mission) > MAX_MISSION_STEPS:
+            raise ValueError(f"mission: at most {MAX_MISSION_STEPS:,} waypoints (the MAVLink mission protocol counts its "
+                             f"items in 16 bits, with the take-off and the end), got {len(self.mission):,}")
         if self.mission and self.personality == "ardupilot_rover":
             raise ValueError("mission: the ghost missions here are copter missions (take-off, waypoints, return)")
         if self.altitude <= 0:

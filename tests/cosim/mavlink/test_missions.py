@@ -274,3 +274,14 @@ def test_command_int_positions_follow_their_frame(vehicle):
     assert "terrain" in gcs.latest["STATUSTEXT"].text
     assert reposition(mav.MAV_FRAME_LOCAL_NED, 4.0, 5.0) == mav.MAV_RESULT_DENIED
     assert bank.pos[0, 2] == pytest.approx(4.0, abs=0.5)  # still where the last accepted command put it
+
+
+def test_a_mission_too_far_or_too_long_is_refused_when_the_scenario_loads():
+    import pytest
+
+    from cosim.mavlink.spec import GhostSpec, MissionStep
+
+    with pytest.raises(ValueError, match=r"within 100,000 m of the arena's origin .* got \(1000000000.0, 0.0, 10.0\)"):
+        MissionStep((1e9, 0.0, 10.0))
+    with pytest.raises(ValueError, match=r"mission: at most 65,533 waypoints .* got 100,000"):
+        GhostSpec("g", 14550, mission=(MissionStep((1.0, 1.0, 5.0)),) * 100_000)
