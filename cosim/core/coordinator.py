@@ -285,6 +285,9 @@ class Simulation:
             if self.progress is not None:
                 self.progress(self.now_ns, end, time.perf_counter() - self._wall0)
         except Exception as exc:
+            stop = _interruption(exc)
+            if stop is not None:  # Ctrl-C or SIGTERM landed inside compiled code, which re-raised it wrapped
+                raise stop from None
             raise SimulationError(
                 f"{type(exc).__name__}: {exc} (node {self.current_node}, t = {self.now_ns / NS_PER_S:.9f} s)",
                 self.now_ns, self.current_node, traceback.format_exc(),
@@ -366,3 +369,15 @@ class Simulation:
 
 def _or(value: int | None, default: int) -> int:
     return default if value is None else value
+
+
+def _interruption(exc: BaseException) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt (Ctrl-C, or SIGTERM as Terminated) behind an exception, if any: a signal
+    handler that raises while numba's compiled code runs surfaces as a SystemError caused by it."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None

@@ -138,7 +138,7 @@ def test_a_flood_of_subscriptions_and_junk_neither_stalls_the_run_nor_hides_the_
     assert result.status == "ok"
     m = result.metrics["stream"]
     assert m["published"] == 21 + 1 and m["dropped"] == 0  # 21 states (every 100 ms over 2 s) and the end
-    assert seen == 21
+    assert seen >= 20  # every publication from the one its subscription reached on (a junk one may start the run)
 
 
 FLOODER = """
