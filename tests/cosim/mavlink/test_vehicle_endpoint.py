@@ -118,15 +118,20 @@ def test_lost_setpoint_stream_holds_position(vehicle):
     gcs.wait("LOCAL_POSITION_NED", lambda m: abs(m.z + 3.0) < 0.1, timeout=10)
     vel = mav.MAVLink_set_position_target_local_ned_message(
         0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1100_0111, 0, 0, 0, 0.0, 2.0, 0, 0, 0, 0, 0, 0)
-    for _ in range(5):
-        gcs.send(vel)
-        gcs.pump(0.05)
-    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 6, 0).result == mav.MAV_RESULT_ACCEPTED
-    end = time.monotonic() + 2.0 / SPEED * 4
-    while time.monotonic() < end:
-        gcs.send(vel)
-        gcs.pump(0.05)
-    assert bank.vel[0, 0] > 1.0  # flying east
+
+    def fly_east() -> bool:
+        for _ in range(5):
+            gcs.send(vel)
+            gcs.pump(0.05)
+        assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 6, 0).result == mav.MAV_RESULT_ACCEPTED
+        end = time.monotonic() + 2.0 / SPEED * 4
+        while time.monotonic() < end:
+            gcs.send(vel)
+            gcs.pump(0.05)
+        return bank.vel[0, 0] > 1.0
+
+    # a stream stalled past 0.125 s by a busy test machine makes PX4 leave offboard, rightly: once more
+    assert fly_east() or fly_east()  # flying east
     gcs.pump(3.0 / SPEED)  # the stream stops (the ground station still beats): after PX4's 0.5 s the vehicle holds
     assert endpoint.mode == "hold"
     held = bank.pos[0].copy()
