@@ -300,9 +300,7 @@ class KinematicWorld(CommandArrays):
     def cast_fans(self, robots: np.ndarray, dirs: np.ndarray, counts: np.ndarray, max_range: np.ndarray) -> np.ndarray:
         if not kernels.compiled:
             return super().cast_fans(robots, dirs, counts, max_range)
-        first = np.zeros(len(counts), np.int64)
-        np.cumsum(counts[:-1], out=first[1:])
-        return self.scenery.cast(self._pos, self._radius, robots, dirs, first, counts, max_range)
+        return self.scenery.cast(self._pos, self._radius, robots, dirs, counts, max_range)
 
     def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
         """Distances along unit directions (R,3) from a given origin to the nearest obstacle or other

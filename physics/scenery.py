@@ -32,11 +32,14 @@ class Scenery:
         self.buf = np.zeros(max(n, 1), np.int64)
         self.hits = (np.zeros(0, np.int64), np.zeros(0, np.int64))  # room for one step's (shape, robot) pushes
 
-    def cast(self, pos: np.ndarray, radius: np.ndarray, robots: np.ndarray, dirs: np.ndarray, first: np.ndarray,
-             count: np.ndarray, max_range: np.ndarray) -> np.ndarray:
-        """Every request's rays at once (KinematicWorld._cast for each): distances, one per row of dirs."""
+    def cast(self, pos: np.ndarray, radius: np.ndarray, robots: np.ndarray, dirs: np.ndarray, count: np.ndarray,
+             max_range: np.ndarray) -> np.ndarray:
+        """Every request's rays at once (KinematicWorld._cast for each): request q's count[q] rays are
+        the next rows of dirs; distances, one per row of dirs."""
         from physics.scenery_kernels import cast_many
 
+        first = np.zeros(len(count), np.int64)
+        np.cumsum(count[:-1], out=first[1:])
         out = np.empty(len(dirs))
         cast_many(self.kinds, self.params, self.grid, self.start, self.items, self.mark, self.buf, pos, radius, robots,
                   dirs, first, count, max_range, out)
@@ -46,12 +49,11 @@ class Scenery:
                       requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
         """cast_rays_many's requests (robot, directions, max range), stacked into one call."""
         counts = np.array([len(d) for _, d, _ in requests], dtype=np.int64)
-        first = np.zeros(len(requests), np.int64)
-        np.cumsum(counts[:-1], out=first[1:])
         out = self.cast(pos, radius, np.array([i for i, _, _ in requests], dtype=np.int64),
-                        np.ascontiguousarray(np.concatenate([d for _, d, _ in requests]), dtype=np.float64), first, counts,
+                        np.ascontiguousarray(np.concatenate([d for _, d, _ in requests]), dtype=np.float64), counts,
                         np.array([r for _, _, r in requests], dtype=np.float64))
-        return [out[a:b] for a, b in zip(first.tolist(), (first + counts).tolist())]
+        ends = np.cumsum(counts).tolist()
+        return [out[a:b] for a, b in zip([0, *ends[:-1]], ends)]
 
     def push_out(self, pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, compiled: bool) -> list[int]:
         """Every shape pushes out the robots inside it (through its nearest surface), in the shapes'
