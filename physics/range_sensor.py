@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from physics.attitude import rotation_zyx
+from physics.sampling import check_rate_hz
 
 MAX_RAYS = 10_000
 """The most rays one range sensor may cast (a 3D lidar has a few thousand per sweep)."""
@@ -34,8 +35,7 @@ class RangeOptions:
     """The fan's centre relative to the body's forward axis (degrees, counter-clockwise)."""
 
     def __post_init__(self) -> None:
-        if self.rate_hz < 0:
-            raise ValueError(f"rate_hz must be >= 0, got {self.rate_hz}")
+        check_rate_hz(self.rate_hz)
         if not 1 <= self.count <= MAX_RAYS:
             raise ValueError(f"count must be between 1 and {MAX_RAYS:,} rays, got {self.count:,}")
         if not 0.0 <= self.fov_deg <= 360.0:

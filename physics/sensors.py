@@ -13,6 +13,7 @@ from physics.attitude import rotation_zyx
 from physics.geodesy import GeoOrigin
 from physics.range_sensor import RangeOptions as RangeOptions
 from physics.range_sensor import RangeSensor
+from physics.sampling import check_rate_hz
 
 
 def read_many(sensors: Sequence) -> np.ndarray:
@@ -79,8 +80,9 @@ class CompassOptions:
     rate_hz: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.noise_std < 0 or self.rate_hz < 0:
-            raise ValueError(f"noise_std must be >= 0 radians and rate_hz >= 0, got {self.noise_std}, {self.rate_hz}")
+        if self.noise_std < 0:
+            raise ValueError(f"noise_std must be >= 0 radians, got {self.noise_std}")
+        check_rate_hz(self.rate_hz)
 
 
 class Compass(_Sampled):
@@ -117,8 +119,9 @@ class BatteryOptions:
     rate_hz: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.noise_std < 0 or self.rate_hz < 0:
-            raise ValueError("noise_std and rate_hz must be >= 0")
+        if self.noise_std < 0:
+            raise ValueError(f"noise_std must be >= 0, got {self.noise_std}")
+        check_rate_hz(self.rate_hz)
 
 
 class BatteryGauge(_Sampled):
@@ -152,8 +155,9 @@ class GpsOptions:
     None: the robot's own position."""
 
     def __post_init__(self) -> None:
-        if self.noise_std < 0 or self.rate_hz < 0:
-            raise ValueError("noise_std and rate_hz must be >= 0")
+        if self.noise_std < 0:
+            raise ValueError(f"noise_std must be >= 0, got {self.noise_std}")
+        check_rate_hz(self.rate_hz)
 
 
 class Gps(_Sampled):
@@ -189,8 +193,9 @@ class ImuOptions:
     mount: tuple[float, float, float] | None = None
 
     def __post_init__(self) -> None:
-        if min(self.accel_noise_std, self.gyro_noise_std, self.rate_hz) < 0:
-            raise ValueError("noise standard deviations and rate_hz must be >= 0")
+        if min(self.accel_noise_std, self.gyro_noise_std) < 0:
+            raise ValueError("noise standard deviations must be >= 0")
+        check_rate_hz(self.rate_hz)
         if self.mount is not None and max(abs(v) for v in self.mount) > 10.0:
             raise ValueError(f"mount is within 10 m of the centre of mass (body frame, m), got {list(self.mount)}")
 

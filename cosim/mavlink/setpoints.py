@@ -51,6 +51,13 @@ def _yaw(m) -> float | None:
     return None if m.type_mask & IGNORE_YAW else m.yaw
 
 
+def _yaw_problem(m) -> str | None:
+    """An infinite yaw has no direction (NaN is taken: it keeps the current heading)."""
+    if not m.type_mask & IGNORE_YAW and math.isinf(m.yaw):
+        return f"setpoint refused: yaw {m.yaw} is not an angle"
+    return None
+
+
 def local_target(v: SimVehicleEndpoint, m) -> None:
     """SET_POSITION_TARGET_LOCAL_NED."""
     v.setpoint_heard()
@@ -61,6 +68,7 @@ def local_target(v: SimVehicleEndpoint, m) -> None:
     used = ([m.x, m.y, m.z] if not mask & IGNORE_POSITION else []) + ([m.vx, m.vy, m.vz] if not mask & IGNORE_VELOCITY else [])
     if problem is None and not all(math.isfinite(x) for x in used):
         problem = "setpoint refused: non-finite position or velocity"
+    problem = problem or _yaw_problem(m)
     if problem is not None:
         v.deny(problem)
     elif not mask & IGNORE_POSITION:
@@ -95,7 +103,7 @@ def global_target(v: SimVehicleEndpoint, m) -> None:
     v.setpoint_heard()
     if not v.following:
         return
-    problem = _frame_problem(m.coordinate_frame, GLOBAL_FRAMES)
+    problem = _frame_problem(m.coordinate_frame, GLOBAL_FRAMES) or _yaw_problem(m)
     if problem is not None:
         v.deny(problem)
     elif not m.type_mask & IGNORE_POSITION:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cosim.mavlink.datagrams import Codec
-from cosim.mavlink.peers import IDLE_S, MAX_PEERS, Peers
+from cosim.mavlink.peers import IDLE_S, MAX_PEERS, STALE_S, Peers
 from cosim.mavlink.ratelog import RateLimitedLog
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ class VehiclePort:
         self.sock.setblocking(False)
         self.port = self.sock.getsockname()[1]
         self.vehicles: list[SimVehicleEndpoint] = []
-        self.peer_set = Peers(max_peers, peer_idle_s)
+        self.peer_set = Peers(max_peers, peer_idle_s, min(STALE_S, peer_idle_s))
         self.stats = EndpointStats()
         self._bad_log = RateLimitedLog(log)
         self._crowd_log = RateLimitedLog(log)

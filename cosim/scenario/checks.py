@@ -102,6 +102,7 @@ def _check_world(s: Scenario, m: Mapper) -> None:
         if s.world.terrain is not None:
             raise m.error("world.terrain", "terrain needs physics.backend: pybullet (the kinematic world is flat)")
     _check_shadowing(s, m)
+    _check_sizes(s, m)
     _check_interfaces(s, m)
     _check_initial_state(s, m)
     terrain = s.world.terrain
@@ -111,6 +112,22 @@ def _check_world(s: Scenario, m: Mapper) -> None:
         if x0 > ax0 or x1 < ax1 or y0 > ay0 or y1 < ay1:
             raise m.error("world.terrain", f"the heightfield covers x {x0:g}..{x1:g}, y {y0:g}..{y1:g} m but the arena is "
                                            f"x {ax0:g}..{ax1:g}, y {ay0:g}..{ay1:g}: robots would fall off its edge")
+
+def _check_sizes(s: Scenario, m: Mapper) -> None:
+    """Wind needs something that flies; robots fit in the arena; a radio delivers within the run."""
+    if s.world.wind is not None and not any(g.robot.model == "quadrotor" for g in s.groups):
+        raise m.error("world.wind", "wind pushes quadrotors only, and no group here flies one (robot.model: quadrotor); "
+                                    "remove wind or add a quadrotor group")
+    room = min(hi - lo for lo, hi in zip(s.world.arena_lower[:2], s.world.arena_upper[:2]))
+    for gi, g in enumerate(s.groups):
+        if 2 * g.robot.radius > room:
+            raise m.error(f"groups[{gi}].robot.radius", f"a robot of radius {g.robot.radius:g} m does not fit in the "
+                                                        f"arena, {room:g} m across at its narrowest")
+    latency = s.network.radio.fast.latency_ns
+    if s.network.backend == "fast" and latency >= s.duration_ns:
+        raise m.error("network.radio.fast.latency", f"a latency of {format_ns(latency)} is not shorter than the run "
+                                                    f"({format_ns(s.duration_ns)}): nothing sent would arrive")
+
 
 def _check_shadowing(s: Scenario, m: Mapper) -> None:
     """Obstacles that shadow radio links must be solids the radio model can cross."""
@@ -199,6 +216,9 @@ def _check_routing(s: Scenario, m: Mapper) -> None:
                 raise m.error(f"traffic[{k}].pairs", f"node ids must be below {s.n_nodes} (the robot count); got [{a}, {b}]")
         if cbr.sessions and s.n_nodes < 2:
             raise m.error(f"traffic[{k}].sessions", "random sessions need at least two robots")
+        if cbr.start_ns >= s.duration_ns:
+            raise m.error(f"traffic[{k}].start", f"the traffic starts at {format_ns(cbr.start_ns)}, when the run "
+                                                 f"({format_ns(s.duration_ns)}) is over: it would send nothing")
 
 
 def _check_quad_tick(s: Scenario, g, path: str, dt: int, m: Mapper) -> None:

@@ -30,6 +30,15 @@ MAX_CONTROL_HZ = 10_000
 """The fastest quadrotor control loop a scenario may ask for (Hz)."""
 MAX_PACKET_RATE = 1_000_000
 """The most packets a traffic source may send per second."""
+MAX_SPEED = 1_000.0
+"""The fastest a robot may be told to go (m/s): about three times the speed of sound."""
+MAX_RADIUS = 1_000.0
+"""The largest robot body (m)."""
+MAX_COORDINATE = 1e6
+"""The farthest an arena may reach from the origin (m): 1,000 km, where float64 positions still
+resolve nanometres."""
+MAX_SOLVER_ITERATIONS = 1_000
+"""pybullet's contact solver: more iterations than this cost without converging further."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +68,9 @@ class WorldSpec:
     terrain: Terrain | None = None
 
     def __post_init__(self) -> None:
+        if max(abs(v) for v in (*self.arena_lower, *self.arena_upper)) > MAX_COORDINATE:
+            raise ValueError(f"the arena must lie within {MAX_COORDINATE:,.0f} m of the origin on every axis, got "
+                             f"arena_lower {list(self.arena_lower)} and arena_upper {list(self.arena_upper)}")
         if any(lo >= hi for lo, hi in zip(self.arena_lower, self.arena_upper)):
             raise ValueError(f"arena_lower {self.arena_lower} must be below arena_upper {self.arena_upper} on every axis")
 
@@ -83,6 +95,9 @@ class PhysicsSpec:
             raise ValueError(f"max_accel must be > 0 m/s^2, got {self.max_accel}")
         if self.drag <= 0:
             raise ValueError(f"drag must be > 0 1/s, got {self.drag}")
+        if not 1 <= self.solver_iterations <= MAX_SOLVER_ITERATIONS:
+            raise KeyValueError("solver_iterations", f"solver_iterations must be within 1..{MAX_SOLVER_ITERATIONS:,} "
+                                                     f"(the default is 10), got {self.solver_iterations:,}")
 
 
 PRIMARY_INTERFACE = "radio"
@@ -187,10 +202,12 @@ class RobotModelSpec:
         if not self.control_hz > 0 or abs(1e9 / self.control_hz - round(1e9 / self.control_hz)) > 1e-6:
             raise KeyValueError("control_hz", "control_hz must divide one second into whole nanoseconds (50, 100, 200, 400, "
                                               f"...); got {self.control_hz}")
-        if self.radius <= 0 or self.mass <= 0:
-            raise ValueError("radius and mass must be > 0")
-        if self.max_speed < 0:
-            raise KeyValueError("max_speed", "max_speed must be >= 0")
+        if not 0 < self.radius <= MAX_RADIUS:
+            raise KeyValueError("radius", f"radius must be > 0 and at most {MAX_RADIUS:,.0f} m, got {self.radius:g}")
+        if self.mass <= 0:
+            raise KeyValueError("mass", f"mass must be > 0 kg, got {self.mass:g}")
+        if not 0 <= self.max_speed <= MAX_SPEED:
+            raise KeyValueError("max_speed", f"max_speed must be within 0..{MAX_SPEED:,.0f} m/s, got {self.max_speed:g}")
         self._check_model_keys()
 
     def _check_model_keys(self) -> None:
@@ -325,6 +342,9 @@ class CbrSpec:
             raise ValueError(f"port must be within 0..65535, got {self.port}")
         if self.start_ns < 0 or self.start_window_ns < 0:
             raise ValueError("start and start_window must be >= 0")
+        if self.stop_ns is not None and self.stop_ns <= self.start_ns:
+            raise ValueError(f"stop ({self.stop_ns / 1e9:g} s) must come after start ({self.start_ns / 1e9:g} s): no "
+                             "session would send anything")
         for a, b in self.pairs:
             if a == b or a < 0 or b < 0:
                 raise ValueError(f"each pair is [source, destination], two different node ids >= 0; got [{a}, {b}]")

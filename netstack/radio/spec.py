@@ -106,8 +106,13 @@ class RadioSpec:
                 object.__setattr__(self, key, value)
         if std is not None:
             std.rate(self.data_rate_mbps)  # raises for a rate the standard does not have
-        elif self.data_rate_mbps <= 0:
-            raise ValueError(f"data_rate_mbps must be > 0, got {self.data_rate_mbps:g}")
+        elif not 1e-6 <= self.data_rate_mbps <= 1e5:
+            raise ValueError(f"data_rate_mbps must be within 1e-06..1e+05 Mbit/s (1 bit/s to 100 Gbit/s), got "
+                             f"{self.data_rate_mbps:g}")
+        else:
+            for key in _GENERIC_ONLY:
+                if not 0 <= getattr(self, key) <= 0xFFFF:
+                    raise ValueError(f"{key} must be within 0..65535 bytes, got {getattr(self, key):,}")
         low, high = (0.0, 30.0) if std is not None else (-60.0, 60.0)
         if not low <= self.noise_figure_db <= high:
             raise ValueError(f"noise_figure_db must be within {low:g}..{high:g} dB, got {self.noise_figure_db:g}")

@@ -32,6 +32,24 @@ def test_peers_are_bounded_refresh_and_expire():
         Peers(limit=0)
 
 
+
+def test_a_restarted_ground_station_takes_the_slot_of_a_sender_gone_quiet():
+    peers = Peers()  # the served vehicle's defaults: 16 slots, 30 s idle, 3 s stale
+    idle = [("127.0.0.1", 1000 + k) for k in range(16)]
+    for k, addr in enumerate(idle):  # sixteen valid senders that each spoke and fell silent
+        assert peers.heard(addr, 0.1 * k)
+    assert not peers.heard(("127.0.0.1", 1), 2.0)  # all sixteen spoke within 3 s: the slots stay theirs
+    assert peers.heard(("127.0.0.1", 2), 5.0)  # the restarted station, long before the 30 s expiry
+    assert idle[0] not in peers and peers.stats.displaced == 1 and len(peers) == 16
+    assert peers.heard(("127.0.0.1", 2), 6.0)  # it stays while it beats
+    for t in range(7, 40):
+        peers.heard(("127.0.0.1", 2), float(t))
+        for k in range(2, 40):  # newcomers keep taking the quiet senders' slots, never the live one's
+            peers.heard(("127.0.0.1", 3000 + k), float(t))
+        assert ("127.0.0.1", 2) in peers
+    with pytest.raises(ValueError, match="stale time"):
+        Peers(idle_s=2.0, stale_s=3.0)
+
 class Station:
     """A UDP socket speaking MAVLink 2 (signed with `key` if given)."""
 

@@ -188,6 +188,13 @@ def test_non_finite_fields_are_refused_and_the_vehicle_flies_on(vehicle):
     gcs.send(mav.MAVLink_set_position_target_local_ned_message(0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1111_1000,
                                                                 nan, 0.0, -2.0, 0, 0, 0, 0, 0, 0, 0, 0))
     gcs.wait("STATUSTEXT", lambda m: "non-finite" in m.text)
+    for yaw in (inf, -inf):  # the yaw is used (bit 10 clear): an infinite one is named, not flown
+        gcs.send(mav.MAVLink_set_position_target_local_ned_message(0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1011_1111_1000,
+                                                                    0.0, 0.0, -2.0, 0, 0, 0, 0, 0, 0, yaw, 0))
+        gcs.wait("STATUSTEXT", lambda m, yaw=yaw: m.text == f"setpoint refused: yaw {yaw} is not an angle")
+    gcs.send(mav.MAVLink_set_position_target_global_int_message(0, 1, 1, mav.MAV_FRAME_GLOBAL_RELATIVE_ALT_INT,
+                                                                 0b0000_1011_1111_1000, 0, 0, 2.0, 0, 0, 0, 0, 0, 0, inf, 0))
+    gcs.wait("STATUSTEXT", lambda m: m.text == "setpoint refused: yaw inf is not an angle")
     gcs.send(mav.MAVLink_param_set_message(1, 1, b"MIS_TAKEOFF_ALT", nan, mav.MAV_PARAM_TYPE_REAL32))
     gcs.wait("STATUSTEXT", lambda m: m.text == "MIS_TAKEOFF_ALT: expected 0..1000 m, got nan")
     # NaN in a reposition is PX4's "keep": the current position here, a new altitude (AMSL 403 m: 3 m up)
