@@ -261,7 +261,11 @@ def main(argv: list[str] | None = None) -> int:
     command_line = sys.argv if argv is None else ["cosim", *argv]  # recorded in the run's metadata
     args = parser().parse_args(argv, namespace=argparse.Namespace(command_line=command_line))
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    return args.handler(args)
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:  # before a run started (loading, checking): nothing to keep
+        print("\ninterrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

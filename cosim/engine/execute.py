@@ -13,7 +13,7 @@ from cosim.core.coordinator import Simulation
 from cosim.core.parts import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.assemble import build
-from cosim.engine.signals import Terminated, deferred, sigterm_interrupts
+from cosim.engine.signals import Terminated, interrupts
 from cosim.errors import ScenarioError, SimulationError
 from cosim.output.final_state import write_final_state
 from cosim.output.metrics import metrics_of, record_summary, run_routing_metrics
@@ -39,44 +39,50 @@ def run(
     an existing non-empty `out_dir` is refused unless `overwrite`, and then replaced only by a run
     that succeeds. A failed or interrupted run still leaves its directory, with what was computed."""
     target = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
-    stage = Staging(target, overwrite, scenario.source)
-    result = run_in(scenario, stage.work, progress, argv, phase)
-    return dataclasses.replace(result, directory=stage.publish(result.status))
+    with interrupts() as signals:  # shared with run_in's: a signal after the run is written waits for the rename
+        stage = Staging(target, overwrite, scenario.source)
+        result = run_in(scenario, stage.work, progress, argv, phase)
+        signals.hold()
+        return dataclasses.replace(result, directory=stage.publish(result.status))
 
 
 def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = None,
            argv: list[str] | None = None, phase: PhaseFn | None = None,
            built: Callable[[Simulation], None] | None = None) -> RunResult:
     """Run `scenario` writing straight into `directory` (a staged or otherwise private one).
-    Ctrl-C and SIGTERM stop the simulation and the run is recorded as interrupted; once it has
-    stopped, they wait until its results are written."""
-    prepare(directory, scenario, argv)
+    The first Ctrl-C or SIGTERM stops the simulation and the run is recorded as interrupted; later
+    ones, and any once the simulation has ended, wait until its results are written."""
     sim: Simulation | None = None
     error: str | None = None
     status = "ok"
-    try:
-        with sigterm_interrupts():
+    prepared = False
+    with interrupts() as signals:
+        try:
+            prepare(directory, scenario, argv)
+            prepared = True
             sim = build(scenario, directory)
             if built is not None:
                 built(sim)
             sim.recorder.stream_to(directory / "trace")
             sim.run(progress, phase)
-    except (ScenarioError, SimulationError) as exc:
-        status, error = "failed", str(exc)
-        if isinstance(exc, SimulationError):
-            _write_quietly(directory / "error.txt", exc.traceback_text)
-    except KeyboardInterrupt as exc:
-        status = "interrupted"
-        error = "terminated by SIGTERM" if isinstance(exc, Terminated) else "interrupted by the user (Ctrl-C)"
-        log.warning("run %s at t = %.3f s; writing what was computed", error, sim.now_ns / NS_PER_S if sim else 0.0)
-    except Exception as exc:  # a bug in a backend: still leave a record
-        status, error = "failed", f"{type(exc).__name__}: {exc}"
-        _write_quietly(directory / "error.txt", traceback.format_exc())
-    caught: list[int] = []
-    with deferred(caught):
+            signals.hold()
+        except (ScenarioError, SimulationError) as exc:
+            status, error = "failed", str(exc)
+            if isinstance(exc, SimulationError):
+                _write_quietly(directory / "error.txt", exc.traceback_text)
+        except KeyboardInterrupt as exc:
+            status = "interrupted"
+            error = "terminated by SIGTERM" if isinstance(exc, Terminated) else "interrupted by the user (Ctrl-C)"
+            log.warning("run %s at t = %.3f s; writing what was computed", error, sim.now_ns / NS_PER_S if sim else 0.0)
+        except Exception as exc:  # a bug in a backend: still leave a record
+            if not prepared:
+                raise  # the directory cannot be written: nothing to record in
+            status, error = "failed", f"{type(exc).__name__}: {exc}"
+            _write_quietly(directory / "error.txt", traceback.format_exc())
+        signals.hold()
         status, error, metrics, digest = _finish(sim, scenario, directory, status, error)
-    if caught and status == "ok":
-        log.warning("a signal arrived while the results were written; they are complete")
+        if len(signals.caught) > (status == "interrupted"):
+            log.warning("a signal arrived while the results were written; they are complete")
     return RunResult(directory, status, metrics, error, digest)
 
 

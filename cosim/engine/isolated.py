@@ -23,7 +23,7 @@ from pathlib import Path
 from cosim.core.parts import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.console import is_control
-from cosim.engine.signals import Terminated, sigterm_interrupts
+from cosim.engine.signals import Terminated, interrupts
 from cosim.output.rundir import RunResult, default_dir, prepare, write_status
 from cosim.output.staging import Staging
 from cosim.output.summary import summary_text
@@ -76,9 +76,11 @@ def run_isolated(
     target = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
     if in_place:
         return _run_child(scenario, target, progress, argv, timeout_s, phase, console)
-    stage = Staging(target, overwrite, scenario.source)
-    result = _run_child(scenario, stage.work, progress, argv, timeout_s, phase, console)
-    return dataclasses.replace(result, directory=stage.publish(result.status))
+    with interrupts() as signals:  # shared with _run_child's: a signal after the child ends waits for the rename
+        stage = Staging(target, overwrite, scenario.source)
+        result = _run_child(scenario, stage.work, progress, argv, timeout_s, phase, console)
+        signals.hold()
+        return dataclasses.replace(result, directory=stage.publish(result.status))
 
 
 def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None, argv: list[str] | None,
@@ -89,7 +91,7 @@ def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None,
     stderr_path = directory / "child_stderr.txt"
     env = dict(os.environ, CPPYY_CRASH_QUIET="1")
     last = [0, scenario.duration_ns]  # the child's latest progress: simulated now and end (ns)
-    with open(stderr_path, "w") as err:
+    with interrupts() as signals, open(stderr_path, "w") as err:
         child = subprocess.Popen(
             [sys.executable, "-m", "cosim.engine.child", str(directory), scenario.source, json.dumps(command)],
             stdout=subprocess.PIPE, stderr=err, text=True, env=env, preexec_fn=_die_with_parent,
@@ -105,25 +107,31 @@ def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None,
             watchdog.daemon = True
             watchdog.start()
         try:
-            with sigterm_interrupts():
-                _relay(child, progress, last, phase, console)
-                child.wait()
+            _relay(child, progress, last, phase, console)
+            child.wait()
+            signals.hold()  # from here on the parent only reads back: signals wait
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the child records 'interrupted' and keeps its trace
-            child.send_signal(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
+            child.send_signal(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)  # once: later ones wait
             child.wait()
         finally:
             if watchdog is not None:
                 watchdog.cancel()
-    if timed_out.is_set():
-        return _record_death(directory, scenario, child.returncode, _read_text(stderr_path), last[0],
-                             reason=f"timed out after {timeout_s:g} s of wall-clock time")
+        return _read_back(directory, scenario, child.returncode, stderr_path, last[0],
+                          f"timed out after {timeout_s:g} s of wall-clock time" if timed_out.is_set() else None)
+
+
+def _read_back(directory: Path, scenario: Scenario, returncode: int, stderr_path: Path, last_ns: int,
+               timed_out: str | None) -> RunResult:
+    """The run as the child recorded it, or as its death says (timed out, crashed, killed)."""
+    if timed_out is not None:
+        return _record_death(directory, scenario, returncode, _read_text(stderr_path), last_ns, reason=timed_out)
     try:
         recorded = json.loads((directory / "status.json").read_text())
     except (OSError, ValueError) as exc:  # the child died before writing it, or a full disk cut it short
         recorded = {"status": None, "unreadable": str(exc)}
     if recorded.get("status") in ("ok", "failed", "interrupted"):
         return _outcome(directory, recorded)
-    return _record_death(directory, scenario, child.returncode, _read_text(stderr_path), last[0])
+    return _record_death(directory, scenario, returncode, _read_text(stderr_path), last_ns)
 
 
 def _outcome(directory: Path, recorded: dict) -> RunResult:

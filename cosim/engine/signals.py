@@ -1,5 +1,8 @@
-"""Signals during a run: SIGTERM stops it like Ctrl-C (the run is recorded as interrupted with
-what it computed), and while a run writes its results neither signal cuts the writing short."""
+"""Signals during a run: the first SIGINT (Ctrl-C) or SIGTERM stops it (the run is recorded as
+interrupted with what it computed); every later one, and every one after the results have begun to
+be written, is only noted, so the writing is never cut short. Ctrl-C reaches a whole process group
+at once (the CLI and its child run), often twice: that must not lose a result.
+"""
 
 from __future__ import annotations
 
@@ -8,38 +11,52 @@ import signal
 import threading
 from collections.abc import Iterator
 
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM arrived (a scheduler, `kill`, a container stopping)."""
 
 
-def _on_term(signum, frame) -> None:
-    raise Terminated("terminated by SIGTERM")
+class Interrupts:
+    """One run's signal state: `armed` until the first signal (which raises) or `hold()`; `caught`
+    lists every signal that arrived."""
+
+    def __init__(self) -> None:
+        self.armed = True
+        self.caught: list[int] = []
+
+    def handle(self, signum: int, frame: object) -> None:
+        self.caught.append(signum)
+        if self.armed:
+            self.armed = False  # before raising: a second signal while this one unwinds is only noted
+            raise Terminated("terminated by SIGTERM") if signum == signal.SIGTERM else KeyboardInterrupt()
+
+    def hold(self) -> None:
+        """From now on signals are only noted (the results are being written)."""
+        self.armed = False
+
+
+_active: list[Interrupts] = []
 
 
 @contextlib.contextmanager
-def sigterm_interrupts() -> Iterator[None]:
-    """Within the block SIGTERM raises Terminated (main thread only; elsewhere nothing changes)."""
+def interrupts() -> Iterator[Interrupts]:
+    """Within the block the first SIGINT raises KeyboardInterrupt and the first SIGTERM Terminated;
+    later ones are noted. Nested blocks share the outermost one's state, so a caller that publishes
+    a run after it was written stays protected. Main thread only: elsewhere signals are not touched."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield Interrupts()
         return
-    before = signal.signal(signal.SIGTERM, _on_term)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
-
-
-@contextlib.contextmanager
-def deferred(caught: list[int]) -> Iterator[None]:
-    """Within the block SIGINT and SIGTERM are noted in `caught` instead of interrupting (main
-    thread only), so results being written are written whole."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
+    if _active:
+        yield _active[0]
         return
-    before = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in (signal.SIGINT, signal.SIGTERM)}
+    state = Interrupts()
+    before = {s: signal.signal(s, state.handle) for s in _SIGNALS}
+    _active.append(state)
     try:
-        yield
+        yield state
     finally:
+        _active.pop()
         for s, handler in before.items():
             signal.signal(s, handler)

@@ -14,14 +14,21 @@ import numpy as np
 import zmq
 
 from cosim.core.timeline import Priority
-from cosim.stream.spec import StreamSpec
+from cosim.stream.spec import StreamSpec, every_interface_endpoint
 from cosim.stream.wire import END_TOPIC, STATE_TOPIC, encode
 
 log = logging.getLogger(__name__)
 LINGER_MS = 2000
+"""At the end of the run, how long queued publications may still take to leave (then they are dropped)."""
 DRAIN_LIMIT = 10_000
 """Messages from subscribers read per publication at most (a flood waits, the run does not)."""
-"""At the end of the run, how long queued publications may still take to leave (then they are dropped)."""
+MAX_UPSTREAM_BYTES = 64
+"""The longest message a subscriber may send (a subscription is 1 byte + a topic of at most 14):
+libzmq disconnects a sender of a longer one, forgetting every subscription it made."""
+USEFUL = frozenset(t[:k] for t in (STATE_TOPIC, END_TOPIC) for k in range(len(t) + 1))
+"""The only subscriptions applied: prefixes of the topics published. Any other could never match, and
+libzmq would keep it (a node per byte) for as long as its subscriber stays: a local process could
+otherwise grow the run's memory by gigabytes."""
 
 
 class StreamPublisher:
@@ -39,18 +46,26 @@ class StreamPublisher:
         self.seq = 0
         self.published = 0
         self.dropped = 0
+        self.ignored = 0
         self.wall_s = 0.0
 
     def start(self, sim) -> None:
         sock = self._ctx.socket(zmq.XPUB)
         sock.setsockopt(zmq.SNDHWM, self.spec.hwm)
         sock.setsockopt(zmq.XPUB_NODROP, 1)  # a full queue refuses (counted) instead of dropping silently
+        sock.setsockopt(zmq.XPUB_MANUAL, 1)  # subscriptions are applied here (_upstream), only useful ones
+        sock.setsockopt(zmq.MAXMSGSIZE, MAX_UPSTREAM_BYTES)  # a longer message disconnects its sender
         sock.setsockopt(zmq.LINGER, LINGER_MS)
         try:
             sock.bind(self.spec.url)
         except zmq.ZMQError as exc:
             sock.close()
             raise RuntimeError(f"output.stream.url: cannot listen on {self.spec.url}: {exc}") from None
+        bound = sock.getsockopt_string(zmq.LAST_ENDPOINT)
+        if every_interface_endpoint(bound):
+            sock.close(linger=0)
+            raise RuntimeError(f"output.stream.url: {self.spec.url} resolved to {bound}, every interface; name the one "
+                               "you mean (tcp://127.0.0.1:PORT for this machine only)")
         self._sock, self._sim = sock, sim
         self._wait_for_subscribers()
         sim.queue.push(0, Priority.SAMPLE, self._publish)
@@ -75,7 +90,7 @@ class StreamPublisher:
 
     def metrics(self) -> dict:
         return {"stream": {"url": self.spec.url, "published": self.published, "dropped": self.dropped,
-                           "wall_s": round(self.wall_s, 4)}}
+                           "ignored_from_subscribers": self.ignored, "wall_s": round(self.wall_s, 4)}}
 
     def failures(self) -> list[str]:
         return []
@@ -123,10 +138,15 @@ class StreamPublisher:
                 return
             self._upstream(self._sock.recv())
 
-    @staticmethod
-    def _upstream(msg: bytes) -> bool:
-        """One message from a subscriber (libzmq applies subscriptions itself): True for a subscription."""
-        return msg[:1] == b"\x01"
+    def _upstream(self, msg: bytes) -> bool:
+        """One message from a subscriber, just received: a useful (un)subscription is applied to its
+        sender; anything else is counted and dropped. True for a useful subscription."""
+        kind, topic = msg[:1], msg[1:]
+        if kind not in (b"\x00", b"\x01") or topic not in USEFUL:
+            self.ignored += 1
+            return False
+        self._sock.setsockopt(zmq.SUBSCRIBE if kind == b"\x01" else zmq.UNSUBSCRIBE, topic)
+        return kind == b"\x01"
 
     # -- TraceObserver -------------------------------------------------------------------------
     def sends(self, t_ns: int, src: Sequence[int], dst: Sequence[int], tx_id: Sequence[int], size: Sequence[int]) -> None:
