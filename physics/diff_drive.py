@@ -33,6 +33,10 @@ class DriveSpec:
     def __post_init__(self) -> None:
         if min(self.wheel_base, self.max_wheel_speed, self.max_accel, self.friction, self.heading_gain) <= 0:
             raise ValueError("wheel_base, max_wheel_speed, max_accel, friction and heading_gain must be > 0")
+        if self.wheel_base > 100 or self.max_wheel_speed > 1000 or max(self.max_accel, self.friction, self.heading_gain) > 1e4:
+            raise ValueError("wheel_base must be at most 100 m, max_wheel_speed 1,000 m/s, and max_accel, friction and "
+                             f"heading_gain 1e4; got {self.wheel_base:g}, {self.max_wheel_speed:g}, {self.max_accel:g}, "
+                             f"{self.friction:g}, {self.heading_gain:g}")
 
 
 class DriveCommands:

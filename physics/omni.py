@@ -39,6 +39,9 @@ class OmniSpec:
     def __post_init__(self) -> None:
         if min(self.max_wheel_speed, self.max_accel, self.friction, self.heading_gain) <= 0:
             raise ValueError("max_wheel_speed, max_accel, friction and heading_gain must be > 0")
+        if self.max_wheel_speed > 1000 or max(self.max_accel, self.friction, self.heading_gain) > 1e4:
+            raise ValueError("max_wheel_speed must be at most 1,000 m/s, and max_accel, friction and heading_gain 1e4; "
+                             f"got {self.max_wheel_speed:g}, {self.max_accel:g}, {self.friction:g}, {self.heading_gain:g}")
 
 
 def wheel_matrix(radius: float) -> np.ndarray:

@@ -40,8 +40,9 @@ class RangeOptions:
             raise ValueError(f"count must be between 1 and {MAX_RAYS:,} rays, got {self.count:,}")
         if not 0.0 <= self.fov_deg <= 360.0:
             raise ValueError(f"fov_deg must be within [0, 360], got {self.fov_deg}")
-        if self.max_range <= 0 or self.noise_std < 0:
-            raise ValueError("max_range must be > 0 and noise_std >= 0")
+        if not 0 < self.max_range <= 1e6 or self.noise_std < 0:
+            raise ValueError(f"max_range must be > 0 and at most 1e6 m, and noise_std >= 0; got {self.max_range:g} and "
+                             f"{self.noise_std:g}")
 
     def angles(self) -> np.ndarray:
         """Ray angles relative to the heading, radians, counter-clockwise."""

@@ -21,6 +21,9 @@ class RandomWalk(Controller):
         def __post_init__(self) -> None:
             if self.max_speed < 0 or self.velocity_sigma < 0 or self.heading_sigma < 0:
                 raise ValueError("max_speed, velocity_sigma and heading_sigma must be >= 0")
+            if max(self.max_speed, self.velocity_sigma) > 1000.0 or self.heading_sigma > 100.0:
+                raise ValueError("max_speed and velocity_sigma must be at most 1,000 m/s and heading_sigma at most "
+                                 f"100 rad/s, got {self.max_speed:g}, {self.velocity_sigma:g}, {self.heading_sigma:g}")
 
     period = 0.1
     NOISE_BLOCK = 96

@@ -11,6 +11,9 @@ import numpy as np
 from cosim.core.timers import GroupTimer, Timer
 from cosim.core.timeunits import NS_PER_S
 
+MAX_SECONDS = 9.2e9
+"""The longest period or delay a timer takes (s): int64 nanoseconds reach about 9.22e9 s."""
+
 if TYPE_CHECKING:
     from cosim.core.coordinator import Simulation
 
@@ -18,6 +21,8 @@ if TYPE_CHECKING:
 def _seconds_to_ns(value: float, what: str) -> int:
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
         raise ValueError(f"{what} must be a finite number of seconds, got {value!r}")
+    if abs(value) > MAX_SECONDS:
+        raise ValueError(f"{what} must be at most {MAX_SECONDS:.3g} s (time is kept in int64 nanoseconds), got {value!r}")
     return round(value * NS_PER_S)
 
 

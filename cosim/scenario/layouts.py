@@ -7,12 +7,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
+MAX_EXTENT = 1e6
+"""The farthest any layout number may reach (m): an arena's own limit."""
+
+
+def _within(name: str, *values: float) -> None:
+    if any(not abs(v) <= MAX_EXTENT for v in values):
+        raise ValueError(f"{name} must be within {MAX_EXTENT:,.0f} m of the origin, got {list(values)}")
+
 
 @dataclass(frozen=True)
 class PointLayout:
     """Everyone at one point (the world's overlap resolution separates them)."""
 
     position: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        _within("position", *self.position)
 
     def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
         return np.tile(np.array(self.position, dtype=np.float64), (count, 1))
@@ -31,8 +42,10 @@ class GridLayout:
     def __post_init__(self) -> None:
         if self.spacing <= 0:
             raise ValueError(f"spacing must be > 0 metres, got {self.spacing}")
-        if self.columns < 0:
-            raise ValueError(f"columns must be >= 0, got {self.columns}")
+        _within("origin", *self.origin)
+        _within("spacing", self.spacing)
+        if not 0 <= self.columns <= 1_000_000:
+            raise ValueError(f"columns must be within 0..1,000,000, got {self.columns:,}")
 
     def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
         cols = self.columns or max(1, math.ceil(math.sqrt(count)))
@@ -56,6 +69,8 @@ class RandomDiscLayout:
     def __post_init__(self) -> None:
         if self.radius < 0:
             raise ValueError(f"radius must be >= 0 metres, got {self.radius}")
+        _within("center", *self.center)
+        _within("radius", self.radius)
 
     def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
         r = self.radius * np.sqrt(rng.random(count))
@@ -76,6 +91,8 @@ class RandomBoxLayout:
     def __post_init__(self) -> None:
         if any(lo > hi for lo, hi in zip(self.lower, self.upper)):
             raise ValueError(f"lower {self.lower} must be <= upper {self.upper} on every axis")
+        _within("lower", *self.lower)
+        _within("upper", *self.upper)
 
     def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
         lo, hi = np.array(self.lower), np.array(self.upper)
@@ -87,6 +104,9 @@ class ListLayout:
     """Explicit positions, one per robot."""
 
     points: tuple[tuple[float, float, float], ...] = ()
+
+    def __post_init__(self) -> None:
+        _within("points", *(v for p in self.points for v in p))
 
     def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
         if len(self.points) != count:
@@ -105,6 +125,8 @@ class LineLayout:
     def __post_init__(self) -> None:
         if not any(self.step):
             raise ValueError("step must not be zero: the robots would stand on one point")
+        _within("start", *self.start)
+        _within("step", *self.step)
 
     def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
         return np.array(self.start, dtype=np.float64) + np.arange(count)[:, None] * np.array(self.step, dtype=np.float64)

@@ -35,6 +35,8 @@ def read_radio(raw: Any, backend: str, path: str, m: Mapper) -> RadioSpec:
     data = dict(raw)
     data.setdefault("standard", "802.11b" if backend == "ns3" else GENERIC)
     standard = data["standard"]
+    if not isinstance(standard, str):
+        raise m.error(f"{path}.standard", f"expected one of {GENERIC}, {', '.join(STANDARDS)}, got {standard!r}")
     if standard in STANDARDS or standard == GENERIC:
         _migrate(data, standard, backend, path, m)
         _standard_contention(data, path, m)

@@ -193,7 +193,7 @@ class Mapper:
         if not isinstance(data, Mapping) or tag not in data:
             raise self.error(path, f"expected a mapping with `{tag}`: one of {', '.join(sorted(registry))}")
         name = data[tag]
-        if name not in registry:
+        if not isinstance(name, str) or name not in registry:
             raise self.error(_join(path, tag), f"unknown {tag} {name!r}; expected one of: {', '.join(sorted(registry))}")
         rest = {k: v for k, v in data.items() if k != tag}
         return self.build(registry[name], rest, path)

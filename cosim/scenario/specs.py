@@ -30,10 +30,14 @@ MAX_CONTROL_HZ = 10_000
 """The fastest quadrotor control loop a scenario may ask for (Hz)."""
 MAX_PACKET_RATE = 1_000_000
 """The most packets a traffic source may send per second."""
+MAX_SESSIONS = 1_000_000
+"""The most random traffic sessions one traffic entry may draw."""
 MAX_SPEED = 1_000.0
 """The fastest a robot may be told to go (m/s): about three times the speed of sound."""
 MAX_RADIUS = 1_000.0
 """The largest robot body (m)."""
+MAX_MASS = 100_000.0
+"""The heaviest robot body (kg): a hundred tonnes."""
 MAX_COORDINATE = 1e6
 """The farthest an arena may reach from the origin (m): 1,000 km, where float64 positions still
 resolve nanometres."""
@@ -93,8 +97,8 @@ class PhysicsSpec:
             raise ValueError("dt must be a positive duration")
         if self.max_accel is not None and self.max_accel <= 0:
             raise ValueError(f"max_accel must be > 0 m/s^2, got {self.max_accel}")
-        if self.drag <= 0:
-            raise ValueError(f"drag must be > 0 1/s, got {self.drag}")
+        if not 0 < self.drag <= 1e4:
+            raise ValueError(f"drag must be > 0 and at most 1e4 1/s, got {self.drag}")
         if not 1 <= self.solver_iterations <= MAX_SOLVER_ITERATIONS:
             raise KeyValueError("solver_iterations", f"solver_iterations must be within 1..{MAX_SOLVER_ITERATIONS:,} "
                                                      f"(the default is 10), got {self.solver_iterations:,}")
@@ -202,10 +206,10 @@ class RobotModelSpec:
         if not self.control_hz > 0 or abs(1e9 / self.control_hz - round(1e9 / self.control_hz)) > 1e-6:
             raise KeyValueError("control_hz", "control_hz must divide one second into whole nanoseconds (50, 100, 200, 400, "
                                               f"...); got {self.control_hz}")
-        if not 0 < self.radius <= MAX_RADIUS:
-            raise KeyValueError("radius", f"radius must be > 0 and at most {MAX_RADIUS:,.0f} m, got {self.radius:g}")
-        if self.mass <= 0:
-            raise KeyValueError("mass", f"mass must be > 0 kg, got {self.mass:g}")
+        if not 1e-4 <= self.radius <= MAX_RADIUS:
+            raise KeyValueError("radius", f"radius must be within 0.0001..{MAX_RADIUS:,.0f} m, got {self.radius:g}")
+        if not 1e-6 <= self.mass <= MAX_MASS:
+            raise KeyValueError("mass", f"mass must be within 1e-06..{MAX_MASS:,.0f} kg, got {self.mass:g}")
         if not 0 <= self.max_speed <= MAX_SPEED:
             raise KeyValueError("max_speed", f"max_speed must be within 0..{MAX_SPEED:,.0f} m/s, got {self.max_speed:g}")
         self._check_model_keys()
@@ -329,13 +333,14 @@ class CbrSpec:
     port: int = 9
 
     def __post_init__(self) -> None:
-        if not 0 < self.rate <= MAX_PACKET_RATE:
-            raise ValueError(f"rate must be > 0 and at most {MAX_PACKET_RATE:,} packets per second per source "
+        if not 1e-6 <= self.rate <= MAX_PACKET_RATE:
+            raise ValueError(f"rate must be at least 1e-06 (one packet in 11.6 days) and at most {MAX_PACKET_RATE:,} "
+                             "packets per second per source "
                              f"(a gigabit link carries about 80,000 full frames a second), got {self.rate:g}")
-        if self.size < 0:
-            raise ValueError(f"size must be >= 0 bytes, got {self.size}")
-        if self.sessions < 0:
-            raise ValueError(f"sessions must be >= 0, got {self.sessions}")
+        if not 0 <= self.size <= 0xFFFF:
+            raise ValueError(f"size must be within 0..65535 bytes, got {self.size:,}")
+        if not 0 <= self.sessions <= MAX_SESSIONS:
+            raise ValueError(f"sessions must be within 0..{MAX_SESSIONS:,}, got {self.sessions:,}")
         if not self.pairs and not self.sessions:
             raise ValueError("give `pairs` or a number of random `sessions`")
         if not 0 <= self.port <= 0xFFFF:

@@ -97,8 +97,8 @@ class UnitDisk:
     frequency_hz: float = 2.4e9
 
     def __post_init__(self) -> None:
-        if not self.range_m > 0:
-            raise ValueError(f"range_m must be > 0 m, got {self.range_m:g}")
+        if not 0 < self.range_m <= 1e7:
+            raise ValueError(f"range_m must be > 0 m and at most 1e7 m, got {self.range_m:g}")
         check_frequency(self.frequency_hz)
 
     def loss_db(self, d: np.ndarray) -> np.ndarray:
@@ -127,8 +127,8 @@ class TwoRayGround:
 
     def __post_init__(self) -> None:
         check_frequency(self.frequency_hz)
-        if not self.antenna_height_m > 0:
-            raise ValueError(f"antenna_height_m must be > 0 m, got {self.antenna_height_m:g}")
+        if not 0 < self.antenna_height_m <= 1e5:
+            raise ValueError(f"antenna_height_m must be > 0 m and at most 1e5 m, got {self.antenna_height_m:g}")
 
     def loss_db(self, d: np.ndarray) -> np.ndarray:
         h = self.antenna_height_m
