@@ -2,6 +2,7 @@
 
 A slow or absent subscriber never blocks the run: the socket holds at most `hwm` messages per
 subscriber, and a publication that does not fit is dropped and counted (metrics.json: stream.dropped).
+The public socket lives in a forwarder process, so that what subscribers send cannot cost the run.
 """
 
 from __future__ import annotations
@@ -11,86 +12,60 @@ import time
 from collections.abc import Sequence
 
 import numpy as np
-import zmq
 
 from cosim.core.timeline import Priority
-from cosim.stream.spec import StreamSpec, every_interface_endpoint
+from cosim.stream.relay import ForwarderLink
+from cosim.stream.spec import StreamSpec
 from cosim.stream.wire import END_TOPIC, STATE_TOPIC, encode
 
 log = logging.getLogger(__name__)
-LINGER_MS = 2000
-"""At the end of the run, how long queued publications may still take to leave (then they are dropped)."""
-DRAIN_LIMIT = 10_000
-"""Messages from subscribers read per publication at most (a flood waits, the run does not)."""
-MAX_UPSTREAM_BYTES = 64
-"""The longest message a subscriber may send (a subscription is 1 byte + a topic of at most 14):
-libzmq disconnects a sender of a longer one, forgetting every subscription it made."""
-USEFUL = frozenset(t[:k] for t in (STATE_TOPIC, END_TOPIC) for k in range(len(t) + 1))
-"""The only subscriptions applied: prefixes of the topics published. Any other could never match, and
-libzmq would keep it (a node per byte) for as long as its subscriber stays: a local process could
-otherwise grow the run's memory by gigabytes."""
 
 
 class StreamPublisher:
-    """Extension and trace observer: the robots' states and the network rows since the last publication."""
+    """Extension and trace observer: the robots' states and the network rows since the last
+    publication, handed to the forwarder process that owns the public socket (cosim.stream.relay)."""
 
     def __init__(self, spec: StreamSpec, n: int) -> None:
         self.spec = spec
         self.n = n
-        self._ctx = zmq.Context.instance()
-        self._sock = None
+        self._link: ForwarderLink | None = None
         self._sim = None
         self._rows: dict[str, list[np.ndarray]] = {k: [] for k in ("rx_t_ns", "rx_src", "rx_dst", "drop_src", "drop_dst")}
         self._sends: list[tuple[int, Sequence[int], Sequence[int]]] = []  # kept as given; arrays at publication
         self._events: list[tuple[int, int, str, str]] = []
         self.seq = 0
-        self.published = 0
+        self.handed = 0
         self.dropped = 0
-        self.ignored = 0
         self.wall_s = 0.0
+        self._final: dict = {}
 
     def start(self, sim) -> None:
-        sock = self._ctx.socket(zmq.XPUB)
-        sock.setsockopt(zmq.SNDHWM, self.spec.hwm)
-        sock.setsockopt(zmq.XPUB_NODROP, 1)  # a full queue refuses (counted) instead of dropping silently
-        sock.setsockopt(zmq.XPUB_MANUAL, 1)  # subscriptions are applied here (_upstream), only useful ones
-        sock.setsockopt(zmq.MAXMSGSIZE, MAX_UPSTREAM_BYTES)  # a longer message disconnects its sender
-        sock.setsockopt(zmq.LINGER, LINGER_MS)
+        link = ForwarderLink(self.spec)
+        link.start()
         try:
-            sock.bind(self.spec.url)
-        except zmq.ZMQError as exc:
-            sock.close()
-            raise RuntimeError(f"output.stream.url: cannot listen on {self.spec.url}: {exc}") from None
-        bound = sock.getsockopt_string(zmq.LAST_ENDPOINT)
-        if every_interface_endpoint(bound):
-            sock.close(linger=0)
-            raise RuntimeError(f"output.stream.url: {self.spec.url} resolved to {bound}, every interface; name the one "
-                               "you mean (tcp://127.0.0.1:PORT for this machine only)")
-        self._sock, self._sim = sock, sim
-        self._wait_for_subscribers()
+            link.wait_for(self.spec.wait_for, self.spec.wait_s)
+        except RuntimeError:
+            link.close()
+            raise
+        self._link, self._sim = link, sim
         sim.queue.push(0, Priority.SAMPLE, self._publish)
 
-    def _wait_for_subscribers(self) -> None:
-        """Hold the start (wall clock, at most `wait_s`) until `wait_for` subscribers have joined."""
-        joined, deadline = 0, time.monotonic() + self.spec.wait_s
-        while joined < self.spec.wait_for:
-            left = deadline - time.monotonic()
-            if left <= 0 or not self._sock.poll(int(left * 1000), zmq.POLLIN):
-                raise RuntimeError(f"output.stream: {joined} of {self.spec.wait_for} subscribers joined "
-                                   f"{self.spec.url} within {self.spec.wait_s} s (wait_for)")
-            if self._upstream(self._sock.recv()):
-                joined += 1
-
     def finish(self, sim) -> None:
-        if self._sock is None:
+        if self._link is None:
             return
         self._send(END_TOPIC, sim.now_ns, {})
-        self._sock.close()
-        self._sock = None
+        stats = self._link.close()
+        if stats is None:
+            log.warning("output.stream: %s; the run is unaffected, its stream ended early", self._link.died)
+            self._final = {"published": None, "dropped": self.dropped, "forwarder": self._link.died}
+        else:
+            self._final = {"published": stats["published"], "dropped": self.dropped + stats["dropped"],
+                           "ignored_from_subscribers": stats["ignored_from_subscribers"]}
+        self._link = None
 
     def metrics(self) -> dict:
-        return {"stream": {"url": self.spec.url, "published": self.published, "dropped": self.dropped,
-                           "ignored_from_subscribers": self.ignored, "wall_s": round(self.wall_s, 4)}}
+        counts = self._final or {"published": None, "dropped": self.dropped}
+        return {"stream": {"url": self.spec.url, **counts, "wall_s": round(self.wall_s, 4)}}
 
     def failures(self) -> list[str]:
         return []
@@ -122,31 +97,11 @@ class StreamPublisher:
         w0 = time.perf_counter()
         frames = encode(topic, self.seq, t_ns, self.n, arrays, self._events, self.dropped)
         self.seq += 1
-        self._drain_subscriptions()
-        try:
-            self._sock.send_multipart(frames, zmq.NOBLOCK)
-            self.published += 1
-        except zmq.Again:
+        if self._link.send(frames):
+            self.handed += 1
+        else:
             self.dropped += 1
         self.wall_s += time.perf_counter() - w0
-
-    def _drain_subscriptions(self) -> None:
-        """XPUB queues what subscribers send ((un)subscriptions, anything else); read at most
-        DRAIN_LIMIT messages per publication, so that no local process can stall the run by sending."""
-        for _ in range(DRAIN_LIMIT):
-            if not self._sock.poll(0, zmq.POLLIN):
-                return
-            self._upstream(self._sock.recv())
-
-    def _upstream(self, msg: bytes) -> bool:
-        """One message from a subscriber, just received: a useful (un)subscription is applied to its
-        sender; anything else is counted and dropped. True for a useful subscription."""
-        kind, topic = msg[:1], msg[1:]
-        if kind not in (b"\x00", b"\x01") or topic not in USEFUL:
-            self.ignored += 1
-            return False
-        self._sock.setsockopt(zmq.SUBSCRIBE if kind == b"\x01" else zmq.UNSUBSCRIBE, topic)
-        return kind == b"\x01"
 
     # -- TraceObserver -------------------------------------------------------------------------
     def sends(self, t_ns: int, src: Sequence[int], dst: Sequence[int], tx_id: Sequence[int], size: Sequence[int]) -> None:

@@ -26,12 +26,6 @@ def _every_interface(host: str) -> bool:
         return False  # a name: it resolves to the interfaces it names
 
 
-def every_interface_endpoint(endpoint: str) -> bool:
-    """Whether a bound ZeroMQ endpoint (tcp://ADDRESS:PORT, as libzmq reports it) listens on every
-    interface: the check on the address a name resolved to, not on its spelling."""
-    return endpoint.startswith("tcp://") and _every_interface(endpoint[6:].rpartition(":")[0])
-
-
 @dataclass(frozen=True)
 class StreamSpec:
     """Publish on `url` (tcp://HOST:PORT or ipc://PATH), every `every` quanta, the robots' states and

@@ -140,7 +140,7 @@ def test_a_flood_of_subscriptions_and_junk_neither_stalls_the_run_nor_hides_the_
     assert result.status == "ok"
     m = result.metrics["stream"]
     assert m["published"] == 21 + 1 and m["dropped"] == 0  # 21 states (every 100 ms over 2 s) and the end
-    assert seen >= 21  # junk subscriptions neither start the run nor take effect: every state publication
+    assert seen >= 21, m  # junk subscriptions neither start the run nor take effect: every state publication
 
 
 LONG_SUBSCRIBER = """
@@ -206,3 +206,56 @@ def test_a_sender_that_never_stops_does_not_hold_the_run(tmp_path):
     assert result.status == "ok" and still_sending
     assert result.metrics["stream"]["published"] == 31 + 1
     assert result.metrics["stream"]["ignored_from_subscribers"] >= 1000  # read, counted and dropped
+
+
+DISTINCT_SUBSCRIBER = """
+import sys, time, zmq
+sock = zmq.Context().socket(zmq.XSUB)
+sock.setsockopt(zmq.SNDHWM, 0)
+sock.connect(sys.argv[1])
+sock.send(b"\\x01")  # joins (the run waits for it), then subscribes to N distinct 56-byte topics
+for k in range(int(sys.argv[2])):
+    sock.send(b"\\x01" + b"%08d" % k * 7)
+time.sleep(60)
+"""
+
+
+def _flooded_run(tmp_path, count: int, duration: float):
+    url = f"tcp://127.0.0.1:{_tcp_port()}"
+    _run(tmp_path / "warm", {"url": url}, duration=0.2)  # allocations of a first run, before measuring
+    sub = subprocess.Popen([sys.executable, "-c", DISTINCT_SUBSCRIBER, url, str(count)])
+    try:
+        before = _rss_mb()
+        result = _run(tmp_path, {"url": url, "every": 1, "wait_for": 1, "wait_s": 30}, duration=duration)
+        return result, _rss_mb() - before
+    finally:
+        sub.kill()
+        sub.wait()
+
+
+def test_distinct_subscriptions_cost_the_forwarder_not_the_run(tmp_path):
+    """libzmq keeps every distinct subscription (about 2.6 KB for 56 bytes) while its sender stays:
+    100,000 of them grew the run by 260 MB. The public socket now lives in a forwarder process."""
+    result, grown = _flooded_run(tmp_path, 100_000, 3.0)
+    m = result.metrics["stream"]
+    assert result.status == "ok" and m["published"] == 301 + 1 and m["ignored_from_subscribers"] > 0
+    assert grown < 50, f"the run grew by {grown:.0f} MB"
+
+
+def test_a_flood_past_the_forwarders_memory_ends_the_stream_not_the_run(tmp_path, caplog):
+    """600,000 distinct subscriptions need more than the forwarder's 1 GiB: it dies, the run goes on
+    and says so."""
+    result, grown = _flooded_run(tmp_path, 600_000, 8.0)
+    m = result.metrics["stream"]
+    assert result.status == "ok" and m["published"] is None and "forwarder stopped" in m["forwarder"]
+    assert grown < 50, f"the run grew by {grown:.0f} MB"
+    assert any("its stream ended early" in r.message for r in caplog.records)
+
+
+def test_the_forwarder_checks_the_endpoint_it_bound():
+    """A name that resolves to the unspecified address passes the spelling check; the forwarder
+    refuses what libzmq reports it bound."""
+    from cosim.stream.forwarder import _every_interface
+
+    assert _every_interface("tcp://0.0.0.0:5556") and _every_interface("tcp://[::]:5556")
+    assert not _every_interface("tcp://127.0.0.1:5556") and not _every_interface("ipc:///tmp/x")
