@@ -19,10 +19,10 @@ class InstrumentBee(RandomWalk):
 
         def __post_init__(self) -> None:
             super().__post_init__()
-            if not 0 < self.sensor_period <= 1e6:
-                raise ValueError(f"sensor_period must be > 0 and at most 1e6 seconds, got {self.sensor_period:g}")
-            if not 0 <= self.radio_period <= 1e6:
-                raise ValueError(f"radio_period must be within 0..1e6 seconds (0 disables the broadcast), got "
+            if not 1e-6 <= self.sensor_period <= 1e6:
+                raise ValueError(f"sensor_period must be within 1e-6..1e6 seconds, got {self.sensor_period:g}")
+            if not (self.radio_period == 0 or 1e-6 <= self.radio_period <= 1e6):
+                raise ValueError(f"radio_period must be within 1e-6..1e6 seconds, or 0 (no broadcast), got "
                                  f"{self.radio_period:g}")
             if not 0 < self.message_bytes <= 1500:
                 raise ValueError("message_bytes must be in 1..1500")

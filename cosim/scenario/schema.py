@@ -175,6 +175,9 @@ class Mapper:
             raise self.error(path, f"expected a number, got {data!r}")
         if not math.isfinite(data):
             raise self.error(path, f"expected a finite number, got {data!r}")
+        if abs(data) > MAX_MAGNITUDE:
+            raise self.error(path, f"expected a number within ±{MAX_MAGNITUDE:g} (SI units: no quantity in a scenario is "
+                                   f"larger), got {data:g}")
         return float(data)
 
     def duration(self, data: Any, path: str, allow_none: bool = False) -> int | None:
@@ -200,6 +203,9 @@ class Mapper:
 
 
 _SCIENTIFIC = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
+MAX_MAGNITUDE = 1e15
+"""The largest number a float key takes: beyond it a value is a typo or an attack (frequencies reach 3e11
+Hz, bit rates 1e11 bit/s)."""
 
 
 def _join(path: str, key: str) -> str:
