@@ -112,15 +112,16 @@ def test_signals_to_the_process_group_during_the_loop_keep_every_result(tmp_path
     _assert_whole(out, 0.5, "terminated by SIGTERM" if signum == signal.SIGTERM else "interrupted by the user (Ctrl-C)")
 
 
-def test_ctrl_c_during_start_up_records_an_interrupted_run(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_signals_during_start_up_record_an_interrupted_run(tmp_path, signum):
     proc, out = _start(tmp_path, duration=100_000.0)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not list(tmp_path.glob(".out.partial-*/child_stderr.txt")):
         time.sleep(0.01)
     time.sleep(0.2)  # the child has started and is importing
-    _ctrl_c(proc, 2, 0.05)
+    _ctrl_c(proc, 2, 0.05, signum)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode in (130, -signal.SIGINT), err  # the second press may find the CLI done and leaving
+    assert proc.returncode in (130, -signum), err  # the second signal may find the CLI done and leaving
     assert "interrupted: partial results in" in err
     status = json.loads((out / "status.json").read_text())
     assert status["status"] == "interrupted", status
