@@ -7,12 +7,12 @@ BIN := $(VENV)/bin
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,docs]"
 	touch $@
 
 # The browser test drives Debian's chromium (headless); install it when it is missing.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-.PHONY: install demo test lint bench browser
+.PHONY: install demo test lint bench browser docs
 install: $(VENV)/.installed
 
 browser:
@@ -23,6 +23,9 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed browser
 	$(BIN)/python -m pytest -q -n 2
+
+docs: $(VENV)/.installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

@@ -1,4 +1,5 @@
-"""The README's Python example runs as written (with its run directory moved to a temporary one)."""
+"""The README's Python example runs as written (with its run directory moved to a temporary one), and
+so does the group controller example of docs/controllers.md."""
 
 from __future__ import annotations
 
@@ -30,10 +31,10 @@ def test_the_readme_group_controller_example_runs(monkeypatch):
     import cosim
     from tests.conftest import base_scenario
 
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "controllers.md").read_text()
     block = re.search(r"### Group controllers.*?```python\n(.*?)```", text, re.S).group(1)
     module = types.ModuleType("readme_gatherers")
-    exec(compile(block, "README.md", "exec"), module.__dict__)
+    exec(compile(block, "docs/controllers.md", "exec"), module.__dict__)
     monkeypatch.setitem(sys.modules, "readme_gatherers", module)
     data = base_scenario(duration=30.0)
     data["groups"][0]["controller"] = {"class": "readme_gatherers:Gatherers"}

@@ -124,7 +124,7 @@ class Controller:
     # -- services ----------------------------------------------------------------------------
     @property
     def now(self) -> float:
-        """Simulated time in seconds."""
+        """Simulated time in seconds: a property (`self.now`, not `self.now()`)."""
         return self._clock().now_s()
 
     def every(self, period: float, fn: Callable[[], None], phase: float | None = None) -> TimerHandle:

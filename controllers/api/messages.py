@@ -10,22 +10,42 @@ class Message:
     """A message delivered to this node: its source, bytes, and the last hop's radio measurements.
 
     With a routing protocol, `src` is the packet's origin (not the last hop) and `port` and `hops`
-    say where it was addressed and how far it came."""
+    say where it was addressed and how far it came.
+
+    Attributes:
+        src: The sending node's id (with routing: the packet's origin).
+        payload: The bytes sent.
+        t: The simulated receive time (s), the frame's exact arrival.
+        rssi_dbm: Received signal strength of the last hop (dBm).
+        snr_db: Signal to noise ratio of the last hop (dB).
+        lqi: 802.15.4's link quality indicator (0-255); None for other radios.
+        port: The application port (routed scenarios; 0 for raw link frames).
+        hops: Hops the packet travelled (routed scenarios; 1 for raw link frames).
+        interface: The radio it came in on (`network.interfaces`; the last hop's, when routed).
+    """
 
     src: int
     payload: bytes
     t: float
     rssi_dbm: float
     snr_db: float
-    lqi: int | None = None  # 802.15.4 link quality indicator (0-255); None for other radios
-    port: int = 0  # application port (routed scenarios; 0 for raw link frames)
-    hops: int = 1  # hops the packet travelled (routed scenarios; 1 for raw link frames)
-    interface: str = "radio"  # the radio it came in on (network.interfaces; the last hop's, when routed)
+    lqi: int | None = None
+    port: int = 0
+    hops: int = 1
+    interface: str = "radio"
 
 
 @dataclass(frozen=True)
 class Neighbor:
-    """A node heard within the neighbour timeout: range (m) and bearing (rad, robot frame, CCW)."""
+    """A node heard within the neighbour timeout (`network.neighbor_timeout`).
+
+    Attributes:
+        id: The neighbour's node id.
+        range_m: Its distance (m), as the robot's range-and-bearing sensing estimates it.
+        bearing: Its direction (rad) in the robot's frame, counter-clockwise from the heading.
+        rssi_dbm: The strength of its last frame heard (dBm).
+        age_s: How long ago it was last heard (s).
+    """
 
     id: int
     range_m: float

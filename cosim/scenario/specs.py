@@ -104,6 +104,9 @@ class PhysicsSpec:
                                                      f"(the default is 10), got {self.solver_iterations:,}")
 
 
+BACKEND_KEYS = {"max_accel": "kinematic", "collisions": "kinematic", "drag": "pybullet", "solver_iterations": "pybullet"}
+"""The physics keys only one backend reads."""
+
 PRIMARY_INTERFACE = "radio"
 """The name of the interface `network.backend` and `network.radio` configure."""
 
@@ -217,14 +220,14 @@ class RobotModelSpec:
     def _check_model_keys(self) -> None:
         """A key only other models use is refused, not ignored (at its default it passes, as a
         written-out scenario spells every key)."""
-        for key, models in _MODEL_KEYS.items():
+        for key, models in MODEL_KEYS.items():
             if self.model not in models and getattr(self, key) != _ROBOT_DEFAULTS[key]:
                 article = "an" if self.model[0] in "aeiou" else "a"
                 raise KeyValueError(key, f"does nothing for {article} {self.model} robot (only for {', '.join(models)}); "
                                          f"{_MODEL_HINTS[self.model]}")
 
 
-_MODEL_KEYS = {"airframe": ("quadrotor",), "drive": ("diff_drive", "urdf"), "omni": ("omni",),
+MODEL_KEYS = {"airframe": ("quadrotor",), "drive": ("diff_drive", "urdf"), "omni": ("omni",),
                "max_speed": ("point",), "mass": ("point", "diff_drive", "omni")}
 """The robot keys each model uses (radius, heading: all; control_hz and urdf are checked above)."""
 _MODEL_HINTS = {

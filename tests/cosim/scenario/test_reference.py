@@ -1,0 +1,31 @@
+"""The scenario reference lists every key a scenario takes, with its default, unit and reader."""
+
+import dataclasses
+
+from cosim.scenario.reference import attribute_docs, reference_markdown
+from cosim.scenario.specs import PhysicsSpec, RobotModelSpec, Scenario
+
+
+def _row(text: str, section: str, key: str) -> str:
+    part = text.split(f"## `{section}`\n", 1)[1].split("\n## ", 1)[0]
+    return next(line for line in part.splitlines() if line.startswith(f"| `{key}` |"))
+
+
+def test_every_top_level_key_and_its_readers_are_listed():
+    text = reference_markdown()
+    for f in dataclasses.fields(Scenario):
+        if f.init and f.name != "source":
+            assert f"| `{f.name.removesuffix('_ns')}` |" in text, f.name
+    assert _row(text, "groups[].robot", "max_speed") == "| `max_speed` | number | `5.0` | m/s | point robots |  |"
+    assert "| pybullet |" in _row(text, "physics", "solver_iterations")
+    assert "| kinematic |" in _row(text, "physics", "max_accel")
+    assert "| duration | `0.01 s` |" in _row(text, "top level", "quantum")
+    assert "| fast engine |" in _row(text, "network.radio.fast", "loss_probability")
+    assert "## `groups[].layout (type: random_disc)`" in text and "## `groups[].sensors.range`" in text
+    assert "## `network.radio.pathloss (model: log_distance)`" in text
+
+
+def test_field_docstrings_are_read_from_the_source():
+    docs = attribute_docs(RobotModelSpec)
+    assert docs["control_hz"].startswith("quadrotor only: the cascaded PID's rate (Hz)")
+    assert attribute_docs(PhysicsSpec) == {}
