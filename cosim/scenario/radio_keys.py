@@ -74,6 +74,9 @@ def _migrate(data: dict, standard: str, backend: str, path: str, m: Mapper) -> N
             data[key] = m.value(float, data[key], f"{path}.{key}")
     if "bit_rate_bps" in data:
         _warn(m, path, "bit_rate_bps", "data_rate_mbps", " (in Mbit/s)")
+        if not 1.0 <= data["bit_rate_bps"] <= 1e11:
+            raise m.error(f"{path}.bit_rate_bps", f"must be within 1..1e11 bit/s (1 bit/s to 100 Gbit/s), got "
+                                                  f"{data['bit_rate_bps']:g}; write data_rate_mbps (in Mbit/s) instead")
         _put(data, "data_rate_mbps", data.pop("bit_rate_bps") / 1e6)
     if "data_mode" in data:
         _put(data, "data_rate_mbps", _mode_rate(data.pop("data_mode"), standard, path, m))

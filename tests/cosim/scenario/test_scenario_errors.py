@@ -85,6 +85,9 @@ CASES = [
      "test.yaml: traffic[0].start: the traffic starts at 5 s, when the run (2 s) is over"),
     ("a data rate that rounds to nothing", with_("network.radio.data_rate_mbps", 1e-15),
      "test.yaml: network.radio: data_rate_mbps must be within 1e-06..1e+05 Mbit/s (1 bit/s to 100 Gbit/s), got 1e-15"),
+    ("an old bit rate that rounds to nothing", with_("network.radio.bit_rate_bps", 1e-9),
+     "test.yaml: network.radio.bit_rate_bps: must be within 1..1e11 bit/s (1 bit/s to 100 Gbit/s), got 1e-09; write "
+     "data_rate_mbps (in Mbit/s) instead"),
     ("a header of 1e20 bytes", with_("network.radio.overhead_bytes", 10**20),
      "test.yaml: network.radio: overhead_bytes must be within 0..65535 bytes"),
     ("a list where a model name goes", with_("network.radio.pathloss", {"model": []}),
