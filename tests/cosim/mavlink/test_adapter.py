@@ -168,7 +168,11 @@ def test_a_vehicle_that_disarms_or_lands_by_itself_is_a_failsafe(two_vehicles):
         link.poll()
         first.tick(time.monotonic())
         time.sleep(0.01)
-    assert first.failsafe == "the vehicle disarmed by itself: no longer commanding" and not first.streaming
+    # a disarmed copter falls: on a busy machine its landed state can reach the adapter before the
+    # heartbeat that says disarmed; either way the adapter stops commanding and says why
+    assert first.failsafe in ("the vehicle disarmed by itself: no longer commanding",
+                              "the vehicle is landing or landed by itself (a failsafe on board?): no longer commanding")
+    assert not first.streaming
     landed = mavlink_extended_sys_state(mav_landed=4)  # LANDING, still in GUIDED and armed
     second.receive(landed)
     assert "landing or landed by itself" in second.failsafe and not second.streaming
