@@ -22,7 +22,7 @@ demo: $(VENV)/.installed
 	$(BIN)/cosim run configs/demo.yaml
 
 test: $(VENV)/.installed browser
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 3 --dist worksteal
 
 docs: $(VENV)/.installed
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
