@@ -8,6 +8,7 @@ import ast
 import dataclasses
 import inspect
 import itertools
+import re
 import textwrap
 import types
 import typing
@@ -104,11 +105,13 @@ def _nested(tp: Any) -> type | None:
     return tp if dataclasses.is_dataclass(tp) else None
 
 
-def _sections(cls: type, path: str, seen: set[str]) -> Iterator[tuple[str, type, str]]:
-    """(path, dataclass, note) for `cls` and everything under it, depth first."""
-    if path in seen:
+def _sections(cls: type, path: str, seen: dict[type, str]) -> Iterator[tuple[str, type, str]]:
+    """(path, dataclass, note) for `cls` and everything under it, depth first; a class met before
+    gets a note pointing to where its keys are listed."""
+    if cls in seen:
+        yield path, cls, f"The same keys as [`{seen[cls]}`](#{_anchor(seen[cls])})."
         return
-    seen.add(path)
+    seen[cls] = path or "top level"
     yield path, cls, ""
     hints = get_type_hints(cls)
     for f in dataclasses.fields(cls):
@@ -126,6 +129,12 @@ def _sections(cls: type, path: str, seen: set[str]) -> Iterator[tuple[str, type,
         elif (sub := _nested(hints[f.name])) is not None:
             items = get_origin(hints[f.name]) is tuple
             yield from _sections(sub, key + ("[]" if items else ""), seen)
+
+
+def _anchor(title: str) -> str:
+    """The id Markdown's table of contents gives a heading: punctuation dropped, lower case,
+    spaces and hyphens as one hyphen (`network.radio` -> `networkradio`)."""
+    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", title).strip().lower())
 
 
 def _join(path: str, key: str) -> str:
@@ -152,9 +161,12 @@ def _table(cls: type, path: str) -> list[str]:
 def reference_markdown() -> str:
     """Markdown for every section of a scenario file, from the top level down."""
     out: list[str] = []
-    for path, cls, _ in _sections(Scenario, "", set()):
+    for path, cls, note in _sections(Scenario, "", {}):
         title = path or "top level"
         out.append(f"## `{title}`\n")
+        if note:
+            out.extend([note, ""])
+            continue
         doc = inspect.getdoc(cls) or ""
         if doc and not doc.startswith(cls.__name__ + "("):
             out.append(" ".join(doc.split()) + "\n")

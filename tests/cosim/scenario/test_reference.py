@@ -23,6 +23,7 @@ def test_every_top_level_key_and_its_readers_are_listed():
     assert "| fast engine |" in _row(text, "network.radio.fast", "loss_probability")
     assert "## `groups[].layout (type: random_disc)`" in text and "## `groups[].sensors.range`" in text
     assert "## `network.radio.pathloss (model: log_distance)`" in text
+    assert "## `network.interfaces[].radio`\n\nThe same keys as [`network.radio`](#networkradio)." in text  # once
 
 
 def test_field_docstrings_are_read_from_the_source():
