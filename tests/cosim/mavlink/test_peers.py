@@ -174,12 +174,12 @@ def test_serve_vehicle_cold_start_has_no_position_until_its_time():
     said: list[str] = []
     t0 = time.monotonic()
     try:
-        ready = await_ready(v, 2.5, said.append)
+        ready = await_ready(v, 10.0, said.append)  # ready at 1.5 s; a busy machine may run the vehicle late
         waited = time.monotonic() - t0
     finally:
         link.close()
         proc.communicate(timeout=10)
-    assert ready.ready and 1.3 < waited < 2.5
+    assert ready.ready and 1.3 < waited < 10.0  # never before its cold start
     assert any("no position yet (EKF: no horizontal position" in t for t in said) and stage(v).ready
 
 
