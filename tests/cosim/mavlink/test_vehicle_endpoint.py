@@ -98,8 +98,12 @@ def test_px4_arm_takeoff_offboard_velocity_position_and_land(vehicle):
         fly_north()
     target = mav.MAVLink_set_position_target_local_ned_message(
         0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1111_1000, 3.0, 2.0, -4.0, 0, 0, 0, 0, 0, 0, 0, 0)
-    end = time.monotonic() + 12.0 / SPEED
-    while time.monotonic() < end:
+    start = time.monotonic()
+    give_up = start + 60.0 / SPEED
+    while time.monotonic() < min(start + 12.0 / SPEED, give_up):
+        if endpoint.mode != "offboard":  # this test's stream stalled past 0.125 s on a busy machine: back into offboard
+            gcs.send(mav.MAVLink_command_long_message(1, 1, mav.MAV_CMD_DO_SET_MODE, 0, 1, 6, 0, 0, 0, 0, 0))
+            start = time.monotonic()  # and 12 simulated s from there
         gcs.send(target)
         gcs.pump(0.05)
     n, e, d = enu_to_ned(*bank.pos[0])
