@@ -30,13 +30,15 @@ MAX_UPSTREAM_BYTES = 64
 """The longest message a subscriber may send (a subscription is 1 byte + a topic of at most 14):
 libzmq disconnects a sender of a longer one, forgetting every subscription it made."""
 TOPICS = (b"cosim.v1.state", b"cosim.v1.end")
+"""cosim.stream.wire's topics, spelled here so that this process imports no numpy (a test checks they agree)."""
 USEFUL = frozenset(t[:k] for t in TOPICS for k in range(len(t) + 1))
 """Subscriptions that count as a subscriber joining: prefixes of the topics published. (libzmq
 applies every subscription itself; XPUB_MANUAL, which would let this process refuse the others,
 credits a subscription to the wrong subscriber once other messages come between.)"""
 
 
-def _every_interface(endpoint: str) -> bool:
+def bound_everywhere(endpoint: str) -> bool:
+    """Whether an endpoint as libzmq reports it bound (tcp://ADDRESS:PORT) listens on every interface."""
     host = endpoint[6:].rpartition(":")[0].strip("[]") if endpoint.startswith("tcp://") else ""
     return host in ("0.0.0.0", "::", "*")
 
@@ -54,7 +56,7 @@ def _open(ctx: zmq.Context, url: str, hwm: int) -> zmq.Socket:
         sock.close(linger=0)
         raise RuntimeError(f"output.stream.url: cannot listen on {url}: {exc}") from None
     bound = sock.getsockopt_string(zmq.LAST_ENDPOINT)
-    if _every_interface(bound):
+    if bound_everywhere(bound):
         sock.close(linger=0)
         raise RuntimeError(f"output.stream.url: {url} resolved to {bound}, every interface; name the one you mean "
                            "(tcp://127.0.0.1:PORT for this machine only)")

@@ -34,7 +34,6 @@ class StreamPublisher:
         self._sends: list[tuple[int, Sequence[int], Sequence[int]]] = []  # kept as given; arrays at publication
         self._events: list[tuple[int, int, str, str]] = []
         self.seq = 0
-        self.handed = 0
         self.dropped = 0
         self.wall_s = 0.0
         self._final: dict = {}
@@ -97,9 +96,7 @@ class StreamPublisher:
         w0 = time.perf_counter()
         frames = encode(topic, self.seq, t_ns, self.n, arrays, self._events, self.dropped)
         self.seq += 1
-        if self._link.send(frames):
-            self.handed += 1
-        else:
+        if not self._link.send(frames):
             self.dropped += 1
         self.wall_s += time.perf_counter() - w0
 

@@ -255,7 +255,9 @@ def test_a_flood_past_the_forwarders_memory_ends_the_stream_not_the_run(tmp_path
 def test_the_forwarder_checks_the_endpoint_it_bound():
     """A name that resolves to the unspecified address passes the spelling check; the forwarder
     refuses what libzmq reports it bound."""
-    from cosim.stream.forwarder import _every_interface
+    from cosim.stream.forwarder import TOPICS, bound_everywhere
+    from cosim.stream.wire import END_TOPIC
 
-    assert _every_interface("tcp://0.0.0.0:5556") and _every_interface("tcp://[::]:5556")
-    assert not _every_interface("tcp://127.0.0.1:5556") and not _every_interface("ipc:///tmp/x")
+    assert bound_everywhere("tcp://0.0.0.0:5556") and bound_everywhere("tcp://[::]:5556")
+    assert not bound_everywhere("tcp://127.0.0.1:5556") and not bound_everywhere("ipc:///tmp/x")
+    assert TOPICS == (STATE_TOPIC, END_TOPIC)  # the forwarder's own spelling of the wire's topics
