@@ -136,7 +136,7 @@ def test_a_run_over_its_time_limit_is_killed_and_recorded(tmp_path):
 
 
 def test_a_worker_killed_mid_run_is_retried(tmp_path):
-    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [500]}, replications=1, base_overrides={"duration": 60.0}))
+    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [500]}, replications=1, base_overrides={"duration": 8.0}))
     out = tmp_path / "out"
     killed = []
 
@@ -241,7 +241,7 @@ def _find_run_process(out, timeout=60.0):
 def test_a_dask_worker_killed_mid_run_is_retried(tmp_path):
     from distributed import Client, LocalCluster
 
-    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [400]}, replications=1, base_overrides={"duration": 40.0}))
+    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [400]}, replications=1, base_overrides={"duration": 8.0}))
     out = tmp_path / "dask"
     killed = []
 

@@ -60,7 +60,7 @@ def test_the_web_viewer_loads_the_recording_in_headless_chromium(viewed_run, tmp
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM,
                                          args=["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"])
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page = browser.new_page(viewport={"width": 800, "height": 500})
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
 
