@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from controllers.library.random_walk import RandomWalk
+from physics import kernels as physics_kernels
 
 
 class ObstacleAvoider(RandomWalk):
@@ -34,6 +35,12 @@ class ObstacleAvoider(RandomWalk):
         self._angles = sensor.angles
         self._half_fov = math.radians(self.params.front_deg) / 2
         self._last_step: float | None = None
+        if physics_kernels.compiled:  # the run loaded the compiled kernels: one call per step, not a dozen
+            from controllers.library.avoider_compiled import clear_ahead
+
+            self._clear = clear_ahead
+        else:
+            self._clear = clear_ahead_numpy
 
     def step(self) -> None:
         now = self.now
@@ -43,19 +50,29 @@ class ObstacleAvoider(RandomWalk):
         turn, vx, vy = self.propose()
         # where the proposed move would take it, measured from the heading the rays were cast along
         travel = turn + (math.atan2(vy, vx) if (vx or vy) else 0.0)
-        rel = np.remainder(self._angles - travel + math.pi, 2 * math.pi) - math.pi
-        front = np.abs(rel) <= self._half_fov
-        if not front.any():
-            front = np.abs(rel) == np.abs(rel).min()  # at least the ray closest to the travel direction
-        if d[front].min() >= self.params.safe_distance:
+        if self._clear(self._angles, d, travel, self._half_fov, self.params.safe_distance):
             self.robot.turn(turn)
             self._vx, self._vy = vx, vy
             self.robot.set_velocity(vx, vy if self.robot.moves_sideways else 0.0, 0.0)
             return
-        left = rel > 0
+        left = _relative(self._angles, travel) > 0
         left_room = d[left].mean() if left.any() else 0.0
         right_room = d[~left].mean() if (~left).any() else 0.0
         direction = 1.0 if left_room >= right_room else -1.0
         self.robot.turn(direction * self.params.turn_rate * dt)
         self._vx, self._vy = 0.0, 0.0
         self.robot.set_velocity(0.0, 0.0, 0.0)
+
+
+def _relative(angles: np.ndarray, travel: float) -> np.ndarray:
+    """Each ray's angle from the direction of travel, within [-pi, pi)."""
+    return np.remainder(angles - travel + math.pi, 2 * math.pi) - math.pi
+
+
+def clear_ahead_numpy(angles: np.ndarray, d: np.ndarray, travel: float, half_fov: float, safe: float) -> bool:
+    """Whether every ray within half_fov of `travel` (at least the ray closest to it) reads `safe` or more."""
+    away = np.abs(_relative(angles, travel))
+    front = away <= half_fov
+    if not front.any():
+        front = away == away.min()
+    return bool(d[front].min() >= safe)
