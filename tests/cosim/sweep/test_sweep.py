@@ -206,13 +206,13 @@ def test_local_pool_and_dask_give_identical_results(tmp_path):
     """A Dask LocalCluster bound to 127.0.0.1 (two worker processes) runs the same sweep as the pool."""
     from distributed import Client, LocalCluster
 
-    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [4, 9], "network.radio.loss_probability": [0.0, 0.4]}))
+    spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [4, 9], "network.radio.loss_probability": [0.4]}))
     local = run_sweep(spec, out_dir=tmp_path / "local", jobs=2)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         with Client(cluster) as client:
             remote = run_sweep(spec, out_dir=tmp_path / "dask", dask_client=client)
-    assert (local.ok, remote.ok) == (8, 8)
+    assert (local.ok, remote.ok) == (4, 4)  # two points, two replications each
 
     def digests(directory):
         return {p.name: json.loads((p / "metrics.json").read_text())["trace_sha256"] for p in (directory / "runs").iterdir()}
