@@ -25,8 +25,9 @@ def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray
 
 
 def test_the_robot_reaches_the_mote_through_the_network(tmp_path):
+    # 400 s: the robot arrives at about 393 s (this seed), and nothing after that is asserted
     scenario = cosim.load(ROOT / "configs" / "baraka_help.yaml", {
-        "duration": 500, "groups.0.count": 9, "groups.0.layout.columns": 3, "groups.0.controller.params.requester": 8,
+        "duration": 400, "groups.0.count": 9, "groups.0.layout.columns": 3, "groups.0.controller.params.requester": 8,
         "world.arena_upper": [300, 300, 10], "output.trace.positions_every": 0.5})
     result = cosim.run(scenario, out_dir=tmp_path)
     assert result.status == "ok", result.error
