@@ -2,7 +2,7 @@
 
 Each run: 50 nodes, random waypoint, 20 CBR sessions, ns-3 802.11b at 2 Mbit/s, 900 simulated
 seconds. `wall_s` is the simulation loop (build and trace writing excluded; ns-3's one-off import,
-8-16 s per process, is reported once as `ns3_import_s`). Target: 900 simulated seconds in at most
+about 6 s per process, is reported once as `ns3_import_s`). Target: 900 simulated seconds in at most
 90 wall seconds per run.
 
     python benchmarks/routing.py                                 # anthocnet and aodv, seed 1
@@ -34,9 +34,9 @@ def main() -> None:
     ap.add_argument("--seeds", nargs="+", type=int, default=[1])
     args = ap.parse_args()
     t0 = time.perf_counter()
-    from netstack.ns3.backend import _ns
+    from netstack.ns3.loader import load
 
-    _ns()
+    load()
     print(json.dumps({"ns3_import_s": round(time.perf_counter() - t0, 2), "machine": platform.machine(),
                       "python": platform.python_version()}), flush=True)
     for seed in args.seeds:

@@ -66,5 +66,5 @@ def startup_phases(n_robots: int, network_backend: str) -> list[str]:
     """What a run does before its first simulated step, in words for the user."""
     out = [f"starting: building the scenario ({n_robots:,} robots)"]
     if network_backend == "ns3":
-        out.append("starting: loading ns-3 (8-16 s and about 650 MB, once per process)")
+        out.append("starting: loading ns-3 (about 6 s and 550 MB, once per process)")
     return out

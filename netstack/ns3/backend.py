@@ -1,6 +1,6 @@
 """`ns3` network backend: ns-3's 802.11 ad hoc (YansWifi) and 802.15.4 (LrWpan) models, in process through cppyy.
 
-The C++ helper (cosim_ns3.h) is compiled once per process. A backend instance owns one ns-3
+The C++ helper (cosim_ns3.h) is compiled once per process (netstack.ns3.loader). A backend instance owns one ns-3
 simulation: creating one destroys any earlier Simulator state in the process, and `close()`
 destroys it again, so several runs can follow each other in one interpreter.
 """
@@ -18,24 +18,9 @@ from netstack.backend import BROADCAST, NetEvents, PayloadView, TxStatus
 from netstack.fast.pathloss import Friis, LogDistance, TwoRayGround, UnitDisk
 from netstack.fast.shadowing import Solids, flat
 from netstack.ns3.config import FRAME_LIMIT_TEXT, RATE_MANAGERS, Ns3RadioConfig
+from netstack.ns3.loader import load
 
 log = logging.getLogger(__name__)
-_HELPER = Path(__file__).with_name("cosim_ns3.h")
-_compiled = False
-
-
-def _ns():
-    """Import ns-3 and compile the helper once per process; returns (ns, cppyy.gbl.cosim_ns3)."""
-    global _compiled
-    import cppyy
-    from ns import ns
-
-    if not _compiled:
-        cppyy.cppdef(_HELPER.read_text())
-        _compiled = True
-    return ns, cppyy.gbl.cosim_ns3
-
-
 def loss_model(pathloss) -> tuple[str, list[str], list[str]]:
     """ns-3 TypeId and attributes for one of our path-loss models."""
     if isinstance(pathloss, LogDistance):
@@ -99,7 +84,7 @@ class Ns3Backend:
     def _ensure(self) -> None:
         if self._net is not None:
             return
-        ns, helper = _ns()
+        ns, helper = load()
         self._ns = ns
         ns.Simulator.Destroy()  # a clean simulator even if an earlier run in this process left state
         ns.RngSeedManager.SetSeed(self._rng_seed)

@@ -68,8 +68,9 @@ class Ns3Fatal(Controller):
             self.after(0.25, self._fatal)
 
     def _fatal(self):
-        from ns import ns
+        from netstack.ns3.loader import load
 
+        ns, _ = load()
         ns.Config.SetDefault("ns3::NoSuchModel::Attribute", ns.StringValue("1"))
 
 

@@ -83,7 +83,7 @@ def test_start_up_is_shown_before_the_first_step(tmp_path):
     assert proc.returncode == 0, proc.stderr
     first = proc.stderr.splitlines()[0]
     assert first == "starting: building the scenario (20 robots)"
-    assert startup_phases(20, "ns3")[-1].startswith("starting: loading ns-3 (8-16 s")
+    assert startup_phases(20, "ns3")[-1].startswith("starting: loading ns-3 (about 6 s")
 
 
 def test_validate_names_a_controller_whose_constructor_raises(tmp_path, capsys, monkeypatch):

@@ -79,9 +79,9 @@ def test_a_listening_ghost_of_a_cosim_serve_vehicle_goes_stale_when_it_stops(tmp
     vehicle process ends after 10 s and its twin is flagged stale and stops where it was last seen;
     the run keeps everything it computed and ends failed, saying the real vehicle was lost. (10 s: the
     take-off, and a first compile with the other core busy, must fit in the vehicle's lifetime.)"""
-    from netstack.ns3.backend import _ns
+    from netstack.ns3.loader import load
 
-    _ns()  # ns-3 loads once per session; load it before the vehicle's lifetime starts to run
+    load()  # ns-3 loads once per session; load it before the vehicle's lifetime starts to run
     port = free_udp_port()
     cmd = [sys.executable, "-m", "cosim.cli", "serve-vehicle", "--port", "0", "--out", f"127.0.0.1:{port}",
            "--duration", "10", "--personality", "ardupilot"]

@@ -1,6 +1,7 @@
 """Sweeps against damage and contention: corrupt run files and traces are redone, one driver per
 directory (the lock names its holder and dies with it), and the retry count reads right."""
 
+import ctypes
 import json
 import logging
 import os
@@ -84,16 +85,23 @@ def test_resume_repairs_the_damage_it_finds_and_then_leaves_the_runs_alone(finis
 
 
 def test_a_run_killed_by_ctrl_c_before_it_could_record_it_is_interrupted_and_rerun(tmp_path, monkeypatch):
-    """SIGINT to the child during its start-up: recorded interrupted (not failed), so the resume runs it."""
+    """SIGINT kills the child during its start-up: recorded interrupted (not failed), so the resume runs it."""
     from cosim.engine import isolated
 
     spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [4]}, replications=1))
     real = isolated.subprocess.Popen
 
-    def interrupted_child(*args, **kwargs):
-        child = real(*args, **kwargs)
-        child.send_signal(signal.SIGINT)  # before the child installs its handlers
-        return child
+    def interrupted_child(*args, preexec_fn=None, **kwargs):
+        if preexec_fn is None:  # not the run's child (git, for the run's metadata)
+            return real(*args, **kwargs)
+
+        def then_ctrl_c() -> None:  # in the child before it runs any of its code: killed by SIGINT, however busy the machine
+            preexec_fn()
+            libc = ctypes.CDLL(None)
+            libc.signal(signal.SIGINT, ctypes.c_void_p(0))  # SIG_DFL, not the handler inherited from the parent
+            libc.kill(os.getpid(), signal.SIGINT)
+
+        return real(*args, preexec_fn=then_ctrl_c, **kwargs)
 
     monkeypatch.setattr(isolated.subprocess, "Popen", interrupted_child)
     first = run_sweep(spec, out_dir=tmp_path / "out", jobs=1)

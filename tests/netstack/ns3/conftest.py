@@ -1,10 +1,10 @@
-"""ns-3 costs 8-16 s and ~650 MB to import: do it once per test session."""
+"""ns-3 costs about 6 s and 550 MB to load: do it once per test session."""
 
 import pytest
 
 
 @pytest.fixture(scope="session", autouse=True)
 def ns3_loaded():
-    from netstack.ns3.backend import _ns
+    from netstack.ns3.loader import load
 
-    _ns()
+    load()

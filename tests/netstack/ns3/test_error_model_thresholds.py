@@ -13,9 +13,12 @@ RATES = [(name, rate) for name in ("802.11b", "802.11a", "802.11g", "802.11n") f
 
 @pytest.fixture(scope="module")
 def success_rate():
-    from netstack.ns3.backend import _ns
+    import cppyy
 
-    ns, _ = _ns()
+    from netstack.ns3.loader import load
+
+    ns, _ = load()
+    cppyy.include("ns3/table-based-error-rate-model.h")  # the backend loads the headers it names, not this one
     model = ns.CreateObject[ns.TableBasedErrorRateModel]()
 
     def rate(mode_name: str, sinr_db: float) -> float:
