@@ -26,6 +26,7 @@ from enum import IntEnum
 
 import numpy as np
 
+from physics import kernels
 from physics.airframes import AIRFRAMES as AIRFRAMES  # re-exported: the presets by name
 from physics.airframes import Airframe, G, Gains
 from physics.wind import ForceModel
@@ -48,6 +49,8 @@ _ATTITUDE, _POSITION, _MOTORS = 0, 4, 5
 _HOLDS_ALT = np.array([False, False, True, True, True, True, False])  # by mode
 _HOLDS_HEADING = np.array([False, False, False, True, True, True, True])
 _TWO_PI = 2.0 * math.pi
+_GAINS = ("position_p", "altitude_p", "max_horizontal_speed", "max_vertical_speed", "velocity_p", "velocity_i",
+          "vertical_p", "vertical_i", "max_tilt", "yaw_p", "attitude_p", "max_yaw_rate", "rate_p", "rate_i")
 _clip = np._core.umath.clip  # the ufunc: np.clip's Python wrapper costs twice as much on small arrays
 
 
@@ -122,6 +125,10 @@ class QuadrotorBank:
         self._h_over_mass = tick / self.mass[:, None]
         self._h_over_inertia = tick / self.inertia
         self._make_views()
+        # for the compiled tick (physics.quadrotor_compiled): constants per vehicle, then the scalars
+        self._consts = np.column_stack([self.mass, self.inertia, self._yaw_accel, self._yaw_torque_per_n,
+                                        self._max_collective])
+        self._scalars = np.array([getattr(g, name) for name in _GAINS] + [G, tick])
 
     # -- commands ------------------------------------------------------------------------------
     def command(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = math.nan) -> None:
@@ -149,6 +156,7 @@ class QuadrotorBank:
         self.tick = tick
         self._h_over_mass = tick / self.mass[:, None]
         self._h_over_inertia = tick / self.inertia
+        self._scalars[-1] = tick
         for model in self.forces:
             model.retime(tick)
 
@@ -194,7 +202,17 @@ class QuadrotorBank:
 
     def step(self) -> None:
         """One control tick and one integration step, for every vehicle at once."""
-        self._integrate(self.control())
+        if not kernels.compiled:
+            return self._integrate(self.control())
+        from physics import quadrotor_compiled as k
+
+        wrench = self.control()
+        k.thrust_force(wrench, self._cos, self._sin, self.vel, self._weight, self.drag, self._force)
+        for model in self.forces:
+            self._force += model.force(self.t, self.pos, self.vel, self.drag)
+        k.integrate(wrench, self._cos, self._sin, self._force, self._state(), self.on_ground, self.inertia,
+                    self._h_over_mass[:, 0], self._h_over_inertia, self.tick)
+        self.t += self.tick
 
     def control(self) -> np.ndarray:
         """One control tick from the current state: sets `rotor` (N per rotor) and returns the
@@ -202,11 +220,30 @@ class QuadrotorBank:
         (N m). A rigid-body world applies it; `step` integrates it here."""
         if self._flags_stale:
             self._mode_flags()
+        if kernels.compiled:
+            return self._control_compiled()
         np.cos(self.euler, out=self._cos)  # shared with the integration step (same angles)
         np.sin(self.euler, out=self._sin)
         self._velocity_loop()
         roll_cmd, pitch_cmd, thrust, yaw_rate = self._attitude_targets()
         return self._rate_loop(roll_cmd, pitch_cmd, thrust, yaw_rate)
+
+    def _state(self) -> tuple:  # the compiled kernels' state arrays
+        return (self.euler, self._cos, self._sin, self.pos, self.vel, self.rates, self._i_vel, self._i_rate, self._err,
+                self._acc, self._rate_err)
+
+    def _control_compiled(self) -> np.ndarray:
+        """control() in physics.quadrotor_compiled's kernels, with the mixer's products in numpy."""
+        from physics import quadrotor_compiled as k
+
+        flags = (self._pos_mode, self._cmd_frame, self._holds_alt, self._holds_heading, self._attitude)
+        k.control(self._state(), self.setpoint, flags, self._consts, self._scalars, self._wrench)
+        rotor = self._apply(self._unmix, self._wrench)
+        if self._any_motors:
+            rotor[self._motors] = np.nan_to_num(self.setpoint[self._motors])
+        k.limit_rotors(rotor, self.max_rotor, self.alive, self.armed)
+        self.rotor = rotor
+        return self._apply(self._mix, rotor)
 
     def air_force(self) -> np.ndarray:
         """Linear drag and the extra force models (wind) on each vehicle (N, world frame), for a

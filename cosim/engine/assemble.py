@@ -227,8 +227,9 @@ COMPILED_ENV = "COSIM_COMPILED"
 
 def wants_compiled(s: Scenario) -> bool:
     """Whether loading the compiled kernels (about 0.4 s once per process) pays for itself: they save
-    roughly 40 us plus 0.3 us per robot on each physics step, and about 10 us per obstacle (push-outs
-    and rays for the whole swarm in one call each). Either way the trace is the same."""
+    roughly 40 us plus 0.3 us per robot on each physics step, about 10 us per obstacle (push-outs
+    and rays for the whole swarm in one call each) and 130 us per quadrotor control tick. Either way
+    the trace is the same."""
     forced = os.environ.get(COMPILED_ENV, "").strip()
     if forced not in ("", "0", "1"):
         raise ValueError(f"{COMPILED_ENV}={forced!r}: expected 1 (always the compiled kernels), 0 (never) or unset (when a "
@@ -238,7 +239,9 @@ def wants_compiled(s: Scenario) -> bool:
     if s.network.backend == "fast" and s.network.radio.shadowed and s.world.obstacles:
         return True  # the line-of-sight test of every transmission saves far more than the load
     steps = s.duration_ns // s.physics.dt_ns
-    return steps * (40e-6 + 0.3e-6 * s.n_nodes + 10e-6 * len(s.world.obstacles)) >= 0.5
+    quads = [g.robot.tick_ns for g in s.groups if g.robot.model == "quadrotor"]
+    quad_ticks = s.physics.dt_ns // quads[0] if quads else 0  # each ~150 us in numpy, ~20 compiled
+    return steps * (40e-6 + 0.3e-6 * s.n_nodes + 10e-6 * len(s.world.obstacles) + 130e-6 * quad_ticks) >= 0.5
 
 
 def use_compiled_kernels() -> None:

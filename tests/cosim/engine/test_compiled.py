@@ -45,6 +45,8 @@ def test_only_big_runs_load_the_compiled_kernels(monkeypatch):
     short = cosim.load(ROOT / "configs" / "demo.yaml", {"duration": 3.0})
     long = cosim.load(ROOT / "configs" / "kilombo_follow_group.yaml", {"groups.1.count": 999})
     assert not wants_compiled(short) and wants_compiled(long)
+    flock = cosim.load(ROOT / "configs" / "uav_flocking.yaml", {"duration": 10.0})  # ten quadrotors: 4,000 control ticks
+    assert wants_compiled(flock) and not wants_compiled(cosim.load(ROOT / "configs" / "uav_flocking.yaml", {"duration": 2.0}))
     monkeypatch.setenv(COMPILED_ENV, "0")
     assert not wants_compiled(long)
     monkeypatch.setenv(COMPILED_ENV, "1")
