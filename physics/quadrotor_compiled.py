@@ -17,21 +17,21 @@ _TWO_PI = 2.0 * math.pi
 
 @njit(cache=True, inline="always")
 def _max(a: float, b: float) -> float:
-    """np.maximum: NaN wins, and a is kept when equal (-0.0 against 0.0)."""
-    return a if (a >= b or a != a) else b
+    """np.maximum: NaN wins, and b is taken when equal (-0.0 against 0.0)."""
+    return a if (a > b or a != a) else b
 
 
 @njit(cache=True, inline="always")
 def _min(a: float, b: float) -> float:
     """np.minimum."""
-    return a if (a <= b or a != a) else b
+    return a if (a < b or a != a) else b
 
 
 @njit(cache=True, inline="always")
 def _clip(x: float, lo: float, hi: float) -> float:
-    """numpy's clip ufunc: max(x, lo), then min(that, hi), NaN passing through."""
-    m = x if (x != x or x > lo) else lo
-    return m if (m != m or m < hi) else hi
+    """numpy's clip ufunc: x kept when equal to a bound (-0.0 against 0.0); a NaN x or bound gives NaN."""
+    m = x if (x != x or x >= lo) else lo
+    return m if (m != m or m <= hi) else hi
 
 
 @njit(cache=True)
