@@ -33,7 +33,10 @@ class ObstacleAvoider(RandomWalk):
         if sensor is None:
             raise RuntimeError("ObstacleAvoider needs a range sensor: add `sensors: {range: {}}` to its group")
         self._angles = sensor.angles
+        self._read = sensor.read  # what robot.ranges() reads, without looking the sensor up each step
         self._half_fov = math.radians(self.params.front_deg) / 2
+        self._safe = self.params.safe_distance
+        self._sideways = self.robot.moves_sideways
         self._last_step: float | None = None
         if physics_kernels.compiled:  # the run loaded the compiled kernels: one call per step, not a dozen
             from controllers.library.avoider_compiled import clear_ahead
@@ -46,22 +49,23 @@ class ObstacleAvoider(RandomWalk):
         now = self.now
         dt = now - self._last_step if self._last_step is not None else 0.0  # the actual period, whatever the scenario set
         self._last_step = now
-        d = self.robot.ranges()
+        robot = self.robot
+        d = self._read()
         turn, vx, vy = self.propose()
         # where the proposed move would take it, measured from the heading the rays were cast along
         travel = turn + (math.atan2(vy, vx) if (vx or vy) else 0.0)
-        if self._clear(self._angles, d, travel, self._half_fov, self.params.safe_distance):
-            self.robot.turn(turn)
+        if self._clear(self._angles, d, travel, self._half_fov, self._safe):
+            robot.turn(turn)
             self._vx, self._vy = vx, vy
-            self.robot.set_velocity(vx, vy if self.robot.moves_sideways else 0.0, 0.0)
+            robot.set_velocity(vx, vy if self._sideways else 0.0, 0.0)
             return
         left = _relative(self._angles, travel) > 0
         left_room = d[left].mean() if left.any() else 0.0
         right_room = d[~left].mean() if (~left).any() else 0.0
         direction = 1.0 if left_room >= right_room else -1.0
-        self.robot.turn(direction * self.params.turn_rate * dt)
+        robot.turn(direction * self.params.turn_rate * dt)
         self._vx, self._vy = 0.0, 0.0
-        self.robot.set_velocity(0.0, 0.0, 0.0)
+        robot.set_velocity(0.0, 0.0, 0.0)
 
 
 def _relative(angles: np.ndarray, travel: float) -> np.ndarray:
