@@ -47,6 +47,9 @@ def dependency_order(library_dir: Path, modules: tuple[str, ...]) -> list[str]:
         if name in seen:
             return
         seen.add(name)
+        if not (library_dir / name).exists():
+            raise RuntimeError(f"the ns3 wheel in {library_dir.parent} has no {name}: the ns3 backend needs ns-3 "
+                               f"3{version} with the modules {', '.join(modules)}")
         for dep in sorted(set(re.findall(rb"\x00(libns3[^\x00/]*?\.so)", (library_dir / name).read_bytes()))):
             if dep.decode() != name:
                 visit(dep.decode())

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import sys
 
+import pytest
+
 from netstack.ns3.loader import MODULES, dependency_order, library_dir_of, load, wheel_prefix
 
 
@@ -25,3 +27,8 @@ def test_the_backend_has_what_it_names_and_not_the_wheels_loader():
     assert load() == (ns, helper)  # once per process
     assert ns.Simulator.Now().GetNanoSeconds() >= 0 and helper.Net
     assert "ns" not in sys.modules and "ns3.ns" not in sys.modules
+
+
+def test_a_missing_module_library_is_named():
+    with pytest.raises(RuntimeError, match=r"has no libns3\.44-nosuchmodule\.so: the ns3 backend needs ns-3 3\.44 with"):
+        dependency_order(library_dir_of(wheel_prefix()), ("core", "nosuchmodule"))
