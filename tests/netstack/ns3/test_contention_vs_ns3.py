@@ -18,7 +18,8 @@ def _benchmark():
 
 def test_delivery_ratio_within_five_hundredths_of_ns3_from_light_load_to_saturation():
     bench = _benchmark()
-    rows = {(which, rate): bench.point("grid", rate, 1.0, which, seed=7) for which in ("ns3", "fast") for rate in (4.0, 40.0)}
+    # half a second: about 400 frames at the light load and 4,000 at saturation (ns-3 takes 10 s of CPU for those)
+    rows = {(which, rate): bench.point("grid", rate, 0.5, which, seed=7) for which in ("ns3", "fast") for rate in (4.0, 40.0)}
     for rate in (4.0, 40.0):
         ns3, fast = rows[("ns3", rate)], rows[("fast", rate)]
         assert ns3["frames"] == fast["frames"] > 0
@@ -31,6 +32,7 @@ def test_delivery_ratio_within_five_hundredths_of_ns3_from_light_load_to_saturat
 
 def test_unicast_with_acks_and_retries_within_five_hundredths_of_ns3():
     bench = _benchmark()
+    # a whole second: in half of one the medium is not yet busy enough (delivery 0.98) for retries to matter
     ns3, fast = (bench.point("grid", 20.0, 1.0, which, seed=7, unicast=True) for which in ("ns3", "fast"))
     assert ns3["frames"] == fast["frames"] > 0 and ns3["delivery_ratio"] < 0.97  # a busy medium: retries matter
     assert abs(fast["delivery_ratio"] - ns3["delivery_ratio"]) < 0.05, (ns3, fast)
