@@ -44,9 +44,8 @@ def control(st, sp, fl, c, gains, wrench) -> None:
     inertia x, y, z, yaw acceleration, yaw torque per newton, most collective thrust. gains: the
     gains and limits named in physics.quadrotor._GAINS, then g and the tick (s)."""
     euler, cos, sin, pos, vel, i_vel, err, acc = st[0], st[1], st[2], st[3], st[4], st[6], st[8], st[9]
-    pos_p, alt_p, max_hs, max_vs, vel_p, vel_i, vert_p, vert_i, tilt, yaw_p = gains[:10]
-    att_p, max_yaw_rate, rate_p, rate_i, g, h = gains[10:16]
-    inv_g = 1.0 / g
+    pos_p, alt_p, max_hs, max_vs, vel_p, vel_i, vert_p, vert_i = gains[:8]
+    h = gains[15]
     for i in range(len(sp)):
         for k in range(3):
             cos[i, k] = math.cos(euler[i, k])
@@ -72,14 +71,15 @@ def control(st, sp, fl, c, gains, wrench) -> None:
             i_vel[i, k] += err[i, k] * h
             kp, ki = (vel_p, vel_i) if k < 2 else (vert_p, vert_i)
             acc[i, k] = err[i, k] * kp + ki * i_vel[i, k]
-        _targets_and_rates(i, st, sp, fl, c, gains, wrench, inv_g, tilt, yaw_p, att_p, max_yaw_rate, rate_p, rate_i,
-                           g, h)
+        _targets_and_rates(i, st, sp, fl, c, gains, wrench)
 
 
 @njit(cache=True, inline="always")
-def _targets_and_rates(i, st, sp, fl, c, gains, wrench, inv_g, tilt, yaw_p, att_p, max_yaw_rate, rate_p, rate_i, g,
-                       h) -> None:
+def _targets_and_rates(i, st, sp, fl, c, gains, wrench) -> None:
     """Acceleration to attitude and thrust, heading to yaw rate, then the rate loop to torques."""
+    tilt, yaw_p = gains[8], gains[9]
+    att_p, max_yaw_rate, rate_p, rate_i, g, h = gains[10:16]
+    inv_g = 1.0 / g
     euler, cos, sin, rates, i_rate, acc, rate_err = st[0], st[1], st[2], st[5], st[7], st[9], st[10]
     cr, cp, cy, sy = cos[i, 0], cos[i, 1], cos[i, 2], sin[i, 2]
     ax, ay, az = acc[i, 0], acc[i, 1], acc[i, 2]
@@ -144,9 +144,7 @@ def integrate(wrench, cos, sin, force, st, on_ground, inertia, h_over_mass, h_ov
         if grounded:
             vel[i, 0] *= 0.0
             vel[i, 1] *= 0.0
-            vel[i, 2] = _max(vel[i, 2], vel[i, 2] * 0.0)
-        else:
-            vel[i, 2] = _max(vel[i, 2], vel[i, 2] * 1.0)
+            vel[i, 2] = _max(vel[i, 2], vel[i, 2] * 0.0)  # airborne: numpy's max(vz, vz * 1) is vz itself
         p, q, r = w[i, 0], w[i, 1], w[i, 2]
         i0, i1, i2 = inertia[i, 0] * p, inertia[i, 1] * q, inertia[i, 2] * r
         c0, c1, c2 = q * i2 - r * i1, r * i0 - p * i2, p * i1 - q * i0
