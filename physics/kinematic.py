@@ -8,6 +8,7 @@ arena, and overlapping robots are pushed apart along the line between their cent
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,27 +18,22 @@ from physics.diff_drive import DiffDriveBank, DriveCommands
 from physics.obstacles import SOLID_SHAPES
 from physics.omni import OmniBank, OmniRobots, route_drive, route_drive_many
 from physics.quadrotor import AIRFRAMES, QuadrotorBank
-from physics.raycast import ray_sphere_distances
+from physics.raycast import cast_among
 from physics.scenery import Scenery
 from physics.wind import winds
 from physics.world import Arena, CommandArrays, MotorFeed, RobotSpec, place_within
 
+if TYPE_CHECKING:
+    from physics.kinematic_compiled import CompiledStep
 PairFinder = Callable[[np.ndarray, float], np.ndarray]  # (positions, radius) -> (P, 2) pairs i < j, sorted
 
 
 class KinematicWorld(CommandArrays):
     """Point robots moved kinematically; see the module docstring."""
 
-    def __init__(
-        self,
-        arena: Arena,
-        max_accel: float = float("inf"),
-        collisions: bool = True,
-        pair_finder: PairFinder | None = None,
-        obstacles: tuple = (),
-        wind: tuple | None = None,
-        batteries: Batteries | None = None,
-    ) -> None:
+    def __init__(self, arena: Arena, max_accel: float = float("inf"), collisions: bool = True,
+                 pair_finder: PairFinder | None = None, obstacles: tuple = (), wind: tuple | None = None,
+                 batteries: Batteries | None = None) -> None:
         super().__init__(batteries)
         if collisions and pair_finder is None:
             raise ValueError("collisions need a pair_finder (fixed-radius neighbour search)")
@@ -52,15 +48,12 @@ class KinematicWorld(CommandArrays):
                 raise ValueError(f"the kinematic world cannot hold a {type(shape).__name__} obstacle (pybullet can)")
         self.obstacles = tuple(obstacles)
         self.scenery = Scenery(self.obstacles)
-        self._pos = np.zeros((0, 3))
-        self._vel = np.zeros((0, 3))
+        self._pos, self._vel = np.zeros((0, 3)), np.zeros((0, 3))
         self._radius = np.zeros(0)
         self._contacts: list[tuple[int, int]] = []
         self._impacts: list[tuple[int, int, float]] = []
         self.track_motion = False  # keep the previous step's velocities and headings (IMU sensors)
-        self._prev_vel = np.zeros((0, 3))
-        self._prev_heading = np.zeros(0)
-        self._prev_rates = np.zeros((0, 3))
+        self._prev_vel, self._prev_heading, self._prev_rates = np.zeros((0, 3)), np.zeros(0), np.zeros((0, 3))
         self._last_dt = 0.0
         self._speed_before = np.zeros(0)  # each quadrotor's speed before the last step (m/s)
         self.wind = wind  # (mean, gust_std, gust_tau, rng, tick) for the quadrotors, or None
@@ -70,10 +63,10 @@ class KinematicWorld(CommandArrays):
         self._drive_idx = np.zeros(0, dtype=np.int64)
         self._drive_cmd = DriveCommands()
         self._ext_idx = np.zeros(0, dtype=np.int64)  # robots whose pose comes from outside (ghost twins)
-        self._ext_pos = np.zeros((0, 3))
-        self._ext_vel = np.zeros((0, 3))
+        self._ext_pos, self._ext_vel = np.zeros((0, 3)), np.zeros((0, 3))
         self._ext_slot: dict[int, int] = {}
         self._feed: MotorFeed | None = None
+        self._compiled: CompiledStep | None = None  # physics.kinematic_compiled.CompiledStep, from start() when it applies
 
     def add_robot(self, spec: RobotSpec) -> int:
         return self._register(spec)
@@ -122,6 +115,19 @@ class KinematicWorld(CommandArrays):
                             self.active_heading[r])
             self.omnis = OmniRobots(r, bank, self.n)
         self.omni_slot = self.omnis.slot if self.omnis is not None else np.full(self.n, -1, dtype=np.int64)
+        self._compiled = self._compiled_step()
+
+    def _compiled_step(self) -> CompiledStep | None:
+        """The latch and step in compiled calls (physics.kinematic_compiled), when the kernels are loaded
+        and the world holds only point and differential-drive robots."""
+        if not kernels.compiled or self.quads is not None or self.omnis is not None:
+            return None
+        from physics import kinematic_compiled as kc
+
+        arrays = (self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, self.max_speed, self.alive,
+                  self._pos, self._vel, self._trig, self._radius, self._clip_lo, self._clip_hi)
+        return kc.CompiledStep(arrays, self._pairs, self.collisions and self.n > 1, self._max_r,
+                               kc.drives_of(self.drives, self._drive_idx), kc.scene_of(self.scenery, self.n))
 
     # -- externally driven robots (twins of real vehicles) ------------------------------------------
     def make_external(self, robots: list[int]) -> None:
@@ -160,6 +166,10 @@ class KinematicWorld(CommandArrays):
 
     # -- quadrotors ------------------------------------------------------------------------------
     def latch(self) -> None:
+        if self._compiled is not None:
+            if self.drives is not None:
+                self._drive_cmd.apply(self.drives, self.drive_slot)
+            return self._compiled.latch()
         super().latch()
         if self.quads is not None:
             self._latch_quads(self.quad_robots)
@@ -212,6 +222,9 @@ class KinematicWorld(CommandArrays):
             self._prev_vel = self._vel.copy()
             self._prev_heading = self.active_heading.copy()
             self._last_dt = dt_s
+        if self._compiled is not None and not self.track_contacts and not self._ext_idx.size:
+            self._at_rest = self._compiled.step(dt_s, self.max_accel, self._at_rest)
+            return
         quads, drives = self.quads, self.drives
         if quads is not None:
             self._step_quads(dt_s)
@@ -289,7 +302,7 @@ class KinematicWorld(CommandArrays):
         measured from its surface; max_range where nothing is closer."""
         r = float(self._radius[robot])
         here = self._pos[robot]
-        return self._cast(robot, here, here + dirs * r, dirs, max_range + r, max_range)
+        return cast_among(self.obstacles, self._pos, self._radius, robot, here, here + dirs * r, dirs, max_range + r, max_range)
 
     def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
         """cast_rays for several robots at once; with the compiled kernels, in one call for all of them."""
@@ -305,23 +318,11 @@ class KinematicWorld(CommandArrays):
     def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
         """Distances along unit directions (R,3) from a given origin to the nearest obstacle or other
         robot, max_range where nothing is closer: (robot, origin, directions, max_range) each (mounted sensors)."""
-        return [self._cast(i, np.asarray(o, dtype=float), np.repeat(np.asarray(o, dtype=float)[None], len(d), axis=0), d, r, r)
-                for i, o, d, r in requests]
-
-    def _cast(self, robot: int, here: np.ndarray, origins: np.ndarray, dirs: np.ndarray, reach: float,
-              max_range: float) -> np.ndarray:
-        best = np.full(len(dirs), np.inf)
-        for shape in self.obstacles:
-            if shape.gap(here) <= reach:  # only obstacles the rays can reach
-                best = np.minimum(best, shape.rays(origins, dirs))
-        if self.n > 1:
-            d = self._pos - here
-            limit = reach + self._radius
-            near = np.einsum("ij,ij->i", d, d) <= limit * limit
-            near[robot] = False
-            if near.any():
-                best = np.minimum(best, ray_sphere_distances(origins, dirs, self._pos[near], self._radius[near]))
-        return np.minimum(best, max_range)
+        out = []
+        for i, o, d, r in requests:
+            o = np.asarray(o, dtype=float)
+            out.append(cast_among(self.obstacles, self._pos, self._radius, i, o, np.repeat(o[None], len(d), axis=0), d, r, r))
+        return out
 
     def thrusts(self) -> np.ndarray:
         """Total rotor thrust of every robot (N; 0 for robots without rotors), for battery drain."""

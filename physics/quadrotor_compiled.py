@@ -1,7 +1,7 @@
 """The quadrotor bank's control tick and integration step compiled with numba, vehicle by vehicle.
 
 Each function repeats physics.quadrotor's numpy arithmetic in the same order, with numpy's rules for
-NaN and signed zeros (`_max`, `_min`, `_clip`), so a run gives the same trace either way
+NaN and signed zeros (physics.numpy_rules), so a run gives the same trace either way
 (tests/physics/test_quadrotor.py compares them bit for bit). The mixer's matrix products stay in
 numpy: its BLAS may fuse multiply-adds, which a loop here would not.
 """
@@ -12,26 +12,9 @@ import math
 
 from numba import njit
 
+from physics.numpy_rules import np_clip, np_max, np_min
+
 _TWO_PI = 2.0 * math.pi
-
-
-@njit(cache=True, inline="always")
-def _max(a: float, b: float) -> float:
-    """np.maximum: NaN wins, and b is taken when equal (-0.0 against 0.0)."""
-    return a if (a > b or a != a) else b
-
-
-@njit(cache=True, inline="always")
-def _min(a: float, b: float) -> float:
-    """np.minimum."""
-    return a if (a < b or a != a) else b
-
-
-@njit(cache=True, inline="always")
-def _clip(x: float, lo: float, hi: float) -> float:
-    """numpy's clip ufunc: x kept when equal to a bound (-0.0 against 0.0); a NaN x or bound gives NaN."""
-    m = x if (x != x or x >= lo) else lo
-    return m if (m != m or m <= hi) else hi
 
 
 @njit(cache=True)
@@ -60,11 +43,11 @@ def control(st, sp, fl, c, gains, wrench) -> None:
             fy, fs = (math.cos(sp3), math.sin(sp3)) if fl[1][i] else (cy, sy)
             vx = fy * sp0 - fs * sp1
             vy = fs * sp0 + fy * sp1
-        scale = _min(1.0, max_hs / _max(math.hypot(vx, vy), 1e-9))
+        scale = np_min(1.0, max_hs / np_max(math.hypot(vx, vy), 1e-9))
         vz = alt_p * (sp2 - pos[i, 2]) if fl[2][i] else sp2
         err[i, 0] = vx * scale - vel[i, 0]
         err[i, 1] = vy * scale - vel[i, 1]
-        err[i, 2] = _clip(vz, -max_vs, max_vs) - vel[i, 2]
+        err[i, 2] = np_clip(vz, -max_vs, max_vs) - vel[i, 2]
         if fl[4][i]:
             err[i, 0] = err[i, 1] = err[i, 2] = 0.0
         for k in range(3):
@@ -84,25 +67,25 @@ def _targets_and_rates(i, st, sp, fl, c, gains, wrench) -> None:
     cr, cp, cy, sy = cos[i, 0], cos[i, 1], cos[i, 2], sin[i, 2]
     ax, ay, az = acc[i, 0], acc[i, 1], acc[i, 2]
     mass = c[i, 0]
-    pitch_cmd = _clip((cy * ax + sy * ay) * inv_g, -tilt, tilt)
-    roll_cmd = _clip((sy * ax - cy * ay) * inv_g, -tilt, tilt)
-    thrust = mass * (g + az) / _max(cr * cp, 0.5)
+    pitch_cmd = np_clip((cy * ax + sy * ay) * inv_g, -tilt, tilt)
+    roll_cmd = np_clip((sy * ax - cy * ay) * inv_g, -tilt, tilt)
+    thrust = mass * (g + az) / np_max(cr * cp, 0.5)
     yaw_err = (sp[i, 3] - euler[i, 2] + math.pi) % _TWO_PI - math.pi
     abs_err = abs(yaw_err)
-    yaw_rate = math.copysign(_min(yaw_p * abs_err, math.sqrt(c[i, 4] * abs_err)), yaw_err)
+    yaw_rate = math.copysign(np_min(yaw_p * abs_err, math.sqrt(c[i, 4] * abs_err)), yaw_err)
     if not fl[3][i]:
         yaw_rate *= 0.0
     if fl[4][i]:
         roll_cmd, pitch_cmd, thrust, yaw_rate = sp[i, 0], sp[i, 1], sp[i, 3], sp[i, 2]
     rate_err[i, 0] = (roll_cmd - euler[i, 0]) * att_p - rates[i, 0]
     rate_err[i, 1] = (pitch_cmd - euler[i, 1]) * att_p - rates[i, 1]
-    rate_err[i, 2] = _clip(yaw_rate, -max_yaw_rate, max_yaw_rate) - rates[i, 2]
+    rate_err[i, 2] = np_clip(yaw_rate, -max_yaw_rate, max_yaw_rate) - rates[i, 2]
     wrench[i, 0] = thrust
     for k in range(3):
-        i_rate[i, k] = _clip(i_rate[i, k] + rate_err[i, k] * h, -0.5, 0.5)
+        i_rate[i, k] = np_clip(i_rate[i, k] + rate_err[i, k] * h, -0.5, 0.5)
         wrench[i, 1 + k] = c[i, 1 + k] * (rate_p * rate_err[i, k] + rate_i * i_rate[i, k])
-    yaw_limit = c[i, 5] * _max(_min(thrust, c[i, 6] - thrust), 0.0)
-    wrench[i, 3] = _clip(wrench[i, 3], -yaw_limit, yaw_limit)
+    yaw_limit = c[i, 5] * np_max(np_min(thrust, c[i, 6] - thrust), 0.0)
+    wrench[i, 3] = np_clip(wrench[i, 3], -yaw_limit, yaw_limit)
 
 
 @njit(cache=True)
@@ -110,7 +93,7 @@ def limit_rotors(rotor, max_rotor, alive, armed) -> None:
     """Rotor thrusts clipped to [0, max]; a dead or disarmed vehicle's rotors stop."""
     for i in range(len(rotor)):
         for k in range(4):
-            r = _clip(rotor[i, k], 0.0, max_rotor[i])
+            r = np_clip(rotor[i, k], 0.0, max_rotor[i])
             if not alive[i]:
                 r *= 0.0
             if not armed[i]:
@@ -140,11 +123,11 @@ def integrate(wrench, cos, sin, force, st, on_ground, inertia, h_over_mass, h_ov
             pos[i, k] += vel[i, k] * h
         grounded = pos[i, 2] <= 0.0
         on_ground[i] = grounded
-        pos[i, 2] = _max(pos[i, 2], 0.0)
+        pos[i, 2] = np_max(pos[i, 2], 0.0)
         if grounded:
             vel[i, 0] *= 0.0
             vel[i, 1] *= 0.0
-            vel[i, 2] = _max(vel[i, 2], vel[i, 2] * 0.0)  # airborne: numpy's max(vz, vz * 1) is vz itself
+            vel[i, 2] = np_max(vel[i, 2], vel[i, 2] * 0.0)  # airborne: numpy's max(vz, vz * 1) is vz itself
         p, q, r = w[i, 0], w[i, 1], w[i, 2]
         i0, i1, i2 = inertia[i, 0] * p, inertia[i, 1] * q, inertia[i, 2] * r
         c0, c1, c2 = q * i2 - r * i1, r * i0 - p * i2, p * i1 - q * i0

@@ -1,4 +1,5 @@
-"""Analytic ray casting for the kinematic world: rays against axis-aligned boxes and spheres."""
+"""Analytic ray casting for the kinematic world: rays against axis-aligned boxes and spheres, and
+against a world's shapes and robots (the numpy reference the compiled scenery kernels match)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,21 @@ def ray_sphere_distances(origins: np.ndarray, dirs: np.ndarray, centers: np.ndar
     t = np.where(t_near >= 0.0, t_near, np.where(t_far >= 0.0, 0.0, np.inf))
     t = np.where(disc >= 0.0, t, np.inf)
     return t.min(axis=1)
+
+
+def cast_among(shapes: tuple, pos: np.ndarray, radius: np.ndarray, robot: int, here: np.ndarray, origins: np.ndarray,
+               dirs: np.ndarray, reach: float, max_range: float) -> np.ndarray:
+    """Distances along rays (origins, unit dirs) to the nearest of the shapes within `reach` of `here`
+    or of the robots (centres pos, radii radius) other than `robot`; max_range where nothing is closer."""
+    best = np.full(len(dirs), np.inf)
+    for shape in shapes:
+        if shape.gap(here) <= reach:  # only obstacles the rays can reach
+            best = np.minimum(best, shape.rays(origins, dirs))
+    if len(pos) > 1:
+        d = pos - here
+        limit = reach + radius
+        near = np.einsum("ij,ij->i", d, d) <= limit * limit
+        near[robot] = False
+        if near.any():
+            best = np.minimum(best, ray_sphere_distances(origins, dirs, pos[near], radius[near]))
+    return np.minimum(best, max_range)

@@ -34,7 +34,7 @@ class Scenery:
 
     def cast(self, pos: np.ndarray, radius: np.ndarray, robots: np.ndarray, dirs: np.ndarray, count: np.ndarray,
              max_range: np.ndarray) -> np.ndarray:
-        """Every request's rays at once (KinematicWorld._cast for each): request q's count[q] rays are
+        """Every request's rays at once (physics.raycast.cast_among for each): request q's count[q] rays are
         the next rows of dirs; distances, one per row of dirs."""
         from physics.scenery_kernels import cast_many
 

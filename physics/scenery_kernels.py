@@ -288,7 +288,7 @@ def robot_cells(pos: np.ndarray, cell: float) -> tuple:
 @njit(cache=True, error_model="numpy")
 def cast_many(kinds, params, grid, start, items, mark, buf, pos, radius, robots, dirs, first, count, max_range,
               out) -> None:
-    """KinematicWorld._cast for every request q: robot robots[q]'s rays dirs[first[q]:][:count[q]]
+    """physics.raycast.cast_among for every request q: robot robots[q]'s rays dirs[first[q]:][:count[q]]
     from its surface against the shapes within reach and the other robots (spheres), capped at
     max_range[q], into out (one per ray)."""
     n = len(pos)

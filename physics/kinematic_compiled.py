@@ -1,0 +1,128 @@
+"""The kinematic world's latch and step in a few compiled calls, for worlds of point and
+differential-drive robots among static scenery (KinematicWorld's fast path once the compiled kernels
+are loaded): the dozen numpy and kernel calls of a step, each a few microseconds of overhead, become
+two calls around the pair search.
+
+Each calls the very kernels the numpy-driven step calls, in the same order, so a run gives the same
+trace either way (tests/physics/test_kinematic_compiled.py compares them bit for bit).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from physics.kernels_compiled import drive_blocked, drive_step, drive_writeback, move_points, push_apart
+from physics.numpy_rules import np_clip
+from physics.scenery_kernels import push_all
+
+Drives = namedtuple("Drives", ["idx", "alive", "cmd_wheels", "steer", "cmd_speed", "cmd_heading", "base", "gain",
+                               "max_wheel", "accel", "wheels", "pos", "heading"])
+"""A differential-drive bank's arrays (its own, changed in place), `idx` the robot of each row and
+`alive` room for their alive flags; empty arrays for a world without drives."""
+
+Scene = namedtuple("Scene", ["count", "kinds", "params", "grid", "start", "items", "mark", "buf", "hit_shape",
+                             "hit_robot"])
+"""physics.scenery.Scenery's arrays and room for one step's pushes; count 0 for a world without."""
+
+
+def no_drives() -> Drives:
+    """Drives for a world that has none (the kernels' argument types stay the same)."""
+    f1, f2 = np.zeros(0), np.zeros((0, 2))
+    return Drives(np.zeros(0, np.int64), np.zeros(0, np.bool_), f2, np.zeros(0, np.bool_), f1, f1, f1, f1, f1, f1,
+                  f2.copy(), np.zeros((0, 3)), f1.copy())
+
+
+def drives_of(bank, idx: np.ndarray) -> Drives:
+    """The Drives of a DiffDriveBank (or none) whose rows are robots idx."""
+    if bank is None:
+        return no_drives()
+    b = bank
+    return Drives(idx, np.zeros(len(idx), np.bool_), b.cmd_wheels, b.steer_by_heading, b.cmd_speed, b.cmd_heading, b.base,
+                  b.heading_gain, b.max_wheel, b.accel, b.wheels, b.pos, b.heading)
+
+
+def scene_of(scenery, n: int) -> Scene:
+    """The Scene of a physics.scenery.Scenery, with room for the pushes of n robots."""
+    room = 4 * n + 16  # as Scenery.push_out
+    return Scene(len(scenery.kinds), scenery.kinds, scenery.params, scenery.grid, scenery.start, scenery.items,
+                 scenery.mark, scenery.buf, np.empty(room, np.int64), np.empty(room, np.int64))
+
+
+@njit(cache=True)
+def latch(cmd_vel, cmd_heading, active_vel, active_heading, d: Drives) -> None:
+    """CommandArrays.latch, then the drives steered by the generic commands (DiffDriveBank.steer) with
+    their own headings as the active ones."""
+    active_vel[:] = cmd_vel
+    active_heading[:] = cmd_heading
+    idx, steer, speed, head, own = d.idx, d.steer, d.cmd_speed, d.cmd_heading, d.heading
+    for k in range(len(idx)):
+        i = idx[k]
+        if steer[k]:
+            speed[k] = active_vel[i, 0]
+            head[k] = active_heading[i]
+        active_heading[i] = own[k]
+
+
+@njit(cache=True)
+def advance(dt, max_accel, heading, cmd, max_speed, alive, vel, pos, trig, at_rest: bool, d: Drives) -> bool:
+    """KinematicWorld.step up to the collisions: the drives' wheels and arcs, the point motion, the
+    drives' poses written back. False (and nothing done) when no robot moves or is told to."""
+    idx, dalive = d.idx, d.alive
+    if len(idx):
+        for k in range(len(idx)):
+            dalive[k] = alive[idx[k]]
+        drive_step(dt, dalive, d.cmd_wheels, d.steer, d.cmd_speed, d.cmd_heading, d.base, d.gain, d.max_wheel,
+                   d.accel, d.wheels, d.pos, d.heading)
+    elif at_rest and not cmd.any():
+        return False
+    move_points(dt, max_accel, heading, cmd, max_speed, alive, vel, pos, trig)
+    if len(idx):
+        drive_writeback(idx, d.pos, d.wheels, d.heading, pos, vel, heading)
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def settle(pos, vel, radius, pairs, clip_lo, clip_hi, s: Scene, d: Drives) -> bool:
+    """The rest of the step: overlapping pairs pushed apart, robots pushed out of the scenery, the
+    arena's walls, blocked drives stopped. Returns whether every robot is at rest."""
+    if len(pairs):
+        push_apart(pos, radius, pairs[:, 0].copy(), pairs[:, 1].copy())
+    if s.count:
+        push_all(s.kinds, s.params, s.grid, s.start, s.items, s.mark, s.buf, pos, vel, radius, s.hit_shape,
+                 s.hit_robot)
+    for k in range(len(pos)):
+        for a in range(3):
+            pos[k, a] = np_clip(pos[k, a], clip_lo[k, a], clip_hi[k, a])
+    if len(d.idx):
+        drive_blocked(d.idx, pos, d.pos, d.wheels, vel)
+    return not vel.any()
+
+
+class CompiledStep:
+    """A kinematic world's latch and step through the kernels above, bound to its arrays (which the
+    world changes in place, never replaces, after start). Only for worlds without quadrotors,
+    omnidirectional robots, external robots or contact tracking (KinematicWorld checks)."""
+
+    def __init__(self, arrays: tuple, pair_finder, collide: bool, max_r: float, drives: Drives, scene: Scene) -> None:
+        (self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, self.max_speed, self.alive, self.pos,
+         self.vel, self.trig, self.radius, self.clip_lo, self.clip_hi) = arrays
+        self.pairs = pair_finder
+        self.collide = collide
+        self.reach = 2.0 * max_r
+        self.drives = drives
+        self.scene = scene
+        self.no_pairs = np.zeros((0, 2), np.int64)
+
+    def latch(self) -> None:
+        latch(self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, self.drives)
+
+    def step(self, dt_s: float, max_accel: float, at_rest: bool) -> bool:
+        """One step of dt_s; returns whether every robot is now at rest (at_rest again if none moved)."""
+        if not advance(dt_s, max_accel, self.active_heading, self.active_vel, self.max_speed, self.alive, self.vel,
+                       self.pos, self.trig, at_rest, self.drives):
+            return at_rest
+        pairs = self.pairs(self.pos, self.reach) if self.collide else self.no_pairs
+        return settle(self.pos, self.vel, self.radius, pairs, self.clip_lo, self.clip_hi, self.scene, self.drives)
