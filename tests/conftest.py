@@ -17,6 +17,25 @@ import cosim
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """With pytest-xdist, before the workers start: compile the kernels into numba's on-disk cache once,
+    in two processes side by side (tests/kernel_warmup.py), rather than in every worker."""
+    config = session.config
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None) or config.option.collectonly:
+        return
+    import subprocess
+    import sys
+    import warnings
+
+    parts = [subprocess.Popen([sys.executable, "-m", "tests.kernel_warmup", str(k)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True) for k in (0, 1)]
+    for k, proc in enumerate(parts):
+        _, err = proc.communicate()
+        if proc.returncode:  # the tests that use those kernels compile them and say what is wrong
+            warnings.warn(f"kernel warm-up part {k} failed ({proc.returncode}): {err.strip()[-2000:]}", stacklevel=1)
+
+
 def free_udp_port() -> int:
     """A UDP port on 127.0.0.1 that nothing holds right now."""
     import socket
