@@ -1,5 +1,7 @@
 """The served-vehicle fixture: a simulated quadrotor served in a thread paced at SPEED times real
-time (`vehicle`, parametrised by personality), with a ground station client."""
+time (`vehicle`, parametrised by personality), with a ground station client. Its ground-station
+failsafe waits 60 s, not the firmware's 5 s: the client beats only while the test listens, and a
+test process starved for 1.25 s on a loaded machine would trip it (test_failsafe.py covers it)."""
 
 import threading
 
@@ -7,6 +9,7 @@ import numpy as np
 import pytest
 
 from cosim.mavlink.bodies import QuadBody
+from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import PX4
 from cosim.mavlink.realtime import run_realtime
@@ -19,7 +22,8 @@ from tests.cosim.mavlink.ground_station import SPEED, Client
 def vehicle(request):
     personality = getattr(request, "param", PX4)
     bank = QuadrotorBank([AIRFRAMES["crazyflie"]], np.array([[0.0, 0.0, 0.0]]))
-    endpoint = SimVehicleEndpoint(QuadBody(bank, 0), 0, personality, sysid=1, origin=GeoOrigin(47.0, 8.0, 400.0))
+    endpoint = SimVehicleEndpoint(QuadBody(bank, 0), 0, personality, sysid=1, origin=GeoOrigin(47.0, 8.0, 400.0),
+                                  gcs_failsafe=GcsFailsafe(timeout_s=60.0))
     stop = threading.Event()
     thread = threading.Thread(target=run_realtime, args=(bank, [endpoint], 600.0), kwargs={"speed": SPEED, "stop": stop})
     thread.start()
