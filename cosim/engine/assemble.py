@@ -228,8 +228,8 @@ COMPILED_ENV = "COSIM_COMPILED"
 def wants_compiled(s: Scenario) -> bool:
     """Whether loading the compiled kernels (about 0.4 s once per process) pays for itself: they save
     roughly 40 us plus 0.3 us per robot on each physics step, about 10 us per obstacle (push-outs
-    and rays for the whole swarm in one call each) and 130 us per quadrotor control tick. Either way
-    the trace is the same."""
+    and rays for the whole swarm in one call each), 130 us per quadrotor control tick, and about
+    20 us plus 5 us per obstacle on each robot's range reading. Either way the trace is the same."""
     forced = os.environ.get(COMPILED_ENV, "").strip()
     if forced not in ("", "0", "1"):
         raise ValueError(f"{COMPILED_ENV}={forced!r}: expected 1 (always the compiled kernels), 0 (never) or unset (when a "
@@ -241,7 +241,21 @@ def wants_compiled(s: Scenario) -> bool:
     steps = s.duration_ns // s.physics.dt_ns
     quads = [g.robot.tick_ns for g in s.groups if g.robot.model == "quadrotor"]
     quad_ticks = s.physics.dt_ns // quads[0] if quads else 0  # each ~150 us in numpy, ~20 compiled
-    return steps * (40e-6 + 0.3e-6 * s.n_nodes + 10e-6 * len(s.world.obstacles) + 130e-6 * quad_ticks) >= 0.5
+    obstacles = len(s.world.obstacles)
+    per_step = 40e-6 + 0.3e-6 * s.n_nodes + 10e-6 * obstacles + 130e-6 * quad_ticks
+    return steps * per_step + _range_reads(s) * (20e-6 + 5e-6 * obstacles) >= 0.5
+
+
+def _range_reads(s: Scenario) -> float:
+    """How many range readings the run takes: robots x the sensor's rate (or their controller's) x seconds."""
+    reads = 0.0
+    for g in s.groups:
+        opts = g.sensors.get("range")
+        if opts is not None:
+            period = g.controller.period_ns
+            rate = float(opts.get("rate_hz", 0.0)) or (1e9 / period if period else 0.0)
+            reads += g.count * rate * s.duration_ns / 1e9
+    return reads
 
 
 def use_compiled_kernels() -> None:
