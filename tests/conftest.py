@@ -26,14 +26,19 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         return
     import subprocess
     import sys
+    import time
     import warnings
 
+    start = time.perf_counter()
     parts = [subprocess.Popen([sys.executable, "-m", "tests.kernel_warmup", str(k)], cwd=ROOT, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True) for k in (0, 1)]
     for k, proc in enumerate(parts):
         _, err = proc.communicate()
         if proc.returncode:  # the tests that use those kernels compile them and say what is wrong
             warnings.warn(f"kernel warm-up part {k} failed ({proc.returncode}): {err.strip()[-2000:]}", stacklevel=1)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:  # pytest's own timer starts after this: say what it does not count
+        reporter.write_line(f"kernels compiled into numba's cache (or found there) in {time.perf_counter() - start:.1f} s")
 
 
 def free_udp_port() -> int:
