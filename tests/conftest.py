@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     """With pytest-xdist, before the workers start: compile the kernels into numba's on-disk cache once,
-    in two processes side by side (tests/kernel_warmup.py), rather than in every worker."""
+    in a few processes side by side (tests/kernel_warmup.py), rather than in every worker."""
     config = session.config
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None) or config.option.collectonly:
         return
@@ -30,8 +30,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     import warnings
 
     start = time.perf_counter()
+    from tests.kernel_warmup import PARTS
+
     parts = [subprocess.Popen([sys.executable, "-m", "tests.kernel_warmup", str(k)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True) for k in (0, 1)]
+                              stderr=subprocess.PIPE, text=True) for k in range(len(PARTS))]
     for k, proc in enumerate(parts):
         _, err = proc.communicate()
         if proc.returncode:  # the tests that use those kernels compile them and say what is wrong
