@@ -16,6 +16,7 @@ from numba import njit
 
 from physics.kernels_compiled import drive_blocked, drive_step, drive_writeback, move_points, push_apart
 from physics.numpy_rules import np_clip
+from physics.scenery import push_room
 from physics.scenery_kernels import push_all
 
 Drives = namedtuple("Drives", ["idx", "alive", "cmd_wheels", "steer", "cmd_speed", "cmd_heading", "base", "gain",
@@ -39,14 +40,14 @@ def drives_of(bank, idx: np.ndarray) -> Drives:
     """The Drives of a DiffDriveBank (or none) whose rows are robots idx."""
     if bank is None:
         return no_drives()
-    b = bank
-    return Drives(idx, np.zeros(len(idx), np.bool_), b.cmd_wheels, b.steer_by_heading, b.cmd_speed, b.cmd_heading, b.base,
-                  b.heading_gain, b.max_wheel, b.accel, b.wheels, b.pos, b.heading)
+    return Drives(idx, np.zeros(len(idx), np.bool_), bank.cmd_wheels, bank.steer_by_heading, bank.cmd_speed,
+                  bank.cmd_heading, bank.base, bank.heading_gain, bank.max_wheel, bank.accel, bank.wheels, bank.pos,
+                  bank.heading)
 
 
 def scene_of(scenery, n: int) -> Scene:
     """The Scene of a physics.scenery.Scenery, with room for the pushes of n robots."""
-    room = 4 * n + 16  # as Scenery.push_out
+    room = push_room(n)
     return Scene(len(scenery.kinds), scenery.kinds, scenery.params, scenery.grid, scenery.start, scenery.items,
                  scenery.mark, scenery.buf, np.empty(room, np.int64), np.empty(room, np.int64))
 

@@ -62,8 +62,9 @@ class Scenery:
         if compiled:
             from physics.scenery_kernels import push_all
 
-            if len(self.hits[0]) < 4 * len(pos) + 16:
-                self.hits = (np.empty(4 * len(pos) + 16, np.int64), np.empty(4 * len(pos) + 16, np.int64))
+            room = push_room(len(pos))
+            if len(self.hits[0]) < room:
+                self.hits = (np.empty(room, np.int64), np.empty(room, np.int64))
             shape, robot = self.hits
             h = push_all(self.kinds, self.params, self.grid, self.start, self.items, self.mark, self.buf, pos, vel,
                          radius, shape, robot)
@@ -81,6 +82,11 @@ class Scenery:
             into = np.einsum("ij,ij->i", vel[idx], normal)
             vel[idx] -= np.minimum(into, 0.0)[:, None] * normal  # remove the velocity into the surface
         return hit
+
+
+def push_room(n: int) -> int:
+    """Room for one step's (shape, robot) pushes of n robots (scenery_kernels.push_all)."""
+    return 4 * n + 16
 
 
 def _row(shape, p: np.ndarray) -> tuple[int, tuple[float, float, float, float]]:
