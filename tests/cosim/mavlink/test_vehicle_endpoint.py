@@ -283,6 +283,20 @@ def test_px4_streams_unasked_and_ignores_data_stream_requests(vehicle):
     assert len(boot_ms) >= 20 and 9.0 <= (len(boot_ms) - 1) / ((boot_ms[-1] - boot_ms[0]) / 1000.0) <= 11.0, boot_ms
 
 
+def _clock_at(gcs, kind: str, cond, timeout: float) -> tuple:
+    """The first `kind` message meeting cond, and the vehicle's clock when it was sent: the time_boot_ms
+    of the last ATTITUDE received before it (one burst may also hold later ones)."""
+    last = gcs.latest.get("ATTITUDE")  # received before this call
+    clock, end = (last.time_boot_ms if last is not None else None), time.monotonic() + timeout
+    while time.monotonic() < end:
+        for m in gcs.pump(0.05):
+            if m.get_type() == "ATTITUDE":
+                clock = m.time_boot_ms
+            elif m.get_type() == kind and cond(m):
+                return m, clock
+    raise AssertionError(f"no {kind} within {timeout} s (latest: {gcs.latest.get(kind)})")
+
+
 @pytest.mark.parametrize("vehicle", [PX4, ARDUPILOT], indirect=True, ids=["px4", "ardupilot"])
 def test_an_armed_copter_that_does_not_take_off_is_disarmed(vehicle):
     """As the firmware does (PX4's COM_DISARM_PRFLT, ArduCopter's DISARM_DELAY, 10 s): armed and
@@ -291,12 +305,13 @@ def test_an_armed_copter_that_does_not_take_off_is_disarmed(vehicle):
     gcs.wait("HEARTBEAT")
     gcs.send(mav.MAVLink_request_data_stream_message(1, 1, mav.MAV_DATA_STREAM_EXTRA1, 10, 1))  # ATTITUDE: its clock
     gcs.wait("ATTITUDE")
-    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
-    t0 = gcs.latest["ATTITUDE"].time_boot_ms
-    gcs.wait("HEARTBEAT", lambda m: not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED, timeout=20 / SPEED)
-    # 10 s by the vehicle's own clock (the last ATTITUDE before the disarmed heartbeat), not the
-    # test's: a busy machine may deliver the vehicle's messages late
-    assert 9.0 < (gcs.latest["ATTITUDE"].time_boot_ms - t0) / 1000.0 < 12.0
+    gcs.send(mav.MAVLink_command_long_message(1, 1, mav.MAV_CMD_COMPONENT_ARM_DISARM, 0, 1, 0, 0, 0, 0, 0, 0))
+    ack, t0 = _clock_at(gcs, "COMMAND_ACK", lambda m: m.command == mav.MAV_CMD_COMPONENT_ARM_DISARM, 10.0)
+    assert ack.result == mav.MAV_RESULT_ACCEPTED
+    _, t1 = _clock_at(gcs, "HEARTBEAT", lambda m: not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED, 20 / SPEED)
+    # 10 s by the vehicle's own clock (the ATTITUDEs just before the ack and the disarmed heartbeat),
+    # not the test's: a busy machine may deliver the vehicle's messages late and in bursts
+    assert 9.0 < (t1 - t0) / 1000.0 < 12.0
     said = {"px4": "Disarmed by auto preflight disarming", "ardupilot": "Disarming motors"}[endpoint.p.name]
     assert gcs.latest["STATUSTEXT"].text == said and not endpoint.armed  # in the firmware's words
 
