@@ -17,6 +17,7 @@ from physics.battery import Batteries
 from physics.diff_drive import DiffDriveBank, DriveCommands
 from physics.obstacles import SOLID_SHAPES
 from physics.omni import OmniBank, OmniRobots, route_drive, route_drive_many
+from physics.quad_steps import step_bank
 from physics.quadrotor import AIRFRAMES, QuadrotorBank
 from physics.raycast import cast_among
 from physics.scenery import Scenery
@@ -126,7 +127,7 @@ class KinematicWorld(CommandArrays):
 
         arrays = (self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, self.max_speed, self.alive,
                   self._pos, self._vel, self._trig, self._radius, self._clip_lo, self._clip_hi)
-        return kc.CompiledStep(arrays, self._pairs, self.collisions and self.n > 1, self._max_r,
+        return kc.CompiledStep(arrays, self.collisions and self.n > 1, self._max_r,
                                kc.drives_of(self.drives, self._drive_idx), kc.scene_of(self.scenery, self.n))
 
     # -- externally driven robots (twins of real vehicles) ------------------------------------------
@@ -147,6 +148,15 @@ class KinematicWorld(CommandArrays):
         self._vel[i] = velocity
         self.cmd_heading[i] = heading
         self.active_heading[i] = heading
+
+    def run_steps(self, dt_s: float, m: int) -> None:
+        """World.run_steps; one compiled call where the compiled step applies."""
+        if self._compiled is None or self.track_contacts or self.track_motion or self._ext_idx.size:
+            return super().run_steps(dt_s, m)
+        for _ in range(m):
+            self.t_s += dt_s
+        self._contacts = []
+        self._at_rest = self._compiled.step(dt_s, self.max_accel, self._at_rest, m)
 
     def _place_external(self, dt_s: float) -> None:
         idx = self._ext_idx
@@ -183,22 +193,10 @@ class KinematicWorld(CommandArrays):
             self.omnis.latch(self.active_vel, self.active_heading)
 
     def _step_quads(self, dt_s: float) -> None:
-        q, feed = self.quads, self._feed
-        if feed is not None:
-            n = feed.ticks_per_step(dt_s)
-            if round(dt_s / q.tick) != n:
-                q.set_tick(dt_s / n)
-        ticks = round(dt_s / q.tick)
-        q.alive = self.alive[self.quad_robots]
-        airborne = ~q.on_ground
-        speed = np.sqrt(np.einsum("ij,ij->i", q.vel, q.vel))
-        for k in range(ticks):
-            if feed is not None:
-                feed.feed(q, k, ticks)
-            q.step()
-        if self.track_contacts:  # touching down (the ground stops a descent) is an impact too
-            self._impacts = [(int(self.quad_robots[k]), -1, float(speed[k])) for k in np.nonzero(airborne & q.on_ground)[0]]
-            self._speed_before = speed
+        touched = step_bank(self.quads, self._feed, self.alive[self.quad_robots], self.quad_robots, dt_s,
+                            self.track_contacts)  # touching down (the ground stops a descent) is an impact too
+        if touched is not None:
+            self._impacts, self._speed_before = touched
 
     def quad_impacts(self) -> list[tuple[int, int, float]]:
         """(quadrotor, other robot or -1, its speed before the step in m/s) for every contact of the

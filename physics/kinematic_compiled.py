@@ -1,7 +1,7 @@
 """The kinematic world's latch and step in a few compiled calls, for worlds of point and
 differential-drive robots among static scenery (KinematicWorld's fast path once the compiled kernels
 are loaded): the dozen numpy and kernel calls of a step, each a few microseconds of overhead, become
-two calls around the pair search.
+one call, and so do the steps of a quiet stretch with the latches between them.
 
 Each calls the very kernels the numpy-driven step calls, in the same order, so a run gives the same
 trace either way (tests/physics/test_kinematic_compiled.py compares them bit for bit).
@@ -16,6 +16,7 @@ from numba import njit
 
 from physics.kernels_compiled import drive_blocked, drive_step, drive_writeback, move_points, push_apart
 from physics.numpy_rules import np_clip
+from physics.pair_kernels import near_pairs
 from physics.scenery import push_room
 from physics.scenery_kernels import push_all
 
@@ -102,28 +103,47 @@ def settle(pos, vel, radius, pairs, clip_lo, clip_hi, s: Scene, d: Drives) -> bo
     return not vel.any()
 
 
+@njit(cache=True)
+def run(m, dt, max_accel, cmd_vel, cmd_heading, active_vel, active_heading, max_speed, alive, vel, pos, trig, radius,
+        clip_lo, clip_hi, reach, at_rest: bool, d: Drives, s: Scene, ref, built, cand) -> tuple:
+    """m steps with a latch between each two (a quiet stretch; m = 1: one step), the pairs that may
+    touch from physics.pair_kernels (reach 0: no collisions). Returns (at rest, the Verlet candidates)."""
+    no_pairs = np.zeros((0, 2), np.int64)
+    for k in range(m):
+        if k:
+            latch(cmd_vel, cmd_heading, active_vel, active_heading, d)
+        if not advance(dt, max_accel, active_heading, active_vel, max_speed, alive, vel, pos, trig, at_rest, d):
+            continue
+        pairs = no_pairs
+        if reach > 0:
+            pairs, cand = near_pairs(pos, reach, ref, built, cand)
+        at_rest = settle(pos, vel, radius, pairs, clip_lo, clip_hi, s, d)
+    return at_rest, cand
+
+
 class CompiledStep:
     """A kinematic world's latch and step through the kernels above, bound to its arrays (which the
     world changes in place, never replaces, after start). Only for worlds without quadrotors,
     omnidirectional robots, external robots or contact tracking (KinematicWorld checks)."""
 
-    def __init__(self, arrays: tuple, pair_finder, collide: bool, max_r: float, drives: Drives, scene: Scene) -> None:
+    def __init__(self, arrays: tuple, collide: bool, max_r: float, drives: Drives, scene: Scene) -> None:
         (self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, self.max_speed, self.alive, self.pos,
          self.vel, self.trig, self.radius, self.clip_lo, self.clip_hi) = arrays
-        self.pairs = pair_finder
-        self.collide = collide
-        self.reach = 2.0 * max_r
+        self.reach = 2.0 * max_r if collide else 0.0
         self.drives = drives
         self.scene = scene
-        self.no_pairs = np.zeros((0, 2), np.int64)
+        self.ref = np.zeros_like(self.pos)  # the pair search's Verlet list: positions when built, built yet,
+        self.built = np.zeros(1, np.int64)  # and the candidates
+        self.cand = np.zeros((0, 2), np.int64)
 
     def latch(self) -> None:
         latch(self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, self.drives)
 
-    def step(self, dt_s: float, max_accel: float, at_rest: bool) -> bool:
-        """One step of dt_s; returns whether every robot is now at rest (at_rest again if none moved)."""
-        if not advance(dt_s, max_accel, self.active_heading, self.active_vel, self.max_speed, self.alive, self.vel,
-                       self.pos, self.trig, at_rest, self.drives):
-            return at_rest
-        pairs = self.pairs(self.pos, self.reach) if self.collide else self.no_pairs
-        return settle(self.pos, self.vel, self.radius, pairs, self.clip_lo, self.clip_hi, self.scene, self.drives)
+    def step(self, dt_s: float, max_accel: float, at_rest: bool, m: int = 1) -> bool:
+        """m steps of dt_s, latching between them; returns whether every robot is now at rest (at_rest
+        again if none moved)."""
+        at_rest, self.cand = run(m, dt_s, max_accel, self.cmd_vel, self.cmd_heading, self.active_vel,
+                                 self.active_heading, self.max_speed, self.alive, self.vel, self.pos, self.trig,
+                                 self.radius, self.clip_lo, self.clip_hi, self.reach, at_rest, self.drives,
+                                 self.scene, self.ref, self.built, self.cand)
+        return at_rest

@@ -15,6 +15,7 @@ import numpy as np
 
 from controllers.library.avoider import ObstacleAvoider
 from controllers.library.random_walk_group import RandomWalkGroup
+from physics import kernels as physics_kernels
 
 
 class ObstacleAvoiderGroup(RandomWalkGroup):
@@ -33,6 +34,11 @@ class ObstacleAvoiderGroup(RandomWalkGroup):
             raise RuntimeError("ObstacleAvoiderGroup needs the same range rays on every robot of its group")
         self._half_fov = math.radians(self.params.front_deg) / 2
         self._last_step: float | None = None
+        self._rule = rule_numpy
+        if physics_kernels.compiled:  # the run loaded the compiled kernels: one call per tick, not two dozen
+            from controllers.library.avoider_compiled import group_rule
+
+            self._rule = group_rule
 
     def step(self) -> None:
         g, p = self.group, self.params
@@ -40,21 +46,27 @@ class ObstacleAvoiderGroup(RandomWalkGroup):
         dt = now - self._last_step if self._last_step is not None else 0.0
         self._last_step = now
         d = g.read("range")
-        turn, vx, vy = self.propose()
-        travel = turn + np.fromiter(map(_heading_of, vx.tolist(), vy.tolist()), dtype=np.float64, count=g.n)
-        rel = np.remainder(self._angles[None, :] - travel[:, None] + math.pi, 2 * math.pi) - math.pi
-        away = np.abs(rel)
-        front = away <= self._half_fov
-        blind = ~front.any(axis=1)
-        if blind.any():  # at least the ray closest to the travel direction
-            front[blind] = away[blind] == away[blind].min(axis=1, keepdims=True)
-        clear = np.where(front, d, np.inf).min(axis=1) >= p.safe_distance
-        left = rel > 0
-        direction = np.where(_mean_where(d, left) >= _mean_where(d, ~left), 1.0, -1.0)
-        turn = np.where(clear, turn, direction * p.turn_rate * dt)
+        turn, self.vx, self.vy = self._rule(self._angles, d, *self.propose(), self._half_fov, p.safe_distance,
+                                            p.turn_rate, dt)
         g.turn(turn)
-        self.vx, self.vy = np.where(clear, vx, 0.0), np.where(clear, vy, 0.0)
         g.set_velocity(self.vx, self.vy if g.moves_sideways else 0.0, 0.0)
+
+
+def rule_numpy(angles: np.ndarray, d: np.ndarray, turn: np.ndarray, vx: np.ndarray, vy: np.ndarray, half_fov: float,
+               safe: float, turn_rate: float, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(turn, vx, vy) per robot (row of d): the proposal where the way ahead is clear, else a turn in
+    place toward the side with more room (avoider_compiled.group_rule is its compiled twin)."""
+    travel = turn + np.fromiter(map(_heading_of, vx.tolist(), vy.tolist()), dtype=np.float64, count=len(turn))
+    rel = np.remainder(angles[None, :] - travel[:, None] + math.pi, 2 * math.pi) - math.pi
+    away = np.abs(rel)
+    front = away <= half_fov
+    blind = ~front.any(axis=1)
+    if blind.any():  # at least the ray closest to the travel direction
+        front[blind] = away[blind] == away[blind].min(axis=1, keepdims=True)
+    clear = np.where(front, d, np.inf).min(axis=1) >= safe
+    left = rel > 0
+    direction = np.where(_mean_where(d, left) >= _mean_where(d, ~left), 1.0, -1.0)
+    return np.where(clear, turn, direction * turn_rate * dt), np.where(clear, vx, 0.0), np.where(clear, vy, 0.0)
 
 
 def _heading_of(vx: float, vy: float) -> float:

@@ -43,3 +43,17 @@ class EventQueue:
 
     def __len__(self) -> int:
         return len(self.heap)
+
+
+def quiet_ticks(heap: list[Entry], t_ns: int, dt_ns: int, end_ns: int, tick: Callable[[], None]) -> int:
+    """How many physics ticks from t_ns + dt_ns on can run back to back, nothing else queued before
+    the last of them (0 unless the heap's first entry is `tick` at t_ns + dt_ns); at most up to end_ns.
+    The next entry after the first is one of its two children in the heap."""
+    if not heap or heap[0][3] is not tick or heap[0][0] != t_ns + dt_ns:
+        return 0
+    limit = end_ns
+    for k in (1, 2):
+        if k < len(heap):
+            t, priority = heap[k][0], heap[k][1]
+            limit = min(limit, t if priority > Priority.PHYSICS_STEP else t - 1)  # a tick at t runs first
+    return max(0, (limit - t_ns) // dt_ns)

@@ -58,12 +58,12 @@ def _same(worlds: list[KinematicWorld], step: int) -> None:
         assert np.array_equal(x.view(np.uint8), y.view(np.uint8)), step
 
 
-@pytest.mark.parametrize("drives, obstacles, max_accel", [(True, SCENERY, math.inf), (True, (), 2.5),
+@pytest.mark.parametrize("drives, obstacles, max_accel", [(True, SCENERY, math.inf), (True, (), 2.5), (True, SCENERY, 2.5),
                                                           (False, SCENERY, 4.0), (False, (), math.inf)])
 def test_compiled_step_is_the_numpy_driven_one(drives, obstacles, max_accel, monkeypatch):
     calls = []
-    advance = kc.advance
-    monkeypatch.setattr(kc, "advance", lambda *a: calls.append(1) or advance(*a))
+    run = kc.run
+    monkeypatch.setattr(kc, "run", lambda *a: calls.append(1) or run(*a))
     worlds = [_world(c, drives, obstacles, max_accel, monkeypatch) for c in (True, False)]
     rngs = [np.random.default_rng(11), np.random.default_rng(11)]
     for step in range(400):
@@ -82,11 +82,37 @@ def test_compiled_step_is_the_numpy_driven_one(drives, obstacles, max_accel, mon
 
 def test_contacts_and_external_robots_take_the_numpy_driven_step(monkeypatch):
     calls = []
-    monkeypatch.setattr(kc, "advance", lambda *a: calls.append(1))
+    monkeypatch.setattr(kc, "run", lambda *a: calls.append(1))
     w = _world(True, True, SCENERY, math.inf, monkeypatch)
     w.want_contacts()
     w.step(0.01)
+    w.run_steps(0.01, 3)
     w.track_contacts = False
     w.make_external([0])
     w.step(0.01)
+    w.run_steps(0.01, 3)
     assert calls == []
+
+
+@pytest.mark.parametrize("drives, obstacles", [(True, SCENERY), (False, ())])
+def test_a_quiet_stretch_is_its_steps_one_by_one(drives, obstacles, monkeypatch):
+    """run_steps(dt, m) in one compiled call gives the numpy-driven world's m steps with latches
+    between them, whatever m; the pair search's Verlet list carries over from call to call."""
+    calls = []
+    run = kc.run
+    monkeypatch.setattr(kc, "run", lambda *a: calls.append(a[0]) or run(*a))
+    worlds = [_world(c, drives, obstacles, 2.5, monkeypatch) for c in (True, False)]
+    rngs = [np.random.default_rng(5), np.random.default_rng(5)]
+    lengths = np.random.default_rng(8).integers(1, 12, 60).tolist()
+    for k, m in enumerate(lengths):
+        for w, rng in zip(worlds, rngs):
+            _command(w, rng, 10 * k)
+            w.latch()
+        worlds[0].run_steps(0.01, m)
+        for j in range(m):
+            if j:
+                worlds[1].latch()
+            worlds[1].step(0.01)
+        _same(worlds, k)
+        assert worlds[0].t_s == worlds[1].t_s
+    assert calls == lengths

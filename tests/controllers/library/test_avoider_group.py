@@ -3,13 +3,17 @@ on both worlds."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import cosim
+from controllers.library.avoider_compiled import group_rule
+from controllers.library.avoider_group import rule_numpy
 from cosim.errors import SimulationError
+from physics import kernels as physics_kernels
 
 CONFIG = Path(__file__).resolve().parents[3] / "configs" / "ground_robots.yaml"
 
@@ -49,3 +53,35 @@ def test_the_group_turns_away_from_a_wall_it_faces():
 def test_a_group_without_range_rays_is_refused():
     with pytest.raises(SimulationError, match="ObstacleAvoiderGroup needs a range sensor"):
         _run("controllers.library.avoider_group:ObstacleAvoiderGroup", "kinematic", 3, {"groups.0.sensors": {}})
+
+
+def test_the_compiled_rule_is_the_numpy_one_on_random_fans_ties_nan_and_blind_views():
+    rng = np.random.default_rng(9)
+    avoided = 0
+    for k in range(300):
+        n, rays = int(rng.integers(1, 40)), int(rng.integers(1, 30))
+        angles = np.arange(rays) * (2 * math.pi / rays) if k % 2 else np.sort(rng.uniform(-4, 4, rays))
+        d = rng.choice([0.02, 0.05, 0.08, 0.1], (n, rays)) if k % 3 else rng.uniform(0, 0.1, (n, rays))
+        if k % 7 == 0:
+            d[rng.integers(n), rng.integers(rays)] = np.nan
+        turn = rng.normal(0, 0.3, n)
+        vx, vy = rng.choice([0.0, 0.03, -0.02], n) * (k % 4 != 0), rng.normal(0, 0.02, n) * (k % 5 != 0)
+        args = (angles, d, turn, vx, vy, float(rng.choice([1e-6, 0.3, math.pi / 4, math.pi])), 0.05, 1.5,
+                float(rng.choice([0.0, 0.1])))
+        for want, got in zip(rule_numpy(*args), group_rule(*args)):
+            assert np.array_equal(want.view(np.uint64), got.view(np.uint64)), k
+        avoided += int(np.sum(rule_numpy(*args)[1] != vx))
+    assert avoided > 500  # the avoiding branch ran, not only the clear one
+
+
+def test_a_group_run_is_the_same_with_the_compiled_rule_as_with_numpy(monkeypatch):
+    def run(flag: str):
+        monkeypatch.setenv("COSIM_COMPILED", flag)
+        return _run("controllers.library.avoider_group:ObstacleAvoiderGroup", "kinematic", 40)[1]
+
+    monkeypatch.setattr(physics_kernels, "compiled", False)  # an earlier test may have switched this process
+    reference = run("0")
+    other = run("1")
+    assert physics_kernels.compiled
+    for column in ("x", "y", "heading"):
+        assert np.array_equal(reference[column], other[column]), column

@@ -1,0 +1,43 @@
+"""The coordinator's quiet stretches: ticks with nothing else between them run in one world call,
+and the run is the same as tick by tick."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+import cosim
+from cosim.core.coordinator import Simulation
+from physics.kinematic import KinematicWorld
+
+RUN_STEPS = KinematicWorld.run_steps
+CONFIG = Path(__file__).resolve().parents[3] / "configs" / "ground_robots.yaml"
+
+
+def _run(monkeypatch, coast: bool | None, overrides: dict):
+    stretches = []
+    monkeypatch.setattr(KinematicWorld, "run_steps", lambda w, dt, m: stretches.append(m) or RUN_STEPS(w, dt, m))
+    if coast is not None:
+        monkeypatch.setattr(Simulation, "_may_coast", lambda self: coast)
+    sim = cosim.build(cosim.load(CONFIG, {"duration": 5.0, "groups.0.count": 30, "output.trace.positions_every": 0.25,
+                                          "groups.0.controller.class": "controllers.library.avoider_group:"
+                                                                       "ObstacleAvoiderGroup", **overrides}))
+    sim.run()
+    return sim, sim.recorder.tables()["positions"], stretches
+
+
+def test_a_quiet_stretch_runs_in_one_world_call_and_changes_nothing(monkeypatch):
+    sim, pos, stretches = _run(monkeypatch, None, {"network.backend": "none"})
+    plain, ref, none = _run(monkeypatch, False, {"network.backend": "none"})
+    assert none == [] and len(stretches) > 20 and max(stretches) >= 4  # the 10 Hz group and 20 Hz progress bound them
+    assert sum(stretches) > 0.8 * sim.counters.physics_steps
+    for column in ("x", "y", "heading"):
+        assert np.array_equal(ref[column], pos[column]), column
+    assert (sim.counters.physics_steps, sim.counters.events) == (plain.counters.physics_steps, plain.counters.events)
+    assert sim.counters.physics_steps == 500
+
+
+def test_a_network_keeps_every_tick_on_the_timeline(monkeypatch):
+    _, _, stretches = _run(monkeypatch, None, {"network.backend": "fast"})
+    assert stretches == []
