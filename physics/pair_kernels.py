@@ -1,5 +1,5 @@
 """The kinematic world's own compiled search for robots close enough to touch, for its compiled step:
-a Verlet list of the pairs within reach + skin, rebuilt from a cell grid when some robot has moved
+a Verlet list of the pairs within reach + skin, rebuilt from a cell index of the robots when some robot has moved
 nearly half the skin, filtered to the pairs within reach at every step.
 
 The pairs come out in lexicographic order (i < j), as the injected pair finder's do, so the pushes
@@ -14,6 +14,8 @@ import math
 import numpy as np
 from numba import njit
 
+from physics.scenery_kernels import robot_cells
+
 
 @njit(cache=True)
 def _d2(pos: np.ndarray, i: int, j: int) -> float:
@@ -25,41 +27,39 @@ def _d2(pos: np.ndarray, i: int, j: int) -> float:
 
 @njit(cache=True)
 def grid_pairs(pos: np.ndarray, r: float) -> np.ndarray:
-    """All pairs i < j within r, sorted by i then j: cells of width r in x and y, each robot checked
-    against the robots of its own and the eight cells around it."""
+    """All pairs i < j within r, sorted by i then j: a cell index of the robots (cells at least r
+    wide), each robot checked against the robots of its own and the eight cells around it."""
     n = len(pos)
     out = np.empty((max(16, 2 * n), 2), dtype=np.int64)
     if n < 2 or not r > 0:
         return out[:0]
-    x0, y0 = pos[:, 0].min(), pos[:, 1].min()
-    cx = np.empty(n, dtype=np.int64)
-    cy = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        cx[i] = np.int64(math.floor((pos[i, 0] - x0) / r)) + 1
-        cy[i] = np.int64(math.floor((pos[i, 1] - y0) / r)) + 1
-    rows = cy.max() + 2
-    key = cx * rows + cy
-    order = np.argsort(key, kind="mergesort")
-    keys = key[order]
+    x0, y0, cell, nx, ny, start, order = robot_cells(pos, r, 16.0)
     r2 = r * r
     found = np.empty(n, dtype=np.int64)
     m = 0
     for i in range(n):
+        if not (math.isfinite(pos[i, 0]) and math.isfinite(pos[i, 1])):
+            continue
+        cx, cy = np.int64((pos[i, 0] - x0) / cell), np.int64((pos[i, 1] - y0) / cell)
         c = 0
-        for dx in range(-1, 2):
-            for dy in range(-1, 2):
-                k = (cx[i] + dx) * rows + cy[i] + dy
-                for t in range(np.searchsorted(keys, k), np.searchsorted(keys, k, side="right")):
-                    j = order[t]
+        for gx in range(max(cx - 1, 0), min(cx + 2, nx)):
+            for gy in range(max(cy - 1, 0), min(cy + 2, ny)):
+                g = gx * ny + gy
+                for q in range(start[g], start[g + 1]):
+                    j = order[q]
                     if j > i and _d2(pos, i, j) <= r2:
-                        found[c] = j
+                        t = c - 1  # kept in ascending order
+                        while t >= 0 and found[t] > j:
+                            found[t + 1] = found[t]
+                            t -= 1
+                        found[t + 1] = j
                         c += 1
         if m + c > len(out):
             bigger = np.empty((2 * (m + c), 2), dtype=np.int64)
             bigger[:m] = out[:m]
             out = bigger
-        for j in np.sort(found[:c]):
-            out[m, 0], out[m, 1] = i, j
+        for t in range(c):
+            out[m, 0], out[m, 1] = i, found[t]
             m += 1
     return out[:m]
 

@@ -255,9 +255,10 @@ def push_all(kinds, params, grid, start, items, mark, buf, pos, vel, radius, hit
 
 
 @njit(cache=True)
-def robot_cells(pos: np.ndarray, cell: float) -> tuple:
-    """A cell index of the robots with finite positions, cells at least `cell` wide: (x0, y0, cell, nx,
-    ny, start, order)."""
+def robot_cells(pos: np.ndarray, cell: float, per_robot: float = 4.0) -> tuple:
+    """A cell index of the robots with finite positions, cells at least `cell` wide (wider, by
+    doubling, until there are at most per_robot cells per robot, plus 1,024): (x0, y0, cell, nx, ny,
+    start, order)."""
     n = len(pos)
     x0, y0, x1, y1 = INF, INF, -INF, -INF
     for i in range(n):
@@ -265,7 +266,7 @@ def robot_cells(pos: np.ndarray, cell: float) -> tuple:
             x0, y0, x1, y1 = min(x0, pos[i, 0]), min(y0, pos[i, 1]), max(x1, pos[i, 0]), max(y1, pos[i, 1])
     if x0 > x1:
         return 0.0, 0.0, cell, np.int64(1), np.int64(1), np.zeros(2, np.int64), np.zeros(0, np.int64)
-    while ((x1 - x0) / cell + 1.0) * ((y1 - y0) / cell + 1.0) > 4.0 * n + 1024.0:
+    while ((x1 - x0) / cell + 1.0) * ((y1 - y0) / cell + 1.0) > per_robot * n + 1024.0:
         cell *= 2.0
     nx, ny = np.int64((x1 - x0) / cell) + 1, np.int64((y1 - y0) / cell) + 1
     key = np.full(n, -1, np.int64)
