@@ -1,0 +1,74 @@
+"""numba's on-disk cache, in a folder named by a digest of the project's compiled code.
+
+numba checks a cached function against its own source file only. A kernel that calls a kernel (or
+reads a constant) of another module keeps the machine code it was compiled with after that other
+module changes (a `git pull`, an edit): the compiled path would then silently disagree with the
+numpy one. So the cache lives in `<base>/<digest>`, the digest taken over every module that uses
+numba and every project module those import directly: any change there starts a fresh cache. `<base>` is
+NUMBA_CACHE_DIR if the user set it, else ~/.cache/swarm-cosim/numba (a temporary folder where that
+cannot be written). `import cosim` sets this up, before numba is loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import sys
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("physics", "netstack", "controllers", "cosim")
+ENV = "NUMBA_CACHE_DIR"
+MARK = "COSIM_NUMBA_CACHE"
+"""Set to the folder chosen, so that child processes (sweeps, test workers) keep it."""
+
+_NUMBA = re.compile(r"^\s*(?:from|import)\s+numba\b", re.MULTILINE)
+_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+\(?([\w\s,]+)|import\s+([\w.]+))", re.MULTILINE)
+
+
+def compiled_sources(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> list[Path]:
+    """The modules under `packages` that import numba, and the project modules each of them imports."""
+    files = {p: p.read_text() for pkg in packages for p in (root / pkg).rglob("*.py")}
+    kernels = [p for p, text in files.items() if _NUMBA.search(text)]
+    seen = set(kernels)
+    for p in kernels:
+        for match in _IMPORT.finditer(files[p]):
+            module = (match.group(1) or match.group(3)).replace(".", "/")
+            names = [n.split()[0] for n in (match.group(2) or "").split(",") if n.strip()]
+            for name in (module, *(f"{module}/{n}" for n in names)):  # `from pkg import module` too
+                seen.update(q for q in (root / f"{name}.py", root / name / "__init__.py") if q in files)
+    return sorted(seen)
+
+
+def digest(paths: list[Path], root: Path = ROOT) -> str:
+    """A digest of these files' names and contents and of numba's version."""
+    h = hashlib.sha256(metadata.version("numba").encode())
+    for p in paths:
+        h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def configure(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> Path:
+    """Point numba's cache at `<base>/<digest>` (see the module docstring), once per process tree."""
+    chosen = os.environ.get(MARK)
+    if chosen and os.environ.get(ENV) == chosen:
+        return Path(chosen)
+    base = Path(os.environ[ENV]) if os.environ.get(ENV) else Path.home() / ".cache" / "swarm-cosim" / "numba"
+    folder = base / digest(compiled_sources(root, packages), root)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a read-only home on a cluster node
+        fallback = Path(tempfile.gettempdir()) / "swarm-cosim-numba" / folder.name
+        log.warning("cannot use %s for numba's cache (%s); using %s", folder, exc, fallback)
+        folder = fallback
+        folder.mkdir(parents=True, exist_ok=True)
+    os.environ[ENV] = os.environ[MARK] = str(folder)
+    if "numba" in sys.modules:  # loaded already (by the user's own code): later kernels follow
+        sys.modules["numba"].config.CACHE_DIR = str(folder)
+    return folder

@@ -1,0 +1,76 @@
+"""numba's cache lives in a folder named by the compiled code's sources, so a kernel never runs
+machine code compiled against an older version of a kernel it calls."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from cosim import kernel_cache
+
+SCRIPT = """
+import sys
+from pathlib import Path
+sys.path.insert(0, {root!r})
+if {configure}:  # the module alone: importing the cosim package would configure it for the project
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("kernel_cache", {module!r})
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.configure(Path({root!r}), ("pkg",))
+from pkg.b import g
+print(g())
+"""
+
+
+def _write(root: Path, value: int) -> None:
+    (root / "pkg" / "a.py").write_text(f"from numba import njit\n\n\n@njit(cache=True)\ndef f():\n    return {value}\n")
+
+
+def _run(root: Path, configure: bool, env: dict) -> str:
+    code = SCRIPT.format(root=str(root), configure=configure, module=kernel_cache.__file__)
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_a_kernel_is_recompiled_when_a_kernel_it_calls_changes(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in (kernel_cache.ENV, kernel_cache.MARK)}
+    for configure in (False, True):
+        root = tmp_path / str(configure)
+        (root / "pkg").mkdir(parents=True)
+        (root / "pkg" / "__init__.py").write_text("")
+        (root / "pkg" / "b.py").write_text(textwrap.dedent("""
+            from numba import njit
+
+            from pkg.a import f
+
+
+            @njit(cache=True)
+            def g():
+                return f() + 1
+            """))
+        _write(root, 1)
+        run_env = {**env, kernel_cache.ENV: str(tmp_path / f"cache-{configure}")} if configure else env
+        assert _run(root, configure, run_env) == "2"
+        _write(root, 10)  # b.py untouched
+        # numba alone checks b.py's own stamp and serves g as compiled against the old f
+        assert _run(root, configure, run_env) == ("11" if configure else "2")
+
+
+def test_importing_cosim_chose_the_folder_of_this_code(monkeypatch, tmp_path):
+    folder = Path(os.environ[kernel_cache.ENV])
+    assert os.environ[kernel_cache.MARK] == str(folder)
+    assert folder.name == kernel_cache.digest(kernel_cache.compiled_sources())
+    assert kernel_cache.configure() == folder  # once per process tree: a child keeps it
+    names = {str(p.relative_to(kernel_cache.ROOT)) for p in kernel_cache.compiled_sources()}
+    assert {"physics/kinematic_compiled.py", "physics/pair_kernels.py", "physics/scenery_kernels.py",
+            "netstack/fast/csma_compiled.py", "cosim/fused/kernels.py"} <= names
+    monkeypatch.setenv(kernel_cache.ENV, str(tmp_path / "mine"))  # the user's own base
+    monkeypatch.delenv(kernel_cache.MARK)
+    if "numba" in sys.modules:  # configure points a loaded numba there too: put it back afterwards
+        monkeypatch.setattr(sys.modules["numba"].config, "CACHE_DIR", sys.modules["numba"].config.CACHE_DIR)
+    chosen = kernel_cache.configure()
+    assert chosen == tmp_path / "mine" / folder.name and chosen.is_dir()
+    assert os.environ[kernel_cache.MARK] == os.environ[kernel_cache.ENV] == str(chosen)
