@@ -153,10 +153,12 @@ class KinematicWorld(CommandArrays):
         """World.run_steps; one compiled call where the compiled step applies."""
         if self._compiled is None or self.track_contacts or self.track_motion or self._ext_idx.size:
             return super().run_steps(dt_s, m)
+        if self.drives is not None:
+            self._drive_cmd.apply(self.drives, self.drive_slot)
         for _ in range(m):
             self.t_s += dt_s
         self._contacts = []
-        self._at_rest = self._compiled.step(dt_s, self.max_accel, self._at_rest, m)
+        self._at_rest = self._compiled.step(dt_s, self.max_accel, self._at_rest, m, latched=False)
 
     def _place_external(self, dt_s: float) -> None:
         idx = self._ext_idx

@@ -104,13 +104,14 @@ def settle(pos, vel, radius, pairs, clip_lo, clip_hi, s: Scene, d: Drives) -> bo
 
 
 @njit(cache=True)
-def run(m, dt, max_accel, cmd_vel, cmd_heading, active_vel, active_heading, max_speed, alive, vel, pos, trig, radius,
-        clip_lo, clip_hi, reach, at_rest: bool, d: Drives, s: Scene, ref, built, cand) -> tuple:
-    """m steps with a latch between each two (a quiet stretch; m = 1: one step), the pairs that may
-    touch from physics.pair_kernels (reach 0: no collisions). Returns (at rest, the Verlet candidates)."""
+def run(m, dt, max_accel, at_rest: bool, latched: bool, cand, cmd_vel, cmd_heading, active_vel, active_heading,
+        max_speed, alive, pos, vel, trig, radius, clip_lo, clip_hi, reach, d: Drives, s: Scene, ref, built) -> tuple:
+    """m steps, each after a latch but the first when `latched` (a quiet stretch; m = 1, latched: one
+    step), the pairs that may touch from physics.pair_kernels (reach 0: no collisions). Returns (at
+    rest, the Verlet candidates)."""
     no_pairs = np.zeros((0, 2), np.int64)
     for k in range(m):
-        if k:
+        if k or not latched:
             latch(cmd_vel, cmd_heading, active_vel, active_heading, d)
         if not advance(dt, max_accel, active_heading, active_vel, max_speed, alive, vel, pos, trig, at_rest, d):
             continue
@@ -135,15 +136,13 @@ class CompiledStep:
         self.ref = np.zeros_like(self.pos)  # the pair search's Verlet list: positions when built, built yet,
         self.built = np.zeros(1, np.int64)  # and the candidates
         self.cand = np.zeros((0, 2), np.int64)
+        self.bound = (*arrays, self.reach, drives, scene, self.ref, self.built)  # run's arguments from cmd_vel on
 
     def latch(self) -> None:
         latch(self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, self.drives)
 
-    def step(self, dt_s: float, max_accel: float, at_rest: bool, m: int = 1) -> bool:
-        """m steps of dt_s, latching between them; returns whether every robot is now at rest (at_rest
-        again if none moved)."""
-        at_rest, self.cand = run(m, dt_s, max_accel, self.cmd_vel, self.cmd_heading, self.active_vel,
-                                 self.active_heading, self.max_speed, self.alive, self.vel, self.pos, self.trig,
-                                 self.radius, self.clip_lo, self.clip_hi, self.reach, at_rest, self.drives,
-                                 self.scene, self.ref, self.built, self.cand)
+    def step(self, dt_s: float, max_accel: float, at_rest: bool, m: int = 1, latched: bool = True) -> bool:
+        """m steps of dt_s, each after a latch but the first when `latched`; returns whether every robot
+        is now at rest (at_rest again if none moved)."""
+        at_rest, self.cand = run(m, dt_s, max_accel, at_rest, latched, self.cand, *self.bound)
         return at_rest

@@ -201,11 +201,10 @@ class CommandArrays:
         np.copyto(self.active_heading, self.cmd_heading)
 
     def run_steps(self, dt_s: float, m: int) -> None:
-        """m steps of dt_s with a latch between each two (none after the last): a stretch of ticks
-        with nothing else on the timeline between them."""
-        for k in range(m):
-            if k:
-                self.latch()
+        """A latch and a step of dt_s, m times (none after the last step): a latch followed by a
+        stretch of ticks with nothing else on the timeline between them."""
+        for _ in range(m):
+            self.latch()
             self.step(dt_s)
 
     # -- quadrotors ------------------------------------------------------------------------------

@@ -220,11 +220,11 @@ class Simulation:
             self.queue.push(t + self.dt_ns, Priority.PHYSICS_STEP, self._tick_action)
 
     def _coast(self) -> None:
-        """World.latch, then the ticks of a quiet stretch (nothing queued before the last of them) in
-        one World.run_steps: the same calls in the same order, without a trip through the queue each."""
-        self.world.latch()
+        """World.latch, and with it the ticks of a quiet stretch (nothing queued before the last of
+        them) in one World.run_steps: the same calls in the same order, without the queue between."""
         m = quiet_ticks(self.queue.heap, self.now_ns, self.dt_ns, self.duration_ns, self._tick_action)
-        if m < 2:
+        if not m:
+            self.world.latch()
             return
         heapq.heappop(self.queue.heap)
         w0 = time.perf_counter()

@@ -96,8 +96,8 @@ def test_contacts_and_external_robots_take_the_numpy_driven_step(monkeypatch):
 
 @pytest.mark.parametrize("drives, obstacles", [(True, SCENERY), (False, ())])
 def test_a_quiet_stretch_is_its_steps_one_by_one(drives, obstacles, monkeypatch):
-    """run_steps(dt, m) in one compiled call gives the numpy-driven world's m steps with latches
-    between them, whatever m; the pair search's Verlet list carries over from call to call."""
+    """run_steps(dt, m) in one compiled call gives the numpy-driven world's m latches and steps,
+    whatever m; the pair search's Verlet list carries over from call to call."""
     calls = []
     run = kc.run
     monkeypatch.setattr(kc, "run", lambda *a: calls.append(a[0]) or run(*a))
@@ -107,11 +107,9 @@ def test_a_quiet_stretch_is_its_steps_one_by_one(drives, obstacles, monkeypatch)
     for k, m in enumerate(lengths):
         for w, rng in zip(worlds, rngs):
             _command(w, rng, 10 * k)
-            w.latch()
         worlds[0].run_steps(0.01, m)
-        for j in range(m):
-            if j:
-                worlds[1].latch()
+        for _ in range(m):
+            worlds[1].latch()
             worlds[1].step(0.01)
         _same(worlds, k)
         assert worlds[0].t_s == worlds[1].t_s
