@@ -23,24 +23,27 @@ def _norm2(x: float, y: float, z: float) -> float:
 
 
 @njit(cache=True)
-def _wheel_pair(k: int, dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.ndarray, cmd_speed: np.ndarray,
-                cmd_heading: np.ndarray, heading: np.ndarray, base: np.ndarray, gain: np.ndarray, max_wheel: np.ndarray,
-                accel: np.ndarray, wheels: np.ndarray) -> None:
-    """Robot k's wheel speeds one step toward their targets (see drive_wheels)."""
-    t0, t1 = cmd_wheels[k, 0], cmd_wheels[k, 1]
-    if steer[k]:
-        err = np.remainder(cmd_heading[k] - heading[k] + math.pi, _TWO_PI) - math.pi
-        half = 0.5 * base[k] * gain[k] * err
-        t0, t1 = cmd_speed[k] - half, cmd_speed[k] + half
+def _wheels_toward(t0: float, t1: float, steer: bool, speed: float, err: float, base: float, gain: float,
+                   max_wheel: float, alive: bool, step: float, w0: float, w1: float) -> tuple:
+    """One robot's wheel speeds (w0, w1) one step toward their targets (see drive_wheels): scalars
+    only, so that a call per robot passes no arrays (a dozen arrays' reference counts cost more
+    than this arithmetic)."""
+    if steer:
+        half = 0.5 * base * gain * err
+        t0, t1 = speed - half, speed + half
     peak = max(abs(t0), abs(t1))
-    if peak > max_wheel[k]:
-        scale = max_wheel[k] / peak
+    if peak > max_wheel:
+        scale = max_wheel / peak
         t0, t1 = t0 * scale, t1 * scale
-    if not alive[k]:
+    if not alive:
         t0, t1 = 0.0, 0.0
-    step = accel[k] * dt
-    wheels[k, 0] += min(max(t0 - wheels[k, 0], -step), step)
-    wheels[k, 1] += min(max(t1 - wheels[k, 1], -step), step)
+    return w0 + min(max(t0 - w0, -step), step), w1 + min(max(t1 - w1, -step), step)
+
+
+@njit(cache=True)
+def _heading_error(steer: bool, cmd_heading: float, heading: float) -> float:
+    """How far a robot steered by heading is to turn, within [-pi, pi) (0 for one that is not)."""
+    return np.remainder(cmd_heading - heading + math.pi, _TWO_PI) - math.pi if steer else 0.0
 
 
 @njit(cache=True)
@@ -49,7 +52,9 @@ def drive_wheels(dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np
                  accel: np.ndarray, wheels: np.ndarray) -> None:
     """Differential-drive wheel speeds toward their targets within the acceleration limit (in place)."""
     for k in range(len(base)):
-        _wheel_pair(k, dt, alive, cmd_wheels, steer, cmd_speed, cmd_heading, heading, base, gain, max_wheel, accel, wheels)
+        wheels[k, 0], wheels[k, 1] = _wheels_toward(
+            cmd_wheels[k, 0], cmd_wheels[k, 1], steer[k], cmd_speed[k], _heading_error(steer[k], cmd_heading[k], heading[k]),
+            base[k], gain[k], max_wheel[k], alive[k], accel[k] * dt, wheels[k, 0], wheels[k, 1])
 
 
 @njit(cache=True)
@@ -58,7 +63,9 @@ def drive_step(dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.n
                wheels: np.ndarray, pos: np.ndarray, heading: np.ndarray) -> None:
     """Differential-drive robots: wheel targets, acceleration limits, exact arcs (in place)."""
     for k in range(len(base)):
-        _wheel_pair(k, dt, alive, cmd_wheels, steer, cmd_speed, cmd_heading, heading, base, gain, max_wheel, accel, wheels)
+        wheels[k, 0], wheels[k, 1] = _wheels_toward(
+            cmd_wheels[k, 0], cmd_wheels[k, 1], steer[k], cmd_speed[k], _heading_error(steer[k], cmd_heading[k], heading[k]),
+            base[k], gain[k], max_wheel[k], alive[k], accel[k] * dt, wheels[k, 0], wheels[k, 1])
         w0, w1 = wheels[k, 0], wheels[k, 1]
         v = (w0 + w1) / 2.0
         w = (w1 - w0) / base[k]

@@ -178,7 +178,7 @@ def _push_cylinder(p: np.ndarray, pos: np.ndarray, i: int, r: float) -> bool:
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def push_one(kind: int, p: np.ndarray, pos: np.ndarray, vel: np.ndarray, r: float, i: int) -> bool:
     """One shape's push_out of robot i and KinematicWorld._push_out_of's velocity correction (what
     pointed into the surface is removed). Returns whether the robot was inside."""
@@ -202,7 +202,7 @@ def cell_range(lo: float, hi: float, origin: float, cell: float, n: int) -> tupl
     return np.int64(a), np.int64(b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called per robot: no call, no reference counts for its five arrays
 def near_shapes(grid: np.ndarray, start: np.ndarray, items: np.ndarray, mark: np.ndarray, buf: np.ndarray, x: float,
                 y: float, reach: float, after: int) -> int:
     """Shapes whose footprint meets the square of half side `reach` around (x, y), ids above
