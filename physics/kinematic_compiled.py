@@ -14,6 +14,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from physics.fast_call import bound_overload
 from physics.kernels_compiled import drive_blocked, drive_step, drive_writeback, move_points, push_apart
 from physics.numpy_rules import np_clip
 from physics.pair_kernels import near_pairs
@@ -137,12 +138,21 @@ class CompiledStep:
         self.built = np.zeros(1, np.int64)  # and the candidates
         self.cand = np.zeros((0, 2), np.int64)
         self.bound = (*arrays, self.reach, drives, scene, self.ref, self.built)  # run's arguments from cmd_vel on
+        self._latch_args = (self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, drives)
+        self._latch, self._run = latch, run  # the dispatchers until the first calls, then their machine code
 
     def latch(self) -> None:
-        latch(self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, self.drives)
+        if self._latch is latch:
+            latch(*self._latch_args)
+            self._latch = bound_overload(latch, self._latch_args)
+        else:
+            self._latch(*self._latch_args)
 
     def step(self, dt_s: float, max_accel: float, at_rest: bool, m: int = 1, latched: bool = True) -> bool:
         """m steps of dt_s, each after a latch but the first when `latched`; returns whether every robot
         is now at rest (at_rest again if none moved)."""
-        at_rest, self.cand = run(m, dt_s, max_accel, at_rest, latched, self.cand, *self.bound)
-        return at_rest
+        args = (m, dt_s, max_accel, at_rest, latched, self.cand, *self.bound)
+        at_rest, self.cand = self._run(*args)
+        if self._run is run:
+            self._run = bound_overload(run, args)
+        return bool(at_rest)
