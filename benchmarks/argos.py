@@ -6,8 +6,8 @@ N/2 boxes of 0.3 m and N/2 cylinders of 0.15 m radius at random, robots of 8.5 c
 clear of them, 24 range rays of 0.1 m at 10 Hz, `ObstacleAvoiderGroup` (`--controller group`) or
 one `ObstacleAvoider` per robot (`per_robot`), no network, traces off. `--world kinematic` (default)
 or `pybullet`. The compiled kernels are loaded before timing; `--numpy` keeps the numpy ones.
-ARGoS's own example, built here and run side by side (one thread, 2026-11-26): about 420x at 10
-robots, 33x at 100, 3.4x at 1,000, 0.23x at 10,000 (benchmarks/README.md).
+ARGoS's own example, built here and run side by side (one thread, 2026-11-26): 257-456x at 10
+robots, 26-35x at 100, 2.0-3.5x at 1,000, 0.20-0.23x at 10,000 (benchmarks/README.md).
 
     python benchmarks/argos.py                                   # kinematic, group, N = 10 .. 1,000
     python benchmarks/argos.py --controller per_robot --n 100
