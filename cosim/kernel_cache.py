@@ -6,7 +6,8 @@ module changes (a `git pull`, an edit): the compiled path would then silently di
 numpy one. So the cache lives in `<base>/<digest>`, the digest taken over every module that uses
 numba and every project module those import directly: any change there starts a fresh cache. `<base>` is
 NUMBA_CACHE_DIR if the user set it, else ~/.cache/swarm-cosim/numba (a temporary folder where that
-cannot be written). `import cosim` sets this up, before numba is loaded.
+cannot be written); there, other digests' folders left untouched for two weeks are removed. `import cosim`
+sets this up, before numba is loaded.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ import hashlib
 import logging
 import os
 import re
+import shutil
 import sys
 import tempfile
+import time
 from importlib import metadata
 from pathlib import Path
 
@@ -28,6 +31,9 @@ ENV = "NUMBA_CACHE_DIR"
 MARK = "COSIM_NUMBA_CACHE"
 """Set to the folder chosen, so that child processes (sweeps, test workers) keep it."""
 
+STALE_S = 14 * 24 * 3600.0
+"""Other digests' folders untouched this long are removed (code that old is compiled again if it runs)."""
+_DIGEST = re.compile(r"[0-9a-f]{16}")
 _NUMBA = re.compile(r"^\s*(?:from|import)\s+numba\b", re.MULTILINE)
 _IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+\(?([\w\s,]+)|import\s+([\w.]+))", re.MULTILINE)
 
@@ -59,7 +65,8 @@ def configure(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> Path:
     chosen = os.environ.get(MARK)
     if chosen and os.environ.get(ENV) == chosen:
         return Path(chosen)
-    base = Path(os.environ[ENV]) if os.environ.get(ENV) else Path.home() / ".cache" / "swarm-cosim" / "numba"
+    own = not os.environ.get(ENV)  # our default base, not a folder the user named: ours to prune
+    base = Path.home() / ".cache" / "swarm-cosim" / "numba" if own else Path(os.environ[ENV])
     folder = base / digest(compiled_sources(root, packages), root)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -69,6 +76,23 @@ def configure(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> Path:
         folder = fallback
         folder.mkdir(parents=True, exist_ok=True)
     os.environ[ENV] = os.environ[MARK] = str(folder)
+    if own:
+        prune(folder.parent, keep=folder)
     if "numba" in sys.modules:  # loaded already (by the user's own code): later kernels follow
         sys.modules["numba"].config.CACHE_DIR = str(folder)
     return folder
+
+
+def prune(base: Path, keep: Path, now: float | None = None) -> list[Path]:
+    """Remove the digest folders in `base` but `keep` that nothing was written to for STALE_S;
+    returns them. A folder in use elsewhere only costs that code a compile again."""
+    limit = (time.time() if now is None else now) - STALE_S
+    gone = []
+    for folder in base.iterdir():
+        try:
+            if folder != keep and folder.is_dir() and _DIGEST.fullmatch(folder.name) and folder.stat().st_mtime < limit:
+                shutil.rmtree(folder)
+                gone.append(folder)
+        except OSError as exc:  # another process pruning too, or not ours to remove
+            log.debug("kept %s: %s", folder, exc)
+    return gone

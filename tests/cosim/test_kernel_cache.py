@@ -74,3 +74,17 @@ def test_importing_cosim_chose_the_folder_of_this_code(monkeypatch, tmp_path):
     chosen = kernel_cache.configure()
     assert chosen == tmp_path / "mine" / folder.name and chosen.is_dir()
     assert os.environ[kernel_cache.MARK] == os.environ[kernel_cache.ENV] == str(chosen)
+
+
+def test_old_digests_folders_are_pruned_and_nothing_else(tmp_path):
+    keep, old, fresh, other = (tmp_path / n for n in ("0123456789abcdef", "fedcba9876543210", "00000000000000aa", "notes"))
+    for folder in (keep, old, fresh, other):
+        folder.mkdir()
+        (folder / "f").write_text("x")
+    stale = 1_000_000.0
+    for folder in (keep, old, other):
+        os.utime(folder, (stale, stale))
+    now = stale + kernel_cache.STALE_S + 1.0
+    os.utime(fresh, (now - 60.0, now - 60.0))
+    assert kernel_cache.prune(tmp_path, keep=keep, now=now) == [old]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([keep.name, fresh.name, other.name])
