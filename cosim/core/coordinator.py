@@ -197,7 +197,7 @@ class Simulation:
         w0 = time.perf_counter()
         self.world.step(self._dt_s)
         self.counters.physics_steps += 1
-        if self.collision_kills is not None:
+        if self.collision_kills is not None:  # a per-tick duty added here must also rule out _may_coast
             self._collision_faults()
         if self.contact_log is not None:
             self.contact_log.note(self.world, self.recorder, t)

@@ -11,7 +11,7 @@ import numpy as np
 import cosim
 from controllers.library.avoider import clear_ahead_numpy
 from controllers.library.avoider_compiled import clear_ahead
-from physics import kernels as physics_kernels
+from tests.controllers.library.kernels_switch import assert_same_with_compiled_kernels
 
 CONFIG = Path(__file__).resolve().parents[3] / "configs" / "ground_robots.yaml"
 
@@ -34,8 +34,7 @@ def test_the_compiled_test_agrees_with_numpy_on_random_fans_ties_nan_and_narrow_
 
 
 def test_a_run_is_the_same_with_the_compiled_test_as_with_numpy(monkeypatch):
-    def run(flag: str):
-        monkeypatch.setenv("COSIM_COMPILED", flag)
+    def positions():
         scenario = cosim.load(CONFIG, {"duration": 4.0, "groups.0.count": 30, "network.backend": "none",
                                        "output.trace.positions_every": 0.5,
                                        "groups.0.controller.class": "controllers.library.avoider:ObstacleAvoider"})
@@ -43,9 +42,4 @@ def test_a_run_is_the_same_with_the_compiled_test_as_with_numpy(monkeypatch):
         sim.run()
         return sim.recorder.tables()["positions"]
 
-    monkeypatch.setattr(physics_kernels, "compiled", False)  # an earlier test may have switched this process
-    reference = run("0")
-    other = run("1")
-    assert physics_kernels.compiled
-    for column in ("x", "y", "heading"):
-        assert np.array_equal(reference[column], other[column]), column
+    assert_same_with_compiled_kernels(monkeypatch, positions)

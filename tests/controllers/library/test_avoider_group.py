@@ -13,7 +13,7 @@ import cosim
 from controllers.library.avoider_compiled import group_rule
 from controllers.library.avoider_group import rule_numpy
 from cosim.errors import SimulationError
-from physics import kernels as physics_kernels
+from tests.controllers.library.kernels_switch import assert_same_with_compiled_kernels
 
 CONFIG = Path(__file__).resolve().parents[3] / "configs" / "ground_robots.yaml"
 
@@ -75,13 +75,5 @@ def test_the_compiled_rule_is_the_numpy_one_on_random_fans_ties_nan_and_blind_vi
 
 
 def test_a_group_run_is_the_same_with_the_compiled_rule_as_with_numpy(monkeypatch):
-    def run(flag: str):
-        monkeypatch.setenv("COSIM_COMPILED", flag)
-        return _run("controllers.library.avoider_group:ObstacleAvoiderGroup", "kinematic", 40)[1]
-
-    monkeypatch.setattr(physics_kernels, "compiled", False)  # an earlier test may have switched this process
-    reference = run("0")
-    other = run("1")
-    assert physics_kernels.compiled
-    for column in ("x", "y", "heading"):
-        assert np.array_equal(reference[column], other[column]), column
+    assert_same_with_compiled_kernels(
+        monkeypatch, lambda: _run("controllers.library.avoider_group:ObstacleAvoiderGroup", "kinematic", 40)[1])
