@@ -106,23 +106,28 @@ def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None,
         if watchdog is not None:
             watchdog.daemon = True
             watchdog.start()
+        interrupted = False
         try:
             _relay(child, progress, last, phase, console)
             child.wait()
             signals.hold()  # from here on the parent only reads back: signals wait
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the child records 'interrupted' and keeps its trace
+            interrupted = True
             child.send_signal(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)  # once: later ones wait
             child.wait()
         finally:
             if watchdog is not None:
                 watchdog.cancel()
         return _read_back(directory, scenario, child.returncode, stderr_path, last[0],
-                          f"timed out after {timeout_s:g} s of wall-clock time" if timed_out.is_set() else None)
+                          f"timed out after {timeout_s:g} s of wall-clock time" if timed_out.is_set() else None,
+                          interrupted)
 
 
 def _read_back(directory: Path, scenario: Scenario, returncode: int, stderr_path: Path, last_ns: int,
-               timed_out: str | None) -> RunResult:
-    """The run as the child recorded it, or as its death says (timed out, crashed, killed)."""
+               timed_out: str | None, interrupted: bool = False) -> RunResult:
+    """The run as the child recorded it, or as its death says (timed out, crashed, killed); a child
+    that died unrecorded while the user interrupted the run was interrupted, whatever its exit code
+    (a signal during the interpreter's own start-up ends it with status 1)."""
     if timed_out is not None:
         return _record_death(directory, scenario, returncode, _read_text(stderr_path), last_ns, reason=timed_out)
     try:
@@ -131,7 +136,7 @@ def _read_back(directory: Path, scenario: Scenario, returncode: int, stderr_path
         recorded = {"status": None, "unreadable": str(exc)}
     if recorded.get("status") in ("ok", "failed", "interrupted"):
         return _outcome(directory, recorded)
-    return _record_death(directory, scenario, returncode, _read_text(stderr_path), last_ns)
+    return _record_death(directory, scenario, returncode, _read_text(stderr_path), last_ns, interrupted=interrupted)
 
 
 def _outcome(directory: Path, recorded: dict) -> RunResult:
@@ -193,11 +198,12 @@ def _describe_exit(returncode: int) -> str:
 
 
 def _record_death(directory: Path, scenario: Scenario, returncode: int, stderr_text: str, last_ns: int,
-                  reason: str | None = None) -> RunResult:
+                  reason: str | None = None, interrupted: bool = False) -> RunResult:
     how = reason or _describe_exit(returncode)
     times = [float(m) for m in _NS3_TIME.findall(stderr_text)]
     t_s = times[-1] if times else last_ns / NS_PER_S
-    if reason is None and returncode in (-signal.SIGINT, -signal.SIGTERM, 128 + signal.SIGINT, 128 + signal.SIGTERM):
+    by_signal = returncode in (-signal.SIGINT, -signal.SIGTERM, 128 + signal.SIGINT, 128 + signal.SIGTERM)
+    if reason is None and (interrupted or by_signal):
         return _record_interrupted(directory, scenario, how, t_s)
     message = ns3_message(stderr_text)
     error = f"the simulation process died ({how}) at t = {t_s:.9f} s: {message}"
