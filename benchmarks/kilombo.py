@@ -7,7 +7,7 @@ configs/kilombo_follow.yaml (a snake of 32 columns, 45 mm apart, reacting at eac
 `--controller` picks the followers' program: `group` (one ChainFollowerGroup for the whole chain),
 `group_compiled` (its compiled twin, ChainFollowerCompiled: the same step as one numba function),
 `ticked` (the same program per robot, TickedChainFollower), `reactive` (ChainFollower, on each
-message), `idle` (a StationGroup whose tick does nothing: the framework's per-tick floor, with
+message), `reactive_compiled` (its compiled twin, ChainFollowerRobot: a CompiledController), `idle` (a StationGroup whose tick does nothing: the framework's per-tick floor, with
 physics and the leader), `kilolib` (Kilombo's follow example as a Python kilolib program,
 controllers/kilolib/examples.py, on point robots in the same line) or `compiled` (that program
 compiled, controllers/compiled/examples.py: the fused engine). `--compile-times` measures a compiled
@@ -41,6 +41,7 @@ FOLLOWERS = {"group": "controllers.case_studies.kilobot_group:ChainFollowerGroup
              "group_compiled": "controllers.compiled.group_examples:ChainFollowerCompiled",
              "ticked": "controllers.case_studies.kilobot:TickedChainFollower",
              "reactive": "controllers.case_studies.kilobot:ChainFollower",
+             "reactive_compiled": "controllers.compiled.controller_examples:ChainFollowerRobot",
              "idle": "controllers.library.station:StationGroup"}
 
 

@@ -175,3 +175,20 @@ def drive_blocked(di: np.ndarray, pos: np.ndarray, dpos: np.ndarray, wheels: np.
             wheels[k, 0], wheels[k, 1] = 0.0, 0.0
             dpos[k, 0], dpos[k, 1] = pos[i, 0], pos[i, 1]
             vel[i, 0], vel[i, 1], vel[i, 2] = 0.0, 0.0, 0.0
+
+
+@njit(cache=True)
+def remainder(x: float, y: float) -> float:
+    """IEEE remainder (math.remainder), exact: x - n*y with n the nearest integer to x/y, ties to even.
+    Headings stay within a turn of [-y/2, y/2]; there x - y and x + y are exact (Sterbenz), so n = 0
+    or +-1 needs no fmod (a call into C)."""
+    half = 0.5 * y
+    if abs(x) <= half:
+        return x
+    r = x - y if x > 0 else x + y
+    if abs(r) < half and abs(x) <= 2.0 * y:
+        return r
+    r = np.fmod(x, y)
+    if abs(r) > half or (abs(r) == half and (round((x - r) / y) % 2) != 0):
+        r = r - y if r > 0 else r + y
+    return r

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
+import numpy as np
+
 from controllers.api.messages import Message, Neighbor
 from netstack.backend import BROADCAST
 
@@ -24,6 +26,9 @@ class Net(Protocol):
         """Nodes heard within the neighbour timeout, with range (m) and bearing (rad, robot frame)."""
     def range_to(self, node: int) -> float: ...
     def bearing_to(self, node: int) -> float: ...
+    def poses(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every node's position (n, 3) and heading (rad) by node id, as range_to and bearing_to read
+        them (read only: compiled controllers measure from these)."""
     def routes(self) -> dict:
         """The routing table: {destination: [RouteEntry, ...] best first}; empty without routing."""
     def invalidate_route(self, dst: int, next_hop: int) -> None: ...

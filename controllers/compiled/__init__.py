@@ -1,7 +1,9 @@
 """Compiled robot programs: kilolib's shape in plain Python, compiled with numba (`Program`), run robot by
-robot on the event engine or all together on the fused engine (cosim.fused)."""
+robot on the event engine or all together on the fused engine (cosim.fused); general controllers with
+compiled callbacks (`CompiledController`) and group steps (`group.CompiledGroup`)."""
 
 from controllers.compiled.codegen import ProgramError
+from controllers.compiled.controller import CompiledController
 from controllers.compiled.program import Program
 
-__all__ = ["Program", "ProgramError"]
+__all__ = ["CompiledController", "Program", "ProgramError"]

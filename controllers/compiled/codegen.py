@@ -130,6 +130,43 @@ def program_module(cls: type) -> ModuleType:
     return load_generated(cls.__name__.lower(), text, _sources([cls]))
 
 
+_CONTROLLER = """
+from numba import njit
+from controllers.compiled.core import Ctl, Msg, pending
+{ref}_C
+"""
+
+_ENTRY = """
+
+_{name} = _C.callbacks["{name}"]
+
+
+@njit(cache=True)
+def {name}_one(st, now, me, params, gens, pos, heading, cmd, out_dst, out_payload, out_n, rec, rec_n, timers, timer_n{args}):
+    k = Ctl(now, me, params[0], gens, pos, heading, cmd, out_dst, out_payload, out_n, rec, rec_n, timers, timer_n){body}
+    _{name}(st[0], k{extra})
+    return pending(k)
+"""
+
+_MESSAGE = """
+    inbound[:] = 0
+    for j in range(min(len(data), len(inbound))):
+        inbound[j] = data[j]
+    m = Msg(src, t, len(data), inbound, rssi)"""
+
+
+def controller_module(cls: type) -> ModuleType:
+    """The one-robot entry points of compiled controller `cls`, `<callback>_one(state, *context)` for
+    each callback (`on_message_one` also takes the message): each builds the context `k` (core.Ctl)
+    from its arguments, calls the callback and returns whether it left commands to apply."""
+    text = _CONTROLLER.format(ref=_class_ref(cls)) + "".join(
+        _ENTRY.format(name=name, args=", inbound, src, t, data, rssi", body=_MESSAGE, extra=", m") if name == "on_message"
+        else _ENTRY.format(name=name, args="", body="", extra="") for name in cls.callbacks)
+    from controllers.compiled import core
+
+    return load_generated(f"ctl_{cls.__name__.lower()}", text, [*_sources([cls]), Path(core.__file__).read_text()])
+
+
 def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
     """Compile every callback of `cls` now, for the types it will run with; a construct outside the
     subset raises ProgramError naming the file, the line and the construct."""
@@ -152,7 +189,8 @@ def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _WHERE = (re.compile(r'File "([^"]+)", line (\d+)'), re.compile(r"at (\S+\.py) \((\d+)\)"))
-_TELLING = ("in the program's `records`", "Unknown attribute", "Untyped global name", "Use of unsupported",
+_TELLING = ("in the program's `records`", "in the controller's `records`", "in the controller's `timers`",
+            "Unknown attribute", "Untyped global name", "Use of unsupported",
             "Cannot determine Numba type", "NameError",
             "Invalid use of", "Cannot unify", "No implementation of function", "Cannot", "Unsupported")
 

@@ -58,6 +58,11 @@ def channel_name(ch: int) -> str:
     return _CHANNELS[ch]
 
 
+def is_channel(name: str) -> bool:
+    """Whether some program or controller lists `name` in its `records`."""
+    return name in _CHANNELS.values()
+
+
 COLOR = channel("color")
 
 
@@ -82,7 +87,7 @@ def record(k: Kilo, name: str, value: float) -> None:
 def _record(k, name, value):
     if not isinstance(name, types.StringLiteral):
         return None
-    if name.literal_value not in _CHANNELS.values():
+    if not is_channel(name.literal_value):
         raise TypingError(f"record(k, {name.literal_value!r}, ...): list {name.literal_value!r} in the program's `records`")
     ch = channel(name.literal_value)
 

@@ -92,6 +92,12 @@ class NetHandle:
         range-and-bearing board measures (e-puck, marXbot; Kilobots have none). Add its noise yourself."""
         return self._geometry(node)[1]
 
+    def poses(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every node's position (n, 3) and heading (rad), by node id: the world's own arrays, which
+        range_to and bearing_to read (compiled controllers measure from them). Read only."""
+        w = self._sim.world
+        return w.positions(), w.active_heading
+
     def _geometry(self, node: int) -> tuple[float, float]:
         """(range m, bearing rad in this robot's frame) to `node`, from the world's current poses."""
         w = self._sim.world

@@ -119,23 +119,6 @@ def latch(w: World) -> None:
 
 
 @njit(cache=True)
-def remainder(x: float, y: float) -> float:
-    """IEEE remainder (math.remainder), exact: x - n*y with n the nearest integer to x/y, ties to even.
-    Headings stay within a turn of [-y/2, y/2]; there x - y and x + y are exact (Sterbenz), so n = 0
-    or +-1 needs no fmod (a call into C)."""
-    half = 0.5 * y
-    if abs(x) <= half:
-        return x
-    r = x - y if x > 0 else x + y
-    if abs(r) < half and abs(x) <= 2.0 * y:
-        return r
-    r = np.fmod(x, y)
-    if abs(r) > half or (abs(r) == half and (round((x - r) / y) % 2) != 0):
-        r = r - y if r > 0 else r + y
-    return r
-
-
-@njit(cache=True)
 def sync(r: Radio, w: World, t_ns: int) -> None:
     """FastBackend.set_positions: the radio's copy of positions and velocities; its cell index (over
     positions `gpos` it was built from) is rebuilt when someone moved a quarter of its slack."""

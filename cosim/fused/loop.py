@@ -29,9 +29,9 @@ from cosim.fused.kernels import (
     launch,
     next_timer,
     physics_step,
-    remainder,
     sync,
 )
+from physics.kernels_compiled import remainder
 
 Programs = namedtuple("Programs", ["prog", "slot", "states", "io", "gens", "params", "motion", "noise", "period", "msg",
                                    "dist", "rec_i", "rec_v", "rec_n"])

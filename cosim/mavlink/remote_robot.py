@@ -205,6 +205,9 @@ class NoNetwork:
     def bearing_to(self, node: int) -> float:
         raise RuntimeError(self._why("measure bearing to another robot"))
 
+    def poses(self) -> tuple[np.ndarray, np.ndarray]:
+        raise RuntimeError(self._why("know other robots' poses"))
+
     def routes(self) -> dict:
         return {}
 

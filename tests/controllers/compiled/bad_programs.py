@@ -4,7 +4,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from controllers.compiled import Program
+from controllers.compiled import CompiledController, Program, core
 from controllers.compiled.group import CompiledGroup, broadcast
 from controllers.compiled.kilolib import record
 
@@ -72,3 +72,34 @@ class Listener(CompiledGroup):
             i = k.in_dst[r]
             s[i].length, s[i].first, s[i].second = k.in_len[r], k.in_payload[r, 0], k.in_payload[r, 1]
             s[i].heard += 1
+
+
+class ControllerUsesADict(CompiledController):
+    period = 0.1
+    fields: ClassVar[dict] = {"n": np.int64}
+
+    def step(s, k):
+        heard = {1: (2, 3), "two": 4.0}
+        s.n = len(heard)
+
+
+class ControllerUnknownField(CompiledController):
+    period = 0.1
+    fields: ClassVar[dict] = {"n": np.int64}
+
+    def step(s, k):
+        s.count = 1
+
+
+class ControllerUndeclaredRecord(CompiledController):
+    period = 0.1
+
+    def step(s, k):
+        core.record(k, "altitude_ok", 1.0)
+
+
+class ControllerUnlistedTimer(CompiledController):
+    period = None
+
+    def setup(s, k):
+        core.every(k, "nap", 1.0, 0.0)

@@ -1,10 +1,12 @@
-"""A program that draws from kilolib's rand_soft, compiled and in Python, for the draw tests."""
+"""A program that draws from kilolib's rand_soft, compiled and in Python, for the draw tests; compiled
+controllers that send, steer and record, for the general core's tests."""
 
 from typing import ClassVar
 
 import numpy as np
 
-from controllers.compiled import Program
+from controllers.compiled import CompiledController, Program, core
+from controllers.compiled.core import send, set_velocity
 from controllers.compiled.kilolib import RGB, rand_soft, record, set_color, set_motors
 from controllers.kilolib import KiloProgram
 
@@ -31,3 +33,33 @@ class DicePy(KiloProgram):
         self.record("draw", v)
         self.set_color(RGB(v & 3, (v >> 2) & 3, 0))
         self.set_motors(70 if v & 1 else 0, 70 if v & 2 else 0)
+
+
+class Pinger(CompiledController):
+    """Every step: a unicast to node 0 carrying a count, and a velocity command that grows with it."""
+
+    period = 0.1
+    fields: ClassVar[dict] = {"count": np.int64}
+    payload_bytes: ClassVar[int] = 3
+
+    def step(s, k):
+        s.count += 1
+        row = send(k, 0)
+        row[0], row[1], row[2] = 7, s.count & 0xFF, k.me
+        set_velocity(k, 0.1 * s.count, 0.0, 0.0)
+
+
+class Counter(CompiledController):
+    """Counts what it hears and records each message's second byte, sender, range and length."""
+
+    period = None
+    fields: ClassVar[dict] = {"heard": np.int64}
+    payload_bytes: ClassVar[int] = 2
+    records: ClassVar[tuple] = ("seq", "sender", "range", "length")
+
+    def on_message(s, k, m):
+        s.heard += 1
+        core.record(k, "seq", m.payload[1])
+        core.record(k, "sender", m.src)
+        core.record(k, "range", core.range_to(k, m.src))
+        core.record(k, "length", m.length)

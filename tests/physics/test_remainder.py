@@ -1,4 +1,4 @@
-"""The fused engine's small kernels against what they stand for."""
+"""The compiled exact IEEE remainder (headings in compiled kernels) against math.remainder."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import math
 
 import numpy as np
 
-from cosim.fused.kernels import TWO_PI, remainder
+from physics.kernels_compiled import remainder
+
+TWO_PI = 2.0 * math.pi
 
 
 def test_remainder_is_math_remainder_to_the_bit():

@@ -1,0 +1,188 @@
+"""`CompiledController`: a general controller whose callbacks numba compiles.
+
+Write the callbacks as plain functions of the robot's state `s` (typed `fields`), the call's context
+`k` (controllers.compiled.core.Ctl) and, for `on_message`, the message `m` (core.Msg):
+
+    class Follower(CompiledController):
+        Params = ChainParams
+        period = None                                   # no step; or seconds between step(s, k) calls
+        fields = {"gap": np.float64}
+        payload_bytes = 2                               # every message is a row of this many bytes
+        records = ("gap",)                              # the names record(k, name, v) may use
+        timers = ("transmit",)                          # callbacks every(k, "transmit", period, phase) may start
+
+        def setup(s, k): ...                            # once, at time 0
+        def step(s, k): ...                             # every period
+        def on_message(s, k, m): ...                    # m.src, m.t, m.length, m.payload; range_to(k, m.src)
+        def transmit(s, k):
+            row = broadcast(k)
+            row[0] = k.me & 0xFF
+
+The commands (core.drive, set_velocity, broadcast, send, record, every) are applied through `robot`
+and `net` when the callback returns, so a compiled twin of a Python controller gives its trace.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import numpy as np
+from numba import njit, typed, typeof
+from numba.core.dispatcher import Dispatcher
+from numba.core.errors import NumbaError
+
+from controllers.api.controller import Controller
+from controllers.api.messages import Message
+from controllers.compiled import kilolib
+from controllers.compiled.core import DRIVE, OUTBOX, RECORDS, TIMERS, VELOCITY, timer_number
+from controllers.compiled.program import params_record, state_dtype
+from physics.fast_call import bound_overload
+
+HOOKS = ("setup", "step", "on_message")
+_BOUND: dict[tuple, dict[str, Any]] = {}
+"""Per class and parameter dtype: each callback's machine code, called without numba's dispatch."""
+
+
+class CompiledController(Controller):
+    """Base class of controllers with compiled callbacks (see the module docstring)."""
+
+    fields: ClassVar[dict[str, Any]] = {}
+    payload_bytes: ClassVar[int] = 0
+    records: ClassVar[tuple[str, ...]] = ()
+    timers: ClassVar[tuple[str, ...]] = ()
+    callbacks: ClassVar[dict[str, Any]] = {}
+    """The compiled callbacks (numba dispatchers) by name: hooks and timers."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in cls.timers:
+            if name in HOOKS or name in vars(Controller) or name in vars(CompiledController):
+                raise TypeError(f"{cls.__name__}.timers: {name!r} is a name the controller already uses; rename it")
+        own = {}
+        for name in (*HOOKS, *cls.timers):
+            fn = cls.__dict__.get(name)
+            if fn is None:
+                continue
+            if not callable(fn):
+                raise TypeError(f"{cls.__name__}.{name} must be a function of (s, k{', m' if name == 'on_message' else ''})")
+            delattr(cls, name)
+            own[name] = fn if isinstance(fn, Dispatcher) else njit(cache=True)(fn)
+        cls.callbacks = {**cls.callbacks, **own}
+        missing = [name for name in cls.timers if name not in cls.callbacks]
+        if missing:
+            raise TypeError(f"{cls.__name__}.timers lists {missing}, which the class does not define")
+        size = cls.payload_bytes
+        if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 65535:
+            raise ValueError(f"{cls.__name__}.payload_bytes: expected a whole number of bytes within 0..65535, got {size!r}")
+        cls.dtype = state_dtype(cls.fields)
+        for name in cls.records:
+            kilolib.channel(name)
+        cls.timer_names = {timer_number(name): name for name in cls.timers}
+
+    @classmethod
+    def steps(cls) -> bool:
+        return "step" in cls.callbacks
+
+    @classmethod
+    def listens(cls) -> bool:
+        return "on_message" in cls.callbacks
+
+    def __init__(self, params: Any = None) -> None:
+        super().__init__(params)
+        from controllers.compiled.codegen import controller_module
+
+        if not type(self).callbacks:
+            raise TypeError(f"{type(self).__name__} defines no compiled callback (setup, step, on_message or a timer)")
+        self.entries = controller_module(type(self))
+        self.values = params_record(self.params)
+        size = type(self).payload_bytes
+        self.state = np.zeros(1, dtype=type(self).dtype)
+        self._cmd = np.zeros(4)
+        self._out = (np.zeros(OUTBOX, np.int64), np.zeros((OUTBOX, size), np.uint8), np.zeros(1, np.int64))
+        self._rec, self._rec_n = np.zeros((RECORDS, 2)), np.zeros(1, np.int64)
+        self._timers, self._timer_n = np.zeros((TIMERS, 3)), np.zeros(1, np.int64)
+        self._inbound = np.zeros(size, np.uint8)
+        self._gens = typed.List([np.random.default_rng(0)])
+        self._seen: tuple = (None, None)
+        self._poses: tuple = ()
+        key = (type(self), self.values.dtype)
+        if key not in _BOUND:
+            _BOUND[key] = self._check()
+        self._run = _BOUND[key]
+
+    def bind(self, node_id, robot, net, rng, services) -> None:  # type: ignore[override]
+        """As Controller.bind; the compiled code draws from the controller's own stream."""
+        super().bind(node_id, robot, net, rng, services)
+        self._gens = typed.List([rng])
+
+    def _context(self, now: float) -> tuple:
+        """The entry points' arguments after the state: the time, the node, and arrays (the poses are
+        the world's own; the machine code is bound to C-ordered floats, so others are copied to that)."""
+        pos, heading = self.net.poses()
+        if pos is not self._seen[0] or heading is not self._seen[1]:
+            self._seen = (pos, heading)
+            self._poses = tuple(np.ascontiguousarray(x, dtype=np.float64) for x in (pos, heading))
+        return (float(now), int(self.id), self.values, self._gens, *self._poses, self._cmd, *self._out, self._rec,
+                self._rec_n, self._timers, self._timer_n)
+
+    def _check(self) -> dict[str, Any]:
+        """Compile every callback now, for the types it will run with (outside the subset: ProgramError);
+        returns each one's machine code (a dispatcher types every argument at every call: 0.3 ms here)."""
+        from controllers.compiled.codegen import explain, unknown_field
+
+        args = (self.state, 0.0, 0, self.values, self._gens, np.zeros((1, 3)), np.zeros(1), self._cmd, *self._out,
+                self._rec, self._rec_n, self._timers, self._timer_n)
+        message = (self._inbound, 0, 0.0, b"", 0.0)
+        bound = {}
+        for name in type(self).callbacks:
+            entry, full = getattr(self.entries, f"{name}_one"), (*args, *message) if name == "on_message" else args
+            try:
+                entry.compile(tuple(typeof(a) for a in full))
+            except NumbaError as exc:
+                raise explain(type(self), exc) from None
+            except KeyError as exc:
+                raise unknown_field(type(self), str(exc.args[0])) from None
+            bound[name] = bound_overload(entry, full)
+        return bound
+
+    # -- the hooks the coordinator calls ----------------------------------------------------------
+    def setup(self) -> None:
+        if "setup" in type(self).callbacks:
+            self._call("setup")
+
+    def step(self) -> None:
+        self._call("step")
+
+    def on_message(self, msg: Message) -> None:
+        if self._run["on_message"](self.state, *self._context(self.now), self._inbound, int(msg.src), float(msg.t),
+                                   bytes(msg.payload), float(msg.rssi_dbm)):
+            self._apply()
+
+    def _call(self, name: str) -> None:
+        if self._run[name](self.state, *self._context(self.now)):
+            self._apply()
+
+    def _apply(self) -> None:
+        """The commands the callback gave: motion, then timers, then messages, then records."""
+        cmd = self._cmd
+        if cmd[0] == DRIVE:
+            self.robot.drive(float(cmd[1]), float(cmd[2]))
+        elif cmd[0] == VELOCITY:
+            self.robot.set_velocity(float(cmd[1]), float(cmd[2]), float(cmd[3]))
+        cmd[0] = 0.0
+        for number, period, phase in self._timers[:int(self._timer_n[0])].tolist():
+            name = type(self).timer_names[int(number)]
+            self.every(period, lambda name=name: self._call(name), None if math.isnan(phase) else phase)
+        self._timer_n[0] = 0
+        dst, rows, count = self._out
+        for q in range(int(count[0])):
+            payload = rows[q].tobytes()
+            if dst[q] < 0:
+                self.net.broadcast(payload)
+            else:
+                self.net.send(int(dst[q]), payload)
+        count[0] = 0
+        for ch, value in self._rec[:int(self._rec_n[0])].tolist():
+            self.record(kilolib.channel_name(int(ch)), value)
+        self._rec_n[0] = 0

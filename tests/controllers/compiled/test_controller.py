@@ -1,0 +1,90 @@
+"""Compiled general controllers (controllers.compiled.controller): the compiled twin of ChainFollower
+gives its trace bit for bit; unicasts, broadcasts, velocity commands, records and timers made in
+compiled code take effect; and code outside the compiled subset is refused when the scenario is
+built, naming the line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cosim
+from controllers.compiled import CompiledController, ProgramError
+from tests.conftest import ROOT, base_scenario
+
+BAD = "tests.controllers.compiled.bad_programs"
+PROBES = "tests.controllers.compiled.probes"
+
+
+def follow(cls: str, noise: float):
+    scenario = cosim.load(ROOT / "configs" / "kilombo_follow.yaml", {
+        "duration": 20.0, "groups.1.count": 9, "groups.1.controller.class": cls, "output.trace.network": True,
+        "groups.1.controller.params": {"follow_distance": 0.04, "distance_noise": noise}})
+    sim = cosim.build(scenario)
+    sim.run()
+    c = sim.counters
+    return sim.recorder.digest(), (c.sent, c.delivered, c.physics_steps), sim.recorder.tables()["records"]
+
+
+@pytest.mark.parametrize("noise", [0.0, 0.004])
+def test_the_compiled_chain_follower_gives_the_python_controllers_trace(noise):
+    python = follow("controllers.case_studies.kilobot:ChainFollower", noise)
+    compiled = follow("controllers.compiled.controller_examples:ChainFollowerRobot", noise)
+    assert compiled[:2] == python[:2]
+    assert python[1][1] > 200  # messages were heard, and the same ones
+    gaps = np.asarray(python[2]["value"])
+    assert len(gaps) == 9 * 4 and np.isfinite(gaps).sum() > 0  # every follower's 5 s report: 5, 10, 15, 20 s
+
+
+def pings():
+    data = base_scenario(duration=0.35)
+    data["groups"] = [
+        {"name": "sink", "count": 1, "layout": {"type": "list", "points": [[0, 0, 1]]},
+         "controller": {"class": f"{PROBES}:Counter"}},
+        {"name": "pingers", "count": 2, "layout": {"type": "list", "points": [[3, 0, 1], [0, 4, 1]]},
+         "controller": {"class": f"{PROBES}:Pinger", "phase": 0}},
+    ]
+    sim = cosim.build(cosim.from_dict(data, source="pings.yaml"))
+    sim.run()
+    return sim
+
+
+def test_unicasts_velocities_and_records_made_in_compiled_code_take_effect():
+    sim = pings()
+    assert sim.controllers[0].state["heard"][0] == 8  # two pingers' steps at 0, 0.1, 0.2 and 0.3 s
+    rec = sim.recorder.tables()["records"]
+    by = {name: np.asarray(rec["value"])[np.asarray(rec["name"]) == name] for name in ("seq", "sender", "range", "length")}
+    assert sorted(by["seq"].tolist()) == [1, 1, 2, 2, 3, 3, 4, 4]
+    assert sorted(set(by["sender"].tolist())) == [1, 2]
+    assert set(by["length"].tolist()) == {3.0}  # three bytes sent, two read by the sink: cut, not refused
+    assert by["range"].min() >= 3.0 and by["range"].max() < 4.5  # measured when each message arrived
+    vel = sim.world.velocities()
+    assert vel[1, 0] == pytest.approx(0.4) and vel[2, 0] == pytest.approx(0.4)  # the fourth step's command
+    assert sim.world.positions()[1, 0] > 3.0
+
+
+@pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning")
+@pytest.mark.parametrize("cls, marker, expected", [
+    ("ControllerUsesADict", "heard = {", "ControllerUsesADict.step is outside the compiled subset"),
+    ("ControllerUnknownField", "s.count = 1", "uses state field 'count', which `fields` does not declare"),
+    ("ControllerUndeclaredRecord", "altitude_ok", "list 'altitude_ok' in the controller's `records`"),
+    ("ControllerUnlistedTimer", '"nap"', "list 'nap' in the controller's `timers`"),
+])
+def test_a_controller_outside_the_subset_is_refused_when_built(cls, marker, expected):
+    path = ROOT / "tests" / "controllers" / "compiled" / "bad_programs.py"
+    lines = path.read_text().splitlines()
+    start = next(n for n, text in enumerate(lines) if f"class {cls}(" in text)
+    line = next(n for n, text in enumerate(lines, 1) if marker in text and n > start)
+    data = base_scenario(duration=0.2)
+    data["groups"][0]["controller"] = {"class": f"{BAD}:{cls}"}
+    with pytest.raises(ProgramError) as err:
+        cosim.build(cosim.from_dict(data, source="bad.yaml"))
+    msg = str(err.value)
+    assert expected in msg and f"bad_programs.py:{line}:" in msg and "Traceback" not in msg
+
+
+def test_a_timer_the_class_does_not_define_or_a_taken_name_is_refused():
+    with pytest.raises(TypeError, match=r"timers lists \['blink'\], which the class does not define"):
+        type("NoBlink", (CompiledController,), {"timers": ("blink",)})
+    with pytest.raises(TypeError, match="'record' is a name the controller already uses"):
+        type("Shadow", (CompiledController,), {"timers": ("record",), "record": lambda s, k: None})
