@@ -14,11 +14,14 @@ robot) and its tick context `k` (a `Tick`); the rest of the class is an ordinary
         def tick(s, k):
             for r in range(len(k.in_dst)):      # this tick's inbox, in receive order
                 ...
-            d = range_to(k, i, node)            # and bearing_to, drive(k, i, v, w), broadcast(k, i)
+            d = range_to(k, i, node)            # and bearing_to(k, i, node)
+            drive(k, i, v, w)                   # or set_velocity(k, i, vx, vy, vz)
+            broadcast(k, i)                     # or send(k, i, dst): the row k.payload[i]
+            record(k, i, "gap", d)              # a name listed in `records`
 
 The step runs at the GroupController's instants, and its commands are applied through the group as a
-Python step would apply them (drives, then broadcasts, each in robot order), so a compiled twin of a
-Python group controller gives its trace bit for bit.
+Python step would apply them (drives, velocities, broadcasts, sends, each in robot order, then the
+records), so a compiled twin of a Python group controller gives its trace bit for bit.
 """
 
 from __future__ import annotations
@@ -29,19 +32,28 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
-from numba import njit, typeof
-from numba.core.errors import NumbaError
+from numba import njit, typeof, types
+from numba.core.errors import NumbaError, TypingError
+from numba.extending import overload
 
 from controllers.api.group import GroupController
+from controllers.compiled import kilolib
 from controllers.compiled.program import params_record, state_dtype
 from netstack.backend import IndexedPayloads
 
 Tick = namedtuple("Tick", ["now", "params", "first", "ids", "alive", "pos", "heading", "in_dst", "in_src", "in_t",
-                           "in_len", "in_payload", "drive_v", "drive_w", "drive_set", "send", "payload"])
+                           "in_len", "in_payload", "motion", "cmd", "out", "payload", "rec", "rec_n"])
 """One step's context: the time (s), the parameters (`k.params.x`), the group's first node id and ids,
 which robots are alive, every node's position and heading (by node id), the inbox as arrays (receiver
 index, sender node id, receive time (s), payload length, and the payload's first `payload_bytes`
-bytes, zero-padded), and the command buffers the helpers fill."""
+bytes, zero-padded), and the buffers the helpers fill: per robot its motion command (kind; v, w or
+vx, vy, vz), its message (NO_MESSAGE, BROADCAST_DST or a node id) and payload row; and records
+(robot, channel, value)."""
+
+NO_MOTION, DRIVE, VELOCITY = 0, 1, 2
+NO_MESSAGE, BROADCAST_DST = -2, -1
+RECORDS = 65536
+"""Records one step may leave."""
 
 _TWO_PI = 2.0 * math.pi
 
@@ -65,13 +77,50 @@ def bearing_to(k: Tick, i: int, node: int) -> float:
 @njit(cache=True, inline="always")
 def drive(k: Tick, i: int, v: float, w: float) -> None:
     """Robot i drives at v (m/s) turning at w (rad/s) from the next physics tick (Group.drive)."""
-    k.drive_v[i], k.drive_w[i], k.drive_set[i] = v, w, True
+    k.motion[i], k.cmd[i, 0], k.cmd[i, 1], k.cmd[i, 2] = DRIVE, v, w, 0.0
+
+
+@njit(cache=True, inline="always")
+def set_velocity(k: Tick, i: int, vx: float, vy: float, vz: float) -> None:
+    """Robot i's velocity in its own frame (m/s) from the next physics tick (Group.set_velocity)."""
+    k.motion[i], k.cmd[i, 0], k.cmd[i, 1], k.cmd[i, 2] = VELOCITY, vx, vy, vz
 
 
 @njit(cache=True, inline="always")
 def broadcast(k: Tick, i: int) -> None:
     """Robot i broadcasts its payload row `k.payload[i]` at the end of this step."""
-    k.send[i] = True
+    k.out[i] = BROADCAST_DST
+
+
+@njit(cache=True, inline="always")
+def send(k: Tick, i: int, dst: int) -> None:
+    """Robot i sends its payload row `k.payload[i]` to node dst at the end of this step (Group.send)."""
+    if dst < 0:
+        raise ValueError("send(k, i, dst): dst must be a node id (>= 0); use broadcast(k, i) for everyone")
+    k.out[i] = dst
+
+
+def record(k: Tick, i: int, name: str, value: float) -> None:
+    """A sample (time, robot i's node, name, value) for the trace's records (inside compiled code only)."""
+    raise TypeError("record(k, i, name, value) runs inside compiled group steps only")
+
+
+@overload(record)
+def _record(k, i, name, value):
+    if not isinstance(name, types.StringLiteral):
+        return None
+    if not kilolib.is_channel(name.literal_value):
+        raise TypingError(f"record(k, i, {name.literal_value!r}, ...): list {name.literal_value!r} in the group's "
+                          "`records`")
+    ch = kilolib.channel(name.literal_value)
+
+    def impl(k, i, name, value):
+        n = k.rec_n[0]
+        if n >= len(k.rec):
+            raise ValueError("a compiled group step left more records than its buffer holds (group.RECORDS)")
+        k.rec[n, 0], k.rec[n, 1], k.rec[n, 2] = i, ch, float(value)
+        k.rec_n[0] = n + 1
+    return impl
 
 
 def payload_rows(payloads: Sequence[bytes], size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -89,6 +138,7 @@ class CompiledGroup(GroupController):
 
     fields: ClassVar[dict[str, Any]] = {}
     payload_bytes: ClassVar[int] = 0
+    records: ClassVar[tuple[str, ...]] = ()
     callbacks: ClassVar[dict[str, Any]] = {}
     """{"tick": the compiled step} (a numba dispatcher)."""
 
@@ -104,6 +154,8 @@ class CompiledGroup(GroupController):
         if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 65535:
             raise ValueError(f"{cls.__name__}.payload_bytes: expected a whole number of bytes within 0..65535, got {size!r}")
         cls.dtype = state_dtype(cls.fields)
+        for name in cls.records:
+            kilolib.channel(name)
 
     def __init__(self, params: Any = None) -> None:
         super().__init__(params)
@@ -113,11 +165,13 @@ class CompiledGroup(GroupController):
         self.state = np.zeros(0, dtype=type(self).dtype)
         self.payload = np.zeros((0, type(self).payload_bytes), dtype=np.uint8)
         self._out = self._buffers(0)
+        self._rec, self._rec_n = np.zeros((RECORDS, 3)), np.zeros(1, np.int64)
 
     @staticmethod
     def _buffers(n: int) -> tuple[np.ndarray, ...]:
-        """The tick's command buffers: drive v, drive w, who drives, who broadcasts."""
-        return np.zeros(n), np.zeros(n), np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+        """The tick's command buffers: each robot's motion kind, its command (v, w or vx, vy, vz), and
+        its message (NO_MESSAGE, BROADCAST_DST or a node id)."""
+        return np.zeros(n, np.int8), np.zeros((n, 3)), np.full(n, NO_MESSAGE, np.int64)
 
     def bind(self, group, rng, services) -> None:  # type: ignore[override]
         """As GroupController.bind; the state and payload rows get one row per robot."""
@@ -130,7 +184,7 @@ class CompiledGroup(GroupController):
     def _tick_args(self, now: float, inbox_cols: tuple) -> Tick:
         g = self.group
         return Tick(now, self.values[0], int(g.ids[0]) if g.n else 0, g.ids, g.alive(), g.all_positions(),
-                    g.all_headings(), *inbox_cols, *self._out, self.payload)
+                    g.all_headings(), *inbox_cols, *self._out, self.payload, self._rec, self._rec_n)
 
     def _check(self) -> None:
         """Compile the step now for the types it will run with; outside the subset: ProgramError."""
@@ -150,12 +204,32 @@ class CompiledGroup(GroupController):
         g = self.group
         inbox = g.inbox()
         lengths, payloads = payload_rows(inbox.payloads, type(self).payload_bytes)
-        v, w, moved, send = self._out
-        moved[:], send[:] = False, False
+        motion, _, out = self._out
+        motion[:], out[:] = NO_MOTION, NO_MESSAGE
         type(self).callbacks["tick"](self.state, self._tick_args(self.now, (inbox.dst, inbox.src, inbox.t, lengths, payloads)))
-        who = np.flatnonzero(moved)
+        self._apply()
+
+    def _apply(self) -> None:
+        """The step's commands, through the group: drives, velocities, broadcasts, sends (each in robot
+        order), then records (in the order made, a group.record call per run of one name)."""
+        g = self.group
+        motion, cmd, out = self._out
+        who = np.flatnonzero(motion == DRIVE)
         if len(who):
-            g.drive(v[who], w[who], who)
-        due = np.flatnonzero(send)
+            g.drive(cmd[who, 0], cmd[who, 1], who)
+        who = np.flatnonzero(motion == VELOCITY)
+        if len(who):
+            g.set_velocity(cmd[who, 0], cmd[who, 1], cmd[who, 2], who)
+        due = np.flatnonzero(out == BROADCAST_DST)
         if len(due):
             g.broadcast(due, self.payload[due])
+        due = np.flatnonzero(out >= 0)
+        if len(due):
+            g.send(due, out[due], self.payload[due])
+        n = int(self._rec_n[0])
+        if n:
+            rows = self._rec[:n]
+            cuts = np.flatnonzero(np.diff(rows[:, 1])) + 1
+            for part in np.split(rows, cuts):
+                g.record(kilolib.channel_name(int(part[0, 1])), part[:, 2].copy(), part[:, 0].astype(np.int64))
+            self._rec_n[0] = 0

@@ -1,11 +1,13 @@
-"""Programs that leave the compiled subset, for the refusal tests."""
+"""Programs that leave the compiled subset, for the refusal tests, and small compiled groups that probe
+the group helpers."""
 
 from typing import ClassVar
 
 import numpy as np
 
 from controllers.compiled import CompiledController, Program, core
-from controllers.compiled.group import CompiledGroup, broadcast
+from controllers.compiled.group import CompiledGroup, broadcast, send, set_velocity
+from controllers.compiled.group import record as group_record
 from controllers.compiled.kilolib import record
 
 
@@ -103,3 +105,23 @@ class ControllerUnlistedTimer(CompiledController):
 
     def setup(s, k):
         core.every(k, "nap", 1.0, 0.0)
+
+
+class GroupPinger(CompiledGroup):
+    """Each step every robot sends its three bytes to node 0, moves at 0.1 m/s per robot index + 1 and
+    records how many steps it took."""
+
+    fields: ClassVar[dict] = {"count": np.int64}
+    payload_bytes: ClassVar[int] = 3
+    records: ClassVar[tuple] = ("steps_taken",)
+    period = 0.1
+
+    def setup(self):
+        self.payload[:] = [7, 8, 9]
+
+    def tick(s, k):
+        for i in range(len(s)):
+            s[i].count += 1
+            send(k, i, 0)
+            set_velocity(k, i, 0.1 * (i + 1), 0.0, 0.0)
+            group_record(k, i, "steps_taken", s[i].count)

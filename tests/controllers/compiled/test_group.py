@@ -4,6 +4,7 @@ refused when the scenario is built, naming the line."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import cosim
@@ -46,6 +47,18 @@ def test_the_step_reads_the_inbox_as_arrays_with_each_payloads_true_length():
     assert state["heard"].tolist() == [3, 3]  # the sends at 0, 0.1 and 0.2 s, each read at the next step
     assert state["length"].tolist() == [3, 3]  # three bytes sent, two read: the rest is cut, not refused
     assert (state["first"].tolist(), state["second"].tolist()) == ([7, 7], [8, 8])
+
+
+def test_unicasts_velocities_and_records_made_in_the_step_take_effect():
+    sim = two_groups("Listener", "GroupPinger")  # the listener is node 0, the pingers nodes 1 and 2
+    sim.run()
+    assert sim.group_controllers[0].state["heard"].tolist() == [6]  # both pingers' sends at 0, 0.1 and 0.2 s
+    assert sim.group_controllers[0].state["length"].tolist() == [3]
+    rec = sim.recorder.tables()["records"]
+    nodes, values = np.asarray(rec["node"]), np.asarray(rec["value"])
+    assert sorted(zip(nodes.tolist(), values.tolist())) == [(n, float(c)) for n in (1, 2) for c in range(1, 5)]
+    vel = sim.world.velocities()
+    assert vel[1, 0] == pytest.approx(0.1) and vel[2, 0] == pytest.approx(0.2)
 
 
 @pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning")
