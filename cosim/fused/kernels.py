@@ -13,6 +13,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from cosim.fused.borrow import borrow
 from netstack.fast.kernels_compiled import column_pairs, max_displacement, near_pairs
 from physics.kernels_compiled import move_points, push_apart
 
@@ -82,6 +83,7 @@ def advance_ring(tt: np.ndarray, ts: np.ndarray, tn: np.ndarray, start: np.ndarr
 def _touching(w: World, radius: float) -> np.ndarray:
     """Pairs i < j within radius, sorted (netstack.fast.neighbors.VerletPairs' answer), from a list of
     candidates within twice the radius that is rebuilt when someone moved half that margin."""
+    w = borrow(w)
     vstate, vpairs = w.vstate, w.vpairs
     if not vstate[1] or max_displacement(w.pos, w.vref) > 0.49 * radius:
         cand = column_pairs(w.pos, 2.0 * radius)
@@ -97,6 +99,7 @@ def _touching(w: World, radius: float) -> np.ndarray:
 @njit(cache=True)
 def physics_step(w: World, dt_s: float) -> None:
     """KinematicWorld.step for point robots: motion, pushes apart, arena walls."""
+    w = borrow(w)
     if w.at_rest[0] and not w.avel.any():
         return
     move_points(dt_s, w.max_accel, w.ahead, w.avel, w.max_speed, w.alive, w.vel, w.pos, w.trig)
@@ -122,20 +125,26 @@ def latch(w: World) -> None:
 def sync(r: Radio, w: World, t_ns: int) -> None:
     """FastBackend.set_positions: the radio's copy of positions and velocities; its cell index (over
     positions `gpos` it was built from) is rebuilt when someone moved a quarter of its slack."""
-    r.pos[:] = w.pos
-    r.vel[:] = w.vel
+    r, w = borrow((r, w))
+    n = len(w.pos)
+    rp, rv, wp, wv = r.pos, r.vel, w.pos, w.vel
     r.sync[0] = t_ns
-    n = len(r.pos)
     if n < 256:
+        rp[:] = wp
+        rv[:] = wv
         return
-    grid, pos, vel, gpos = r.grid, r.pos, r.vel, r.gpos
+    grid, gpos = r.grid, r.gpos
     vmax, moved = 0.0, 0.0
-    for k in range(n):
-        vmax = max(vmax, vel[k, 0] ** 2 + vel[k, 1] ** 2 + vel[k, 2] ** 2)
-        moved = max(moved, (pos[k, 0] - gpos[k, 0]) ** 2 + (pos[k, 1] - gpos[k, 1]) ** 2)
+    for k in range(n):  # the copy and the index's two maxima in one pass
+        x, y, z = wp[k, 0], wp[k, 1], wp[k, 2]
+        vx, vy, vz = wv[k, 0], wv[k, 1], wv[k, 2]
+        rp[k, 0], rp[k, 1], rp[k, 2], rv[k, 0], rv[k, 1], rv[k, 2] = x, y, z, vx, vy, vz
+        vmax = max(vmax, vx ** 2 + vy ** 2 + vz ** 2)
+        moved = max(moved, (x - gpos[k, 0]) ** 2 + (y - gpos[k, 1]) ** 2)
     grid[4], grid[6] = math.sqrt(vmax), math.sqrt(moved)
     if grid[5] == 1.0 and grid[6] <= 0.25 * grid[3]:
         return
+    pos = rp
     x0, y0 = pos[:, 0].min(), pos[:, 1].min()
     slack = max(0.05 * r.range_m, 0.5 * grid[4])  # a quarter second of motion at the top speed
     cell = r.range_m + slack
@@ -164,6 +173,7 @@ def _insertion_sort(a: np.ndarray, m: int) -> None:
 def _candidates(r: Radio, src: int, dt: float) -> int:
     """Nodes that may be in range of src after dt seconds of dead reckoning, ascending, into r.cand;
     returns how many (every node when the cell index cannot answer)."""
+    r = borrow(r)
     n = len(r.pos)
     grid, out = r.grid, r.cand
     if grid[5] == 0.0 or 2.0 * (grid[6] + grid[4] * dt) > grid[3]:
@@ -174,14 +184,16 @@ def _candidates(r: Radio, src: int, dt: float) -> int:
     cx = np.int64(math.floor((r.gpos[src, 0] - x0) / cell))
     cy = np.int64(math.floor((r.gpos[src, 1] - y0) / cell))
     m = 0
+    gkey, gorder, n_keys = r.gkey, r.gorder, len(r.gkey)
     for gx in range(cx - 1, cx + 2):
         if gx < 0:
             continue
-        lo = np.searchsorted(r.gkey, gx * 4294967296 + max(cy - 1, 0))
-        hi = np.searchsorted(r.gkey, gx * 4294967296 + cy + 1, side="right")
-        for q in range(lo, hi):
-            out[m] = r.gorder[q]
+        last = gx * 4294967296 + cy + 1
+        q = np.searchsorted(gkey, gx * 4294967296 + max(cy - 1, 0))
+        while q < n_keys and gkey[q] <= last:  # a column's three cells: a few nodes, scanned
+            out[m] = gorder[q]
             m += 1
+            q += 1
     _insertion_sort(out, m)
     return m
 
@@ -190,6 +202,7 @@ def _candidates(r: Radio, src: int, dt: float) -> int:
 def reach(r: Radio, alive: np.ndarray, src: int, start_ns: int, nodes: np.ndarray, dist: np.ndarray) -> int:
     """FastBackend._reachable for a broadcast on the unit disk: alive nodes within range at start_ns,
     ascending, with their distances (kernels_compiled.reach_one's arithmetic). Returns how many."""
+    r, alive, nodes, dist = borrow((r, alive, nodes, dist))
     dt = (start_ns - r.sync[0]) / 1e9
     p, v = r.pos, r.vel
     if dt == 0.0:
@@ -234,6 +247,7 @@ def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, t_ns: int) -> int:
     """FastBackend.send of a broadcast: airtime after the radio is free, receivers at the start,
     the loss draws in receiver order; the frame waits in a slot (its payload is the caller's to
     write). Returns the slot."""
+    f, r, alive = borrow((f, r, alive))
     n = len(r.pos)
     if f.state[1] + n > len(f.node):
         _compact(f)
@@ -266,6 +280,7 @@ def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, t_ns: int) -> int:
 def arriving(f: Flights, t_ns: int) -> int:
     """The frames arriving at t_ns leave the air; their slots, in the order they were sent, go into
     f.due. Returns how many."""
+    f = borrow(f)
     due, live, arrive, seq = f.due, f.live, f.arrive, f.seq
     m = 0
     best = INF

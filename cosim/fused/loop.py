@@ -108,6 +108,8 @@ def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, r
              t: int) -> None:
     """KiloProgram.on_message: the frame's message, its infrared measurement, then message_rx.
     (Arrays one by one: a tuple's field read costs a reference count, and this runs per reception.)"""
+    pos, payload, prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, dist = borrow(
+        (pos, payload, prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, dist))
     if not _crc_ok(payload):
         return
     dx, dy, dz = pos[src, 0] - pos[me, 0], pos[src, 1] - pos[me, 1], pos[src, 2] - pos[me, 2]
@@ -131,6 +133,7 @@ def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, r
 def _deliver(W, F, P, L, t: int) -> None:
     """FastBackend._events and the coordinator's deliver: rows for every reception (receivers still
     alive), then every loss, then message_rx for each reception in row order."""
+    W, F, P, L = borrow((W, F, P, L))
     slots = F.due[:arriving(F, t)]
     c = L.counters
     start, count, lost, node, dist, alive, src, tx = F.start, F.count, F.lost, F.node, F.dist, W.alive, F.src, F.tx
@@ -157,6 +160,7 @@ def _deliver(W, F, P, L, t: int) -> None:
 @njit(cache=True)
 def _transmit(W, R, F, P, L, i: int, t: int) -> None:
     """KiloProgram._transmit: message_tx, the broadcast, message_tx_success."""
+    W, R, F, P, L = borrow((W, R, F, P, L))
     msg = P.msg[0]
     msg.data[:] = 0
     msg.type = 0
@@ -176,6 +180,7 @@ def _transmit(W, R, F, P, L, i: int, t: int) -> None:
 @njit(cache=True)
 def _tick(W, R, clock: np.ndarray, L) -> None:
     """Simulation._tick: the step, the position sync on a quantum, the latch queued after it."""
+    W, R, clock, L = borrow((W, R, clock, L))
     t = clock[0]
     physics_step(W, clock[2] / 1e9)
     L.counters[3] += 1
