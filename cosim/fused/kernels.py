@@ -122,6 +122,18 @@ def latch(w: World) -> None:
 
 
 @njit(cache=True)
+def _sort_keys(key: np.ndarray, node: np.ndarray) -> None:
+    """(key, node) pairs ascending by key, then node (each cell's nodes ascending), in place."""
+    for k in range(1, len(key)):
+        v, c = key[k], node[k]
+        j = k - 1
+        while j >= 0 and (key[j] > v or (key[j] == v and node[j] > c)):
+            key[j + 1], node[j + 1] = key[j], node[j]
+            j -= 1
+        key[j + 1], node[j + 1] = v, c
+
+
+@njit(cache=True)
 def sync(r: Radio, w: World, t_ns: int) -> None:
     """FastBackend.set_positions: the radio's copy of positions and velocities; its cell index (over
     positions `gpos` it was built from) is rebuilt when someone moved a quarter of its slack."""
@@ -148,11 +160,17 @@ def sync(r: Radio, w: World, t_ns: int) -> None:
     x0, y0 = pos[:, 0].min(), pos[:, 1].min()
     slack = max(0.05 * r.range_m, 0.5 * grid[4])  # a quarter second of motion at the top speed
     cell = r.range_m + slack
-    gkey = r.gkey
-    for k in range(n):
-        gkey[k] = np.int64((pos[k, 0] - x0) / cell) * 4294967296 + np.int64((pos[k, 1] - y0) / cell)
-    r.gorder[:] = np.argsort(gkey, kind="mergesort")  # stable: each cell's nodes ascending
-    gkey[:] = gkey[r.gorder]
+    gkey, gorder = r.gkey, r.gorder
+    if grid[5] == 0.0:  # the first index
+        for k in range(n):
+            gkey[k] = np.int64((pos[k, 0] - x0) / cell) * 4294967296 + np.int64((pos[k, 1] - y0) / cell)
+        gorder[:] = np.argsort(gkey, kind="mergesort")  # stable: each cell's nodes ascending
+        gkey[:] = gkey[gorder]
+    else:  # keys in the last index's order: nobody moved far since, so an insertion sort is quick
+        for k in range(n):
+            c = gorder[k]
+            gkey[k] = np.int64((pos[c, 0] - x0) / cell) * 4294967296 + np.int64((pos[c, 1] - y0) / cell)
+        _sort_keys(gkey, gorder)
     gpos[:] = pos
     grid[0], grid[1], grid[2], grid[3], grid[5], grid[6] = x0, y0, cell, slack, 1.0, 0.0
 
