@@ -11,7 +11,7 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, typed
 
 from cosim.fused.borrow import borrow
 from netstack.fast.kernels_compiled import column_pairs, max_displacement, near_pairs
@@ -41,6 +41,15 @@ Timers = namedtuple("Timers", ["t", "seq", "node", "start", "length", "cur", "pe
 """Periodic timers as rings: the timers of one kind with one period keep their cyclic order forever
 (each fires, then waits a period), so each ring is a fixed cycle of robots with their next time and
 sequence number, and the next timer of all is the earliest of the rings' heads. state = next seq."""
+
+
+@njit(cache=True)
+def stream_list(gens: list) -> typed.List:
+    """A typed list of the same random generators (their states shared, not copied)."""
+    out = typed.List()
+    for g in gens:
+        out.append(g)
+    return out
 
 
 @njit(cache=True, inline="always")
