@@ -1,4 +1,4 @@
-"""`borrow`: arrays without reference counting, for the fused engine's hot loops.
+"""`borrow`: arrays (and typed lists) without reference counting, for the fused engine's hot loops.
 
 numba counts references to every array a compiled function names, with an atomic operation on each
 increment and decrement; a loop body that inlines a helper taking ten arrays pays twenty of them per
@@ -14,9 +14,9 @@ from numba.extending import intrinsic
 
 
 def _lower(context, builder, ty, val):
-    if isinstance(ty, types.Array):  # the same struct with no owner (meminfo) and no Python parent
+    if isinstance(ty, (types.Array, types.ListType)):  # the same struct with no owner (meminfo), no Python parent
         model = context.data_model_manager[ty]
-        for field in ("meminfo", "parent"):
+        for field in ("meminfo", "parent") if isinstance(ty, types.Array) else ("meminfo",):
             k = model.get_field_position(field)
             val = builder.insert_value(val, cgutils.get_null_value(val.type.elements[k]), k)
         return val
