@@ -6,11 +6,11 @@ and transmitting twice a second; real-time factor against swarm size. Prints one
 configs/kilombo_follow.yaml (a snake of 32 columns, 45 mm apart, reacting at each receive time).
 `--controller` picks the followers' program: `group` (one ChainFollowerGroup for the whole chain),
 `group_compiled` (its compiled twin, ChainFollowerCompiled: the same step as one numba function),
-`ticked` (the same program per robot, TickedChainFollower), `reactive` (ChainFollower, on each
-message), `reactive_compiled` (its compiled twin, ChainFollowerRobot: a CompiledController), `idle`
-(a StationGroup whose tick does nothing: the framework's per-tick floor, with physics and the leader),
-`kilolib` (Kilombo's follow example as a Python kilolib program, controllers/kilolib/examples.py, on
-point robots in the same line) or `compiled` (that program
+`ticked` (the same program per robot, TickedChainFollower; `ticked_compiled` its compiled twin),
+`reactive` (ChainFollower, on each message; `reactive_compiled` its compiled twin, a
+CompiledController), `idle` (a StationGroup whose tick does nothing: the framework's per-tick floor,
+with physics and the leader), `kilolib` (Kilombo's follow example as a Python kilolib program,
+controllers/kilolib/examples.py, on point robots in the same line) or `compiled` (that program
 compiled, controllers/compiled/examples.py: the fused engine). `--compile-times` measures a compiled
 run's first compile and its load from the on-disk cache, each in a fresh process. Traces off. The
 compiled kernels are loaded first, outside the timing (a run this long loads them by itself only
@@ -43,6 +43,7 @@ FOLLOWERS = {"group": "controllers.case_studies.kilobot_group:ChainFollowerGroup
              "ticked": "controllers.case_studies.kilobot:TickedChainFollower",
              "reactive": "controllers.case_studies.kilobot:ChainFollower",
              "reactive_compiled": "controllers.compiled.controller_examples:ChainFollowerRobot",
+             "ticked_compiled": "controllers.compiled.controller_examples:TickedChainFollowerRobot",
              "idle": "controllers.library.station:StationGroup"}
 
 

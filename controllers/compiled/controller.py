@@ -105,7 +105,7 @@ class CompiledController(Controller):
         self._inbound = np.zeros(size, np.uint8)
         self._gens = typed.List([np.random.default_rng(0)])
         self._seen: tuple = (None, None)
-        self._poses: tuple = ()
+        self._tail: tuple = ()
         key = (type(self), self.values.dtype)
         if key not in _BOUND:
             _BOUND[key] = self._check()
@@ -115,16 +115,19 @@ class CompiledController(Controller):
         """As Controller.bind; the compiled code draws from the controller's own stream."""
         super().bind(node_id, robot, net, rng, services)
         self._gens = typed.List([rng])
+        self._seen = (None, None)
 
-    def _context(self, now: float) -> tuple:
-        """The entry points' arguments after the state: the time, the node, and arrays (the poses are
-        the world's own; the machine code is bound to C-ordered floats, so others are copied to that)."""
+    def _context(self) -> tuple:
+        """The entry points' arguments after the state and the time: the node, and arrays (the poses are
+        the world's own; the machine code is bound to C-ordered floats, so others are copied to that).
+        Built again only when the world hands out other pose arrays."""
         pos, heading = self.net.poses()
         if pos is not self._seen[0] or heading is not self._seen[1]:
             self._seen = (pos, heading)
-            self._poses = tuple(np.ascontiguousarray(x, dtype=np.float64) for x in (pos, heading))
-        return (float(now), int(self.id), self.values, self._gens, *self._poses, self._cmd, *self._out, self._rec,
-                self._rec_n, self._timers, self._timer_n)
+            poses = (np.ascontiguousarray(x, dtype=np.float64) for x in (pos, heading))
+            self._tail = (int(self.id), self.values, self._gens, *poses, self._cmd, *self._out, self._rec, self._rec_n,
+                          self._timers, self._timer_n)
+        return self._tail
 
     def _check(self) -> dict[str, Any]:
         """Compile every callback now, for the types it will run with (outside the subset: ProgramError);
@@ -155,12 +158,12 @@ class CompiledController(Controller):
         self._call("step")
 
     def on_message(self, msg: Message) -> None:
-        if self._run["on_message"](self.state, *self._context(self.now), self._inbound, int(msg.src), float(msg.t),
+        if self._run["on_message"](self.state, float(self.now), *self._context(), self._inbound, int(msg.src), float(msg.t),
                                    bytes(msg.payload), float(msg.rssi_dbm)):
             self._apply()
 
     def _call(self, name: str) -> None:
-        if self._run[name](self.state, *self._context(self.now)):
+        if self._run[name](self.state, float(self.now), *self._context()):
             self._apply()
 
     def _apply(self) -> None:

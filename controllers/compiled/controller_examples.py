@@ -1,9 +1,11 @@
 """Compiled twins of general controllers: `ChainFollowerRobot` is
-controllers.case_studies.kilobot.ChainFollower with its callbacks compiled; it gives that controller's
-trace bit for bit (tests/controllers/compiled/test_controller.py)."""
+controllers.case_studies.kilobot.ChainFollower with its callbacks compiled (acting at each message),
+`TickedChainFollowerRobot` is TickedChainFollower (acting at each control step); each gives its Python
+twin's trace bit for bit (tests/controllers/compiled/test_controller.py)."""
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 import numpy as np
@@ -56,3 +58,48 @@ class ChainFollowerRobot(CompiledController):
             drive(k, p.turn_speed, p.turn_rate)
         else:
             drive(k, p.turn_speed, -p.turn_rate)
+
+
+class TickedChainFollowerRobot(CompiledController):
+    """TickedChainFollower compiled: steers at each of Kilombo's loop ticks by the last message from its
+    predecessor (range and bearing measured at the tick), and transmits at the first tick at or after
+    its message time; records `gap` (m) every 5 s from 5 s on."""
+
+    Params = ChainParams
+    period = 0.03225
+    fields: ClassVar[dict] = {"next_tx": np.float64, "gap": np.float64, "last": np.int64}
+    payload_bytes: ClassVar[int] = 2
+    records: ClassVar[tuple] = ("gap",)
+    timers: ClassVar[tuple] = ("report",)
+
+    def setup(s, k):
+        drive(k, 0.0, 0.0)
+        s.next_tx = uniform(k) * k.params.message_period
+        s.gap = np.nan
+        s.last = -1
+        every(k, "report", 5.0, 5.0)
+
+    def report(s, k):
+        record(k, "gap", s.gap)
+
+    def on_message(s, k, m):
+        if m.src == k.me - 1:
+            s.last = m.src
+
+    def step(s, k):
+        p = k.params
+        if s.last >= 0:
+            src, s.last = s.last, -1
+            d = range_to(k, src)
+            s.gap = d
+            bearing = bearing_to(k, src)
+            if d < p.follow_distance:
+                drive(k, 0.0, 0.0)
+            elif abs(bearing) < p.aim:
+                drive(k, p.forward_speed, 0.0)
+            else:
+                drive(k, p.turn_speed, p.turn_rate if bearing > 0 else -p.turn_rate)
+        if s.next_tx <= k.now:
+            s.next_tx += p.message_period * math.ceil((k.now - s.next_tx) / p.message_period + 1e-12)
+            row = broadcast(k)
+            row[0], row[1] = k.me & 0xFF, (k.me >> 8) & 0xFF

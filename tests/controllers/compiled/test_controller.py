@@ -36,6 +36,25 @@ def test_the_compiled_chain_follower_gives_the_python_controllers_trace(noise):
     assert len(gaps) == 9 * 4 and np.isfinite(gaps).sum() > 0  # every follower's 5 s report: 5, 10, 15, 20 s
 
 
+def ticked(cls: str):
+    scenario = cosim.load(ROOT / "configs" / "kilombo_follow_group.yaml", {
+        "duration": 20.0, "groups.1.count": 12, "groups.1.controller.class": cls, "groups.1.controller.phase": 0,
+        "output.trace.network": True})
+    sim = cosim.build(scenario)
+    sim.run()
+    c = sim.counters
+    return sim.recorder.digest(), (c.sent, c.delivered, c.physics_steps), sim.recorder.tables()["records"]
+
+
+def test_the_compiled_ticked_follower_gives_the_python_controllers_trace():
+    """Steps at the control period, range and bearing measured at the step, a timer with a phase."""
+    python = ticked("controllers.case_studies.kilobot:TickedChainFollower")
+    compiled = ticked("controllers.compiled.controller_examples:TickedChainFollowerRobot")
+    assert compiled[:2] == python[:2]
+    assert python[1][1] > 200
+    assert np.asarray(compiled[2]["t_ns"]).min() == 5_000_000_000  # the report's phase: from 5 s on
+
+
 def pings():
     data = base_scenario(duration=0.35)
     data["groups"] = [
