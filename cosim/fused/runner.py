@@ -102,9 +102,13 @@ class _Outputs:
             L.n[0] = 0
         m = int(P.rec_n[0])
         if m:
-            rows = P.rec_i[:m]
-            names = [channel_name(ch) for ch in rows[:, 2].tolist()]
-            sim.recorder.record_rows(rows[:, 0].copy(), rows[:, 1].copy(), names, P.rec_v[:m].copy())
+            rec = sim.recorder
+            if rec.want_records or rec.observers:  # a name per row, looked up once per distinct channel
+                rows = P.rec_i[:m]
+                channels, which = np.unique(rows[:, 2], return_inverse=True)
+                names = [channel_name(int(ch)) for ch in channels]
+                rec.record_rows(rows[:, 0].copy(), rows[:, 1].copy(), [names[q] for q in which.tolist()],
+                                P.rec_v[:m].copy())
             P.rec_n[0] = 0
         c, b = sim.counters, self.base
         c.sent, c.delivered, c.dropped, c.physics_steps = (b[0] + int(L.counters[0]), b[1] + int(L.counters[1]),
