@@ -19,6 +19,8 @@ from physics.kernels_compiled import move_points, push_apart
 
 TWO_PI = 2.0 * math.pi
 INF = np.iinfo(np.int64).max
+GRID_MIN_NODES = 64
+"""From this many nodes on, the radio finds receivers through its cell index (below: every node)."""
 SEND, DELIVER, DROP = 0, 1, 2  # the trace's network kinds (cosim.core.recorder.NET_KINDS)
 
 World = namedtuple("World", ["pos", "vel", "avel", "cvel", "ahead", "chead", "max_speed", "alive", "radius", "clip_lo",
@@ -150,7 +152,7 @@ def sync(r: Radio, w: World, t_ns: int) -> None:
     n = len(w.pos)
     rp, rv, wp, wv = r.pos, r.vel, w.pos, w.vel
     r.sync[0] = t_ns
-    if n < 256:
+    if n < GRID_MIN_NODES:
         rp[:] = wp
         rv[:] = wv
         return
