@@ -37,3 +37,20 @@ def test_a_borrowed_array_is_the_same_memory_and_leaves_counts_alone():
     assert total == 3 + 1000.0
     assert _counted(p) == a.ctypes.data
     assert (sys.getrefcount(a), sys.getrefcount(items)) == before
+
+
+@njit
+def _draw(gens, k):
+    g = borrow(gens)
+    return g[k].random(), len(g)
+
+
+def test_a_borrowed_typed_list_reads_the_same_items():
+    """The robots' random streams reach compiled callbacks as a borrowed typed list: draws advance the
+    very generators Python holds, and the list outlives every call."""
+    gens = [np.random.default_rng(s) for s in range(3)]
+    listed = typed.List(gens)
+    draws = [_draw(listed, 1) for _ in range(5)]
+    assert draws == [(x, 3) for x in np.random.default_rng(1).random(5).tolist()]
+    assert gens[1].random() == np.random.default_rng(1).random(6)[5]
+    assert len(listed) == 3 and sys.getrefcount(listed) == 2
