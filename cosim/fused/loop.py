@@ -190,6 +190,26 @@ def _tick(W, R, clock: np.ndarray, L) -> None:
     clock[0] = t + clock[2] if t + clock[2] <= clock[4] else -1
 
 
+@njit(cache=True, inline="always")
+def _limit(clock: np.ndarray, fstate: np.ndarray, end_ns: int, stop_ns: int) -> int:
+    """The last instant a timer may run before anything else: before the next tick and the next
+    arrival, and at the latch, the end or the sample at the latest (they come after timers)."""
+    return min(clock[0] - 1 if clock[0] >= 0 else INF, fstate[4] - 1, end_ns, clock[1] if clock[1] >= 0 else INF,
+               stop_ns if stop_ns <= end_ns else INF)
+
+
+@njit(cache=True, inline="always")
+def _others(tt: np.ndarray, ts: np.ndarray, tstart: np.ndarray, tcur: np.ndarray, tlive: np.ndarray, ring: int) -> tuple:
+    """(time, sequence) of the earliest timer of the rings other than `ring` (INF, INF if none)."""
+    bt, bs = INF, INF
+    for r in range(len(tstart)):
+        if r != ring and tlive[r]:
+            k = tstart[r] + tcur[r]
+            if tt[k] < bt or (tt[k] == bt and ts[k] < bs):
+                bt, bs = tt[k], ts[k]
+    return bt, bs
+
+
 @njit(cache=True)
 def _moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring: int, alive, limit: int, io, motion, prog, cvel,
            chead) -> int:
@@ -197,12 +217,7 @@ def _moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring: int, alive
     nothing at or before `limit` (the next tick, latch, arrival or sample). Returns how many ran."""
     tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate = borrow((tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate))
     alive, io, motion, prog, cvel, chead = borrow((alive, io, motion, prog, cvel, chead))
-    bt, bs = INF, INF
-    for r in range(len(tstart)):
-        if r != ring and tlive[r]:
-            k = tstart[r] + tcur[r]
-            if tt[k] < bt or (tt[k] == bt and ts[k] < bs):
-                bt, bs = tt[k], ts[k]
+    bt, bs = _others(tt, ts, tstart, tcur, tlive, ring)
     fired = 0
     while tlive[ring]:
         k = tstart[ring] + tcur[ring]
@@ -268,12 +283,21 @@ def advance(stop_ns: int, end_ns: int, W, R, F, T, P, L, clock: np.ndarray) -> i
                 continue
             if kind == MOVE:
                 _move(io, motion, prog, cvel, chead, i)
-                limit = min(clock[0] - 1 if clock[0] >= 0 else INF, fstate[4] - 1, end_ns,
-                            clock[1] if clock[1] >= 0 else INF, stop_ns if stop_ns <= end_ns else INF)
-                counters[4] += _moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive, limit,
-                                      io, motion, prog, cvel, chead)
-            elif kind == LOOP:
-                _call_loop(prog[i], slot[i], i, t_ring, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
+                counters[4] += _moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive,
+                                      _limit(clock, fstate, end_ns, stop_ns), io, motion, prog, cvel, chead)
+            elif kind == LOOP:  # this ring's next loops too, while nothing else comes first
+                limit, (bt, bs) = _limit(clock, fstate, end_ns, stop_ns), _others(tt, ts, tstart, tcur, tlive, ring)
+                while True:
+                    if i >= 0:
+                        _call_loop(prog[i], slot[i], i, t_ring, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
+                    if not tlive[ring] or rec_n[0] > rec_room:
+                        break
+                    k = tstart[ring] + tcur[ring]
+                    t_ring = tt[k]
+                    if t_ring > limit or t_ring > bt or (t_ring == bt and ts[k] > bs):
+                        break
+                    i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
+                    counters[4] += 1
             else:
                 _transmit(W, R, F, P, L, i, t_ring)
         else:
