@@ -36,7 +36,7 @@ from controllers.api.controller import Controller
 from controllers.api.messages import Message
 from controllers.compiled import kilolib
 from controllers.compiled.core import DRIVE, OUTBOX, RECORDS, TIMERS, VELOCITY, timer_number
-from controllers.compiled.program import params_record, state_dtype
+from controllers.compiled.program import declared_layout, params_record
 from physics.fast_call import bound_overload
 
 HOOKS = ("setup", "step", "on_message")
@@ -72,12 +72,7 @@ class CompiledController(Controller):
         missing = [name for name in cls.timers if name not in cls.callbacks]
         if missing:
             raise TypeError(f"{cls.__name__}.timers lists {missing}, which the class does not define")
-        size = cls.payload_bytes
-        if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 65535:
-            raise ValueError(f"{cls.__name__}.payload_bytes: expected a whole number of bytes within 0..65535, got {size!r}")
-        cls.dtype = state_dtype(cls.fields)
-        for name in cls.records:
-            kilolib.channel(name)
+        cls.dtype = declared_layout(cls, cls.payload_bytes)
         cls.timer_names = {timer_number(name): name for name in cls.timers}
 
     @classmethod

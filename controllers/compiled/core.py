@@ -136,12 +136,9 @@ def record(k: Ctl, name: str, value: float) -> None:
 
 @overload(record)
 def _record(k, name, value):
-    if not isinstance(name, types.StringLiteral):
+    ch = kilolib.literal_channel(name, "record(k, ", "controller")
+    if ch is None:
         return None
-    if not kilolib.is_channel(name.literal_value):
-        raise TypingError(f"record(k, {name.literal_value!r}, ...): list {name.literal_value!r} in the controller's "
-                          "`records`")
-    ch = kilolib.channel(name.literal_value)
 
     def impl(k, name, value):
         _put(k, ch, float(value))

@@ -32,13 +32,13 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
-from numba import njit, typeof, types
-from numba.core.errors import NumbaError, TypingError
+from numba import njit, typeof
+from numba.core.errors import NumbaError
 from numba.extending import overload
 
 from controllers.api.group import GroupController
 from controllers.compiled import kilolib
-from controllers.compiled.program import params_record, state_dtype
+from controllers.compiled.program import declared_layout, params_record
 from netstack.backend import IndexedPayloads
 
 Tick = namedtuple("Tick", ["now", "params", "first", "ids", "alive", "pos", "heading", "in_dst", "in_src", "in_t",
@@ -107,12 +107,9 @@ def record(k: Tick, i: int, name: str, value: float) -> None:
 
 @overload(record)
 def _record(k, i, name, value):
-    if not isinstance(name, types.StringLiteral):
+    ch = kilolib.literal_channel(name, "record(k, i, ", "group")
+    if ch is None:
         return None
-    if not kilolib.is_channel(name.literal_value):
-        raise TypingError(f"record(k, i, {name.literal_value!r}, ...): list {name.literal_value!r} in the group's "
-                          "`records`")
-    ch = kilolib.channel(name.literal_value)
 
     def impl(k, i, name, value):
         n = k.rec_n[0]
@@ -150,12 +147,7 @@ class CompiledGroup(GroupController):
                 raise TypeError(f"{cls.__name__}.tick must be a function of (s, k)")
             delattr(cls, "tick")
             cls.callbacks = {"tick": njit(cache=True)(fn)}
-        size = cls.payload_bytes
-        if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 65535:
-            raise ValueError(f"{cls.__name__}.payload_bytes: expected a whole number of bytes within 0..65535, got {size!r}")
-        cls.dtype = state_dtype(cls.fields)
-        for name in cls.records:
-            kilolib.channel(name)
+        cls.dtype = declared_layout(cls, cls.payload_bytes)
 
     def __init__(self, params: Any = None) -> None:
         super().__init__(params)

@@ -63,6 +63,16 @@ def is_channel(name: str) -> bool:
     return name in _CHANNELS.values()
 
 
+def literal_channel(name: types.Type, call: str, owner: str) -> int | None:
+    """For a `record` overload: the channel of a name given as a string literal (None when it is not
+    one: numba then looks further); a name no class lists is refused, saying where to list it."""
+    if not isinstance(name, types.StringLiteral):
+        return None
+    if not is_channel(name.literal_value):
+        raise TypingError(f"{call}{name.literal_value!r}, ...): list {name.literal_value!r} in the {owner}'s `records`")
+    return channel(name.literal_value)
+
+
 COLOR = channel("color")
 
 
@@ -85,11 +95,9 @@ def record(k: Kilo, name: str, value: float) -> None:
 
 @overload(record)
 def _record(k, name, value):
-    if not isinstance(name, types.StringLiteral):
+    ch = literal_channel(name, "record(k, ", "program")
+    if ch is None:
         return None
-    if not is_channel(name.literal_value):
-        raise TypingError(f"record(k, {name.literal_value!r}, ...): list {name.literal_value!r} in the program's `records`")
-    ch = channel(name.literal_value)
 
     def impl(k, name, value):
         _put(k, ch, float(value))

@@ -74,6 +74,17 @@ def state_dtype(fields: dict[str, Any]) -> np.dtype:
     return np.dtype(spec if spec else [("_unused", np.int8)])
 
 
+def declared_layout(cls: type, payload_bytes: int) -> np.dtype:
+    """A compiled class's declarations checked: its message size, its record names (registered, so
+    that record() accepts them); returns the dtype of its per-robot state `fields`."""
+    if isinstance(payload_bytes, bool) or not isinstance(payload_bytes, int) or not 0 <= payload_bytes <= 65535:
+        raise ValueError(f"{cls.__name__}.payload_bytes: expected a whole number of bytes within 0..65535, "
+                         f"got {payload_bytes!r}")
+    for name in cls.records:
+        kilolib.channel(name)
+    return state_dtype(cls.fields)
+
+
 def params_record(params: Any) -> np.ndarray:
     """The Params dataclass as a 1-element structured array of numbers (compiled code reads k.params.x):
     ints as int64, floats as float64, bools as bool."""
