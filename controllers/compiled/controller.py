@@ -25,12 +25,13 @@ and `net` when the callback returns, so a compiled twin of a Python controller g
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit, typed, typeof
 from numba.core.dispatcher import Dispatcher
-from numba.core.errors import NumbaError
+from numba.core.errors import NumbaError, NumbaWarning
 
 from controllers.api.controller import Controller
 from controllers.api.messages import Message
@@ -136,7 +137,9 @@ class CompiledController(Controller):
         for name in type(self).callbacks:
             entry, full = getattr(self.entries, f"{name}_one"), (*args, *message) if name == "on_message" else args
             try:
-                entry.compile(tuple(typeof(a) for a in full))
+                with warnings.catch_warnings():  # numba's warnings on the way to a refusal are noise
+                    warnings.simplefilter("ignore", NumbaWarning)
+                    entry.compile(tuple(typeof(a) for a in full))
             except NumbaError as exc:
                 raise explain(type(self), exc) from None
             except KeyError as exc:

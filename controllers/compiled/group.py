@@ -27,13 +27,14 @@ records), so a compiled twin of a Python group controller gives its trace bit fo
 from __future__ import annotations
 
 import math
+import warnings
 from collections import namedtuple
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit, typeof
-from numba.core.errors import NumbaError
+from numba.core.errors import NumbaError, NumbaWarning
 from numba.extending import overload
 
 from controllers.api.group import GroupController
@@ -186,7 +187,9 @@ class CompiledGroup(GroupController):
                  np.zeros((0, type(self).payload_bytes), np.uint8))
         k = self._tick_args(0.0, empty)
         try:
-            type(self).callbacks["tick"].compile((typeof(self.state), typeof(k)))
+            with warnings.catch_warnings():  # numba's warnings on the way to a refusal are noise
+                warnings.simplefilter("ignore", NumbaWarning)
+                type(self).callbacks["tick"].compile((typeof(self.state), typeof(k)))
         except NumbaError as exc:
             raise explain(type(self), exc) from None
         except KeyError as exc:
