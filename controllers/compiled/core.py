@@ -93,8 +93,16 @@ def send(k: Ctl, dst: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
+def _posed(k: Ctl, node: int) -> None:
+    if not (0 <= node < len(k.pos) and 0 <= k.me < len(k.pos)):
+        raise ValueError("range_to/bearing_to: no pose known for that node here (a vehicle flying over MAVLink on its "
+                         "own has no simulated network: run it as a ghost in a scenario to give it one)")
+
+
+@njit(cache=True, inline="always")
 def range_to(k: Ctl, node: int) -> float:
     """The true distance (m) to node `node` now (net.range_to's arithmetic)."""
+    _posed(k, node)
     p, me = k.pos, k.me
     d0, d1, d2 = p[node, 0] - p[me, 0], p[node, 1] - p[me, 1], p[node, 2] - p[me, 2]
     return math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
@@ -104,6 +112,7 @@ def range_to(k: Ctl, node: int) -> float:
 def bearing_to(k: Ctl, node: int) -> float:
     """The true bearing (rad, this robot's frame, counter-clockwise) to node `node` now (net.bearing_to's
     arithmetic, math.remainder included)."""
+    _posed(k, node)
     p, me = k.pos, k.me
     return remainder(math.atan2(p[node, 1] - p[me, 1], p[node, 0] - p[me, 0]) - k.heading[me], TWO_PI)
 

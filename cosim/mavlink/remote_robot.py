@@ -206,7 +206,9 @@ class NoNetwork:
         raise RuntimeError(self._why("measure bearing to another robot"))
 
     def poses(self) -> tuple[np.ndarray, np.ndarray]:
-        raise RuntimeError(self._why("know other robots' poses"))
+        """No robot's pose is known here (not even this vehicle's by node id): empty arrays, so a
+        compiled controller runs, and its range_to and bearing_to refuse as net.range_to does."""
+        return np.zeros((0, 3)), np.zeros(0)
 
     def routes(self) -> dict:
         return {}

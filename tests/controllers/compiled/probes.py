@@ -63,3 +63,24 @@ class Counter(CompiledController):
         core.record(k, "sender", m.src)
         core.record(k, "range", core.range_to(k, m.src))
         core.record(k, "length", m.length)
+
+
+class Cruiser(CompiledController):
+    """Flies forward at 0.5 m/s from its first step on."""
+
+    period = 0.2
+    fields: ClassVar[dict] = {"steps": np.int64}
+
+    def step(s, k):
+        s.steps += 1
+        set_velocity(k, 0.5, 0.0, 0.0)
+
+
+class Ranger(CompiledController):
+    """Asks for the range to node 1 at every step."""
+
+    period = 0.2
+    fields: ClassVar[dict] = {"d": np.float64}
+
+    def step(s, k):
+        s.d = core.range_to(k, 1)

@@ -23,6 +23,7 @@ from cosim.mavlink.remote_robot import MavlinkRobot
 from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
 from cosim.mavlink.vehicle_port import VehiclePort
 from physics.quadrotor import AIRFRAMES, QuadrotorBank
+from tests.controllers.compiled.probes import Cruiser, Ranger
 from tests.controllers.helpers import Command, GoTo
 
 
@@ -281,3 +282,19 @@ def test_a_mavlink_vehicle_takes_the_command_matrix_as_simulated_bodies_do(two_v
         robot.set_wheel_speeds(0.1, 0.1)
     with pytest.raises(ValueError, match="takes position setpoints"):
         robot.fly("attitude", 0.0, 0.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("two_vehicles", [PX4], indirect=True, ids=["px4"])
+def test_a_compiled_controller_flies_a_vehicle_and_refuses_what_a_lone_vehicle_cannot_know(two_vehicles):
+    """The same CompiledController flies over MAVLink: its compiled velocity command flies the served
+    quadrotor; asking for another robot's range, which a vehicle without a simulated network cannot
+    know, raises with the reason instead of reading nothing."""
+    bank, _, link, personality = two_vehicles
+    cruiser = Cruiser()
+    idle = GoTo(GoTo.Params(offset=(0.0, 0.0, 2.0)))
+    fly_controllers(link, [(MavlinkVehicle(link, 1, personality), cruiser), (MavlinkVehicle(link, 2, personality), idle)],
+                    duration_s=4.0)
+    assert cruiser.state["steps"][0] >= 5
+    assert bank.vel[0, 0] == pytest.approx(0.5, abs=0.1) and bank.pos[0, 0] > 0.5
+    with pytest.raises(ValueError, match="no pose known for that node here"):
+        fly_controllers(link, [(MavlinkVehicle(link, 2, personality), Ranger())], duration_s=1.0)
