@@ -67,7 +67,7 @@ def scenario(layout: str, controller: str, n: int, seconds: float) -> cosim.Scen
            "output.trace.positions_every": None, "output.trace.network": False, "output.trace.records": False}
     if layout == "line":
         off["world.arena_lower"] = [-0.05 * n - 1, -3, 0]
-        if controller not in ("group", "group_compiled"):
+        if controller in ("ticked", "ticked_compiled"):  # steps at the group's instants
             off["groups.1.controller.phase"] = 0
         if controller == "idle":  # the framework's floor: a group tick that does nothing, at Kilombo's rate
             off["groups.1.controller.period"] = 0.03225

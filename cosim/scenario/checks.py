@@ -322,6 +322,11 @@ def _check_controller(g: GroupSpec, path: str, dt: int, m: Mapper) -> None:
         raise m.error(f"{cpath}.class", f"{g.controller.cls!r} is not a subclass of controllers.Controller "
                                         "or controllers.GroupController")
     m.build(cls.Params, g.controller.params, f"{cpath}.params")
+    if not cls.steps():
+        for key, value in (("period", g.controller.period_ns), ("phase", g.controller.phase_ns)):
+            if value is not None:
+                raise m.error(f"{cpath}.{key}", f"{cls.__name__} has no step() for a {key} to time: remove the key "
+                                                "(its own timers keep their own periods and phases)")
     period = controller_period_ns(g.controller, cls, m, cpath)
     if period is not None and period % dt:
         raise m.error(

@@ -152,7 +152,8 @@ class NetworkSpec:
 
 @dataclass(frozen=True)
 class ControllerSpec:
-    """Controller class by import string `package.module:Class`, its step period, phase and params."""
+    """Controller class by import string `package.module:Class`, its step period, phase and params
+    (period and phase only for a class with a step: they time nothing else, so elsewhere they are refused)."""
 
     cls: str
     params: dict[str, Any] = field(default_factory=dict)

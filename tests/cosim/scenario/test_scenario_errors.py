@@ -156,6 +156,14 @@ CASES = [
      "DsssRate2Mbps"),
     ("phase outside period", with_("groups.0.controller.phase", 0.5),
      "test.yaml: groups[0].controller.phase: expected a phase in [0, period) = [0, 100 ms)"),
+    ("period for a controller without a step",
+     with_("groups.0.controller", {"class": "controllers.case_studies.kilobot:ChainFollower", "period": 0.1}),
+     "test.yaml: groups[0].controller.period: ChainFollower has no step() for a period to time: remove the key "
+     "(its own timers keep their own periods and phases)"),
+    ("phase for a compiled controller without a step",
+     with_("groups.0.controller", {"class": "controllers.compiled.controller_examples:ChainFollowerRobot", "phase": 0}),
+     "test.yaml: groups[0].controller.phase: ChainFollowerRobot has no step() for a phase to time: remove the key "
+     "(its own timers keep their own periods and phases)"),
     ("NaN radius", with_("groups.0.robot", {"radius": float("nan")}),
      "test.yaml: groups[0].robot.radius: expected a finite number, got nan"),
     ("NaN arena bound", with_("world", {"arena_lower": [float("nan"), 0, 0], "arena_upper": [10, 10, 10]}),
