@@ -21,7 +21,7 @@ def test_most_shipped_networks_describe_a_standard():
     generic = sorted(p.name for p in NETWORKED if cosim.load(p).network.radio.standard == "generic")
     # Kilobots talk infrared and ROSBuzz's radio carries 250-byte frames: no standard ns-3 models
     assert generic == ["kilolib_edge.yaml", "kilolib_follow.yaml", "kilolib_follow_compiled.yaml", "kilolib_orbit.yaml",
-                       "kilombo_follow.yaml",
+                       "kilombo_follow.yaml", "kilombo_follow_compiled.yaml",
                        "kilombo_follow_group.yaml", "kilombo_orbit.yaml", "rosbuzz_barrier.yaml"]
 
 
