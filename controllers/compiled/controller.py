@@ -116,13 +116,14 @@ class CompiledController(Controller):
     def _context(self) -> tuple:
         """The entry points' arguments after the state and the time: the node, and arrays (the poses are
         the world's own; the machine code is bound to C-ordered floats, so others are copied to that).
-        Built again only when the world hands out other pose arrays."""
+        Built again when the world hands out other pose arrays, or ones that had to be copied."""
         pos, heading = self.net.poses()
         if pos is not self._seen[0] or heading is not self._seen[1]:
-            self._seen = (pos, heading)
-            poses = (np.ascontiguousarray(x, dtype=np.float64) for x in (pos, heading))
-            self._tail = (int(self.id), self.values, self._gens, *poses, self._cmd, *self._out, self._rec, self._rec_n,
-                          self._timers, self._timer_n)
+            c_pos, c_heading = (np.ascontiguousarray(x, dtype=np.float64) for x in (pos, heading))
+            self._tail = (int(self.id), self.values, self._gens, c_pos, c_heading, self._cmd, *self._out, self._rec,
+                          self._rec_n, self._timers, self._timer_n)
+            same = c_pos is pos and c_heading is heading  # a copy is a snapshot: never kept for later calls
+            self._seen = (pos, heading) if same else (None, None)
         return self._tail
 
     def _check(self) -> dict[str, Any]:
