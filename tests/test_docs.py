@@ -18,7 +18,7 @@ def test_the_site_builds_strictly_with_the_reference_and_the_api(tmp_path):
         assert key in keys, key
     api = (tmp_path / "site" / "reference" / "api" / "index.html").read_text()
     for name in ("Controller", "GroupController", "Robot", "Net", "Message", "Group", "Inbox", "Swarm", "KiloProgram",
-                 "rssi_dbm", "not <code>self.now()</code>"):
+                 "rssi_dbm", "not <code>self.now()</code>", "CompiledController", "set_velocity", "CompiledGroup"):
         assert name in api, name
     bench = (tmp_path / "site" / "benchmarks" / "index.html").read_text()
     assert "Each script prints one JSON line per case" in bench  # benchmarks/README.md, included
