@@ -100,8 +100,10 @@ class OrbitPlanet(Program):
         s.distance = estimate_distance(d)
 
 
-CHAIN_FIELDS = {"heard_d": (np.int64, 256), "heard_t": (np.int64, 256), "cycle_time": np.int64, "cycles": np.int64,
-                "state": np.int64, "best": np.int64, "change_ticks": np.int64, "current_motion": np.int64}
+CHAIN_FIELDS = {"cycle_time": np.int64, "cycles": np.int64, "state": np.int64, "best": np.int64, "change_ticks": np.int64,
+                "current_motion": np.int64, "heard_d": (np.int16, 256), "heard_t": (np.int32, 256)}
+"""The scalars first (one cache line), then what was heard from each 8-bit id: the distance (mm, at
+most 255) and the kilo_ticks of the message (a 32-bit count lasts two years): 1.6 KB a robot, not 4."""
 
 
 @njit(cache=True, inline="always")
