@@ -49,23 +49,19 @@ class KinematicWorld(CommandArrays):
                 raise ValueError(f"the kinematic world cannot hold a {type(shape).__name__} obstacle (pybullet can)")
         self.obstacles = tuple(obstacles)
         self.scenery = Scenery(self.obstacles)
-        self._pos, self._vel = np.zeros((0, 3)), np.zeros((0, 3))
-        self._radius = np.zeros(0)
+        self._pos, self._vel, self._radius = np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0)
         self._contacts: list[tuple[int, int]] = []
         self._impacts: list[tuple[int, int, float]] = []
         self.track_motion = False  # keep the previous step's velocities and headings (IMU sensors)
         self._prev_vel, self._prev_heading, self._prev_rates = np.zeros((0, 3)), np.zeros(0), np.zeros((0, 3))
-        self._last_dt = 0.0
-        self._speed_before = np.zeros(0)  # each quadrotor's speed before the last step (m/s)
+        self._last_dt, self._speed_before = 0.0, np.zeros(0)  # and each quadrotor's speed before the last step (m/s)
         self.wind = wind  # (mean, gust_std, gust_tau, rng, tick) for the quadrotors, or None
         self.quad_robots = np.zeros(0, dtype=np.int64)  # robot id of each row of the quadrotor bank
         self.drives: DiffDriveBank | None = None  # differential-drive robots, if any
         self.omnis: OmniRobots | None = None  # three-wheeled omnidirectional robots, if any
-        self._drive_idx = np.zeros(0, dtype=np.int64)
-        self._drive_cmd = DriveCommands()
+        self._drive_idx, self._drive_cmd = np.zeros(0, dtype=np.int64), DriveCommands()
         self._ext_idx = np.zeros(0, dtype=np.int64)  # robots whose pose comes from outside (ghost twins)
-        self._ext_pos, self._ext_vel = np.zeros((0, 3)), np.zeros((0, 3))
-        self._ext_slot: dict[int, int] = {}
+        self._ext_pos, self._ext_vel, self._ext_slot = np.zeros((0, 3)), np.zeros((0, 3)), {}
         self._feed: MotorFeed | None = None
         self._compiled: CompiledStep | None = None  # physics.kinematic_compiled.CompiledStep, from start() when it applies
 
@@ -153,8 +149,7 @@ class KinematicWorld(CommandArrays):
         """World.run_steps; one compiled call where the compiled step applies."""
         if self._compiled is None or self.track_contacts or self.track_motion or self._ext_idx.size:
             return super().run_steps(dt_s, m)
-        if self.drives is not None:
-            self._drive_cmd.apply(self.drives, self.drive_slot)
+        self.apply_drive_commands()
         for _ in range(m):
             self.t_s += dt_s
         self._contacts = []
@@ -166,7 +161,6 @@ class KinematicWorld(CommandArrays):
         self._pos[idx] = self._ext_pos
         self._vel[idx] = self._ext_vel
 
-    # -- differential drive ----------------------------------------------------------------------
     def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
         """Pending wheel command (forward speed, turn rate) for robot i; v None: follow the generic
         velocity and heading commands again. Applied at the next latch."""
@@ -176,11 +170,9 @@ class KinematicWorld(CommandArrays):
         """`drive` for many robots at once (v and w arrays over `robots`; None: generic commands again)."""
         route_drive_many(self.drive_slot, self._drive_cmd, self.omnis, np.asarray(robots, dtype=np.int64), v, w)
 
-    # -- quadrotors ------------------------------------------------------------------------------
     def latch(self) -> None:
         if self._compiled is not None:
-            if self.drives is not None:
-                self._drive_cmd.apply(self.drives, self.drive_slot)
+            self.apply_drive_commands()
             return self._compiled.latch()
         super().latch()
         if self.quads is not None:
@@ -287,12 +279,21 @@ class KinematicWorld(CommandArrays):
     def positions(self) -> np.ndarray:
         return self._pos
 
-    def point_arrays(self) -> tuple[np.ndarray, ...]:
-        """What an engine stepping point robots itself (cosim.fused) changes in place: pos, vel, radius,
-        clip_lo, clip_hi, trig, and at_rest (a 1-element copy: the world is not stepped again)."""
-        if any(b is not None for b in (self.quads, self.drives, self.omnis)) or self.obstacles:
-            raise ValueError("point_arrays: this world has bodies or obstacles besides point robots")
-        return self._pos, self._vel, self._radius, self._clip_lo, self._clip_hi, self._trig, np.array([self._at_rest])
+    def step_arrays(self) -> tuple:
+        """What an engine stepping this world itself (cosim.fused) changes in place: pos, vel, radius, clip_lo,
+        clip_hi, trig, at_rest (a copy), and the drives (kinematic_compiled.Drives), commands applied."""
+        if self.quads is not None or self.omnis is not None or self.obstacles:
+            raise ValueError("step_arrays: this world has quadrotors, omnidirectional robots or obstacles")
+        from physics import kinematic_compiled as kc
+
+        self.apply_drive_commands()
+        return (self._pos, self._vel, self._radius, self._clip_lo, self._clip_hi, self._trig, np.array([self._at_rest]),
+                kc.drives_of(self.drives, self._drive_idx))
+
+    def apply_drive_commands(self) -> None:
+        """Hand the drive commands given so far to the drives now (the latch does it otherwise)."""
+        if self.drives is not None:
+            self._drive_cmd.apply(self.drives, self.drive_slot)
 
     def velocities(self) -> np.ndarray:
         return self._vel

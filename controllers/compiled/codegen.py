@@ -253,31 +253,62 @@ def _dispatcher(name: str, call: str, n: int, ret: str = "") -> str:
         lines.append(f"        {ret}{call.format(q=q, k=k)}")
     if ret:
         lines.append("    return False")
+    elif not n:
+        lines.append("    pass")
     return "\n".join(lines) + "\n"
 
 
-def fused_module(classes: list[type], template: Path) -> ModuleType:
-    """The fused engine's loop (`template`'s source) compiled with the dispatchers to `classes`."""
-    head = ["", "", "# -- generated: the scenario's programs --", "from controllers.compiled.kilolib import Kilo"]
+def fused_module(classes: list[type], template: Path, groups: tuple[type, ...] = ()) -> ModuleType:
+    """The fused engine's loop (`template`'s source) compiled with the dispatchers to the program
+    `classes` and to the compiled `groups` (a class for each group, in the loop's group order)."""
+    head = ["", "", "# -- generated: the scenario's programs and groups --", "from controllers.compiled.kilolib import Kilo",
+            "from controllers.compiled.group import Tick, NO_MOTION, NO_MESSAGE"]
     for q, cls in enumerate(classes):
         head.append(f"{_class_ref(cls)}_P{q}")
         head.append(f"_loop_{q}, _rx_{q}, _tx_{q}, _txs_{q} = (njit(inline='always')(_P{q}.callbacks[c].py_func) for c in "
                     "('loop', 'message_rx', 'message_tx', 'message_tx_success'))")
+    for g, cls in enumerate(groups):
+        head.append(f"{_class_ref(cls)}_G{g}")
+        head.append(f"_gtick_{g} = njit(inline='always')(_G{g}.callbacks['tick'].py_func)")
     n = len(classes)
     text = (template.read_text() + "\n".join(head) + "\n"
             + _dispatcher("loop", "_loop_{q}(states[{q}][slot], {k})", n)
             + _dispatcher("rx", "_rx_{q}(states[{q}][slot], {k}, msg[0], dist[0])", n)
             + _dispatcher("tx", "bool(_tx_{q}(states[{q}][slot], {k}, msg[0]))", n, ret="return ")
-            + _dispatcher("txs", "_txs_{q}(states[{q}][slot], {k})", n))
-    deps = _sources(classes) + [Path(f).read_text() for f in sorted(_engine_sources(template))]
+            + _dispatcher("txs", "_txs_{q}(states[{q}][slot], {k})", n) + _group_dispatchers(len(groups)))
+    deps = _sources([*classes, *groups]) + [Path(f).read_text() for f in sorted(_engine_sources(template))]
     return load_generated("fused", text, deps)
+
+
+def _group_dispatchers(n: int) -> str:
+    """`_call_group` (a group's step with its context, then its commands applied) and `_call_take` (a
+    reception into a group's inbox), each a branch per group."""
+    step = ["", "", "@njit(cache=True)", "def _call_group(g, W, R, F, L, P, G, t):"]
+    take_ = ["", "", "@njit(cache=True)", "def _call_take(g, G, i, src, t, size, frame):"]
+    for g in range(n):
+        branch = f"    {'if' if g == 0 else 'elif'} g == {g}:"
+        step += [branch, f"        gp = G.parts[{g}]", "        m = gp.in_n[0]",
+                 "        k = Tick(t / 1e9, gp.params[0], gp.first, gp.ids, W.alive[gp.first:gp.first + gp.n], W.pos, W.ahead,",
+                 "                 gp.in_dst[:m], gp.in_src[:m], gp.in_t[:m], gp.in_len[:m], gp.in_payload[:m], gp.motion,",
+                 "                 gp.cmd, gp.out, gp.payload, gp.rec, gp.rec_n)",
+                 "        gp.motion[:] = NO_MOTION", "        gp.out[:] = NO_MESSAGE", f"        _gtick_{g}(gp.state, k)",
+                 "        apply_group(W, R, F, L, P, gp, t)"]
+        take_ += [branch, f"        take(G.parts[{g}], i, src, t, size, frame)"]
+    if not n:
+        step.append("    pass")
+        take_.append("    pass")
+    return "\n".join(step + take_) + "\n"
 
 
 def _engine_sources(template: Path) -> set[str]:
     """Every file the fused loop's compiled code depends on (numba checks only the module's own)."""
+    import controllers.compiled.group as group
     import controllers.kilolib.api as kilo_api
     import netstack.fast.kernels_compiled as radio
     import physics.kernels_compiled as physics
+    import physics.kinematic_compiled as world
+    import physics.pair_kernels as pairs
 
-    return {str(template), str(template.parent / "kernels.py"), str(template.parent / "borrow.py"), kilo_api.__file__,
-            radio.__file__, physics.__file__}
+    here = template.parent
+    return {str(template), str(here / "kernels.py"), str(here / "borrow.py"), str(here / "groups.py"), kilo_api.__file__,
+            radio.__file__, physics.__file__, world.__file__, pairs.__file__, group.__file__}

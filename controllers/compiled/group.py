@@ -174,6 +174,11 @@ class CompiledGroup(GroupController):
         self._out = self._buffers(group.n)
         self._check()
 
+    def fused_parts(self) -> tuple:
+        """What the fused engine steps in place: the state, payload rows, parameters, the command
+        buffers (motion kinds, commands, messages) and the records with their count."""
+        return (self.state, self.payload, self.values, *self._out, self._rec, self._rec_n)
+
     def _tick_args(self, now: float, inbox_cols: tuple) -> Tick:
         g = self.group
         return Tick(now, self.values[0], int(g.ids[0]) if g.n else 0, g.ids, g.alive(), g.all_positions(),

@@ -186,6 +186,10 @@ class Program(KiloProgram):
         self.every(self.params.tx_period, self._transmit, tx_phase)
         self.every(self.params.motion_dt, self._move, 0.0)
 
+    def timer_callbacks(self) -> tuple:
+        """What its loop, transmit and motion timers call (the fused engine runs them itself)."""
+        return self.loop, self._transmit, self._move
+
     # -- the compiled callbacks, one robot at a time (the event engine) -------------------------------
     def _args(self) -> tuple:
         return (self.state, self.io, self._gens, self.values, self._rec_i, self._rec_v, self._rec_n, round(self.now * 1e9))

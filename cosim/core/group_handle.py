@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from controllers import Inbox
+from controllers import GroupController, Inbox
 from cosim.core.geometry import bearings, ranges, wrap_angle
 from cosim.core.timeunits import NS_PER_S
 from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
@@ -221,6 +221,20 @@ def _payload_list(payloads: bytes | Sequence[bytes] | np.ndarray, count: int) ->
     if len(out) != count:
         raise ValueError(f"expected {count} payloads, got {len(out)}")
     return out
+
+
+class GroupTick:
+    """One tick of a group controller: its step, then the messages it left unread are dropped."""
+
+    __slots__ = ("controller", "group")
+
+    def __init__(self, controller: GroupController, group: SimGroup) -> None:
+        self.controller = controller
+        self.group = group
+
+    def __call__(self) -> None:
+        self.controller.step()
+        self.group.end_tick()
 
 
 class GroupRouter:

@@ -35,6 +35,16 @@ class EventQueue:
     def push(self, t_ns: int, priority: int, action: Callable[[], None]) -> None:
         heapq.heappush(self.heap, (t_ns, priority, next(self._seq), action))
 
+    def next_seq(self) -> int:
+        """The sequence number the next push gets (an engine that queues events itself continues it)."""
+        n = next(self._seq)
+        self._seq = itertools.count(n)
+        return n
+
+    def resume_seq(self, n: int) -> None:
+        """Number the next push `n` (after an engine that queued events itself has used those before it)."""
+        self._seq = itertools.count(n)
+
     def pop(self) -> Entry:
         return heapq.heappop(self.heap)
 

@@ -33,6 +33,16 @@ class Timer:
     def cancel(self) -> None:
         self.cancelled = True
 
+    @property
+    def callback(self) -> Callable[[], None]:
+        """What the timer calls."""
+        return self._fn
+
+    @property
+    def period_ns(self) -> int:
+        """The period (ns; 0 for a one-shot timer)."""
+        return self._period
+
     def _fire(self) -> None:
         if self.cancelled or not self._alive[self._node]:
             return

@@ -11,7 +11,6 @@ import dataclasses
 import logging
 import math
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,7 +21,7 @@ from controllers import Controller, GroupController
 from cosim.core.contact_log import ContactLog
 from cosim.core.coordinator import Simulation
 from cosim.core.crashes import CrashRules
-from cosim.core.group_handle import SimGroup
+from cosim.core.group_handle import GroupTick
 from cosim.core.net_handle import NetHandle
 from cosim.core.parts import Extension, GroupPlan, RoutingPlan
 from cosim.core.recorder import Recorder
@@ -316,12 +315,10 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
 def _choose_engine(s: Scenario, sim: Simulation, sensors: list[dict]) -> None:
     """The fused engine where it applies (cosim.fused.plan), else the event loop; said once in the log
     when compiled programs could not run fused."""
-    from controllers.compiled import Program
+    from cosim.fused.plan import compiled_parts, why_not_fused
 
-    if not any(isinstance(c, Program) for c in sim.controllers):
+    if not compiled_parts(sim):
         return
-    from cosim.fused.plan import why_not_fused
-
     reason = why_not_fused(s, sim, sensors)
     if reason is None:
         from cosim.fused.runner import FusedLoop
@@ -345,12 +342,4 @@ def _bind_groups(s: Scenario, sim: Simulation, streams: SeedStreams, mapper: Map
         ctrl.bind(group, streams.generator("group", group.first), services)
         period = controller_period_ns(spec, type(ctrl), mapper, f"groups[{gi}].controller")
         if period is not None and type(ctrl).steps():
-            services.every_ns(period, _ticker(ctrl, group), spec.phase_ns or 0)
-
-
-def _ticker(ctrl: GroupController, group: SimGroup) -> Callable[[], None]:
-    """One tick of a group: its step, then the messages it left unread are dropped."""
-    def tick() -> None:
-        ctrl.step()
-        group.end_tick()
-    return tick
+            services.every_ns(period, GroupTick(ctrl, group), spec.phase_ns or 0)

@@ -15,7 +15,9 @@ from numba import njit, typed
 
 from cosim.fused.borrow import borrow
 from netstack.fast.kernels_compiled import column_pairs, max_displacement, near_pairs
-from physics.kernels_compiled import move_points, push_apart
+from physics.kinematic_compiled import advance as advance_world
+from physics.kinematic_compiled import latch as latch_world
+from physics.kinematic_compiled import settle
 
 TWO_PI = 2.0 * math.pi
 INF = np.iinfo(np.int64).max
@@ -24,9 +26,12 @@ GRID_MIN_NODES = 64
 SEND, DELIVER, DROP = 0, 1, 2  # the trace's network kinds (cosim.core.recorder.NET_KINDS)
 
 World = namedtuple("World", ["pos", "vel", "avel", "cvel", "ahead", "chead", "max_speed", "alive", "radius", "clip_lo",
-                             "clip_hi", "trig", "at_rest", "max_accel", "collide", "max_r", "vref", "vpairs", "vstate"])
+                             "clip_hi", "trig", "at_rest", "max_accel", "collide", "max_r", "vref", "vpairs", "vstate",
+                             "drives", "scene", "no_pairs", "dslot"])
 """The kinematic world's arrays (the world's own, changed in place); at_rest is a 1-element array.
-vref, vpairs and vstate (count, valid) are a Verlet list of the pairs that may touch, as VerletPairs."""
+vref, vpairs and vstate (count, valid) are a Verlet list of the pairs that may touch, as VerletPairs;
+drives and scene as physics.kinematic_compiled's (no scenery: the fused engine takes no obstacles),
+dslot each robot's row in the drives (-1: none)."""
 
 Radio = namedtuple("Radio", ["pos", "vel", "sync", "busy", "rng", "loss_p", "range_m", "airtime_ns", "latency_ns",
                              "gkey", "gorder", "gpos", "grid", "cand"])
@@ -35,9 +40,10 @@ a cell index of positions `gpos` (grid = x0, y0, cell, slack, vmax, valid, moved
 for one query's candidates (`cand`, one per node)."""
 
 Flights = namedtuple("Flights", ["arrive", "seq", "src", "tx", "payload", "start", "count", "live", "node", "dist",
-                                 "lost", "state", "due"])
+                                 "lost", "state", "due", "dst", "size"])
 """Frames in the air (slots) and their receivers (a pool); state = slots used, pool used, next seq,
-next tx id, earliest arrival; `due` holds one instant's arriving slots (one per slot)."""
+next tx id, earliest arrival; `due` holds one instant's arriving slots (one per slot). Per slot also
+the destination (BROADCAST or a node) and the payload's true length (`payload` holds its first bytes)."""
 
 Timers = namedtuple("Timers", ["t", "seq", "node", "start", "length", "cur", "period", "kind", "live", "state"])
 """Periodic timers as rings: the timers of one kind with one period keep their cyclic order forever
@@ -109,27 +115,22 @@ def _touching(w: World, radius: float) -> np.ndarray:
 
 @njit(cache=True)
 def physics_step(w: World, dt_s: float) -> None:
-    """KinematicWorld.step for point robots: motion, pushes apart, arena walls."""
+    """KinematicWorld.step through its own compiled kernels (physics.kinematic_compiled.run's step):
+    the drives and point motion, pushes apart, arena walls, blocked drives."""
     w = borrow(w)
-    if w.at_rest[0] and not w.avel.any():
+    if not advance_world(dt_s, w.max_accel, w.ahead, w.avel, w.max_speed, w.alive, w.vel, w.pos, w.trig, w.at_rest[0],
+                         w.drives):
         return
-    move_points(dt_s, w.max_accel, w.ahead, w.avel, w.max_speed, w.alive, w.vel, w.pos, w.trig)
+    pairs = w.no_pairs
     if w.collide and len(w.pos) > 1:
         pairs = _touching(w, 2.0 * w.max_r)
-        if len(pairs):
-            push_apart(w.pos, w.radius, pairs[:, 0].copy(), pairs[:, 1].copy())
-    pos, lo, hi = w.pos, w.clip_lo, w.clip_hi  # locals: a tuple's field read in a loop costs a refcount each time
-    for k in range(len(pos)):
-        for a in range(3):
-            pos[k, a] = min(max(pos[k, a], lo[k, a]), hi[k, a])
-    w.at_rest[0] = not w.vel.any()
+    w.at_rest[0] = settle(w.pos, w.vel, w.radius, pairs, w.clip_lo, w.clip_hi, w.scene, w.drives)
 
 
 @njit(cache=True, inline="always")
 def latch(w: World) -> None:
-    """CommandArrays.latch: the commands given so far are the ones the next step integrates."""
-    w.avel[:] = w.cvel
-    w.ahead[:] = w.chead
+    """KinematicWorld.latch: the commands given so far are the ones the next step integrates."""
+    latch_world(w.cvel, w.chead, w.avel, w.ahead, w.drives)
 
 
 @njit(cache=True)
@@ -227,10 +228,20 @@ def _candidates(r: Radio, src: int, dt: float) -> int:
     return m
 
 
+@njit(cache=True, inline="always")
+def _distance(p: np.ndarray, v: np.ndarray, dt: float, sx: float, sy: float, sz: float, c: int) -> float:
+    """Node c's distance from (sx, sy, sz) after dt seconds of dead reckoning (reach_one's arithmetic)."""
+    if dt == 0.0:
+        x, y, z = p[c, 0] - sx, p[c, 1] - sy, p[c, 2] - sz
+    else:
+        x, y, z = (p[c, 0] + v[c, 0] * dt) - sx, (p[c, 1] + v[c, 1] * dt) - sy, (p[c, 2] + v[c, 2] * dt) - sz
+    return np.sqrt((x * x + z * z) + y * y)
+
+
 @njit(cache=True)
-def reach(r: Radio, alive: np.ndarray, src: int, start_ns: int, nodes: np.ndarray, dist: np.ndarray) -> int:
-    """FastBackend._reachable for a broadcast on the unit disk: alive nodes within range at start_ns,
-    ascending, with their distances (kernels_compiled.reach_one's arithmetic). Returns how many."""
+def reach(r: Radio, alive: np.ndarray, src: int, dst: int, start_ns: int, nodes: np.ndarray, dist: np.ndarray) -> int:
+    """FastBackend._reachable on the unit disk: alive nodes within range at start_ns (every node for a
+    broadcast, ascending; only dst for a unicast), with their distances. Returns how many."""
     r, alive, nodes, dist = borrow((r, alive, nodes, dist))
     dt = (start_ns - r.sync[0]) / 1e9
     p, v = r.pos, r.vel
@@ -238,17 +249,19 @@ def reach(r: Radio, alive: np.ndarray, src: int, start_ns: int, nodes: np.ndarra
         sx, sy, sz = p[src, 0], p[src, 1], p[src, 2]
     else:
         sx, sy, sz = p[src, 0] + v[src, 0] * dt, p[src, 1] + v[src, 1] * dt, p[src, 2] + v[src, 2] * dt
+    if dst >= 0:
+        d = _distance(p, v, dt, sx, sy, sz, dst)
+        if dst == src or not alive[dst] or not d <= r.range_m:
+            return 0
+        nodes[0], dist[0] = dst, d
+        return 1
     m = 0
     cand = r.cand
     for q in range(_candidates(r, src, dt)):
         c = cand[q]
         if c == src or not alive[c]:
             continue
-        if dt == 0.0:
-            x, y, z = p[c, 0] - sx, p[c, 1] - sy, p[c, 2] - sz
-        else:
-            x, y, z = (p[c, 0] + v[c, 0] * dt) - sx, (p[c, 1] + v[c, 1] * dt) - sy, (p[c, 2] + v[c, 2] * dt) - sz
-        d = np.sqrt((x * x + z * z) + y * y)
+        d = _distance(p, v, dt, sx, sy, sz, c)
         if d <= r.range_m:
             nodes[m], dist[m] = c, d
             m += 1
@@ -272,10 +285,9 @@ def _compact(f: Flights) -> None:
 
 
 @njit(cache=True)
-def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, t_ns: int) -> int:
-    """FastBackend.send of a broadcast: airtime after the radio is free, receivers at the start,
-    the loss draws in receiver order; the frame waits in a slot (its payload is the caller's to
-    write). Returns the slot."""
+def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, dst: int, size: int, airtime_ns: int, t_ns: int) -> int:
+    """FastBackend.send: airtime after the radio is free, receivers at the start, the loss draws in
+    receiver order; the frame waits in a slot (its payload is the caller's to write). Returns the slot."""
     f, r, alive = borrow((f, r, alive))
     n = len(r.pos)
     if f.state[1] + n > len(f.node):
@@ -291,13 +303,13 @@ def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, t_ns: int) -> int:
     tx = f.state[3]
     f.state[3] += 1
     start = max(t_ns, r.busy[src])
-    end = start + r.airtime_ns
+    end = start + airtime_ns
     r.busy[src] = end
     a = f.state[1]
-    m = reach(r, alive, src, start, f.node[a:], f.dist[a:]) if alive[src] else 0
+    m = reach(r, alive, src, dst, start, f.node[a:], f.dist[a:]) if alive[src] else 0
     for q in range(a, a + m):
         f.lost[q] = r.loss_p > 0.0 and r.rng.random() < r.loss_p
-    f.arrive[s], f.seq[s], f.src[s], f.tx[s] = end + r.latency_ns, f.state[2], src, tx
+    f.arrive[s], f.seq[s], f.src[s], f.tx[s], f.dst[s], f.size[s] = end + r.latency_ns, f.state[2], src, tx, dst, size
     f.state[2] += 1
     f.start[s], f.count[s], f.live[s] = a, m, True
     f.state[1] = a + m

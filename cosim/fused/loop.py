@@ -1,10 +1,12 @@
 """The fused engine's event loop, compiled with the scenario's programs (source of a generated module).
 
 controllers.compiled.codegen copies this file into a module of its own and appends the dispatchers
-`_call_loop`, `_call_rx`, `_call_tx` and `_call_txs` for the scenario's program classes; the ones
-below only stand in until then. The loop keeps the coordinator's order exactly: at each instant the
-frames arriving, then the physics step (and the position sync on a quantum), then timers in the
-order they were queued, then the trace sample, then the latch of the commands.
+`_call_loop`, `_call_rx`, `_call_tx` and `_call_txs` for the scenario's program classes and
+`_call_group` and `_call_take` for its compiled groups; the ones below only stand in until then. The
+loop keeps the coordinator's order exactly: at each instant the frames arriving, then the physics
+step (and the position sync on a quantum), then timers in the order they were queued, then the trace
+sample, then the latch of the commands. It stops before the next event Python runs (a sample, a
+Python timer), given as (time, priority, sequence).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from numba import njit
 from controllers.compiled.kilolib import crc_update
 from controllers.kilolib.api import HIGH_K, LOW_K
 from cosim.fused.borrow import borrow
+from cosim.fused.groups import apply as apply_group  # noqa: F401 (the generated dispatchers call these)
+from cosim.fused.groups import take  # noqa: F401
 from cosim.fused.kernels import (
     DELIVER,
     DROP,
@@ -38,13 +42,20 @@ Programs = namedtuple("Programs", ["prog", "slot", "states", "io", "gens", "para
 """Per robot: its program class (index), its row in that class's state array, its timer periods
 (loop, transmit, motion); per class: the Kilobot motion and distance noise; buffers for one call."""
 
-Log = namedtuple("Log", ["t", "kind", "src", "dst", "tx", "dist", "n", "counters"])
-"""Network rows for the trace (distance for receptions; the RSSI is computed from it in Python), and
-the counters: sent, delivered, dropped, physics steps, events."""
+Log = namedtuple("Log", ["t", "kind", "src", "dst", "tx", "dist", "size", "reason", "n", "counters"])
+"""Network rows for the trace (distance for receptions: the RSSI is computed from it in Python; the
+trace's drop reason codes), and the counters: sent, delivered, dropped, physics steps, events, acked,
+not acked."""
 
-LOOP, TRANSMIT, MOVE = 0, 1, 2
+Groups = namedtuple("Groups", ["parts", "group_of", "index", "always"])
+"""The compiled groups (a tuple of cosim.fused.groups.Parts), each node's group (-1: none) and index
+in it, and an alive flag per group for their tick timers (a group's timers outlive its robots)."""
+
+LOOP, TRANSMIT, MOVE, GROUP = 0, 1, 2, 3
 STOPPED, ENDED, FULL = 0, 1, 2
-SAMPLE_PRIORITY = 3
+TIMER_PRIORITY = 2
+ACK, NOACK = 3, 4  # the trace's network kinds (cosim.core.recorder.NET_KINDS)
+LOST, UNREACHED, DST_DEAD = 1, 2, 3  # the trace's drop reason codes (cosim.core.recorder.DROP_REASONS)
 
 
 def _call_loop(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist):  # replaced when generated
@@ -63,15 +74,23 @@ def _call_txs(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg,
     raise NotImplementedError
 
 
+def _call_group(g, W, R, F, L, P, G, t):  # replaced when generated
+    raise NotImplementedError
+
+
+def _call_take(g, G, i, src, t, size, frame):  # replaced when generated
+    raise NotImplementedError
+
+
 @njit(cache=True, inline="always")
-def _row(log: tuple, t: int, kind: int, src: int, dst: int, tx: int, dist: float) -> None:
-    """A network row into the log's arrays (t, kind, src, dst, tx, dist, count)."""
-    lt, lk, ls, ld, lx, lr, ln = log
-    n = ln[0]
-    if n >= len(lt):
+def _row(L, t: int, kind: int, src: int, dst: int, tx: int, dist: float, size: int, reason: int) -> None:
+    """A network row into the log."""
+    n = L.n[0]
+    if n >= len(L.t):
         raise ValueError("the fused engine's network log is full")
-    lt[n], lk[n], ls[n], ld[n], lx[n], lr[n] = t, kind, src, dst, tx, dist
-    ln[0] = n + 1
+    L.t[n], L.kind[n], L.src[n], L.dst[n], L.tx[n], L.dist[n], L.size[n], L.reason[n] = (t, kind, src, dst, tx, dist, size,
+                                                                                        reason)
+    L.n[0] = n + 1
 
 
 @njit(cache=True, inline="always")
@@ -130,31 +149,63 @@ def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, r
 
 
 @njit(cache=True)
-def _deliver(W, F, P, L, t: int) -> None:
-    """FastBackend._events and the coordinator's deliver: rows for every reception (receivers still
-    alive), then every loss, then message_rx for each reception in row order."""
-    W, F, P, L = borrow((W, F, P, L))
-    slots = F.due[:arriving(F, t)]
+def _drops(F, L, alive, slots, t: int) -> None:
+    """FastBackend._events' drops, frame by frame: the losses, then a unicast that reached no one;
+    then each unicast's status (acked when its receiver got it)."""
+    F, L, alive, slots = borrow((F, L, alive, slots))
     c = L.counters
-    start, count, lost, node, dist, alive, src, tx = F.start, F.count, F.lost, F.node, F.dist, W.alive, F.src, F.tx
-    log = (L.t, L.kind, L.src, L.dst, L.tx, L.dist, L.n)
+    start, count, lost, node, src, tx, dst = F.start, F.count, F.lost, F.node, F.src, F.tx, F.dst
     for s in slots:
-        for q in range(start[s], start[s] + count[s]):
-            if not lost[q] and alive[node[q]]:
-                _row(log, t, DELIVER, src[s], node[q], tx[s], dist[q])
-                c[1] += 1
-    for s in slots:
+        got, dropped = 0, 0
         for q in range(start[s], start[s] + count[s]):
             if lost[q]:
-                _row(log, t, DROP, src[s], node[q], tx[s], np.nan)
+                _row(L, t, DROP, src[s], node[q], tx[s], np.nan, 0, LOST)
                 c[2] += 1
-    pos, payload, prog, slot, noise, gens = W.pos, F.payload, P.prog, P.slot, P.noise, P.gens
-    states, io, params, rec_i, rec_v, rec_n, msg, mdist = P.states, P.io, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist
+                dropped += 1
+            elif alive[node[q]]:
+                got += 1
+        if dst[s] >= 0 and got == 0 and dropped == 0:
+            _row(L, t, DROP, src[s], dst[s], tx[s], np.nan, 0, UNREACHED if alive[dst[s]] else DST_DEAD)
+            c[2] += 1
+    for s in slots:
+        if dst[s] < 0:
+            continue
+        got = 0
+        for q in range(start[s], start[s] + count[s]):
+            got += not lost[q] and alive[node[q]]
+        _row(L, t, ACK if got == 1 else NOACK, src[s], dst[s], tx[s], np.nan, 0, 0)
+        c[5 if got == 1 else 6] += 1
+
+
+@njit(cache=True)
+def _deliver(W, F, P, G, L, t: int) -> None:
+    """FastBackend._events and the coordinator's deliver: rows for every reception (receivers still
+    alive), then every drop and status, then each reception handed over in row order: message_rx for
+    a program, the inbox for a compiled group."""
+    W, F, P, G, L = borrow((W, F, P, G, L))
+    slots = F.due[:arriving(F, t)]
+    c = L.counters
+    start, count, lost, node, dist, alive, src, tx, size = F.start, F.count, F.lost, F.node, F.dist, W.alive, F.src, F.tx, F.size
     for s in slots:
         for q in range(start[s], start[s] + count[s]):
             if not lost[q] and alive[node[q]]:
-                _receive(pos, payload[s], prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, mdist,
-                         node[q], src[s], t)
+                _row(L, t, DELIVER, src[s], node[q], tx[s], dist[q], size[s], 0)
+                c[1] += 1
+    _drops(F, L, alive, slots, t)
+    pos, payload, prog, slot, noise, gens = W.pos, F.payload, P.prog, P.slot, P.noise, P.gens
+    states, io, params, rec_i, rec_v, rec_n, msg, mdist = P.states, P.io, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist
+    group_of, index = G.group_of, G.index
+    for s in slots:
+        for q in range(start[s], start[s] + count[s]):
+            me = node[q]
+            if lost[q] or not alive[me]:
+                continue
+            if prog[me] >= 0:
+                if size[s] == 12:  # message_t.parse: a kilolib frame is 12 bytes
+                    _receive(pos, payload[s], prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg,
+                             mdist, me, src[s], t)
+            elif group_of[me] >= 0:
+                _call_take(group_of[me], G, index[me], src[s], t, size[s], payload[s])
 
 
 @njit(cache=True)
@@ -167,12 +218,12 @@ def _transmit(W, R, F, P, L, i: int, t: int) -> None:
     msg.crc = 0
     if not _call_tx(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist):
         return
-    s = launch(F, R, W.alive, i, t)
+    s = launch(F, R, W.alive, i, -1, 12, R.airtime_ns, t)
     frame = F.payload[s]
     for j in range(9):
         frame[j] = msg.data[j]
     frame[9], frame[10], frame[11] = msg.type, msg.crc & 0xFF, msg.crc >> 8
-    _row((L.t, L.kind, L.src, L.dst, L.tx, L.dist, L.n), t, SEND, i, -1, F.tx[s], np.nan)
+    _row(L, t, SEND, i, -1, F.tx[s], np.nan, 12, 0)
     L.counters[0] += 1
     _call_txs(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist)
 
@@ -191,11 +242,13 @@ def _tick(W, R, clock: np.ndarray, L) -> None:
 
 
 @njit(cache=True, inline="always")
-def _limit(clock: np.ndarray, fstate: np.ndarray, end_ns: int, stop_ns: int) -> int:
+def _limit(clock: np.ndarray, fstate: np.ndarray, end_ns: int, stop: np.ndarray) -> int:
     """The last instant a timer may run before anything else: before the next tick and the next
-    arrival, and at the latch, the end or the sample at the latest (they come after timers)."""
+    arrival, and at the latch, the end or a sample at the latest (they come after timers); before a
+    Python timer (which may come before a timer at its instant)."""
+    st = stop[0] if stop[1] > TIMER_PRIORITY else stop[0] - 1
     return min(clock[0] - 1 if clock[0] >= 0 else INF, fstate[4] - 1, end_ns, clock[1] if clock[1] >= 0 else INF,
-               stop_ns if stop_ns <= end_ns else INF)
+               st if stop[0] <= end_ns else INF)
 
 
 @njit(cache=True, inline="always")
@@ -232,42 +285,70 @@ def _moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring: int, alive
 
 
 @njit(cache=True, inline="always")
-def _head(tq: int, clock: np.ndarray) -> tuple:
-    """(time, priority, which) of the next queued event: 0 tick, 1 the timer at tq, 2 latch; INF if none."""
-    best_t, best_p, which = INF, 0, -1
+def _head(tq: int, sq: int, clock: np.ndarray) -> tuple:
+    """(time, priority, sequence, which) of the next queued event: 0 tick, 1 the timer at tq (sequence
+    sq), 2 latch; INF if none."""
+    best_t, best_p, best_s, which = INF, 0, 0, -1
     if clock[0] >= 0:
         best_t, which = clock[0], 0
     if tq < best_t or (tq == best_t and tq < INF and best_p > 2):
-        best_t, best_p, which = tq, 2, 1
+        best_t, best_p, best_s, which = tq, 2, sq, 1
     if clock[1] >= 0 and (clock[1] < best_t or (clock[1] == best_t and best_p > 9)):
-        best_t, best_p, which = clock[1], 9, 2
-    return best_t, best_p, which
+        best_t, best_p, best_s, which = clock[1], 9, 0, 2
+    return best_t, best_p, best_s, which
+
+
+@njit(cache=True, inline="always")
+def _before(stop: np.ndarray, t: int, p: int, q: int) -> bool:
+    """Whether the stop (time, priority, sequence) comes before the event (t, p, q)."""
+    return stop[0] < t or (stop[0] == t and (stop[1] < p or (stop[1] == p and stop[2] < q)))
 
 
 @njit(cache=True)
-def advance(stop_ns: int, end_ns: int, W, R, F, T, P, L, clock: np.ndarray) -> int:
-    """Run every event before the trace sample at stop_ns (none after end_ns). Returns STOPPED at
-    the sample, ENDED at the end, or FULL when the logs should be emptied first."""
-    W, R, F, T, P, L, clock = borrow((W, R, F, T, P, L, clock))
+def _loops(ring, i, t_ring, limit, tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters, rec_room):
+    """A loop timer, then its ring's next ones while nothing else comes first (they may run up to `limit`)."""
+    tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters = borrow(
+        (tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters))
+    bt, bs = _others(tt, ts, tstart, tcur, tlive, ring)
+    prog, slot, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist = (P.prog, P.slot, P.states, P.io, P.gens,
+                                                                           P.params, P.rec_i, P.rec_v, P.rec_n, P.msg,
+                                                                           P.dist)
+    while True:
+        if i >= 0:
+            _call_loop(prog[i], slot[i], i, t_ring, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
+        if not tlive[ring] or rec_n[0] > rec_room:
+            return
+        k = tstart[ring] + tcur[ring]
+        t_ring = tt[k]
+        if t_ring > limit or t_ring > bt or (t_ring == bt and ts[k] > bs):
+            return
+        i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
+        counters[4] += 1
+
+
+@njit(cache=True)
+def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, L, clock: np.ndarray) -> int:
+    """Run every event before `stop` (time, priority, sequence; none after end_ns). Returns STOPPED
+    there, ENDED at the end, or FULL when the logs should be emptied first."""
+    W, R, F, T, P, G, L, clock, stop = borrow((W, R, F, T, P, G, L, clock, stop))
     room, rec_room = len(L.t) // 2, len(P.rec_v) // 2
     log_n, rec_n, counters, fstate = L.n, P.rec_n, L.counters, F.state
     tt, ts, tn, tstart, tlen, tcur, tper, tkind, tlive, tstate = (T.t, T.seq, T.node, T.start, T.length, T.cur,
                                                                  T.period, T.kind, T.live, T.state)
-    io, motion, prog, slot, cvel, chead, alive = P.io, P.motion, P.prog, P.slot, W.cvel, W.chead, W.alive
-    states, gens, params, rec_i, rec_v, msg, dist = P.states, P.gens, P.params, P.rec_i, P.rec_v, P.msg, P.dist
+    io, motion, prog, cvel, chead, alive = P.io, P.motion, P.prog, W.cvel, W.chead, W.alive
     while True:
         ring = next_timer(tt, ts, tstart, tcur, tlive)
-        t_ring = tt[tstart[ring] + tcur[ring]] if ring >= 0 else INF
-        tq, pq, which = _head(t_ring, clock)
+        t_ring, s_ring = (tt[tstart[ring] + tcur[ring]], ts[tstart[ring] + tcur[ring]]) if ring >= 0 else (INF, INF)
+        tq, pq, sq, which = _head(t_ring, s_ring, clock)
         if tq > end_ns:
             tq, which = INF, -1
-        stop = stop_ns <= end_ns and (stop_ns < tq or (stop_ns == tq and SAMPLE_PRIORITY < pq))
-        head = stop_ns if stop else tq
+        stopped = stop[0] <= end_ns and _before(stop, tq, pq, sq)
+        head = stop[0] if stopped else tq
         fa = fstate[4]
         if fa <= head and fa <= end_ns:
-            _deliver(W, F, P, L, fa)
+            _deliver(W, F, P, G, L, fa)
             continue
-        if stop:
+        if stopped:
             return STOPPED
         if which < 0:
             return ENDED
@@ -277,27 +358,19 @@ def advance(stop_ns: int, end_ns: int, W, R, F, T, P, L, clock: np.ndarray) -> i
         if which == 0:
             _tick(W, R, clock, L)
         elif which == 1:
-            i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
             kind = tkind[ring]
+            i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, G.always if kind == GROUP else alive)
             if i < 0:
                 continue
             if kind == MOVE:
                 _move(io, motion, prog, cvel, chead, i)
                 counters[4] += _moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive,
-                                      _limit(clock, fstate, end_ns, stop_ns), io, motion, prog, cvel, chead)
-            elif kind == LOOP:  # this ring's next loops too, while nothing else comes first
-                limit, (bt, bs) = _limit(clock, fstate, end_ns, stop_ns), _others(tt, ts, tstart, tcur, tlive, ring)
-                while True:
-                    if i >= 0:
-                        _call_loop(prog[i], slot[i], i, t_ring, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
-                    if not tlive[ring] or rec_n[0] > rec_room:
-                        break
-                    k = tstart[ring] + tcur[ring]
-                    t_ring = tt[k]
-                    if t_ring > limit or t_ring > bt or (t_ring == bt and ts[k] > bs):
-                        break
-                    i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
-                    counters[4] += 1
+                                      _limit(clock, fstate, end_ns, stop), io, motion, prog, cvel, chead)
+            elif kind == LOOP:
+                _loops(ring, i, t_ring, _limit(clock, fstate, end_ns, stop), tt, ts, tn, tstart, tlen, tcur, tper, tlive,
+                       tstate, alive, P, counters, rec_room)
+            elif kind == GROUP:
+                _call_group(i, W, R, F, L, P, G, t_ring)
             else:
                 _transmit(W, R, F, P, L, i, t_ring)
         else:

@@ -1,16 +1,20 @@
 """Whether a built scenario can run on the fused engine, and why not when it cannot.
 
-The fused engine covers: every robot runs a compiled kilolib `Program`; the world is kinematic with
-point robots only (no obstacles, wind, batteries or sensors); one fast radio on the unit disk with no
-contention model and no shadowing; no routing, faults, MAVLink, live view or stream. Anything else
-runs on the event engine, unchanged.
+The fused engine covers: every robot runs a compiled kilolib `Program` (on a point robot), belongs to
+a `CompiledGroup` (on point or differential-drive robots), or runs a Python controller that does not
+listen (its timers run in Python between the compiled stretches, its sends go into the compiled
+radio); at least one robot runs compiled code; the world is kinematic with no obstacles, wind,
+quadrotors or omnidirectional robots; one fast radio on the unit disk with no contention model and no
+shadowing; no routing, faults, batteries, sensors, MAVLink, live view or stream. Anything else runs on
+the event engine, unchanged.
 """
 
 from __future__ import annotations
 
 import os
 
-from controllers.compiled import Program
+from controllers.compiled import CompiledController, Program
+from controllers.compiled.group import CompiledGroup
 from netstack.fast.backend import FastBackend
 from netstack.fast.pathloss import UnitDisk
 from physics.kinematic import KinematicWorld
@@ -26,13 +30,34 @@ def engine_choice() -> str:
     return value
 
 
+def compiled_parts(sim) -> bool:
+    """Whether any robot runs compiled code the fused engine could take (a Program or a CompiledGroup)."""
+    return any(isinstance(c, Program) for c in sim.controllers) or any(
+        isinstance(g, CompiledGroup) for g in sim.group_controllers)
+
+
+def _robots(sim) -> str | None:
+    """Why the robots' controllers keep the run on the event engine (None: they do not)."""
+    if not all(isinstance(g, CompiledGroup) for g in sim.group_controllers):
+        return "a group controller that is not compiled"
+    compiled = [type(c).__name__ for c in sim.controllers if isinstance(c, CompiledController)]
+    if compiled:
+        return f"a CompiledController ({compiled[0]}): those run on the event engine"
+    listening = [type(c).__name__ for c in sim.controllers if not isinstance(c, Program) and type(c).listens()]
+    if listening:
+        return f"a Python controller that listens ({listening[0]}.on_message)"
+    specs = sim.world.specs
+    if any(isinstance(c, Program) and specs[i].drive is not None for i, c in enumerate(sim.controllers)):
+        return "a compiled Program on a differential-drive body (Programs run on point robots)"
+    return None
+
+
 def why_not_fused(s, sim, sensors: list[dict]) -> str | None:
     """None when the built simulation `sim` of scenario `s` can run fused, else the reason."""
     if engine_choice() == "event":
         return f"{ENGINE_ENV}=event"
     checks = (
-        (not all(isinstance(c, Program) for c in sim.controllers), "not every robot runs a compiled Program"),
-        (bool(sim.group_controllers), "group controllers"),
+        (not compiled_parts(sim), "no compiled Program or CompiledGroup"),
         (not isinstance(sim.world, KinematicWorld), "the world is not kinematic"),
         (type(sim.net) is not FastBackend, "the network is not the contention-free fast radio"),
         (sim.stacks is not None, "routing"),
@@ -47,10 +72,12 @@ def why_not_fused(s, sim, sensors: list[dict]) -> str | None:
     for failed, reason in checks:
         if failed:
             return reason
+    reason = _robots(sim)
+    if reason is not None:
+        return reason
     w, net = sim.world, sim.net
-    bodies = any(sp.airframe is not None or sp.drive is not None or sp.omni is not None for sp in w.specs)
-    if bodies or w.obstacles or w.wind is not None:
-        return "bodies other than point robots, obstacles or wind"
+    if any(sp.airframe is not None or sp.omni is not None for sp in w.specs) or w.obstacles or w.wind is not None:
+        return "quadrotors, omnidirectional robots, obstacles or wind"
     if not isinstance(net.config.pathloss, UnitDisk) or net.shadows:
         return "a radio model other than the unit disk"
     return None

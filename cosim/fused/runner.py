@@ -1,81 +1,152 @@
-"""The fused engine's Python side: hands the world, the radio and the programs to the compiled loop
-(cosim.fused.loop), and between its calls writes what it produced into the trace, the counters,
-the neighbour table and the progress line, at the instants the event loop would.
+"""The fused engine's Python side: hands the world, the radio, the programs and the compiled groups
+to the compiled loop (cosim.fused.loop); between its calls writes what it produced into the trace,
+the counters, the neighbour table and the progress line, and runs what stays in Python (timers of
+Python controllers, a group's Python timers) at the instants the event loop would.
 """
 
 from __future__ import annotations
 
+import heapq
 import time
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import typed
-from numba.core.errors import NumbaPendingDeprecationWarning
 
 from controllers.compiled.codegen import fused_module
-from controllers.compiled.kilolib import DISTANCE_DTYPE, MESSAGE_DTYPE, RECORD_CAPACITY, channel_name
+from controllers.compiled.group import CompiledGroup
+from controllers.compiled.kilolib import channel_name
 from controllers.compiled.program import Program
-from cosim.fused import loop
-from cosim.fused.kernels import DELIVER, DROP, INF, SEND, Flights, Radio, Timers, World, stream_list
-from netstack.backend import BROADCAST
+from cosim.core.timeline import Priority
+from cosim.fused import build, loop
+from cosim.fused.kernels import DELIVER, launch
 from netstack.fast.backend import FastBackend
+from physics.fast_call import bound_overload
 from physics.kinematic import KinematicWorld
 
 if TYPE_CHECKING:
     from cosim.core.coordinator import Simulation
-
-LOG_ROWS = 1 << 18
 
 
 class FusedLoop:
     """Implements cosim.core.parts.LoopRunner with the compiled loop (see the module docstring)."""
 
     def run(self, sim: Simulation, end_ns: int) -> None:
-        hosts: list[Program] = list(sim.controllers)
-        variants = list(dict.fromkeys((type(h), h.values.tobytes()) for h in hosts))  # a class with its parameters
-        module = fused_module([cls for cls, _ in variants], Path(loop.__file__))
         world, net = sim.world, sim.net
         assert isinstance(world, KinematicWorld) and isinstance(net, FastBackend)
-        W = _world(world)
-        R, first_tx = _radio(net, len(hosts))
-        F = _flights(len(hosts))
-        T = _timers(hosts)
-        P = _programs(hosts, variants)
-        L = loop.Log(np.zeros(LOG_ROWS, np.int64), np.zeros(LOG_ROWS, np.int64), np.zeros(LOG_ROWS, np.int64),
-                     np.zeros(LOG_ROWS, np.int64), np.zeros(LOG_ROWS, np.int64), np.zeros(LOG_ROWS), np.zeros(1, np.int64),
-                     np.zeros(5, np.int64))
-        F.state[3] = first_tx
+        programs = [c for c in sim.controllers if isinstance(c, Program)]
+        groups = [g for g in sim.group_controllers if isinstance(g, CompiledGroup)]
+        variants = list(dict.fromkeys((type(h), h.values.tobytes()) for h in programs))  # a class with its parameters
+        module = fused_module([cls for cls, _ in variants], Path(loop.__file__), tuple(type(g) for g in groups))
+        n = len(sim.controllers)
+        width = max([12] + [g.fused_parts()[1].shape[1] for g in groups])
+        sender = _Sender(net)
+        W = build.world_of(world)
+        R, first_tx = build.radio_of(net, n, sender)
+        F = build.flights_of(n, width, first_tx)
+        sender.bind(W, R, F)
+        T = build.take_timers(sim, groups)
+        P = build.programs_of(sim.controllers, variants)
+        G = build.groups_of(sim, groups, net)
+        L = build.log_of()
         clock = np.array([sim.dt_ns, 0, sim.dt_ns, sim.quantum_ns, sim.duration_ns], dtype=np.int64)
-        base = (sim.counters.sent, sim.counters.delivered, sim.counters.dropped, sim.counters.physics_steps)
-        outputs = _Outputs(sim, net, P, L, base)
+        outputs = _Outputs(sim, net, P, L)
+        _Stretches(sim, module, outputs, world, (W, R, F, T, P, G, L, clock)).run(end_ns)
+        sim.now_ns = end_ns
+
+
+class _Stretches:
+    """The compiled loop between the events Python runs: samples, progress, Python timers."""
+
+    def __init__(self, sim: Simulation, module, outputs: _Outputs, world: KinematicWorld, parts: tuple) -> None:
+        self.sim, self.module, self.outputs, self.world, self.parts = sim, module, outputs, world, parts
         sample = sim.recorder.want_positions or sim.neighbor_table is not None
-        next_sample, next_progress = (0 if sample else -1), 0
+        self.next_sample, self.next_progress = (0 if sample else -1), 0
         if sim.progress is None:  # the event loop's progress events do nothing then: count them, do not stop
             outputs.extra_events += len(range(0, sim.duration_ns, sim.progress_every_ns))
-            next_progress = -1
-        advance, typed_once = module.advance, False
+            self.next_progress = -1
+
+    def _stop(self, end_ns: int) -> tuple[int, int, int]:
+        """The next event Python runs: (time, priority, sequence); (end + 1, 0, 0) if none."""
+        heap = self.sim.queue.heap
+        best = (end_ns + 1, 0, 0)
+        if heap and heap[0][0] <= end_ns:
+            best = heap[0][:3]
+        for t in (self.next_sample, self.next_progress):
+            if 0 <= t and (t, int(Priority.SAMPLE), -1) < best:
+                best = (t, int(Priority.SAMPLE), -1)
+        return best
+
+    def run(self, end_ns: int) -> None:
+        sim, outputs = self.sim, self.outputs
+        W, R, F, T, P, G, L, clock = self.parts
+        advance, typed_once = self.module.advance, False
+        stop = np.zeros(3, np.int64)
         while True:
-            stop = min(t for t in (next_sample, next_progress, end_ns + 1) if t >= 0)
-            status = advance(stop, end_ns, W, R, F, T, P, L, clock)
+            stop[:] = self._stop(end_ns)
+            status = advance(stop, end_ns, W, R, F, T, P, G, L, clock)
             if not typed_once:  # the dispatcher has compiled or loaded its one signature by now
-                advance, typed_once = _entry_point(module.advance), True
+                advance, typed_once = _entry_point(self.module.advance), True
             outputs.drain()
             if status == loop.FULL:
                 continue
             if status == loop.ENDED:
                 break
-            sim.now_ns = stop
-            if stop == next_sample:
-                outputs.sample(stop)
-                nxt = stop + sim.sample_every_ns
-                next_sample = nxt if nxt <= sim.duration_ns else -1
-            if stop == next_progress:
-                outputs.progress(stop)
-                nxt = stop + sim.progress_every_ns
-                next_progress = nxt if nxt < sim.duration_ns else -1
-        sim.now_ns = end_ns
+            t, priority = int(stop[0]), int(stop[1])
+            sim.now_ns = t
+            if priority == Priority.SAMPLE:
+                self._samples(t)
+            else:
+                self._python(T)
+
+    def _samples(self, t: int) -> None:
+        sim, outputs = self.sim, self.outputs
+        if t == self.next_sample:
+            outputs.sample(t)
+            nxt = t + sim.sample_every_ns
+            self.next_sample = nxt if nxt <= sim.duration_ns else -1
+        if t == self.next_progress:
+            outputs.progress(t)
+            nxt = t + sim.progress_every_ns
+            self.next_progress = nxt if nxt < sim.duration_ns else -1
+
+    def _python(self, T) -> None:
+        """The first queued Python event, its timers numbered after the loop's own; commands it gave
+        the drives reach them now (the loop latches by itself)."""
+        sim = self.sim
+        entry = heapq.heappop(sim.queue.heap)
+        sim.queue.resume_seq(int(T.state[0]))
+        sim.current_node = None
+        entry[3]()
+        T.state[0] = sim.queue.next_seq()
+        self.world.apply_drive_commands()
+        self.outputs.extra_events += 1
+
+
+class _Sender:
+    """The radio's sends from Python code (FastBackend.hand_over): each launched into the compiled
+    loop's frames at once, as FastBackend.send would queue it."""
+
+    def __init__(self, net: FastBackend) -> None:
+        self.net = net
+        self.parts: tuple = ()
+        self._launch = launch
+
+    def bind(self, W, R, F) -> None:
+        self.parts = (F, R, W.alive)
+
+    def __call__(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
+        cfg = self.net.config
+        cfg.check_frame(src, dst, len(payload), len(self.parts[2]))
+        args = (*self.parts, src, dst, len(payload), cfg.airtime_to_ns(dst, len(payload)), at_ns)
+        s = self._launch(*args)
+        if self._launch is launch:
+            self._launch = bound_overload(launch, args)
+        F = self.parts[0]
+        k = min(len(payload), F.payload.shape[1])
+        F.payload[s, :] = 0
+        F.payload[s, :k] = np.frombuffer(payload[:k], dtype=np.uint8)
+        return int(F.tx[s])
 
 
 def _entry_point(dispatcher):
@@ -89,16 +160,15 @@ def _entry_point(dispatcher):
 class _Outputs:
     """What the compiled loop leaves in its logs, written where the event loop writes it."""
 
-    def __init__(self, sim: Simulation, net: FastBackend, P: loop.Programs, L: loop.Log, base: tuple) -> None:
-        self.sim, self.net, self.P, self.L, self.base = sim, net, P, L, base
-        self.events0 = sim.counters.events
+    def __init__(self, sim: Simulation, net: FastBackend, P: loop.Programs, L: loop.Log) -> None:
+        self.sim, self.net, self.P, self.L = sim, net, P, L
         self.extra_events = 0
 
     def drain(self) -> None:
         sim, L, P = self.sim, self.L, self.P
         n = int(L.n[0])
         if n:
-            self._network(L.t[:n], L.kind[:n], L.src[:n], L.dst[:n], L.tx[:n], L.dist[:n])
+            self._network(L.t[:n], L.kind[:n], L.src[:n], L.dst[:n], L.tx[:n], L.dist[:n], L.size[:n], L.reason[:n])
             L.n[0] = 0
         m = int(P.rec_n[0])
         if m:
@@ -110,21 +180,20 @@ class _Outputs:
                 rec.record_rows(rows[:, 0].copy(), rows[:, 1].copy(), [names[q] for q in which.tolist()],
                                 P.rec_v[:m].copy())
             P.rec_n[0] = 0
-        c, b = sim.counters, self.base
-        c.sent, c.delivered, c.dropped, c.physics_steps = (b[0] + int(L.counters[0]), b[1] + int(L.counters[1]),
-                                                           b[2] + int(L.counters[2]), b[3] + int(L.counters[3]))
-        c.events = self.events0 + int(L.counters[4]) + self.extra_events
+        c, k = sim.counters, L.counters.tolist()  # added, then zeroed: Python's own sends count too
+        c.sent, c.delivered, c.dropped = c.sent + k[0], c.delivered + k[1], c.dropped + k[2]
+        c.physics_steps, c.events = c.physics_steps + k[3], c.events + k[4] + self.extra_events
+        c.acked, c.not_acked = c.acked + k[5], c.not_acked + k[6]
+        L.counters[:] = 0
+        self.extra_events = 0
 
-    def _network(self, t, kind, src, dst, tx, dist) -> None:
+    def _network(self, t, kind, src, dst, tx, dist, size, reason) -> None:
         sim, cfg = self.sim, self.net.config
         rx = kind == DELIVER
         rssi = np.full(len(t), np.nan)
         rssi[rx] = cfg.tx_power_dbm - cfg.pathloss.loss_db(dist[rx])
         if sim.recorder.want_network:
-            size = np.where(kind == DROP, 0, 12)
-            reason = np.where(kind == DROP, 1, 0)
-            dst_col = np.where(kind == SEND, BROADCAST, dst)
-            sim.recorder.network_rows(t, kind, src, dst_col, tx, size, rssi, reason)
+            sim.recorder.network_rows(t, kind, src, dst, tx, size.copy(), rssi, reason.copy())
         if rx.any():
             sim.neighbor_table.update(t[rx].copy(), dst[rx].copy(), src[rx].copy(), rssi[rx])
 
@@ -144,85 +213,3 @@ class _Outputs:
             sim.progress(t, sim.duration_ns, time.perf_counter() - sim.wall_start)
         self.extra_events += 1
 
-
-def _world(world: KinematicWorld) -> World:
-    pos, vel, radius, lo, hi, trig, at_rest = world.point_arrays()
-    return World(pos, vel, world.active_vel, world.cmd_vel, world.active_heading, world.cmd_heading, world.max_speed,
-                 world.alive, radius, lo, hi, trig, at_rest, float(world.max_accel), bool(world.collisions),
-                 float(radius.max()) if len(radius) else 0.0, np.zeros_like(pos), np.zeros((16 * len(pos) + 64, 2), np.int64),
-                 np.zeros(2, np.int64))
-
-
-def _radio(net: FastBackend, n: int) -> tuple[Radio, int]:
-    """The radio's state at the start, and its next transmission id."""
-    rng, busy, first_tx = net.hand_over()
-    cfg = net.config
-    nodes = net.nodes
-    return Radio(nodes.pos.copy(), nodes.vel.copy(), np.array([nodes.sync_ns], np.int64), busy, rng,
-                 float(cfg.loss_probability), float(cfg.pathloss.range_m), int(cfg.airtime_to_ns(BROADCAST, 12)),
-                 int(cfg.latency_ns), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 3)), np.zeros(7),
-                 np.zeros(n, np.int64)), first_tx
-
-
-def _flights(n: int) -> Flights:
-    slots = 4 * n + 64
-    pool = max(64 * n, 1 << 16)
-    return Flights(np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.int64),
-                   np.zeros(slots, np.int64), np.zeros((slots, 12), np.uint8), np.zeros(slots, np.int64),
-                   np.zeros(slots, np.int64), np.zeros(slots, np.bool_), np.zeros(pool, np.int64), np.zeros(pool),
-                   np.zeros(pool, np.bool_), np.array([0, 0, 0, 0, INF], np.int64), np.zeros(slots, np.int64))
-
-
-def _periods(h: Program) -> tuple[int, int, int]:
-    """A program's timer periods (ns): loop, transmit, motion."""
-    return 31_250_000, round(h.params.tx_period * 1e9), round(h.params.motion_dt * 1e9)
-
-
-def _timers(hosts: list[Program]) -> Timers:
-    """The timers each Program queued at bind (loop, transmit, motion: sequence numbers 3i, 3i + 1,
-    3i + 2), as rings of one kind and period in the order they fire."""
-    entries: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # (kind, period) -> [(first t, seq, robot)]
-    for i, h in enumerate(hosts):
-        first_loop, first_tx = h.first_ns
-        periods = _periods(h)
-        for kind, first in ((loop.LOOP, first_loop), (loop.TRANSMIT, first_tx), (loop.MOVE, 0)):
-            entries.setdefault((kind, periods[kind]), []).append((first, 3 * i + kind, i))
-    rings = [sorted(v) for v in entries.values()]
-    flat = [e for ring in rings for e in ring]
-    lengths = np.array([len(r) for r in rings], np.int64)
-    return Timers(np.array([e[0] for e in flat], np.int64), np.array([e[1] for e in flat], np.int64),
-                  np.array([e[2] for e in flat], np.int64), np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64),
-                  lengths, np.zeros(len(rings), np.int64), np.array([p for _, p in entries], np.int64),
-                  np.array([k for k, _ in entries], np.int64), lengths.copy(), np.array([3 * len(hosts)], np.int64))
-
-
-def _stack(records: list[np.ndarray]) -> np.ndarray:
-    """One-row structured arrays of one dtype as one array (np.concatenate promotes each row's fields:
-    a second for 10,000 robots)."""
-    return np.frombuffer(b"".join(r.tobytes() for r in records), dtype=records[0].dtype).copy()
-
-
-def _streams(gens: list[np.random.Generator]) -> typed.List:
-    """The robots' random streams (the same generators, shared) as a typed list, built in compiled code:
-    typed.List's own appends cost about 40 us each from Python."""
-    with warnings.catch_warnings():  # the list is read once, never reflected back into
-        warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
-        return stream_list(gens)
-
-
-def _programs(hosts: list[Program], variants: list[tuple]) -> loop.Programs:
-    index = {v: q for q, v in enumerate(variants)}
-    prog = np.array([index[(type(h), h.values.tobytes())] for h in hosts], dtype=np.int64)
-    slot = np.zeros(len(hosts), dtype=np.int64)
-    rows: list[list[np.ndarray]] = [[] for _ in variants]
-    for i, h in enumerate(hosts):
-        slot[i] = len(rows[prog[i]])
-        rows[prog[i]].append(h.state)
-    first = [hosts[int(np.nonzero(prog == q)[0][0])] for q in range(len(variants))]
-    period = np.array([_periods(h) for h in first], dtype=np.int64).reshape(-1, 3)[prog]
-    return loop.Programs(
-        prog, slot, tuple(_stack(r) for r in rows), _stack([h.io for h in hosts]), _streams([h.rng for h in hosts]),
-        tuple(h.values for h in first),
-        np.array([h.motion.row() for h in first]), np.array([float(h.params.distance_noise_mm) for h in first]), period,
-        np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE), np.zeros((max(RECORD_CAPACITY, 4 * len(hosts)), 3), np.int64),
-        np.zeros(max(RECORD_CAPACITY, 4 * len(hosts))), np.zeros(1, np.int64))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,6 +82,7 @@ class FastBackend:
         self._vmax = 0.0
         self._sparse = False  # use the cell index (decided after each position sync, at the first single send)
         self._synced = False
+        self._sender: Callable[[int, int, bytes, int], int] | None = None  # an engine's, once it has taken over
         self.now_ns = 0
 
     # -- interface -------------------------------------------------------------------------
@@ -113,6 +115,8 @@ class FastBackend:
         """Every delivery is returned at its own time anyway."""
 
     def send(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
+        if self._sender is not None:
+            return self._sender(src, dst, payload, at_ns)
         cfg = self.config
         cfg.check_frame(src, dst, len(payload), self.nodes.n)
         tx_id = next(self._tx_ids)
@@ -140,8 +144,8 @@ class FastBackend:
         if k == 0:
             return np.zeros(0, dtype=np.int64)
         src_list = srcs.tolist()
-        if (np.any(dsts != BROADCAST) or len(set(src_list)) != k or min(src_list) < 0 or max(src_list) >= self.nodes.n
-                or np.any(self._busy_until[srcs] > at_ns)):
+        if (self._sender is not None or np.any(dsts != BROADCAST) or len(set(src_list)) != k or min(src_list) < 0
+                or max(src_list) >= self.nodes.n or np.any(self._busy_until[srcs] > at_ns)):
             return np.array([self.send(int(s), int(d), p, at_ns) for s, d, p in zip(srcs.tolist(), dsts.tolist(), payloads)],
                             dtype=np.int64)
         cfg = self.config
@@ -223,11 +227,13 @@ class FastBackend:
     def close(self) -> None:
         self._pending.clear()
 
-    def hand_over(self) -> tuple[np.random.Generator, np.ndarray, int]:
+    def hand_over(self, sender: Callable[[int, int, bytes, int], int]) -> tuple[np.random.Generator, np.ndarray, int]:
         """For an engine that runs this radio's model itself (cosim.fused), from now to the end of the
-        run: the loss stream, the busy-until times (in place) and the next transmission id."""
+        run: the loss stream, the busy-until times (in place) and the next transmission id; `sender`
+        takes every later send (src, dst, payload, at_ns) and returns its transmission id."""
         if self._pending or self._solids is not None:
             raise ValueError("hand_over: frames in the air or obstacles to shadow; the fused engine cannot take over")
+        self._sender = sender
         return self._rng, self._busy_until, next(self._tx_ids)
 
     @property

@@ -1,0 +1,173 @@
+"""The fused engine's state at the start of its run, built from a set-up Simulation: the world's and
+the radio's arrays, the frames in flight, the programs' and compiled groups' parts, and the timers
+taken off the event queue (what the compiled loop runs itself; the rest stays queued for Python).
+"""
+
+from __future__ import annotations
+
+import heapq
+import warnings
+from types import MethodType
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import typed
+from numba.core.errors import NumbaPendingDeprecationWarning
+
+from controllers.compiled.group import CompiledGroup
+from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE, RECORD_CAPACITY
+from controllers.compiled.program import Program
+from cosim.core.group_handle import GroupTick
+from cosim.core.timeline import Priority
+from cosim.core.timers import Timer
+from cosim.fused import loop
+from cosim.fused.groups import Parts
+from cosim.fused.kernels import INF, Flights, Radio, Timers, World, stream_list
+from netstack.backend import BROADCAST
+from netstack.fast.backend import FastBackend
+from physics.kinematic import KinematicWorld
+from physics.kinematic_compiled import scene_of
+
+if TYPE_CHECKING:
+    from cosim.core.coordinator import Simulation
+
+LOG_ROWS = 1 << 18
+INBOX_ROWS = 64
+"""Inbox rows per robot of a compiled group (messages one robot may get in one tick)."""
+
+
+def world_of(world: KinematicWorld) -> World:
+    pos, vel, radius, lo, hi, trig, at_rest, drives = world.step_arrays()
+    return World(pos, vel, world.active_vel, world.cmd_vel, world.active_heading, world.cmd_heading, world.max_speed,
+                 world.alive, radius, lo, hi, trig, at_rest, float(world.max_accel), bool(world.collisions),
+                 float(radius.max()) if len(radius) else 0.0, np.zeros_like(pos), np.zeros((16 * len(pos) + 64, 2), np.int64),
+                 np.zeros(2, np.int64), drives, scene_of(world.scenery, len(pos)), np.zeros((0, 2), np.int64),
+                 world.drive_slot)
+
+
+def radio_of(net: FastBackend, n: int, sender) -> tuple[Radio, int]:
+    """The radio's state at the start, and its next transmission id; `sender` takes its sends from now on."""
+    rng, busy, first_tx = net.hand_over(sender)
+    cfg = net.config
+    nodes = net.nodes
+    return Radio(nodes.pos.copy(), nodes.vel.copy(), np.array([nodes.sync_ns], np.int64), busy, rng,
+                 float(cfg.loss_probability), float(cfg.pathloss.range_m), int(cfg.airtime_to_ns(BROADCAST, 12)),
+                 int(cfg.latency_ns), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 3)), np.zeros(7),
+                 np.zeros(n, np.int64)), first_tx
+
+
+def flights_of(n: int, width: int, first_tx: int) -> Flights:
+    slots = 4 * n + 64
+    pool = max(64 * n, 1 << 16)
+    return Flights(np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.int64),
+                   np.zeros(slots, np.int64), np.zeros((slots, width), np.uint8), np.zeros(slots, np.int64),
+                   np.zeros(slots, np.int64), np.zeros(slots, np.bool_), np.zeros(pool, np.int64), np.zeros(pool),
+                   np.zeros(pool, np.bool_), np.array([0, 0, 0, first_tx, INF], np.int64), np.zeros(slots, np.int64),
+                   np.zeros(slots, np.int64), np.zeros(slots, np.int64))
+
+
+def log_of() -> loop.Log:
+    z = [np.zeros(LOG_ROWS, np.int64) for _ in range(5)]
+    return loop.Log(*z, np.zeros(LOG_ROWS), np.zeros(LOG_ROWS, np.int64), np.zeros(LOG_ROWS, np.int64),
+                    np.zeros(1, np.int64), np.zeros(7, np.int64))
+
+
+def take_timers(sim: Simulation, groups: list[CompiledGroup]) -> Timers:
+    """The programs' and compiled groups' timers and the loop's own events (ticks, latches, samples)
+    off the queue, as rings of one kind and period in the order they fire; what else is queued
+    (Python timers) stays, and the rings' sequence numbers continue the queue's."""
+    roles: dict = {}
+    for i, h in enumerate(sim.controllers):
+        if isinstance(h, Program):
+            for kind, cb in zip((loop.LOOP, loop.TRANSMIT, loop.MOVE), h.timer_callbacks()):
+                roles[cb] = (kind, i)
+    index = {id(c): g for g, c in enumerate(groups)}
+    entries: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # (kind, period) -> [(t, seq, node)]
+    kept = []
+    for entry in sim.queue.heap:
+        t, priority, seq, action = entry
+        if priority != Priority.TIMER:
+            continue  # the tick, the latch, samples and progress: the loop and the runner have their own
+        timer = action.__self__ if isinstance(action, MethodType) else None
+        role = None
+        if isinstance(timer, Timer) and not timer.cancelled:
+            cb = timer.callback
+            role = roles.get(cb)
+            if role is None and isinstance(cb, GroupTick) and id(cb.controller) in index:
+                role = (loop.GROUP, index[id(cb.controller)])
+        if role is None:
+            kept.append(entry)
+            continue
+        entries.setdefault((role[0], timer.period_ns), []).append((t, seq, role[1]))
+    sim.queue.heap[:] = kept
+    heapq.heapify(sim.queue.heap)
+    rings = [sorted(v) for v in entries.values()]
+    flat = [e for ring in rings for e in ring]
+    lengths = np.array([len(r) for r in rings], np.int64)
+    return Timers(np.array([e[0] for e in flat], np.int64), np.array([e[1] for e in flat], np.int64),
+                  np.array([e[2] for e in flat], np.int64), np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64),
+                  lengths, np.zeros(len(rings), np.int64), np.array([p for _, p in entries], np.int64),
+                  np.array([k for k, _ in entries], np.int64), lengths.copy(), np.array([sim.queue.next_seq()], np.int64))
+
+
+def _stack(records: list[np.ndarray]) -> np.ndarray:
+    """One-row structured arrays of one dtype as one array (np.concatenate promotes each row's fields:
+    a second for 10,000 robots)."""
+    return np.frombuffer(b"".join(r.tobytes() for r in records), dtype=records[0].dtype).copy()
+
+
+def _streams(gens: list[np.random.Generator]) -> typed.List:
+    """The robots' random streams (the same generators, shared) as a typed list, built in compiled code:
+    typed.List's own appends cost about 40 us each from Python."""
+    with warnings.catch_warnings():  # the list is read once, never reflected back into
+        warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
+        return stream_list(gens)
+
+
+def programs_of(controllers: list, variants: list[tuple]) -> loop.Programs:
+    """The Programs' parts, by robot (prog -1 for a robot that runs none)."""
+    index = {v: q for q, v in enumerate(variants)}
+    n = len(controllers)
+    prog, slot = np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    rows: list[list[np.ndarray]] = [[] for _ in variants]
+    io = np.zeros(n, IO_DTYPE)
+    spare = np.random.default_rng(0)  # a stream for robots without a program: never drawn from
+    gens = []
+    for i, h in enumerate(controllers):
+        if isinstance(h, Program):
+            prog[i] = index[(type(h), h.values.tobytes())]
+            slot[i] = len(rows[prog[i]])
+            rows[prog[i]].append(h.state)
+            io[i] = h.io[0]
+        gens.append(h.rng if isinstance(h, Program) else spare)
+    first = [controllers[int(np.nonzero(prog == q)[0][0])] for q in range(len(variants))]
+    motion = np.array([h.motion.row() for h in first]).reshape(-1, 7)
+    room = max(RECORD_CAPACITY, 4 * n)
+    return loop.Programs(
+        prog, slot, tuple(_stack(r) for r in rows), io, _streams(gens), tuple(h.values for h in first), motion,
+        np.array([float(h.params.distance_noise_mm) for h in first]), np.zeros((len(first), 3), np.int64),
+        np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE), np.zeros((room, 3), np.int64), np.zeros(room),
+        np.zeros(1, np.int64))
+
+
+def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) -> loop.Groups:
+    """The compiled groups' parts (their controllers' own state and buffers), and who belongs to which."""
+    n = len(sim.controllers)
+    group_of, index = np.full(n, -1, np.int64), np.zeros(n, np.int64)
+    parts = []
+    cfg = net.config
+    slots = sim.world.drive_slot
+    for g, ctrl in enumerate(groups):
+        grp = ctrl.group
+        first, size = int(grp.ids[0]), grp.n
+        group_of[first:first + size] = g
+        index[first:first + size] = np.arange(size)
+        state, payload, values, motion, cmd, out, rec, rec_n = ctrl.fused_parts()
+        width = payload.shape[1]
+        rows = INBOX_ROWS * size
+        air = np.array([cfg.airtime_to_ns(BROADCAST, width), cfg.airtime_to_ns(0, width)], np.int64)
+        wheeled = bool(slots.size) and bool(np.all(slots[first:first + size] >= 0))
+        parts.append(Parts(first, size, state, values, grp.ids, motion, cmd, out, payload, rec, rec_n,
+                           np.zeros(rows, np.int64), np.zeros(rows, np.int64), np.zeros(rows), np.zeros(rows, np.int64),
+                           np.zeros((rows, width), np.uint8), np.zeros(1, np.int64), air, wheeled))
+    return loop.Groups(tuple(parts), group_of, index, np.ones(max(len(groups), 1), np.bool_))

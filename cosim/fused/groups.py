@@ -1,0 +1,125 @@
+"""Compiled group steps (controllers.compiled.CompiledGroup) on the fused engine: each group's inbox
+filled at its robots' receptions, and its step's commands applied as CompiledGroup._apply applies
+them through the group (drives, velocities, broadcasts, sends, each in robot order, then records).
+
+The step itself is called by a dispatcher generated with the scenario's classes (codegen.fused_module).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from controllers.compiled.group import BROADCAST_DST, DRIVE, VELOCITY
+from cosim.fused.borrow import borrow
+from cosim.fused.kernels import SEND, launch
+
+Parts = namedtuple("Parts", ["first", "n", "state", "params", "ids", "motion", "cmd", "out", "payload", "rec", "rec_n",
+                             "in_dst", "in_src", "in_t", "in_len", "in_payload", "in_n", "air", "wheeled"])
+"""One compiled group: its first node and size, the controller's own state, parameters, command
+buffers, payload rows and records; its inbox (capacity rows, `in_n`[0] used); the airtime of its
+frames (broadcast, unicast; ns); whether every robot is differential-drive."""
+
+
+@njit(cache=True)
+def take(gp: Parts, i: int, src: int, t_ns: int, size: int, frame: np.ndarray) -> None:
+    """A reception by robot i of the group into its inbox (SimGroup.take): the payload's first bytes,
+    zero-padded."""
+    gp = borrow(gp)
+    m = gp.in_n[0]
+    if m >= len(gp.in_dst):
+        raise ValueError("a compiled group's inbox is full: more messages in one tick than the fused engine holds")
+    gp.in_dst[m], gp.in_src[m], gp.in_t[m], gp.in_len[m] = i, src, t_ns / 1e9, size
+    row = gp.in_payload[m]
+    width = len(row)
+    for j in range(width):
+        row[j] = frame[j] if j < size and j < len(frame) else 0
+    gp.in_n[0] = m + 1
+
+
+@njit(cache=True, inline="always")
+def _finite(v: float) -> bool:
+    return not (np.isnan(v) or np.isinf(v))
+
+
+@njit(cache=True)
+def _motion(gp: Parts, cvel: np.ndarray, dslot: np.ndarray, base: np.ndarray, cmd_wheels: np.ndarray,
+            steer: np.ndarray) -> None:
+    """Drives, then velocities, in robot order (Group.drive's and Group.set_velocity's arithmetic and refusals)."""
+    motion, cmd = gp.motion, gp.cmd
+    for i in range(gp.n):
+        if motion[i] != DRIVE:
+            continue
+        v, w = cmd[i, 0], cmd[i, 1]
+        if not gp.wheeled:
+            raise ValueError("group.drive: the group's robots are not differential-drive (robot.model: diff_drive)")
+        if not (_finite(v) and _finite(w)):
+            raise ValueError("group.drive: v and w must be finite numbers")
+        k = dslot[gp.first + i]
+        half = 0.5 * base[k] * w
+        cmd_wheels[k, 0], cmd_wheels[k, 1] = v - half, v + half
+        steer[k] = False
+    for i in range(gp.n):
+        if motion[i] != VELOCITY:
+            continue
+        vx, vy, vz = cmd[i, 0], cmd[i, 1], cmd[i, 2]
+        if not (_finite(vx) and _finite(vy) and _finite(vz)):
+            raise ValueError("group.set_velocity: vx, vy and vz must be finite numbers")
+        if gp.wheeled and vz != 0.0:
+            raise ValueError("set_velocity: the group's robots drive on wheels and cannot climb: vz must be 0")
+        if gp.wheeled and vy != 0.0:
+            raise ValueError("set_velocity: the group's robots have a left and a right wheel and cannot move sideways: "
+                             "vy must be 0 (turn with drive)")
+        row = gp.first + i
+        cvel[row, 0], cvel[row, 1], cvel[row, 2] = vx, vy, vz
+        if gp.wheeled:
+            steer[dslot[row]] = True
+
+
+@njit(cache=True)
+def _frames(W, R, F, L, gp: Parts, t: int, unicast: bool) -> None:
+    """The step's broadcasts (or its sends), in robot order, from the robots alive (Simulation.send_many)."""
+    out, alive, payload = gp.out, W.alive, gp.payload
+    size = payload.shape[1]
+    for i in range(gp.n):
+        dst = out[i]
+        if (unicast and dst < 0) or (not unicast and dst != BROADCAST_DST):
+            continue
+        if unicast and dst >= len(alive):
+            raise ValueError("send(k, i, dst): dst must be a node id of the scenario")
+        src = gp.first + i
+        if not alive[src]:
+            continue
+        s = launch(F, R, alive, src, dst if unicast else -1, size, gp.air[1] if unicast else gp.air[0], t)
+        frame = F.payload[s]
+        for j in range(min(size, len(frame))):
+            frame[j] = payload[i, j]
+        n = L.n[0]
+        if n >= len(L.t):
+            raise ValueError("the fused engine's network log is full")
+        L.t[n], L.kind[n], L.src[n], L.dst[n], L.tx[n], L.dist[n], L.size[n], L.reason[n] = (
+            t, SEND, src, dst if unicast else -1, F.tx[s], np.nan, size, 0)
+        L.n[0] = n + 1
+        L.counters[0] += 1
+
+
+@njit(cache=True)
+def apply(W, R, F, L, P, gp: Parts, t: int) -> None:
+    """CompiledGroup._apply on the fused engine's arrays, then the inbox emptied (SimGroup.end_tick)."""
+    W, R, F, L, P, gp = borrow((W, R, F, L, P, gp))
+    d = W.drives
+    _motion(gp, W.cvel, W.dslot, d.base, d.cmd_wheels, d.steer)
+    _frames(W, R, F, L, gp, t, False)
+    _frames(W, R, F, L, gp, t, True)
+    m = gp.rec_n[0]
+    for q in range(m):
+        n = P.rec_n[0]
+        if n >= len(P.rec_v):
+            raise ValueError("the fused engine's record buffer is full")
+        P.rec_i[n, 0], P.rec_i[n, 1], P.rec_i[n, 2] = t, gp.first + np.int64(gp.rec[q, 0]), np.int64(gp.rec[q, 1])
+        P.rec_v[n] = gp.rec[q, 2]
+        P.rec_n[0] = n + 1
+    gp.rec_n[0] = 0
+    gp.in_n[0] = 0
