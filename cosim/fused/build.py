@@ -61,14 +61,15 @@ def flights_of(n: int, width: int, first_tx: int) -> Flights:
     pool = max(64 * n, 1 << 16)
     return Flights(np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.int64),
                    np.zeros(slots, np.int64), np.zeros((slots, width), np.uint8), np.zeros(slots, np.int64),
-                   np.zeros(slots, np.int64), np.zeros(slots, np.bool_), np.zeros(pool, np.int64), np.zeros(pool),
-                   np.zeros(pool, np.bool_), np.array([0, 0, 0, first_tx, INF], np.int64), np.zeros(slots, np.int64),
+                   np.zeros(slots, np.int64), np.zeros(slots, np.bool_), np.empty(pool, np.int64), np.empty(pool),
+                   np.empty(pool, np.bool_), np.array([0, 0, 0, first_tx, INF], np.int64), np.zeros(slots, np.int64),
                    np.zeros(slots, np.int64), np.zeros(slots, np.int64))
 
 
 def log_of() -> loop.Log:
-    z = [np.zeros(LOG_ROWS, np.int64) for _ in range(5)]
-    return loop.Log(*z, np.zeros(LOG_ROWS), np.zeros(LOG_ROWS, np.int64), np.zeros(LOG_ROWS, np.int64),
+    """Room for the network rows between two drains (written before read: not zeroed, a few ms saved)."""
+    z = [np.empty(LOG_ROWS, np.int64) for _ in range(5)]
+    return loop.Log(*z, np.empty(LOG_ROWS), np.empty(LOG_ROWS, np.int64), np.empty(LOG_ROWS, np.int64),
                     np.zeros(1, np.int64), np.zeros(7, np.int64))
 
 
@@ -116,12 +117,13 @@ def _stack(records: list[np.ndarray]) -> np.ndarray:
     return np.frombuffer(b"".join(r.tobytes() for r in records), dtype=records[0].dtype).copy()
 
 
-def _streams(gens: list[np.random.Generator]) -> typed.List:
-    """The robots' random streams (the same generators, shared) as a typed list, built in compiled code:
-    typed.List's own appends cost about 40 us each from Python."""
+def _streams(gens: list[np.random.Generator], which: np.ndarray) -> typed.List:
+    """The robots' random streams gens[which[i]] (the same generators, shared) as a typed list, built in
+    compiled code: typed.List's own appends cost about 40 us each from Python, and each distinct
+    generator handed over costs numba a typing (about 25 us)."""
     with warnings.catch_warnings():  # the list is read once, never reflected back into
         warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
-        return stream_list(gens)
+        return stream_list(gens, which)
 
 
 def programs_of(controllers: list, variants: list[tuple]) -> loop.Programs:
@@ -131,20 +133,21 @@ def programs_of(controllers: list, variants: list[tuple]) -> loop.Programs:
     prog, slot = np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64)
     rows: list[list[np.ndarray]] = [[] for _ in variants]
     io = np.zeros(n, IO_DTYPE)
-    spare = np.random.default_rng(0)  # a stream for robots without a program: never drawn from
-    gens = []
+    gens = [np.random.default_rng(0)]  # first, a stream for robots without a program: never drawn from
+    which = np.zeros(n, np.int64)
     for i, h in enumerate(controllers):
         if isinstance(h, Program):
             prog[i] = index[(type(h), h.values.tobytes())]
             slot[i] = len(rows[prog[i]])
             rows[prog[i]].append(h.state)
             io[i] = h.io[0]
-        gens.append(h.rng if isinstance(h, Program) else spare)
+            which[i] = len(gens)
+            gens.append(h.rng)
     first = [controllers[int(np.nonzero(prog == q)[0][0])] for q in range(len(variants))]
     motion = np.array([h.motion.row() for h in first]).reshape(-1, 7)
     room = max(RECORD_CAPACITY, 4 * n)
     return loop.Programs(
-        prog, slot, tuple(_stack(r) for r in rows), io, _streams(gens), tuple(h.values for h in first), motion,
+        prog, slot, tuple(_stack(r) for r in rows), io, _streams(gens, which), tuple(h.values for h in first), motion,
         np.array([float(h.params.distance_noise_mm) for h in first]), np.zeros((len(first), 3), np.int64),
         np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE), np.zeros((room, 3), np.int64), np.zeros(room),
         np.zeros(1, np.int64))

@@ -52,11 +52,11 @@ sequence number, and the next timer of all is the earliest of the rings' heads. 
 
 
 @njit(cache=True)
-def stream_list(gens: list) -> typed.List:
-    """A typed list of the same random generators (their states shared, not copied)."""
+def stream_list(gens: list, which: np.ndarray) -> typed.List:
+    """A typed list of the generators gens[which[i]] (their states shared, not copied)."""
     out = typed.List()
-    for g in gens:
-        out.append(g)
+    for k in which:
+        out.append(gens[k])
     return out
 
 
