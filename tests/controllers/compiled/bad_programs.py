@@ -1,12 +1,14 @@
 """Programs that leave the compiled subset, for the refusal tests, and small compiled groups that probe
 the group helpers."""
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
 from controllers.compiled import CompiledController, Program, core
 from controllers.compiled.group import CompiledGroup, broadcast, send, set_velocity
+from controllers.compiled.group import drive as group_drive
 from controllers.compiled.group import record as group_record
 from controllers.compiled.kilolib import record
 
@@ -125,3 +127,29 @@ class GroupPinger(CompiledGroup):
             send(k, i, 0)
             set_velocity(k, i, 0.1 * (i + 1), 0.0, 0.0)
             group_record(k, i, "steps_taken", s[i].count)
+
+
+class GroupDriver(CompiledGroup):
+    """Drives its robots at its first step (refused on point robots, which have no wheels)."""
+
+    period = 0.1
+
+    def tick(s, k):
+        for i in range(len(s)):
+            group_drive(k, i, 0.1, 0.0)
+
+
+@dataclass(frozen=True)
+class ClimbParams:
+    climb: bool = True
+
+
+class GroupClimber(CompiledGroup):
+    """Asks its robots to climb (refused on wheels) or, with climb false, for a NaN vertical speed."""
+
+    Params = ClimbParams
+    period = 0.1
+
+    def tick(s, k):
+        for i in range(len(s)):
+            set_velocity(k, i, 0.1, 0.0, 0.2 if k.params.climb else np.nan)

@@ -103,3 +103,26 @@ def test_what_keeps_a_group_on_the_event_engine_is_said(monkeypatch, caplog):
     sim = cosim.build(listening)
     assert sim.engine_path == "event"
     assert why_not_fused(listening, sim, [{}] * 20) == "a Python controller that listens (ChainFollower.on_message)"
+
+
+def one_group(cls: str, model: str, params: dict):
+    data = base_scenario(duration=0.3)
+    data.pop("groups")
+    robot = {"model": "diff_drive", "radius": 0.1} if model == "diff_drive" else {"radius": 0.1}
+    data["groups"] = [{"name": "g", "count": 2, "robot": robot, "layout": {"type": "list", "points": [[0, 0, 0], [1, 0, 0]]},
+                       "controller": {"class": f"{BAD}:{cls}", "params": params}}]
+    return cosim.build(cosim.from_dict(data, source="one.yaml"))
+
+
+@pytest.mark.parametrize(("cls", "model", "params", "said"), [
+    ("GroupDriver", "point", {}, "not differential-drive"),
+    ("GroupClimber", "diff_drive", {"climb": True}, "cannot climb"),
+    ("GroupClimber", "point", {"climb": False}, "must be a finite number|must be finite numbers"),
+])
+def test_a_command_the_bodies_cannot_take_stops_the_run_on_both_engines(cls, model, params, said, monkeypatch):
+    for engine, path in (("event", "event"), ("auto", "fused")):
+        monkeypatch.setenv("COSIM_ENGINE", engine)
+        sim = one_group(cls, model, params)
+        assert sim.engine_path == path
+        with pytest.raises(cosim.SimulationError, match=said):
+            sim.run()
