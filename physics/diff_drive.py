@@ -53,6 +53,18 @@ class DriveCommands:
         self._many.append((robots, None if v is None else np.array(v, dtype=np.float64),
                            None if w is None else np.array(w, dtype=np.float64)))
 
+    def take(self) -> list[tuple[int, float | None, float]]:
+        """The pending commands as (robot, v, w) in the order `apply` applies them (v None: generic
+        commands again), handed to an engine that latches them itself (cosim.fused); none are left."""
+        out: list[tuple[int, float | None, float]] = [(i, None, 0.0) if c is None else (i, *c) for i, c in self._one.items()]
+        for robots, v, w in self._many:
+            vs = [None] * len(robots) if v is None else np.broadcast_to(v, (len(robots),)).tolist()
+            ws = [0.0] * len(robots) if w is None else np.broadcast_to(w, (len(robots),)).tolist()
+            out.extend(zip(np.asarray(robots).tolist(), vs, ws))
+        self._one.clear()
+        self._many.clear()
+        return out
+
     def apply(self, bank: DiffDriveBank, slot: np.ndarray) -> None:
         """Hand the pending commands to the bank (rows by `slot[robot]`), in the order given."""
         for i, cmd in self._one.items():

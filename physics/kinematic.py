@@ -115,8 +115,7 @@ class KinematicWorld(CommandArrays):
         self._compiled = self._compiled_step()
 
     def _compiled_step(self) -> CompiledStep | None:
-        """The latch and step in compiled calls (physics.kinematic_compiled), when the kernels are loaded
-        and the world holds only point and differential-drive robots."""
+        """The compiled latch and step (physics.kinematic_compiled): compiled kernels, point and drive robots only."""
         if not kernels.compiled or self.quads is not None or self.omnis is not None:
             return None
         from physics import kinematic_compiled as kc
@@ -126,7 +125,6 @@ class KinematicWorld(CommandArrays):
         return kc.CompiledStep(arrays, self.collisions and self.n > 1, self._max_r,
                                kc.drives_of(self.drives, self._drive_idx), kc.scene_of(self.scenery, self.n))
 
-    # -- externally driven robots (twins of real vehicles) ------------------------------------------
     def make_external(self, robots: list[int]) -> None:
         """These robots' poses come from `set_external_pose` (e.g. a real vehicle's telemetry): the
         world dead-reckons them between updates and never moves them itself. Call after start()."""
@@ -202,8 +200,7 @@ class KinematicWorld(CommandArrays):
         return self._impacts + touched
 
     def contacts(self) -> list[tuple[int, int]]:
-        """(robot, other) pairs that touched during the last step; other is -1 for an obstacle or
-        the arena's walls. Collected only while `track_contacts` is on."""
+        """(robot, other) pairs touching in the last step (other -1: obstacle or wall), while `track_contacts`."""
         return self._contacts
 
     def step(self, dt_s: float) -> None:
@@ -289,6 +286,9 @@ class KinematicWorld(CommandArrays):
         self.apply_drive_commands()
         return (self._pos, self._vel, self._radius, self._clip_lo, self._clip_hi, self._trig, np.array([self._at_rest]),
                 kc.drives_of(self.drives, self._drive_idx))
+
+    def take_drive_commands(self) -> list[tuple[int, float | None, float]]:
+        return self._drive_cmd.take()  # for an engine that latches them itself (DriveCommands.take)
 
     def apply_drive_commands(self) -> None:
         """Hand the drive commands given so far to the drives now (the latch does it otherwise)."""

@@ -143,7 +143,7 @@ _{name} = _C.callbacks["{name}"]
 
 @njit(cache=True)
 def {name}_one(st, now, me, params, gens, pos, heading, cmd, out_dst, out_payload, out_n, rec, rec_n, timers, timer_n{args}):
-    k = Ctl(now, me, params[0], gens, pos, heading, cmd, out_dst, out_payload, out_n, rec, rec_n, timers, timer_n){body}
+    k = Ctl(now, me, params[0], gens, 0, pos, heading, cmd, out_dst, out_payload, out_n, rec, rec_n, timers, timer_n){body}
     _{name}(st[0], k{extra})
     return pending(k)
 """
@@ -258,11 +258,14 @@ def _dispatcher(name: str, call: str, n: int, ret: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def fused_module(classes: list[type], template: Path, groups: tuple[type, ...] = ()) -> ModuleType:
+def fused_module(classes: list[type], template: Path, groups: tuple[type, ...] = (),
+                 controllers: tuple[type, ...] = ()) -> ModuleType:
     """The fused engine's loop (`template`'s source) compiled with the dispatchers to the program
-    `classes` and to the compiled `groups` (a class for each group, in the loop's group order)."""
-    head = ["", "", "# -- generated: the scenario's programs and groups --", "from controllers.compiled.kilolib import Kilo",
-            "from controllers.compiled.group import Tick, NO_MOTION, NO_MESSAGE"]
+    `classes`, to the compiled `groups` (a class for each group, in the loop's group order) and to the
+    compiled `controllers` (a class for each of the loop's controller parts)."""
+    head = ["", "", "# -- generated: the scenario's programs, groups and controllers --",
+            "from controllers.compiled.kilolib import Kilo", "from controllers.compiled.group import Tick, NO_MOTION, NO_MESSAGE",
+            "from controllers.compiled.core import Ctl, Msg"]
     for q, cls in enumerate(classes):
         head.append(f"{_class_ref(cls)}_P{q}")
         head.append(f"_loop_{q}, _rx_{q}, _tx_{q}, _txs_{q} = (njit(inline='always')(_P{q}.callbacks[c].py_func) for c in "
@@ -270,13 +273,17 @@ def fused_module(classes: list[type], template: Path, groups: tuple[type, ...] =
     for g, cls in enumerate(groups):
         head.append(f"{_class_ref(cls)}_G{g}")
         head.append(f"_gtick_{g} = njit(inline='always')(_G{g}.callbacks['tick'].py_func)")
+    for q, cls in enumerate(controllers):
+        head.append(f"{_class_ref(cls)}_C{q}")
+        head += [f"_c{q}_{name} = njit(inline='always')(_C{q}.callbacks[{name!r}].py_func)" for name in cls.callbacks]
     n = len(classes)
     text = (template.read_text() + "\n".join(head) + "\n"
             + _dispatcher("loop", "_loop_{q}(states[{q}][slot], {k})", n)
             + _dispatcher("rx", "_rx_{q}(states[{q}][slot], {k}, msg[0], dist[0])", n)
             + _dispatcher("tx", "bool(_tx_{q}(states[{q}][slot], {k}, msg[0]))", n, ret="return ")
-            + _dispatcher("txs", "_txs_{q}(states[{q}][slot], {k})", n) + _group_dispatchers(len(groups)))
-    deps = _sources([*classes, *groups]) + [Path(f).read_text() for f in sorted(_engine_sources(template))]
+            + _dispatcher("txs", "_txs_{q}(states[{q}][slot], {k})", n) + _group_dispatchers(len(groups))
+            + _controller_dispatchers(controllers))
+    deps = _sources([*classes, *groups, *controllers]) + [Path(f).read_text() for f in sorted(_engine_sources(template))]
     return load_generated("fused", text, deps)
 
 
@@ -300,8 +307,37 @@ def _group_dispatchers(n: int) -> str:
     return "\n".join(step + take_) + "\n"
 
 
+_CTL = ("        cp = C.parts[{q}]\n"
+        "        k = Ctl(t / 1e9, i, cp.params[0], P.gens, i, W.pos, W.ahead, cp.cmd, cp.out_dst, cp.out_payload, "
+        "cp.out_n, cp.rec, cp.rec_n, cp.timers, cp.timer_n)\n"
+        "        st = cp.states[C.slot[i]]")
+
+
+def _controller_dispatchers(classes: tuple[type, ...]) -> str:
+    """`_call_ctl` (a controller's step, number -1, or its timer callback by number) and `_call_ctl_rx`
+    (its on_message), each with the call's context and its commands applied, a branch per class."""
+    step = ["", "", "@njit(cache=True)", "def _call_ctl(q, number, W, R, F, L, P, C, i, t):"]
+    rx = ["", "", "@njit(cache=True)", "def _call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi):"]
+    for q, cls in enumerate(classes):
+        branch = f"    {'if' if q == 0 else 'elif'} q == {q}:"
+        calls = [("-1", "step")] if "step" in cls.callbacks else []
+        calls += [(str(number), name) for number, name in cls.timer_names.items()]
+        step += [branch, _CTL.format(q=q)]
+        for j, (number, name) in enumerate(calls):
+            step += [f"        {'if' if j == 0 else 'elif'} number == {number}:", f"            _c{q}_{name}(st, k)"]
+        step.append("        apply_ctl(W, R, F, L, P, C, cp, i, t)")
+        if "on_message" in cls.callbacks:
+            rx += [branch, _CTL.format(q=q), "        m = Msg(src, t / 1e9, size, inbound(cp, size, frame), rssi)",
+                   f"        _c{q}_on_message(st, k, m)", "        apply_ctl(W, R, F, L, P, C, cp, i, t)"]
+    for lines in (step, rx):
+        if len(lines) == 4:
+            lines.append("    pass")
+    return "\n".join(step + rx) + "\n"
+
+
 def _engine_sources(template: Path) -> set[str]:
     """Every file the fused loop's compiled code depends on (numba checks only the module's own)."""
+    import controllers.compiled.core as core
     import controllers.compiled.group as group
     import controllers.kilolib.api as kilo_api
     import netstack.fast.kernels_compiled as radio
@@ -310,5 +346,6 @@ def _engine_sources(template: Path) -> set[str]:
     import physics.pair_kernels as pairs
 
     here = template.parent
-    return {str(template), str(here / "kernels.py"), str(here / "borrow.py"), str(here / "groups.py"), kilo_api.__file__,
-            radio.__file__, physics.__file__, world.__file__, pairs.__file__, group.__file__}
+    return {str(template), str(here / "kernels.py"), str(here / "borrow.py"), str(here / "groups.py"),
+            str(here / "controllers.py"), kilo_api.__file__, radio.__file__, physics.__file__, world.__file__, pairs.__file__,
+            group.__file__, core.__file__}

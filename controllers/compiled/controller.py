@@ -148,6 +148,29 @@ class CompiledController(Controller):
             bound[name] = bound_overload(entry, full)
         return bound
 
+    # -- what the fused engine (cosim.fused) takes over -------------------------------------------
+    def start_timer(self, number: int, period: float, phase: float) -> None:
+        """Start the timer callback numbered `number` (core.timer_number) as every(k, ...) asked (NaN
+        phase: a seeded random one)."""
+        self.every(period, TimerCall(self, number), None if math.isnan(phase) else phase)
+
+    def fused_parts(self) -> tuple:
+        """The compiled calls' buffers: motion command, outbox (destinations, rows, count), records and
+        count, timer requests and count, and the row a message is copied into."""
+        return (self._cmd, *self._out, self._rec, self._rec_n, self._timers, self._timer_n, self._inbound)
+
+    def adopt_state(self, row: np.ndarray) -> None:
+        """Keep the state in `row` (one record, a view into an engine's array of every robot's), its
+        values copied in: the fused engine and this object's own calls then see the same state."""
+        if row.dtype != self.state.dtype or row.shape != (1,):
+            raise ValueError(f"adopt_state: expected one record of {self.state.dtype}, got {row.dtype} {row.shape}")
+        row[:] = self.state
+        self.state = row
+
+    def call_timer(self, number: int) -> None:
+        """The timer callback numbered `number`, called now (what a TimerCall does)."""
+        self._call(type(self).timer_names[number])
+
     # -- the hooks the coordinator calls ----------------------------------------------------------
     def setup(self) -> None:
         if "setup" in type(self).callbacks:
@@ -174,8 +197,7 @@ class CompiledController(Controller):
             self.robot.set_velocity(float(cmd[1]), float(cmd[2]), float(cmd[3]))
         cmd[0] = 0.0
         for number, period, phase in self._timers[:int(self._timer_n[0])].tolist():
-            name = type(self).timer_names[int(number)]
-            self.every(period, lambda name=name: self._call(name), None if math.isnan(phase) else phase)
+            self.start_timer(int(number), period, phase)
         self._timer_n[0] = 0
         dst, rows, count = self._out
         for q in range(int(count[0])):
@@ -188,3 +210,16 @@ class CompiledController(Controller):
         for ch, value in self._rec[:int(self._rec_n[0])].tolist():
             self.record(kilolib.channel_name(int(ch)), value)
         self._rec_n[0] = 0
+
+
+class TimerCall:
+    """A compiled controller's timer callback as a timer's action (the fused engine recognises it)."""
+
+    __slots__ = ("controller", "number")
+
+    def __init__(self, controller: CompiledController, number: int) -> None:
+        self.controller = controller
+        self.number = number
+
+    def __call__(self) -> None:
+        self.controller.call_timer(self.number)

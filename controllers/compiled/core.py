@@ -26,10 +26,10 @@ from numba.extending import overload
 from controllers.compiled import kilolib
 from physics.kernels_compiled import remainder
 
-Ctl = namedtuple("Ctl", ["now", "me", "params", "gens", "pos", "heading", "cmd", "out_dst", "out_payload", "out_n",
-                         "rec", "rec_n", "timers", "timer_n"])
+Ctl = namedtuple("Ctl", ["now", "me", "params", "gens", "gi", "pos", "heading", "cmd", "out_dst", "out_payload",
+                         "out_n", "rec", "rec_n", "timers", "timer_n"])
 """One call's context: the time (s), this robot's node id, its parameters (`k.params.x`), its random
-stream (`gens[0]`), every node's position and heading (net.poses()), and the buffers: the motion
+stream (`gens[gi]`), every node's position and heading (net.poses()), and the buffers: the motion
 command (kind, a, b, c), the outbox (destination, payload rows, count), records (channel, value) and
 timer requests (callback, period, phase)."""
 
@@ -120,13 +120,13 @@ def bearing_to(k: Ctl, node: int) -> float:
 @njit(cache=True, inline="always")
 def uniform(k: Ctl) -> float:
     """A draw in [0, 1) from this robot's stream (the controller's rng.random())."""
-    return k.gens[0].random()
+    return k.gens[k.gi].random()
 
 
 @njit(cache=True, inline="always")
 def normal(k: Ctl, mu: float, sigma: float) -> float:
     """A Gaussian draw from this robot's stream (the controller's rng.normal(mu, sigma))."""
-    return k.gens[0].normal(mu, sigma)
+    return k.gens[k.gi].normal(mu, sigma)
 
 
 @njit(cache=True, inline="always")

@@ -14,6 +14,7 @@ import numpy as np
 from numba import typed
 from numba.core.errors import NumbaPendingDeprecationWarning
 
+from controllers.compiled.controller import CompiledController, TimerCall
 from controllers.compiled.group import CompiledGroup
 from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE, RECORD_CAPACITY
 from controllers.compiled.program import Program
@@ -21,10 +22,12 @@ from cosim.core.group_handle import GroupTick
 from cosim.core.timeline import Priority
 from cosim.core.timers import Timer
 from cosim.fused import loop
+from cosim.fused.controllers import STEP, CtlParts, Ctls
 from cosim.fused.groups import Parts
 from cosim.fused.kernels import INF, Flights, Radio, Timers, World, stream_list
 from netstack.backend import BROADCAST
 from netstack.fast.backend import FastBackend
+from netstack.fast.pathloss import SPEED_OF_LIGHT
 from physics.kinematic import KinematicWorld
 from physics.kinematic_compiled import scene_of
 
@@ -42,7 +45,7 @@ def world_of(world: KinematicWorld) -> World:
                  world.alive, radius, lo, hi, trig, at_rest, float(world.max_accel), bool(world.collisions),
                  float(radius.max()) if len(radius) else 0.0, np.zeros_like(pos), np.zeros((16 * len(pos) + 64, 2), np.int64),
                  np.zeros(2, np.int64), drives, scene_of(world.scenery, len(pos)), np.zeros((0, 2), np.int64),
-                 world.drive_slot)
+                 world.drive_slot, np.zeros(len(drives.idx), np.int8), np.zeros((len(drives.idx), 2)))
 
 
 def radio_of(net: FastBackend, n: int, sender) -> tuple[Radio, int]:
@@ -53,7 +56,7 @@ def radio_of(net: FastBackend, n: int, sender) -> tuple[Radio, int]:
     return Radio(nodes.pos.copy(), nodes.vel.copy(), np.array([nodes.sync_ns], np.int64), busy, rng,
                  float(cfg.loss_probability), float(cfg.pathloss.range_m), int(cfg.airtime_to_ns(BROADCAST, 12)),
                  int(cfg.latency_ns), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 3)), np.zeros(7),
-                 np.zeros(n, np.int64)), first_tx
+                 np.zeros(n, np.int64), float(cfg.tx_power_dbm), SPEED_OF_LIGHT / cfg.pathloss.frequency_hz), first_tx
 
 
 def flights_of(n: int, width: int, first_tx: int) -> Flights:
@@ -73,33 +76,38 @@ def log_of() -> loop.Log:
                     np.zeros(1, np.int64), np.zeros(7, np.int64))
 
 
+def _roles(sim: Simulation, groups: list[CompiledGroup], timer) -> tuple | None:
+    """(kind, node, argument) of a timer the loop runs itself, or None."""
+    cb = timer.callback
+    if isinstance(cb, GroupTick):
+        return next(((loop.GROUP, g, 0) for g, c in enumerate(groups) if c is cb.controller), None)
+    if isinstance(cb, TimerCall):
+        return loop.CTIMER, cb.controller.id, cb.number
+    owner = cb.__self__ if isinstance(cb, MethodType) else None
+    if isinstance(owner, Program):
+        kinds = dict(zip(owner.timer_callbacks(), (loop.LOOP, loop.TRANSMIT, loop.MOVE)))
+        return (kinds[cb], owner.id, 0) if cb in kinds else None
+    if isinstance(owner, CompiledController) and cb == owner.step:
+        return loop.CTIMER, owner.id, STEP
+    return None
+
+
 def take_timers(sim: Simulation, groups: list[CompiledGroup]) -> Timers:
-    """The programs' and compiled groups' timers and the loop's own events (ticks, latches, samples)
-    off the queue, as rings of one kind and period in the order they fire; what else is queued
-    (Python timers) stays, and the rings' sequence numbers continue the queue's."""
-    roles: dict = {}
-    for i, h in enumerate(sim.controllers):
-        if isinstance(h, Program):
-            for kind, cb in zip((loop.LOOP, loop.TRANSMIT, loop.MOVE), h.timer_callbacks()):
-                roles[cb] = (kind, i)
-    index = {id(c): g for g, c in enumerate(groups)}
-    entries: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # (kind, period) -> [(t, seq, node)]
+    """The programs', compiled groups' and compiled controllers' timers and the loop's own events
+    (ticks, latches, samples) off the queue, as rings of one kind, period and argument in the order they
+    fire; what else is queued (Python timers) stays, and the rings' sequence numbers continue the queue's."""
+    entries: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}  # (kind, period, arg) -> [(t, seq, node)]
     kept = []
     for entry in sim.queue.heap:
         t, priority, seq, action = entry
         if priority != Priority.TIMER:
             continue  # the tick, the latch, samples and progress: the loop and the runner have their own
         timer = action.__self__ if isinstance(action, MethodType) else None
-        role = None
-        if isinstance(timer, Timer) and not timer.cancelled:
-            cb = timer.callback
-            role = roles.get(cb)
-            if role is None and isinstance(cb, GroupTick) and id(cb.controller) in index:
-                role = (loop.GROUP, index[id(cb.controller)])
+        role = _roles(sim, groups, timer) if isinstance(timer, Timer) and not timer.cancelled else None
         if role is None:
             kept.append(entry)
             continue
-        entries.setdefault((role[0], timer.period_ns), []).append((t, seq, role[1]))
+        entries.setdefault((role[0], timer.period_ns, role[2]), []).append((t, seq, role[1]))
     sim.queue.heap[:] = kept
     heapq.heapify(sim.queue.heap)
     rings = [sorted(v) for v in entries.values()]
@@ -107,8 +115,9 @@ def take_timers(sim: Simulation, groups: list[CompiledGroup]) -> Timers:
     lengths = np.array([len(r) for r in rings], np.int64)
     return Timers(np.array([e[0] for e in flat], np.int64), np.array([e[1] for e in flat], np.int64),
                   np.array([e[2] for e in flat], np.int64), np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64),
-                  lengths, np.zeros(len(rings), np.int64), np.array([p for _, p in entries], np.int64),
-                  np.array([k for k, _ in entries], np.int64), lengths.copy(), np.array([sim.queue.next_seq()], np.int64))
+                  lengths, np.zeros(len(rings), np.int64), np.array([p for _, p, _ in entries], np.int64),
+                  np.array([k for k, _, _ in entries], np.int64), lengths.copy(), np.array([sim.queue.next_seq()], np.int64),
+                  np.array([a for _, _, a in entries], np.int64))
 
 
 def _stack(records: list[np.ndarray]) -> np.ndarray:
@@ -141,6 +150,7 @@ def programs_of(controllers: list, variants: list[tuple]) -> loop.Programs:
             slot[i] = len(rows[prog[i]])
             rows[prog[i]].append(h.state)
             io[i] = h.io[0]
+        if isinstance(h, (Program, CompiledController)):  # the streams compiled code draws from
             which[i] = len(gens)
             gens.append(h.rng)
     first = [controllers[int(np.nonzero(prog == q)[0][0])] for q in range(len(variants))]
@@ -174,3 +184,29 @@ def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) ->
                            np.zeros(rows, np.int64), np.zeros(rows, np.int64), np.zeros(rows), np.zeros(rows, np.int64),
                            np.zeros((rows, width), np.uint8), np.zeros(1, np.int64), air, wheeled))
     return loop.Groups(tuple(parts), group_of, index, np.ones(max(len(groups), 1), np.bool_))
+
+
+def controllers_of(controllers: list, variants: list[tuple], net: FastBackend) -> Ctls:
+    """The compiled controllers' parts by class and parameters (`variants`): every robot's state in one
+    array per variant (each controller keeps a view of its row), and one call's buffers per variant."""
+    index = {v: q for q, v in enumerate(variants)}
+    n = len(controllers)
+    ctl, slot = np.full(n, -1, np.int64), np.zeros(n, np.int64)
+    members: list[list] = [[] for _ in variants]
+    for i, h in enumerate(controllers):
+        if isinstance(h, CompiledController):
+            ctl[i] = index[(type(h), h.values.tobytes())]
+            slot[i] = len(members[ctl[i]])
+            members[ctl[i]].append(h)
+    parts = []
+    cfg = net.config
+    for hosts in members:
+        states = _stack([h.state for h in hosts])
+        for k, h in enumerate(hosts):
+            h.adopt_state(states[k:k + 1])
+        width = type(hosts[0]).payload_bytes
+        air = np.array([cfg.airtime_to_ns(BROADCAST, width), cfg.airtime_to_ns(0, width)], np.int64)
+        parts.append(CtlParts(states, hosts[0].values, *hosts[0].fused_parts(), air))
+    room = 16 * n + 64
+    return Ctls(ctl, slot, tuple(parts), np.zeros((room, 4)), np.zeros(1, np.int64), np.zeros(1, np.int64))
+

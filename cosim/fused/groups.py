@@ -14,7 +14,7 @@ from numba import njit
 
 from controllers.compiled.group import BROADCAST_DST, DRIVE, VELOCITY
 from cosim.fused.borrow import borrow
-from cosim.fused.kernels import SEND, launch
+from cosim.fused.kernels import DRIVE_CMD, SEND, STEER_CMD, launch
 
 Parts = namedtuple("Parts", ["first", "n", "state", "params", "ids", "motion", "cmd", "out", "payload", "rec", "rec_n",
                              "in_dst", "in_src", "in_t", "in_len", "in_payload", "in_n", "air", "wheeled"])
@@ -45,9 +45,9 @@ def _finite(v: float) -> bool:
 
 
 @njit(cache=True)
-def _motion(gp: Parts, cvel: np.ndarray, dslot: np.ndarray, base: np.ndarray, cmd_wheels: np.ndarray,
-            steer: np.ndarray) -> None:
-    """Drives, then velocities, in robot order (Group.drive's and Group.set_velocity's arithmetic and refusals)."""
+def _motion(gp: Parts, cvel: np.ndarray, dslot: np.ndarray, dpend: np.ndarray, dcmd: np.ndarray) -> None:
+    """Drives, then velocities, in robot order (Group.drive's and Group.set_velocity's refusals); drive
+    commands wait for the latch (World.dpend)."""
     motion, cmd = gp.motion, gp.cmd
     for i in range(gp.n):
         if motion[i] != DRIVE:
@@ -58,9 +58,7 @@ def _motion(gp: Parts, cvel: np.ndarray, dslot: np.ndarray, base: np.ndarray, cm
         if not (_finite(v) and _finite(w)):
             raise ValueError("group.drive: v and w must be finite numbers")
         k = dslot[gp.first + i]
-        half = 0.5 * base[k] * w
-        cmd_wheels[k, 0], cmd_wheels[k, 1] = v - half, v + half
-        steer[k] = False
+        dpend[k], dcmd[k, 0], dcmd[k, 1] = DRIVE_CMD, v, w
     for i in range(gp.n):
         if motion[i] != VELOCITY:
             continue
@@ -75,7 +73,7 @@ def _motion(gp: Parts, cvel: np.ndarray, dslot: np.ndarray, base: np.ndarray, cm
         row = gp.first + i
         cvel[row, 0], cvel[row, 1], cvel[row, 2] = vx, vy, vz
         if gp.wheeled:
-            steer[dslot[row]] = True
+            dpend[dslot[row]] = STEER_CMD
 
 
 @njit(cache=True)
@@ -109,8 +107,7 @@ def _frames(W, R, F, L, gp: Parts, t: int, unicast: bool) -> None:
 def apply(W, R, F, L, P, gp: Parts, t: int) -> None:
     """CompiledGroup._apply on the fused engine's arrays, then the inbox emptied (SimGroup.end_tick)."""
     W, R, F, L, P, gp = borrow((W, R, F, L, P, gp))
-    d = W.drives
-    _motion(gp, W.cvel, W.dslot, d.base, d.cmd_wheels, d.steer)
+    _motion(gp, W.cvel, W.dslot, W.dpend, W.dcmd)
     _frames(W, R, F, L, gp, t, False)
     _frames(W, R, F, L, gp, t, True)
     m = gp.rec_n[0]

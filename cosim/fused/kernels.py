@@ -27,17 +27,20 @@ SEND, DELIVER, DROP = 0, 1, 2  # the trace's network kinds (cosim.core.recorder.
 
 World = namedtuple("World", ["pos", "vel", "avel", "cvel", "ahead", "chead", "max_speed", "alive", "radius", "clip_lo",
                              "clip_hi", "trig", "at_rest", "max_accel", "collide", "max_r", "vref", "vpairs", "vstate",
-                             "drives", "scene", "no_pairs", "dslot"])
+                             "drives", "scene", "no_pairs", "dslot", "dpend", "dcmd"])
 """The kinematic world's arrays (the world's own, changed in place); at_rest is a 1-element array.
 vref, vpairs and vstate (count, valid) are a Verlet list of the pairs that may touch, as VerletPairs;
 drives and scene as physics.kinematic_compiled's (no scenery: the fused engine takes no obstacles),
-dslot each robot's row in the drives (-1: none)."""
+dslot each robot's row in the drives (-1: none); dpend and dcmd the drive commands given since the
+last latch (DriveCommands): per drive 0 none, DRIVE_CMD (v, w in dcmd) or STEER_CMD (generic commands)."""
+DRIVE_CMD, STEER_CMD = 1, 2
 
 Radio = namedtuple("Radio", ["pos", "vel", "sync", "busy", "rng", "loss_p", "range_m", "airtime_ns", "latency_ns",
-                             "gkey", "gorder", "gpos", "grid", "cand"])
+                             "gkey", "gorder", "gpos", "grid", "cand", "tx_dbm", "wavelength"])
 """The fast radio: positions at the last sync (`sync`[0] ns), busy-until per node, its loss stream,
 a cell index of positions `gpos` (grid = x0, y0, cell, slack, vmax, valid, moved since), and room
-for one query's candidates (`cand`, one per node)."""
+for one query's candidates (`cand`, one per node); the transmit power (dBm) and wavelength (m) for
+the RSSI a compiled controller's message reports (UnitDisk's Friis loss)."""
 
 Flights = namedtuple("Flights", ["arrive", "seq", "src", "tx", "payload", "start", "count", "live", "node", "dist",
                                  "lost", "state", "due", "dst", "size"])
@@ -45,10 +48,11 @@ Flights = namedtuple("Flights", ["arrive", "seq", "src", "tx", "payload", "start
 next tx id, earliest arrival; `due` holds one instant's arriving slots (one per slot). Per slot also
 the destination (BROADCAST or a node) and the payload's true length (`payload` holds its first bytes)."""
 
-Timers = namedtuple("Timers", ["t", "seq", "node", "start", "length", "cur", "period", "kind", "live", "state"])
+Timers = namedtuple("Timers", ["t", "seq", "node", "start", "length", "cur", "period", "kind", "live", "state", "arg"])
 """Periodic timers as rings: the timers of one kind with one period keep their cyclic order forever
 (each fires, then waits a period), so each ring is a fixed cycle of robots with their next time and
-sequence number, and the next timer of all is the earliest of the rings' heads. state = next seq."""
+sequence number, and the next timer of all is the earliest of the rings' heads. state = next seq;
+arg = each ring's argument (a compiled controller's timer number)."""
 
 
 @njit(cache=True)
@@ -127,9 +131,20 @@ def physics_step(w: World, dt_s: float) -> None:
     w.at_rest[0] = settle(w.pos, w.vel, w.radius, pairs, w.clip_lo, w.clip_hi, w.scene, w.drives)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def latch(w: World) -> None:
-    """KinematicWorld.latch: the commands given so far are the ones the next step integrates."""
+    """KinematicWorld.latch: the drive commands given since the last latch (DriveCommands.apply,
+    DiffDriveBank.drive's arithmetic), then the commands so far become the ones the next step integrates."""
+    w = borrow(w)
+    d, pend, cmd = w.drives, w.dpend, w.dcmd
+    for k in range(len(pend)):
+        if pend[k] == DRIVE_CMD:
+            half = 0.5 * d.base[k] * cmd[k, 1]
+            d.cmd_wheels[k, 0], d.cmd_wheels[k, 1] = cmd[k, 0] - half, cmd[k, 0] + half
+            d.steer[k] = False
+        elif pend[k] == STEER_CMD:
+            d.steer[k] = True
+        pend[k] = 0
     latch_world(w.cvel, w.chead, w.avel, w.ahead, w.drives)
 
 

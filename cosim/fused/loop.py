@@ -19,6 +19,8 @@ from numba import njit
 from controllers.compiled.kilolib import crc_update
 from controllers.kilolib.api import HIGH_K, LOW_K
 from cosim.fused.borrow import borrow
+from cosim.fused.controllers import apply as apply_ctl  # noqa: F401
+from cosim.fused.controllers import inbound  # noqa: F401
 from cosim.fused.groups import apply as apply_group  # noqa: F401 (the generated dispatchers call these)
 from cosim.fused.groups import take  # noqa: F401
 from cosim.fused.kernels import (
@@ -51,8 +53,8 @@ Groups = namedtuple("Groups", ["parts", "group_of", "index", "always"])
 """The compiled groups (a tuple of cosim.fused.groups.Parts), each node's group (-1: none) and index
 in it, and an alive flag per group for their tick timers (a group's timers outlive its robots)."""
 
-LOOP, TRANSMIT, MOVE, GROUP = 0, 1, 2, 3
-STOPPED, ENDED, FULL = 0, 1, 2
+LOOP, TRANSMIT, MOVE, GROUP, CTIMER = 0, 1, 2, 3, 4
+STOPPED, ENDED, FULL, NEWTIMER = 0, 1, 2, 3
 TIMER_PRIORITY = 2
 ACK, NOACK = 3, 4  # the trace's network kinds (cosim.core.recorder.NET_KINDS)
 LOST, UNREACHED, DST_DEAD = 1, 2, 3  # the trace's drop reason codes (cosim.core.recorder.DROP_REASONS)
@@ -79,6 +81,14 @@ def _call_group(g, W, R, F, L, P, G, t):  # replaced when generated
 
 
 def _call_take(g, G, i, src, t, size, frame):  # replaced when generated
+    raise NotImplementedError
+
+
+def _call_ctl(q, number, W, R, F, L, P, C, i, t):  # replaced when generated
+    raise NotImplementedError
+
+
+def _call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi):  # replaced when generated
     raise NotImplementedError
 
 
@@ -178,11 +188,11 @@ def _drops(F, L, alive, slots, t: int) -> None:
 
 
 @njit(cache=True)
-def _deliver(W, F, P, G, L, t: int) -> None:
+def _deliver(W, R, F, P, G, C, L, t: int) -> None:
     """FastBackend._events and the coordinator's deliver: rows for every reception (receivers still
     alive), then every drop and status, then each reception handed over in row order: message_rx for
-    a program, the inbox for a compiled group."""
-    W, F, P, G, L = borrow((W, F, P, G, L))
+    a program, the inbox for a compiled group, on_message for a compiled controller."""
+    W, R, F, P, G, C, L = borrow((W, R, F, P, G, C, L))
     slots = F.due[:arriving(F, t)]
     c = L.counters
     start, count, lost, node, dist, alive, src, tx, size = F.start, F.count, F.lost, F.node, F.dist, W.alive, F.src, F.tx, F.size
@@ -206,6 +216,9 @@ def _deliver(W, F, P, G, L, t: int) -> None:
                              mdist, me, src[s], t)
             elif group_of[me] >= 0:
                 _call_take(group_of[me], G, index[me], src[s], t, size[s], payload[s])
+            elif C.ctl[me] >= 0:
+                rssi = R.tx_dbm - 20.0 * np.log10(4.0 * np.pi * max(dist[q], 0.01) / R.wavelength)
+                _call_ctl_rx(C.ctl[me], W, R, F, L, P, C, me, src[s], t, size[s], payload[s], rssi)
 
 
 @njit(cache=True)
@@ -327,10 +340,11 @@ def _loops(ring, i, t_ring, limit, tt, ts, tn, tstart, tlen, tcur, tper, tlive, 
 
 
 @njit(cache=True)
-def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, L, clock: np.ndarray) -> int:
+def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.ndarray) -> int:
     """Run every event before `stop` (time, priority, sequence; none after end_ns). Returns STOPPED
-    there, ENDED at the end, or FULL when the logs should be emptied first."""
-    W, R, F, T, P, G, L, clock, stop = borrow((W, R, F, T, P, G, L, clock, stop))
+    there, ENDED at the end, FULL when the logs should be emptied first, or NEWTIMER when a compiled
+    controller asked for timers (C.pend) that Python starts before anything else happens."""
+    W, R, F, T, P, G, C, L, clock, stop = borrow((W, R, F, T, P, G, C, L, clock, stop))
     room, rec_room = len(L.t) // 2, len(P.rec_v) // 2
     log_n, rec_n, counters, fstate = L.n, P.rec_n, L.counters, F.state
     tt, ts, tn, tstart, tlen, tcur, tper, tkind, tlive, tstate = (T.t, T.seq, T.node, T.start, T.length, T.cur,
@@ -346,7 +360,9 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, L, clock: np.ndarra
         head = stop[0] if stopped else tq
         fa = fstate[4]
         if fa <= head and fa <= end_ns:
-            _deliver(W, F, P, G, L, fa)
+            _deliver(W, R, F, P, G, C, L, fa)
+            if C.pend_n[0]:
+                return NEWTIMER
             continue
         if stopped:
             return STOPPED
@@ -371,6 +387,10 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, L, clock: np.ndarra
                        tstate, alive, P, counters, rec_room)
             elif kind == GROUP:
                 _call_group(i, W, R, F, L, P, G, t_ring)
+            elif kind == CTIMER:
+                _call_ctl(C.ctl[i], T.arg[ring], W, R, F, L, P, C, i, t_ring)
+                if C.pend_n[0]:
+                    return NEWTIMER
             else:
                 _transmit(W, R, F, P, L, i, t_ring)
         else:

@@ -1,16 +1,17 @@
 """Whether a built scenario can run on the fused engine, and why not when it cannot.
 
-The fused engine covers: every robot runs a compiled kilolib `Program` (on a point robot), belongs to
-a `CompiledGroup` (on point or differential-drive robots), or runs a Python controller that does not
-listen (its timers run in Python between the compiled stretches, its sends go into the compiled
-radio); at least one robot runs compiled code; the world is kinematic with no obstacles, wind,
-quadrotors or omnidirectional robots; one fast radio on the unit disk with no contention model and no
-shadowing; no routing, faults, batteries, sensors, MAVLink, live view or stream. Anything else runs on
-the event engine, unchanged.
+The fused engine covers: every robot runs a compiled kilolib `Program` (on a point robot), a
+`CompiledController` (whose on_message does not read the RSSI), belongs to a `CompiledGroup` (on point
+or differential-drive robots), or runs a Python controller that does not listen (its timers run in
+Python between the compiled stretches, its sends go into the compiled radio); at least one robot runs
+compiled code; the world is kinematic with no obstacles, wind, quadrotors or omnidirectional robots;
+one fast radio on the unit disk with no contention model and no shadowing; no routing, faults,
+batteries, sensors, MAVLink, live view or stream. Anything else runs on the event engine, unchanged.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 
 from controllers.compiled import CompiledController, Program
@@ -31,8 +32,9 @@ def engine_choice() -> str:
 
 
 def compiled_parts(sim) -> bool:
-    """Whether any robot runs compiled code the fused engine could take (a Program or a CompiledGroup)."""
-    return any(isinstance(c, Program) for c in sim.controllers) or any(
+    """Whether any robot runs compiled code the fused engine could take (a Program, a CompiledController
+    or a CompiledGroup)."""
+    return any(isinstance(c, (Program, CompiledController)) for c in sim.controllers) or any(
         isinstance(g, CompiledGroup) for g in sim.group_controllers)
 
 
@@ -40,16 +42,27 @@ def _robots(sim) -> str | None:
     """Why the robots' controllers keep the run on the event engine (None: they do not)."""
     if not all(isinstance(g, CompiledGroup) for g in sim.group_controllers):
         return "a group controller that is not compiled"
-    compiled = [type(c).__name__ for c in sim.controllers if isinstance(c, CompiledController)]
-    if compiled:
-        return f"a CompiledController ({compiled[0]}): those run on the event engine"
-    listening = [type(c).__name__ for c in sim.controllers if not isinstance(c, Program) and type(c).listens()]
+    rssi = [type(c).__name__ for c in sim.controllers if isinstance(c, CompiledController) and _reads_rssi(type(c))]
+    if rssi:
+        return (f"{rssi[0]}.on_message reads m.rssi_dbm, which the fused engine's compiled logarithm could give "
+                "a last bit apart from numpy's")
+    listening = [type(c).__name__ for c in sim.controllers
+                 if not isinstance(c, (Program, CompiledController)) and type(c).listens()]
     if listening:
         return f"a Python controller that listens ({listening[0]}.on_message)"
     specs = sim.world.specs
     if any(isinstance(c, Program) and specs[i].drive is not None for i, c in enumerate(sim.controllers)):
         return "a compiled Program on a differential-drive body (Programs run on point robots)"
     return None
+
+
+def _reads_rssi(cls: type) -> bool:
+    """Whether a compiled controller's on_message mentions the message's RSSI."""
+    fn = cls.callbacks.get("on_message")
+    try:
+        return fn is not None and "rssi_dbm" in inspect.getsource(fn.py_func)
+    except (OSError, TypeError):
+        return True  # no source to read: assume it does
 
 
 def why_not_fused(s, sim, sensors: list[dict]) -> str | None:

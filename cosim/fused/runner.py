@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from controllers.compiled.codegen import fused_module
+from controllers.compiled.controller import CompiledController
 from controllers.compiled.group import CompiledGroup
 from controllers.compiled.kilolib import channel_name
 from controllers.compiled.program import Program
 from cosim.core.timeline import Priority
 from cosim.fused import build, loop
-from cosim.fused.kernels import DELIVER, launch
+from cosim.fused.kernels import DELIVER, DRIVE_CMD, STEER_CMD, launch
 from netstack.fast.backend import FastBackend
 from physics.fast_call import bound_overload
 from physics.kinematic import KinematicWorld
@@ -34,12 +35,13 @@ class FusedLoop:
     def run(self, sim: Simulation, end_ns: int) -> None:
         world, net = sim.world, sim.net
         assert isinstance(world, KinematicWorld) and isinstance(net, FastBackend)
-        programs = [c for c in sim.controllers if isinstance(c, Program)]
         groups = [g for g in sim.group_controllers if isinstance(g, CompiledGroup)]
-        variants = list(dict.fromkeys((type(h), h.values.tobytes()) for h in programs))  # a class with its parameters
-        module = fused_module([cls for cls, _ in variants], Path(loop.__file__), tuple(type(g) for g in groups))
+        variants = _variants(sim.controllers, Program)  # a class with its parameters
+        ctl_variants = _variants(sim.controllers, CompiledController)
+        module = fused_module([cls for cls, _ in variants], Path(loop.__file__), tuple(type(g) for g in groups),
+                              tuple(cls for cls, _ in ctl_variants))
         n = len(sim.controllers)
-        width = max([12] + [g.fused_parts()[1].shape[1] for g in groups])
+        width = max([12] + [g.fused_parts()[1].shape[1] for g in groups] + [cls.payload_bytes for cls, _ in ctl_variants])
         sender = _Sender(net)
         W = build.world_of(world)
         R, first_tx = build.radio_of(net, n, sender)
@@ -48,10 +50,11 @@ class FusedLoop:
         T = build.take_timers(sim, groups)
         P = build.programs_of(sim.controllers, variants)
         G = build.groups_of(sim, groups, net)
+        C = build.controllers_of(sim.controllers, ctl_variants, net)
         L = build.log_of()
         clock = np.array([sim.dt_ns, 0, sim.dt_ns, sim.quantum_ns, sim.duration_ns], dtype=np.int64)
         outputs = _Outputs(sim, net, P, L)
-        _Stretches(sim, module, outputs, world, (W, R, F, T, P, G, L, clock)).run(end_ns)
+        _Stretches(sim, module, outputs, world, (W, R, F, T, P, G, C, L, clock)).run(end_ns)
         sim.now_ns = end_ns
 
 
@@ -79,15 +82,18 @@ class _Stretches:
 
     def run(self, end_ns: int) -> None:
         sim, outputs = self.sim, self.outputs
-        W, R, F, T, P, G, L, clock = self.parts
+        W, R, F, T, P, G, C, L, clock = self.parts
         advance, typed_once = self.module.advance, False
         stop = np.zeros(3, np.int64)
         while True:
             stop[:] = self._stop(end_ns)
-            status = advance(stop, end_ns, W, R, F, T, P, G, L, clock)
+            status = advance(stop, end_ns, W, R, F, T, P, G, C, L, clock)
             if not typed_once:  # the dispatcher has compiled or loaded its one signature by now
                 advance, typed_once = _entry_point(self.module.advance), True
             outputs.drain()
+            if status == loop.NEWTIMER:
+                self._timers(T, C)
+                continue
             if status == loop.FULL:
                 continue
             if status == loop.ENDED:
@@ -110,6 +116,19 @@ class _Stretches:
             nxt = t + sim.progress_every_ns
             self.next_progress = nxt if nxt < sim.duration_ns else -1
 
+    def _timers(self, T, C) -> None:
+        """The timers compiled controllers asked for, started in Python in the order asked, numbered
+        where the event engine numbers them (they then run as Python timers)."""
+        sim = self.sim
+        sim.now_ns = int(C.pend_t[0])
+        sim.queue.resume_seq(int(T.state[0]))
+        for robot, number, period, phase in C.pend[:int(C.pend_n[0])].tolist():
+            sim.current_node = int(robot)
+            sim.controllers[int(robot)].start_timer(int(number), period, phase)
+        T.state[0] = sim.queue.next_seq()
+        C.pend_n[0] = 0
+        sim.current_node = None
+
     def _python(self, T) -> None:
         """The first queued Python event, its timers numbered after the loop's own; commands it gave
         the drives reach them now (the loop latches by itself)."""
@@ -119,8 +138,19 @@ class _Stretches:
         sim.current_node = None
         entry[3]()
         T.state[0] = sim.queue.next_seq()
-        self.world.apply_drive_commands()
+        self._drives()
         self.outputs.extra_events += 1
+
+    def _drives(self) -> None:
+        """The drive commands Python code gave, into the loop's, to wait for its next latch as they would."""
+        W = self.parts[0]
+        slots = self.world.drive_slot
+        for robot, v, w in self.world.take_drive_commands():
+            k = int(slots[robot])
+            if v is None:
+                W.dpend[k] = STEER_CMD
+            else:
+                W.dpend[k], W.dcmd[k, 0], W.dcmd[k, 1] = DRIVE_CMD, v, w
 
 
 class _Sender:
@@ -147,6 +177,11 @@ class _Sender:
         F.payload[s, :] = 0
         F.payload[s, :k] = np.frombuffer(payload[:k], dtype=np.uint8)
         return int(F.tx[s])
+
+
+def _variants(controllers: list, kind: type) -> list[tuple]:
+    """The distinct (class, parameters) of the controllers of `kind`, in robot order."""
+    return list(dict.fromkeys((type(h), h.values.tobytes()) for h in controllers if isinstance(h, kind)))
 
 
 def _entry_point(dispatcher):
