@@ -84,3 +84,40 @@ class Ranger(CompiledController):
 
     def step(s, k):
         s.d = core.range_to(k, 1)
+
+
+class LateStarter(CompiledController):
+    """Starts a 50 ms beacon (a random phase) at its first step from 0.2 s on, and another from the
+    first message it hears after that; each beacon broadcasts its count and records it."""
+
+    period = 0.1
+    fields: ClassVar[dict] = {"started": np.int64, "count": np.int64}
+    payload_bytes: ClassVar[int] = 2
+    records: ClassVar[tuple] = ("beacon",)
+    timers: ClassVar[tuple] = ("beacon",)
+
+    def step(s, k):
+        if s.started == 0 and k.now >= 0.2:
+            s.started = 1
+            core.every(k, "beacon", 0.05, np.nan)
+
+    def on_message(s, k, m):
+        if s.started == 1:
+            s.started = 2
+            core.every(k, "beacon", 0.07, 0.01)
+
+    def beacon(s, k):
+        s.count += 1
+        row = core.broadcast(k)
+        row[0], row[1] = k.me, s.count & 0xFF
+        core.record(k, "beacon", s.count)
+
+
+class RssiReader(CompiledController):
+    """Records the RSSI of every message it hears."""
+
+    period = None
+    records: ClassVar[tuple] = ("rssi",)
+
+    def on_message(s, k, m):
+        core.record(k, "rssi", m.rssi_dbm)
