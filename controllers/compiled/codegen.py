@@ -290,8 +290,9 @@ def fused_module(classes: list[type], template: Path, groups: tuple[type, ...] =
 def _group_dispatchers(n: int) -> str:
     """`_call_group` (a group's step with its context, then its commands applied) and `_call_take` (a
     reception into a group's inbox), each a branch per group."""
-    step = ["", "", "@njit(cache=True)", "def _call_group(g, W, R, F, L, P, G, t):"]
-    take_ = ["", "", "@njit(cache=True)", "def _call_take(g, G, i, src, t, size, frame):"]
+    step = ["", "", "@njit(cache=True)", "def _call_group(g, W, R, F, L, P, G, t):",
+            "    W, R, F, L, P, G = borrow((W, R, F, L, P, G))"]
+    take_ = ["", "", "@njit(cache=True)", "def _call_take(g, G, i, src, t, size, frame):", "    G, frame = borrow((G, frame))"]
     for g in range(n):
         branch = f"    {'if' if g == 0 else 'elif'} g == {g}:"
         step += [branch, f"        gp = G.parts[{g}]", "        m = gp.in_n[0]",
@@ -301,9 +302,6 @@ def _group_dispatchers(n: int) -> str:
                  "        gp.motion[:] = NO_MOTION", "        gp.out[:] = NO_MESSAGE", f"        _gtick_{g}(gp.state, k)",
                  "        apply_group(W, R, F, L, P, gp, t)"]
         take_ += [branch, f"        take(G.parts[{g}], i, src, t, size, frame)"]
-    if not n:
-        step.append("    pass")
-        take_.append("    pass")
     return "\n".join(step + take_) + "\n"
 
 
@@ -316,8 +314,10 @@ _CTL = ("        cp = C.parts[{q}]\n"
 def _controller_dispatchers(classes: tuple[type, ...]) -> str:
     """`_call_ctl` (a controller's step, number -1, or its timer callback by number) and `_call_ctl_rx`
     (its on_message), each with the call's context and its commands applied, a branch per class."""
-    step = ["", "", "@njit(cache=True)", "def _call_ctl(q, number, W, R, F, L, P, C, i, t):"]
-    rx = ["", "", "@njit(cache=True)", "def _call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi):"]
+    borrowed = "    W, R, F, L, P, C = borrow((W, R, F, L, P, C))"
+    step = ["", "", "@njit(cache=True)", "def _call_ctl(q, number, W, R, F, L, P, C, i, t):", borrowed]
+    rx = ["", "", "@njit(cache=True)", "def _call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi):", borrowed,
+          "    frame = borrow(frame)"]
     for q, cls in enumerate(classes):
         branch = f"    {'if' if q == 0 else 'elif'} q == {q}:"
         calls = [("-1", "step")] if "step" in cls.callbacks else []
@@ -330,7 +330,7 @@ def _controller_dispatchers(classes: tuple[type, ...]) -> str:
             rx += [branch, _CTL.format(q=q), "        m = Msg(src, t / 1e9, size, inbound(cp, size, frame), rssi)",
                    f"        _c{q}_on_message(st, k, m)", "        apply_ctl(W, R, F, L, P, C, cp, i, t)"]
     for lines in (step, rx):
-        if len(lines) == 4:
+        if not any(line.startswith("    if q") for line in lines):
             lines.append("    pass")
     return "\n".join(step + rx) + "\n"
 
