@@ -15,6 +15,7 @@ from numba import njit, typed
 
 from cosim.fused.borrow import borrow
 from netstack.fast.kernels_compiled import column_pairs, max_displacement, near_pairs
+from physics.kernels_compiled import move_points, push_apart
 from physics.kinematic_compiled import advance as advance_world
 from physics.kinematic_compiled import latch as latch_world
 from physics.kinematic_compiled import settle
@@ -118,10 +119,31 @@ def _touching(w: World, radius: float) -> np.ndarray:
 
 
 @njit(cache=True)
+def _points_step(w: World, dt_s: float) -> None:
+    """KinematicWorld.step for point robots only: motion, pushes apart, arena walls (the same kernels
+    as physics.kinematic_compiled's step, without the drives' calls: a third of the step at 100 robots)."""
+    if w.at_rest[0] and not w.avel.any():
+        return
+    move_points(dt_s, w.max_accel, w.ahead, w.avel, w.max_speed, w.alive, w.vel, w.pos, w.trig)
+    if w.collide and len(w.pos) > 1:
+        pairs = _touching(w, 2.0 * w.max_r)
+        if len(pairs):
+            push_apart(w.pos, w.radius, pairs[:, 0].copy(), pairs[:, 1].copy())
+    pos, lo, hi = w.pos, w.clip_lo, w.clip_hi  # locals: a tuple's field read in a loop costs a refcount each time
+    for k in range(len(pos)):
+        for a in range(3):
+            pos[k, a] = min(max(pos[k, a], lo[k, a]), hi[k, a])
+    w.at_rest[0] = not w.vel.any()
+
+
+@njit(cache=True)
 def physics_step(w: World, dt_s: float) -> None:
     """KinematicWorld.step through its own compiled kernels (physics.kinematic_compiled.run's step):
     the drives and point motion, pushes apart, arena walls, blocked drives."""
     w = borrow(w)
+    if not len(w.dpend):  # no differential drives
+        _points_step(w, dt_s)
+        return
     if not advance_world(dt_s, w.max_accel, w.ahead, w.avel, w.max_speed, w.alive, w.vel, w.pos, w.trig, w.at_rest[0],
                          w.drives):
         return
@@ -131,10 +153,19 @@ def physics_step(w: World, dt_s: float) -> None:
     w.at_rest[0] = settle(w.pos, w.vel, w.radius, pairs, w.clip_lo, w.clip_hi, w.scene, w.drives)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def latch(w: World) -> None:
     """KinematicWorld.latch: the drive commands given since the last latch (DriveCommands.apply,
     DiffDriveBank.drive's arithmetic), then the commands so far become the ones the next step integrates."""
+    if not len(w.dpend):
+        w.avel[:] = w.cvel
+        w.ahead[:] = w.chead
+        return
+    _latch_drives(w)
+
+
+@njit(cache=True)
+def _latch_drives(w: World) -> None:
     w = borrow(w)
     d, pend, cmd = w.drives, w.dpend, w.dcmd
     for k in range(len(pend)):

@@ -317,7 +317,7 @@ def _before(stop: np.ndarray, t: int, p: int, q: int) -> bool:
     return stop[0] < t or (stop[0] == t and (stop[1] < p or (stop[1] == p and stop[2] < q)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _loops(ring, i, t_ring, limit, tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters, rec_room):
     """A loop timer, then its ring's next ones while nothing else comes first (they may run up to `limit`)."""
     tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters = borrow(
