@@ -9,28 +9,9 @@ import pytest
 
 import cosim
 from tests.conftest import ROOT, base_scenario
+from tests.cosim.fused.engines import both, same
 
 PROBES = "tests.controllers.compiled.probes"
-
-
-def outcome(sim) -> tuple:
-    sim.run()
-    c = sim.counters
-    return (sim.engine_path, sim.recorder.digest(),
-            (c.sent, c.delivered, c.dropped, c.acked, c.not_acked, c.physics_steps, c.events))
-
-
-def both(monkeypatch, make) -> tuple[tuple, tuple]:
-    monkeypatch.setenv("COSIM_ENGINE", "event")
-    event = outcome(make())
-    monkeypatch.setenv("COSIM_ENGINE", "auto")
-    return event, outcome(make())
-
-
-def same(event: tuple, fused: tuple) -> None:
-    assert (event[0], fused[0]) == ("event", "fused")
-    assert fused[2] == event[2] and event[2][1] > 0
-    assert fused[1] == event[1]
 
 
 @pytest.mark.parametrize("noise, loss", [(0.0, 0.0), (0.004, 0.3)])

@@ -9,24 +9,11 @@ import pytest
 
 import cosim
 from tests.conftest import ROOT, base_scenario
+from tests.cosim.fused.engines import both
 
 GROUP_CONFIG = ROOT / "configs" / "kilombo_follow_group.yaml"
 COMPILED = "controllers.compiled.group_examples:ChainFollowerCompiled"
 BAD = "tests.controllers.compiled.bad_programs"
-
-
-def outcome(sim) -> tuple:
-    sim.run()
-    c = sim.counters
-    return (sim.engine_path, sim.recorder.digest(),
-            (c.sent, c.delivered, c.dropped, c.acked, c.not_acked, c.physics_steps, c.events))
-
-
-def both(monkeypatch, make) -> tuple[tuple, tuple]:
-    monkeypatch.setenv("COSIM_ENGINE", "event")
-    event = outcome(make())
-    monkeypatch.setenv("COSIM_ENGINE", "auto")
-    return event, outcome(make())
 
 
 def chain(overrides: dict):
@@ -91,7 +78,7 @@ def test_the_drops_name_their_reasons_on_the_fused_engine(monkeypatch):
     assert (kind == 3).sum() + (kind == 4).sum() == 20  # an ack or no-ack row for each unicast
 
 
-def test_what_keeps_a_group_on_the_event_engine_is_said(monkeypatch, caplog):
+def test_what_keeps_a_group_on_the_event_engine_is_said(monkeypatch):
     from cosim.fused.plan import why_not_fused
 
     monkeypatch.setenv("COSIM_ENGINE", "auto")
