@@ -129,27 +129,21 @@ class GroupPinger(CompiledGroup):
             group_record(k, i, "steps_taken", s[i].count)
 
 
-class GroupDriver(CompiledGroup):
-    """Drives its robots at its first step (refused on point robots, which have no wheels)."""
-
-    period = 0.1
-
-    def tick(s, k):
-        for i in range(len(s)):
-            group_drive(k, i, 0.1, 0.0)
-
-
 @dataclass(frozen=True)
-class ClimbParams:
-    climb: bool = True
+class MisfitParams:
+    command: int = 0
+    """0: drive (refused on robots without wheels); 1: climb (refused on wheels); 2: a NaN speed."""
 
 
-class GroupClimber(CompiledGroup):
-    """Asks its robots to climb (refused on wheels) or, with climb false, for a NaN vertical speed."""
+class GroupMisfit(CompiledGroup):
+    """Gives its robots, at its first step, a command their bodies cannot take (see MisfitParams)."""
 
-    Params = ClimbParams
+    Params = MisfitParams
     period = 0.1
 
     def tick(s, k):
         for i in range(len(s)):
-            set_velocity(k, i, 0.1, 0.0, 0.2 if k.params.climb else np.nan)
+            if k.params.command == 0:
+                group_drive(k, i, 0.1, 0.0)
+            else:
+                set_velocity(k, i, 0.1, 0.0, 0.2 if k.params.command == 1 else np.nan)

@@ -101,15 +101,15 @@ def one_group(cls: str, model: str, params: dict):
     return cosim.build(cosim.from_dict(data, source="one.yaml"))
 
 
-@pytest.mark.parametrize(("cls", "model", "params", "said"), [
-    ("GroupDriver", "point", {}, "not differential-drive"),
-    ("GroupClimber", "diff_drive", {"climb": True}, "cannot climb"),
-    ("GroupClimber", "point", {"climb": False}, "must be a finite number|must be finite numbers"),
+@pytest.mark.parametrize(("model", "command", "said"), [
+    ("point", 0, "not differential-drive"),
+    ("diff_drive", 1, "cannot climb"),
+    ("point", 2, "must be a finite number|must be finite numbers"),
 ])
-def test_a_command_the_bodies_cannot_take_stops_the_run_on_both_engines(cls, model, params, said, monkeypatch):
+def test_a_command_the_bodies_cannot_take_stops_the_run_on_both_engines(model, command, said, monkeypatch):
     for engine, path in (("event", "event"), ("auto", "fused")):
         monkeypatch.setenv("COSIM_ENGINE", engine)
-        sim = one_group(cls, model, params)
+        sim = one_group("GroupMisfit", model, {"command": command})
         assert sim.engine_path == path
         with pytest.raises(cosim.SimulationError, match=said):
             sim.run()
