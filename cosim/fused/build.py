@@ -76,7 +76,7 @@ def log_of() -> loop.Log:
                     np.zeros(1, np.int64), np.zeros(7, np.int64))
 
 
-def _roles(sim: Simulation, groups: list[CompiledGroup], timer) -> tuple | None:
+def _roles(groups: list[CompiledGroup], timer: Timer) -> tuple | None:
     """(kind, node, argument) of a timer the loop runs itself, or None."""
     cb = timer.callback
     if isinstance(cb, GroupTick):
@@ -103,7 +103,7 @@ def take_timers(sim: Simulation, groups: list[CompiledGroup]) -> Timers:
         if priority != Priority.TIMER:
             continue  # the tick, the latch, samples and progress: the loop and the runner have their own
         timer = action.__self__ if isinstance(action, MethodType) else None
-        role = _roles(sim, groups, timer) if isinstance(timer, Timer) and not timer.cancelled else None
+        role = _roles(groups, timer) if isinstance(timer, Timer) and not timer.cancelled else None
         if role is None:
             kept.append(entry)
             continue
