@@ -343,9 +343,11 @@ def _engine_sources(template: Path) -> set[str]:
     import netstack.fast.kernels_compiled as radio
     import physics.kernels_compiled as physics
     import physics.kinematic_compiled as world
+    import physics.numpy_rules as rules
     import physics.pair_kernels as pairs
+    import physics.scenery_kernels as scenery
 
     here = template.parent
     return {str(template), str(here / "kernels.py"), str(here / "borrow.py"), str(here / "groups.py"),
             str(here / "controllers.py"), kilo_api.__file__, radio.__file__, physics.__file__, world.__file__, pairs.__file__,
-            group.__file__, core.__file__}
+            group.__file__, core.__file__, rules.__file__, scenery.__file__}
