@@ -17,6 +17,7 @@ from numba import njit
 from controllers.compiled.core import DRIVE, VELOCITY
 from cosim.fused.borrow import borrow
 from cosim.fused.kernels import DRIVE_CMD, SEND, STEER_CMD, launch
+from cosim.fused.rows import finite, log_row
 
 CtlParts = namedtuple("CtlParts", ["states", "params", "cmd", "out_dst", "out_payload", "out_n", "rec", "rec_n", "timers",
                                    "timer_n", "inbound", "air"])
@@ -32,11 +33,6 @@ STEP = -1
 """The timer number of a controller's step."""
 
 
-@njit(cache=True, inline="always")
-def _finite(v: float) -> bool:
-    return not (np.isnan(v) or np.isinf(v))
-
-
 @njit(cache=True)
 def _motion(cmd: np.ndarray, i: int, cvel: np.ndarray, dslot: np.ndarray, dpend: np.ndarray, dcmd: np.ndarray) -> None:
     """Robot.drive or Robot.set_velocity, with their refusals (drive commands wait for the latch:
@@ -47,11 +43,11 @@ def _motion(cmd: np.ndarray, i: int, cvel: np.ndarray, dslot: np.ndarray, dpend:
     if kind == DRIVE:
         if k < 0:
             raise ValueError("drive: the robot is not a wheeled robot (robot.model: diff_drive, omni or urdf)")
-        if not (_finite(a) and _finite(b)):
+        if not (finite(a) and finite(b)):
             raise ValueError("drive: v and w must be finite numbers")
         dpend[k], dcmd[k, 0], dcmd[k, 1] = DRIVE_CMD, a, b
     elif kind == VELOCITY:
-        if not (_finite(a) and _finite(b) and _finite(c)):
+        if not (finite(a) and finite(b) and finite(c)):
             raise ValueError("set_velocity: vx, vy and vz must be finite numbers")
         if k >= 0 and c != 0.0:
             raise ValueError("set_velocity: the robot drives on wheels and cannot climb: vz must be 0")
@@ -85,12 +81,7 @@ def apply(W, R, F, L, P, C, cp: CtlParts, i: int, t: int) -> None:
         frame, row = F.payload[s], cp.out_payload[q]
         for j in range(min(size, len(frame))):
             frame[j] = row[j]
-        n = L.n[0]
-        if n >= len(L.t):
-            raise ValueError("the fused engine's network log is full")
-        L.t[n], L.kind[n], L.src[n], L.dst[n], L.tx[n], L.dist[n], L.size[n], L.reason[n] = (
-            t, SEND, i, dst, F.tx[s], np.nan, size, 0)
-        L.n[0] = n + 1
+        log_row(L, t, SEND, i, dst, F.tx[s], np.nan, size, 0)
         L.counters[0] += 1
     cp.out_n[0] = 0
     for q in range(cp.rec_n[0]):

@@ -15,6 +15,7 @@ from numba import njit
 from controllers.compiled.group import BROADCAST_DST, DRIVE, VELOCITY
 from cosim.fused.borrow import borrow
 from cosim.fused.kernels import DRIVE_CMD, SEND, STEER_CMD, launch
+from cosim.fused.rows import finite, log_row
 
 Parts = namedtuple("Parts", ["first", "n", "state", "params", "ids", "motion", "cmd", "out", "payload", "rec", "rec_n",
                              "in_dst", "in_src", "in_t", "in_len", "in_payload", "in_n", "air", "wheeled"])
@@ -39,11 +40,6 @@ def take(gp: Parts, i: int, src: int, t_ns: int, size: int, frame: np.ndarray) -
     gp.in_n[0] = m + 1
 
 
-@njit(cache=True, inline="always")
-def _finite(v: float) -> bool:
-    return not (np.isnan(v) or np.isinf(v))
-
-
 @njit(cache=True)
 def _motion(gp: Parts, cvel: np.ndarray, dslot: np.ndarray, dpend: np.ndarray, dcmd: np.ndarray) -> None:
     """Drives, then velocities, in robot order (Group.drive's and Group.set_velocity's refusals); drive
@@ -55,7 +51,7 @@ def _motion(gp: Parts, cvel: np.ndarray, dslot: np.ndarray, dpend: np.ndarray, d
         v, w = cmd[i, 0], cmd[i, 1]
         if not gp.wheeled:
             raise ValueError("group.drive: the group's robots are not differential-drive (robot.model: diff_drive)")
-        if not (_finite(v) and _finite(w)):
+        if not (finite(v) and finite(w)):
             raise ValueError("group.drive: v and w must be finite numbers")
         k = dslot[gp.first + i]
         dpend[k], dcmd[k, 0], dcmd[k, 1] = DRIVE_CMD, v, w
@@ -63,7 +59,7 @@ def _motion(gp: Parts, cvel: np.ndarray, dslot: np.ndarray, dpend: np.ndarray, d
         if motion[i] != VELOCITY:
             continue
         vx, vy, vz = cmd[i, 0], cmd[i, 1], cmd[i, 2]
-        if not (_finite(vx) and _finite(vy) and _finite(vz)):
+        if not (finite(vx) and finite(vy) and finite(vz)):
             raise ValueError("group.set_velocity: vx, vy and vz must be finite numbers")
         if gp.wheeled and vz != 0.0:
             raise ValueError("set_velocity: the group's robots drive on wheels and cannot climb: vz must be 0")
@@ -94,12 +90,7 @@ def _frames(W, R, F, L, gp: Parts, t: int, unicast: bool) -> None:
         frame = F.payload[s]
         for j in range(min(size, len(frame))):
             frame[j] = payload[i, j]
-        n = L.n[0]
-        if n >= len(L.t):
-            raise ValueError("the fused engine's network log is full")
-        L.t[n], L.kind[n], L.src[n], L.dst[n], L.tx[n], L.dist[n], L.size[n], L.reason[n] = (
-            t, SEND, src, dst if unicast else -1, F.tx[s], np.nan, size, 0)
-        L.n[0] = n + 1
+        log_row(L, t, SEND, src, dst if unicast else -1, F.tx[s], np.nan, size, 0)
         L.counters[0] += 1
 
 

@@ -387,3 +387,4 @@ def arriving(f: Flights, t_ns: int) -> int:
             best = arrive[s]
     f.state[4] = best
     return m
+

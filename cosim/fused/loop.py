@@ -37,6 +37,7 @@ from cosim.fused.kernels import (
     physics_step,
     sync,
 )
+from cosim.fused.rows import log_row
 from physics.kernels_compiled import remainder
 
 Programs = namedtuple("Programs", ["prog", "slot", "states", "io", "gens", "params", "motion", "noise", "period", "msg",
@@ -90,17 +91,6 @@ def _call_ctl(q, number, W, R, F, L, P, C, i, t):  # replaced when generated
 
 def _call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi):  # replaced when generated
     raise NotImplementedError
-
-
-@njit(cache=True, inline="always")
-def _row(L, t: int, kind: int, src: int, dst: int, tx: int, dist: float, size: int, reason: int) -> None:
-    """A network row into the log."""
-    n = L.n[0]
-    if n >= len(L.t):
-        raise ValueError("the fused engine's network log is full")
-    L.t[n], L.kind[n], L.src[n], L.dst[n], L.tx[n], L.dist[n], L.size[n], L.reason[n] = (t, kind, src, dst, tx, dist, size,
-                                                                                        reason)
-    L.n[0] = n + 1
 
 
 @njit(cache=True, inline="always")
@@ -169,13 +159,13 @@ def _drops(F, L, alive, slots, t: int) -> None:
         got, dropped = 0, 0
         for q in range(start[s], start[s] + count[s]):
             if lost[q]:
-                _row(L, t, DROP, src[s], node[q], tx[s], np.nan, 0, LOST)
+                log_row(L, t, DROP, src[s], node[q], tx[s], np.nan, 0, LOST)
                 c[2] += 1
                 dropped += 1
             elif alive[node[q]]:
                 got += 1
         if dst[s] >= 0 and got == 0 and dropped == 0:
-            _row(L, t, DROP, src[s], dst[s], tx[s], np.nan, 0, UNREACHED if alive[dst[s]] else DST_DEAD)
+            log_row(L, t, DROP, src[s], dst[s], tx[s], np.nan, 0, UNREACHED if alive[dst[s]] else DST_DEAD)
             c[2] += 1
     for s in slots:
         if dst[s] < 0:
@@ -183,7 +173,7 @@ def _drops(F, L, alive, slots, t: int) -> None:
         got = 0
         for q in range(start[s], start[s] + count[s]):
             got += not lost[q] and alive[node[q]]
-        _row(L, t, ACK if got == 1 else NOACK, src[s], dst[s], tx[s], np.nan, 0, 0)
+        log_row(L, t, ACK if got == 1 else NOACK, src[s], dst[s], tx[s], np.nan, 0, 0)
         c[5 if got == 1 else 6] += 1
 
 
@@ -199,7 +189,7 @@ def _deliver(W, R, F, P, G, C, L, t: int) -> None:
     for s in slots:
         for q in range(start[s], start[s] + count[s]):
             if not lost[q] and alive[node[q]]:
-                _row(L, t, DELIVER, src[s], node[q], tx[s], dist[q], size[s], 0)
+                log_row(L, t, DELIVER, src[s], node[q], tx[s], dist[q], size[s], 0)
                 c[1] += 1
     _drops(F, L, alive, slots, t)
     pos, payload, prog, slot, noise, gens = W.pos, F.payload, P.prog, P.slot, P.noise, P.gens
@@ -236,7 +226,7 @@ def _transmit(W, R, F, P, L, i: int, t: int) -> None:
     for j in range(9):
         frame[j] = msg.data[j]
     frame[9], frame[10], frame[11] = msg.type, msg.crc & 0xFF, msg.crc >> 8
-    _row(L, t, SEND, i, -1, F.tx[s], np.nan, 12, 0)
+    log_row(L, t, SEND, i, -1, F.tx[s], np.nan, 12, 0)
     L.counters[0] += 1
     _call_txs(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist)
 
