@@ -76,8 +76,9 @@ def log_of() -> loop.Log:
                     np.zeros(1, np.int64), np.zeros(7, np.int64))
 
 
-def _roles(groups: list[CompiledGroup], timer: Timer) -> tuple | None:
-    """(kind, node, argument) of a timer the loop runs itself, or None."""
+def _roles(groups: list[CompiledGroup], timer: Timer, kinds: dict[type, dict]) -> tuple | None:
+    """(kind, node, argument) of a timer the loop runs itself, or None. `kinds` keeps, per Program
+    class, its timers' functions and their kinds (a bound method's hash costs more than the lookup)."""
     cb = timer.callback
     if isinstance(cb, GroupTick):
         return next(((loop.GROUP, g, 0) for g, c in enumerate(groups) if c is cb.controller), None)
@@ -85,8 +86,12 @@ def _roles(groups: list[CompiledGroup], timer: Timer) -> tuple | None:
         return loop.CTIMER, cb.controller.id, cb.number
     owner = cb.__self__ if isinstance(cb, MethodType) else None
     if isinstance(owner, Program):
-        kinds = dict(zip(owner.timer_callbacks(), (loop.LOOP, loop.TRANSMIT, loop.MOVE)))
-        return (kinds[cb], owner.id, 0) if cb in kinds else None
+        own = kinds.get(type(owner))
+        if own is None:
+            own = kinds[type(owner)] = {m.__func__: k for m, k in zip(owner.timer_callbacks(),
+                                                                        (loop.LOOP, loop.TRANSMIT, loop.MOVE))}
+        kind = own.get(cb.__func__)
+        return None if kind is None else (kind, owner.id, 0)
     if isinstance(owner, CompiledController) and cb == owner.step:
         return loop.CTIMER, owner.id, STEP
     return None
@@ -98,12 +103,13 @@ def take_timers(sim: Simulation, groups: list[CompiledGroup]) -> Timers:
     fire; what else is queued (Python timers) stays, and the rings' sequence numbers continue the queue's."""
     entries: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}  # (kind, period, arg) -> [(t, seq, node)]
     kept = []
+    kinds: dict[type, dict] = {}
     for entry in sim.queue.heap:
         t, priority, seq, action = entry
         if priority != Priority.TIMER:
             continue  # the tick, the latch, samples and progress: the loop and the runner have their own
         timer = action.__self__ if isinstance(action, MethodType) else None
-        role = _roles(groups, timer) if isinstance(timer, Timer) and not timer.cancelled else None
+        role = _roles(groups, timer, kinds) if isinstance(timer, Timer) and not timer.cancelled else None
         if role is None:
             kept.append(entry)
             continue

@@ -1,0 +1,152 @@
+"""The fused loop's steps that call no program, group or controller: compiled once and cached for
+every scenario (cosim.fused.loop, compiled anew for each set of program classes, calls them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from controllers.compiled.kilolib import crc_update
+from cosim.fused.borrow import borrow
+from cosim.fused.kernels import DROP, INF, TWO_PI, advance_ring, physics_step, sync
+from cosim.fused.rows import log_row
+from physics.kernels_compiled import remainder
+
+TIMER_PRIORITY = 2
+ACK, NOACK = 3, 4  # the trace's network kinds (cosim.core.recorder.NET_KINDS)
+LOST, UNREACHED, DST_DEAD = 1, 2, 3  # the trace's drop reason codes (cosim.core.recorder.DROP_REASONS)
+
+
+@njit(cache=True, inline="always")
+def move(io: np.ndarray, motion: np.ndarray, prog: np.ndarray, cvel: np.ndarray, chead: np.ndarray, i: int) -> None:
+    """KiloProgram._move: the motors as a velocity and a turn for the next motion step."""
+    r = io[i]
+    m = prog[i]
+    if r.motor_l and r.motor_r:
+        cvel[i, 0], cvel[i, 1], cvel[i, 2] = motion[m, 0], 0.0, 0.0
+        r.moving = True
+        return
+    if not (r.motor_l or r.motor_r):
+        if r.moving:
+            cvel[i, 0], cvel[i, 1], cvel[i, 2] = 0.0, 0.0, 0.0
+            r.moving = False
+        return
+    o = 1 if r.motor_l else 4
+    chead[i] = remainder(chead[i] + motion[m, o], TWO_PI)
+    cvel[i, 0], cvel[i, 1], cvel[i, 2] = motion[m, o + 1], motion[m, o + 2], 0.0
+    r.moving = True
+
+
+@njit(cache=True)
+def moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring: int, alive, limit: int, io, motion, prog, cvel,
+           chead) -> int:
+    """The motion ring's next timers, as long as nothing else comes first: no other ring's timer, and
+    nothing at or before `limit` (the next tick, latch, arrival or sample). Returns how many ran."""
+    tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate = borrow((tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate))
+    alive, io, motion, prog, cvel, chead = borrow((alive, io, motion, prog, cvel, chead))
+    bt, bs = other_rings(tt, ts, tstart, tcur, tlive, ring)
+    fired = 0
+    while tlive[ring]:
+        k = tstart[ring] + tcur[ring]
+        t, q = tt[k], ts[k]
+        if t > limit or t > bt or (t == bt and q > bs):
+            return fired
+        i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
+        fired += 1
+        if i >= 0:
+            move(io, motion, prog, cvel, chead, i)
+    return fired
+
+
+@njit(cache=True, inline="always")
+def other_rings(tt: np.ndarray, ts: np.ndarray, tstart: np.ndarray, tcur: np.ndarray, tlive: np.ndarray, ring: int) -> tuple:
+    """(time, sequence) of the earliest timer of the rings other than `ring` (INF, INF if none)."""
+    bt, bs = INF, INF
+    for r in range(len(tstart)):
+        if r != ring and tlive[r]:
+            k = tstart[r] + tcur[r]
+            if tt[k] < bt or (tt[k] == bt and ts[k] < bs):
+                bt, bs = tt[k], ts[k]
+    return bt, bs
+
+
+@njit(cache=True)
+def crc_ok(payload: np.ndarray) -> bool:
+    """message_t.parse's check: the CRC of the data and type bytes is the frame's last two bytes."""
+    crc = 0xFFFF
+    for j in range(10):
+        crc = crc_update(crc, np.int64(payload[j]))
+    return crc == np.int64(payload[10]) | (np.int64(payload[11]) << 8)
+
+
+@njit(cache=True)
+def drops(F, L, alive, slots, t: int) -> None:
+    """FastBackend._events' drops, frame by frame: the losses, then a unicast that reached no one;
+    then each unicast's status (acked when its receiver got it)."""
+    F, L, alive, slots = borrow((F, L, alive, slots))
+    c = L.counters
+    start, count, lost, node, src, tx, dst = F.start, F.count, F.lost, F.node, F.src, F.tx, F.dst
+    for s in slots:
+        got, dropped = 0, 0
+        for q in range(start[s], start[s] + count[s]):
+            if lost[q]:
+                log_row(L, t, DROP, src[s], node[q], tx[s], np.nan, 0, LOST)
+                c[2] += 1
+                dropped += 1
+            elif alive[node[q]]:
+                got += 1
+        if dst[s] >= 0 and got == 0 and dropped == 0:
+            log_row(L, t, DROP, src[s], dst[s], tx[s], np.nan, 0, UNREACHED if alive[dst[s]] else DST_DEAD)
+            c[2] += 1
+    for s in slots:
+        if dst[s] < 0:
+            continue
+        got = 0
+        for q in range(start[s], start[s] + count[s]):
+            got += not lost[q] and alive[node[q]]
+        log_row(L, t, ACK if got == 1 else NOACK, src[s], dst[s], tx[s], np.nan, 0, 0)
+        c[5 if got == 1 else 6] += 1
+
+
+@njit(cache=True)
+def tick(W, R, clock: np.ndarray, L) -> None:
+    """Simulation._tick: the step, the position sync on a quantum, the latch queued after it."""
+    W, R, clock, L = borrow((W, R, clock, L))
+    t = clock[0]
+    physics_step(W, clock[2] / 1e9)
+    L.counters[3] += 1
+    if t % clock[3] == 0:
+        sync(R, W, t)
+    clock[1] = t
+    clock[0] = t + clock[2] if t + clock[2] <= clock[4] else -1
+
+
+@njit(cache=True, inline="always")
+def timer_limit(clock: np.ndarray, fstate: np.ndarray, end_ns: int, stop: np.ndarray) -> int:
+    """The last instant a timer may run before anything else: before the next tick and the next
+    arrival, and at the latch, the end or a sample at the latest (they come after timers); before a
+    Python timer (which may come before a timer at its instant)."""
+    st = stop[0] if stop[1] > TIMER_PRIORITY else stop[0] - 1
+    return min(clock[0] - 1 if clock[0] >= 0 else INF, fstate[4] - 1, end_ns, clock[1] if clock[1] >= 0 else INF,
+               st if stop[0] <= end_ns else INF)
+
+
+@njit(cache=True, inline="always")
+def next_event(tq: int, sq: int, clock: np.ndarray) -> tuple:
+    """(time, priority, sequence, which) of the next queued event: 0 tick, 1 the timer at tq (sequence
+    sq), 2 latch; INF if none."""
+    best_t, best_p, best_s, which = INF, 0, 0, -1
+    if clock[0] >= 0:
+        best_t, which = clock[0], 0
+    if tq < best_t or (tq == best_t and tq < INF and best_p > 2):
+        best_t, best_p, best_s, which = tq, 2, sq, 1
+    if clock[1] >= 0 and (clock[1] < best_t or (clock[1] == best_t and best_p > 9)):
+        best_t, best_p, best_s, which = clock[1], 9, 0, 2
+    return best_t, best_p, best_s, which
+
+
+@njit(cache=True, inline="always")
+def before(stop: np.ndarray, t: int, p: int, q: int) -> bool:
+    """Whether the stop (time, priority, sequence) comes before the event (t, p, q)."""
+    return stop[0] < t or (stop[0] == t and (stop[1] < p or (stop[1] == p and stop[2] < q)))
