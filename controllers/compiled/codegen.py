@@ -9,6 +9,7 @@ every source it depends on: change a program or the engine and a new module is c
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import inspect
@@ -124,8 +125,10 @@ def txs_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns):
 '''
 
 
+@functools.cache
 def program_module(cls: type) -> ModuleType:
-    """The one-robot entry points of program `cls` (setup_one, loop_one, rx_one, tx_one, txs_one)."""
+    """The one-robot entry points of program `cls` (setup_one, loop_one, rx_one, tx_one, txs_one); once
+    per class and process (each robot's controller asks: reading and hashing the sources is ~250 us)."""
     text = _ONE.format(ref=_class_ref(cls))
     return load_generated(cls.__name__.lower(), text, _sources([cls]))
 
@@ -155,10 +158,12 @@ _MESSAGE = """
     m = Msg(src, t, len(data), inbound, rssi)"""
 
 
+@functools.cache
 def controller_module(cls: type) -> ModuleType:
     """The one-robot entry points of compiled controller `cls`, `<callback>_one(state, *context)` for
     each callback (`on_message_one` also takes the message): each builds the context `k` (core.Ctl)
-    from its arguments, calls the callback and returns whether it left commands to apply."""
+    from its arguments, calls the callback and returns whether it left commands to apply. Once per class
+    and process, as program_module."""
     text = _CONTROLLER.format(ref=_class_ref(cls)) + "".join(
         _ENTRY.format(name=name, args=", inbound, src, t, data, rssi", body=_MESSAGE, extra=", m") if name == "on_message"
         else _ENTRY.format(name=name, args="", body="", extra="") for name in cls.callbacks)

@@ -29,7 +29,7 @@ import warnings
 from typing import Any, ClassVar
 
 import numpy as np
-from numba import njit, typed, typeof
+from numba import njit, typeof
 from numba.core.dispatcher import Dispatcher
 from numba.core.errors import NumbaError, NumbaWarning
 
@@ -38,6 +38,7 @@ from controllers.api.messages import Message
 from controllers.compiled import kilolib
 from controllers.compiled.core import DRIVE, OUTBOX, RECORDS, TIMERS, VELOCITY, timer_number
 from controllers.compiled.program import declared_layout, params_record
+from controllers.compiled.scratch import own_stream
 from physics.fast_call import bound_overload
 
 HOOKS = ("setup", "step", "on_message")
@@ -99,7 +100,7 @@ class CompiledController(Controller):
         self._rec, self._rec_n = np.zeros((RECORDS, 2)), np.zeros(1, np.int64)
         self._timers, self._timer_n = np.zeros((TIMERS, 3)), np.zeros(1, np.int64)
         self._inbound = np.zeros(size, np.uint8)
-        self._gens = typed.List([np.random.default_rng(0)])
+        self._gens = own_stream(np.random.default_rng(0))
         self._seen: tuple = (None, None)
         self._tail: tuple = ()
         key = (type(self), self.values.dtype)
@@ -110,7 +111,7 @@ class CompiledController(Controller):
     def bind(self, node_id, robot, net, rng, services) -> None:  # type: ignore[override]
         """As Controller.bind; the compiled code draws from the controller's own stream."""
         super().bind(node_id, robot, net, rng, services)
-        self._gens = typed.List([rng])
+        self._gens = own_stream(rng)
         self._seen = (None, None)
 
     def _context(self) -> tuple:

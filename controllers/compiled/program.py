@@ -26,11 +26,11 @@ import math
 from typing import Any, ClassVar
 
 import numpy as np
-from numba import typed
 
 from controllers import Message
 from controllers.compiled import kilolib
-from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE, RECORD_CAPACITY
+from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
+from controllers.compiled.scratch import own_stream, record_buffers
 from controllers.kilolib.api import TICKS_PER_S, KiloParams, KiloProgram
 from controllers.kilolib.messages import message_t
 
@@ -87,7 +87,23 @@ def declared_layout(cls: type, payload_bytes: int) -> np.dtype:
 
 def params_record(params: Any) -> np.ndarray:
     """The Params dataclass as a 1-element structured array of numbers (compiled code reads k.params.x):
-    ints as int64, floats as float64, bools as bool."""
+    ints as int64, floats as float64, bools as bool. A new array each call; its layout is worked out
+    once per distinct (hashable) Params value, since every robot of a group asks with the same one."""
+    try:  # keyed by the values' types too: Params(x=1) == Params(x=1.0), but one is int64, the other float64
+        key = (params, tuple(map(type, vars(params).values())))
+        dtype, values = _PARAMS.get(key) or _PARAMS.setdefault(key, _params_layout(params))
+    except TypeError:  # not hashable, or no __dict__
+        dtype, values = _params_layout(params)
+    out = np.zeros(1, dtype=dtype)
+    if values:
+        out[0] = values
+    return out
+
+
+_PARAMS: dict[Any, tuple[np.dtype, tuple]] = {}
+
+
+def _params_layout(params: Any) -> tuple[np.dtype, tuple]:
     fields, values = [], []
     for f in dataclasses.fields(params):
         v = getattr(params, f.name)
@@ -95,10 +111,7 @@ def params_record(params: Any) -> np.ndarray:
             raise ValueError(f"{type(params).__name__}.{f.name} = {v!r}: compiled programs take numeric parameters only")
         fields.append((f.name, np.bool_ if isinstance(v, bool) else np.int64 if isinstance(v, int) else np.float64))
         values.append(v)
-    out = np.zeros(1, dtype=np.dtype(fields if fields else [("_unused", np.int8)]))
-    if fields:
-        out[0] = tuple(values)
-    return out
+    return np.dtype(fields if fields else [("_unused", np.int8)]), tuple(values)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,9 +179,6 @@ class Program(KiloProgram):
         self.io = np.zeros(1, dtype=IO_DTYPE)
         self.io[0]["color"] = -1
         self.io[0]["moving"] = True
-        self._rec_i = np.zeros((RECORD_CAPACITY, 3), dtype=np.int64)
-        self._rec_v = np.zeros(RECORD_CAPACITY)
-        self._rec_n = np.zeros(1, dtype=np.int64)
         self._msg = np.zeros(1, dtype=MESSAGE_DTYPE)
         self._dist = np.zeros(1, dtype=DISTANCE_DTYPE)
         self._gens = None
@@ -180,7 +190,7 @@ class Program(KiloProgram):
         tx_phase = float(rng.random()) * self.params.tx_period
         super(KiloProgram, self).bind(node_id, robot, net, rng, services)
         self.io[0]["uid"] = node_id
-        self._gens = typed.List([rng])
+        self._gens = own_stream(rng)
         self.first_ns = (round(loop_phase * 1e9), round(tx_phase * 1e9))
         self.every(1.0 / TICKS_PER_S, self.loop, loop_phase)
         self.every(self.params.tx_period, self._transmit, tx_phase)
@@ -192,16 +202,19 @@ class Program(KiloProgram):
 
     # -- the compiled callbacks, one robot at a time (the event engine) -------------------------------
     def _args(self) -> tuple:
-        return (self.state, self.io, self._gens, self.values, self._rec_i, self._rec_v, self._rec_n, round(self.now * 1e9))
+        rec_i, rec_v, rec_n = record_buffers()
+        rec_n[0] = 0  # what a failed call left behind is not this call's
+        return (self.state, self.io, self._gens, self.values, rec_i, rec_v, rec_n, round(self.now * 1e9))
 
     def _collect(self) -> None:
         io = self.io[0]
         self._motors = (bool(io["motor_l"]), bool(io["motor_r"]))
-        n = int(self._rec_n[0])
+        rec_i, rec_v, rec_n = record_buffers()
+        n = int(rec_n[0])
         if n:
-            for ch, v in zip(self._rec_i[:n, 2].tolist(), self._rec_v[:n].tolist()):
+            for ch, v in zip(rec_i[:n, 2].tolist(), rec_v[:n].tolist()):
                 self.record(kilolib.channel_name(ch), v)
-            self._rec_n[0] = 0
+            rec_n[0] = 0
 
     def setup(self) -> None:
         self.entries.setup_one(*self._args())

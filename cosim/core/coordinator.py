@@ -20,6 +20,7 @@ from controllers import Controller
 from cosim.core.contact_log import ContactLog
 from cosim.core.crashes import CrashRules
 from cosim.core.delivery import deliver
+from cosim.core.gc_pause import gc_paused
 from cosim.core.group_handle import GroupRouter, SimGroup
 from cosim.core.interruption import interruption
 from cosim.core.ip_events import record_ip_events
@@ -292,15 +293,15 @@ class Simulation:
             for i, stack in enumerate(self.stacks or ()):
                 self.current_node = i
                 stack.protocol.start()
-            for i, ctrl in enumerate(self.controllers):
-                self.current_node = i
-                ctrl.setup()
-                if self._restore and self._restore[i] is not None:
-                    ctrl.restore_state(self._restore[i])
-            for group in self.group_controllers:
+            with gc_paused():  # tens of thousands of setups allocate what lives for the whole run
+                for i, ctrl in enumerate(self.controllers):
+                    self.current_node = i
+                    ctrl.setup()
+                    if self._restore and self._restore[i] is not None:
+                        ctrl.restore_state(self._restore[i])
                 self.current_node = None
-                group.setup()
-            self.current_node = None
+                for group in self.group_controllers:
+                    group.setup()
             if self._runner is not None:
                 self._runner.run(self, end)
             else:

@@ -21,6 +21,7 @@ from controllers import Controller, GroupController
 from cosim.core.contact_log import ContactLog
 from cosim.core.coordinator import Simulation
 from cosim.core.crashes import CrashRules
+from cosim.core.gc_pause import gc_paused
 from cosim.core.group_handle import GroupTick
 from cosim.core.net_handle import NetHandle
 from cosim.core.parts import Extension, GroupPlan, RoutingPlan
@@ -266,6 +267,11 @@ def use_compiled_kernels() -> None:
 def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     """Instantiate everything the scenario names; the random streams depend only on the seed.
     `run_dir` is where backends may write files of their own (pcap)."""
+    with gc_paused():
+        return _build(s, run_dir)
+
+
+def _build(s: Scenario, run_dir: Path | None) -> Simulation:
     if wants_compiled(s):
         use_compiled_kernels()
     streams = SeedStreams(s.seed)

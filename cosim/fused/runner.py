@@ -18,6 +18,7 @@ from controllers.compiled.controller import CompiledController
 from controllers.compiled.group import CompiledGroup
 from controllers.compiled.kilolib import channel_name
 from controllers.compiled.program import Program
+from cosim.core.gc_pause import gc_paused
 from cosim.core.timeline import Priority
 from cosim.fused import build, loop
 from cosim.fused.kernels import DELIVER, DRIVE_CMD, STEER_CMD, launch
@@ -43,15 +44,16 @@ class FusedLoop:
         n = len(sim.controllers)
         width = max([12] + [g.fused_parts()[1].shape[1] for g in groups] + [cls.payload_bytes for cls, _ in ctl_variants])
         sender = _Sender(net)
-        W = build.world_of(world)
-        R, first_tx = build.radio_of(net, n, sender)
-        F = build.flights_of(n, width, first_tx)
-        sender.bind(W, R, F)
-        T = build.take_timers(sim, groups)
-        P = build.programs_of(sim.controllers, variants)
-        G = build.groups_of(sim, groups, net)
-        C = build.controllers_of(sim.controllers, ctl_variants, net)
-        L = build.log_of()
+        with gc_paused():
+            W = build.world_of(world)
+            R, first_tx = build.radio_of(net, n, sender)
+            F = build.flights_of(n, width, first_tx)
+            sender.bind(W, R, F)
+            T = build.take_timers(sim, groups)
+            P = build.programs_of(sim.controllers, variants)
+            G = build.groups_of(sim, groups, net)
+            C = build.controllers_of(sim.controllers, ctl_variants, net)
+            L = build.log_of()
         clock = np.array([sim.dt_ns, 0, sim.dt_ns, sim.quantum_ns, sim.duration_ns], dtype=np.int64)
         outputs = _Outputs(sim, net, P, L)
         _Stretches(sim, module, outputs, world, (W, R, F, T, P, G, C, L, clock)).run(end_ns)

@@ -12,19 +12,23 @@ class NodeTable:
 
     def __init__(self) -> None:
         self.n = 0
-        self.pos = np.zeros((0, 3))
-        self.vel = np.zeros((0, 3))
-        self.alive = np.zeros(0, dtype=bool)
+        self._room = (np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0, dtype=bool))
+        self.pos, self.vel, self.alive = self._room
         self.sync_ns = 0
 
     def add(self, node_id: int) -> None:
-        """One more node (ids come in order 0..N-1), alive, at the origin until the first sync."""
+        """One more node (ids come in order 0..N-1), alive, at the origin until the first sync. The
+        arrays are views of room that doubles when full (a new array per node: 10,000 nodes took 0.9 s)."""
         if node_id != self.n:
             raise ValueError(f"nodes must be added in order 0..N-1; expected {self.n}, got {node_id}")
+        if self.n == len(self._room[2]):
+            size = max(16, 2 * self.n)
+            room = (np.zeros((size, 3)), np.zeros((size, 3)), np.ones(size, dtype=bool))
+            for new, old in zip(room, (self.pos, self.vel, self.alive)):
+                new[:self.n] = old
+            self._room = room
         self.n += 1
-        self.pos = np.zeros((self.n, 3))
-        self.vel = np.zeros((self.n, 3))
-        self.alive = np.ones(self.n, dtype=bool)
+        self.pos, self.vel, self.alive = (a[:self.n] for a in self._room)
 
     def sync(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
         """Positions and velocities at t_ns (copied: the caller's arrays may change)."""
