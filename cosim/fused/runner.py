@@ -39,7 +39,7 @@ class FusedLoop:
         groups = [g for g in sim.group_controllers if isinstance(g, CompiledGroup)]
         variants = _variants(sim.controllers, Program)  # a class with its parameters
         ctl_variants = _variants(sim.controllers, CompiledController)
-        module = fused_module([cls for cls, _ in variants], Path(loop.__file__), tuple(type(g) for g in groups),
+        module = fused_module(tuple(cls for cls, _ in variants), Path(loop.__file__), tuple(type(g) for g in groups),
                               tuple(cls for cls, _ in ctl_variants))
         n = len(sim.controllers)
         width = max([12] + [g.fused_parts()[1].shape[1] for g in groups] + [cls.payload_bytes for cls, _ in ctl_variants])
@@ -226,13 +226,17 @@ class _Outputs:
 
     def _network(self, t, kind, src, dst, tx, dist, size, reason) -> None:
         sim, cfg = self.sim, self.net.config
-        rx = kind == DELIVER
-        rssi = np.full(len(t), np.nan)
-        rssi[rx] = cfg.tx_power_dbm - cfg.pathloss.loss_db(dist[rx])
-        if sim.recorder.want_network:
+        rx = np.flatnonzero(kind == DELIVER)
+        want = sim.recorder.want_network
+        if not (want or len(rx)):
+            return
+        rssi_rx = cfg.tx_power_dbm - cfg.pathloss.loss_db(dist[rx])
+        if want:
+            rssi = np.full(len(t), np.nan)
+            rssi[rx] = rssi_rx
             sim.recorder.network_rows(t, kind, src, dst, tx, size.copy(), rssi, reason.copy())
-        if rx.any():
-            sim.neighbor_table.update(t[rx].copy(), dst[rx].copy(), src[rx].copy(), rssi[rx])
+        if len(rx):  # (indexing by positions copies: the log's arrays are written again)
+            sim.neighbor_table.update(t[rx], dst[rx], src[rx], rssi_rx)
 
     def sample(self, t: int) -> None:
         """Simulation._sample: positions into the trace, the mean neighbour count."""
