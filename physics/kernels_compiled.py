@@ -40,10 +40,21 @@ def _wheels_toward(t0: float, t1: float, steer: bool, speed: float, err: float, 
     return w0 + min(max(t0 - w0, -step), step), w1 + min(max(t1 - w1, -step), step)
 
 
+@njit(cache=True, inline="always")
+def mod_two_pi(x: float) -> float:
+    """np.remainder(x, 2 pi), exact, without its call into C's fmod where one turn at most suffices:
+    for |x| < 2 pi, fmod returns x itself, and numpy's remainder then adds 2 pi to a negative x."""
+    if 0.0 < x < _TWO_PI:
+        return x
+    if -_TWO_PI < x < 0.0:
+        return x + _TWO_PI
+    return np.remainder(x, _TWO_PI)
+
+
 @njit(cache=True)
 def _heading_error(steer: bool, cmd_heading: float, heading: float) -> float:
     """How far a robot steered by heading is to turn, within [-pi, pi) (0 for one that is not)."""
-    return np.remainder(cmd_heading - heading + math.pi, _TWO_PI) - math.pi if steer else 0.0
+    return mod_two_pi(cmd_heading - heading + math.pi) - math.pi if steer else 0.0
 
 
 @njit(cache=True)
@@ -78,7 +89,7 @@ def drive_step(dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.n
             dy = -v / w * (math.cos(th + w * dt) - math.cos(th))
         pos[k, 0] += dx
         pos[k, 1] += dy
-        heading[k] = np.remainder(th + w * dt + math.pi, _TWO_PI) - math.pi
+        heading[k] = mod_two_pi(th + w * dt + math.pi) - math.pi
 
 
 @njit(cache=True)

@@ -53,20 +53,21 @@ class NeighborTable:
             return
         keys = dst.astype(np.int64) * self.n + src
         times = np.broadcast_to(np.asarray(t_ns, dtype=np.int64), keys.shape)
-        last = len(keys) - 1 - np.unique(keys[::-1], return_index=True)[1]  # each pair's last row
-        keys, times, rssi = keys[last], times[last], np.asarray(rssi)[last]
+        rssi = np.asarray(rssi)
         at = np.searchsorted(self._keys, keys)
         old = at < len(self._keys)
         old[old] = self._keys[at[old]] == keys[old]
-        self._kt[at[old]] = times[old]
+        self._kt[at[old]] = times[old]  # rows in time order: a pair's last row is written last, and stays
         self._kr[at[old]] = rssi[old]
         new = ~old
-        if new.any():
-            merged = np.concatenate([self._keys, keys[new]])
+        if new.any():  # pairs never heard before (few, once a swarm has settled): each one's last row
+            keys, times, rssi = keys[new], times[new], rssi[new]
+            last = len(keys) - 1 - np.unique(keys[::-1], return_index=True)[1]
+            merged = np.concatenate([self._keys, keys[last]])
             order = np.argsort(merged, kind="stable")
             self._keys = merged[order]
-            self._kt = np.concatenate([self._kt, times[new]])[order]
-            self._kr = np.concatenate([self._kr, rssi[new].astype(np.float32)])[order]
+            self._kt = np.concatenate([self._kt, times[last]])[order]
+            self._kr = np.concatenate([self._kr, rssi[last].astype(np.float32)])[order]
 
     def heard_by(self, node: int, since_ns: int) -> list[tuple[int, int, float]]:
         """(src, t_ns, rssi) for every node heard by `node` at or after since_ns, sorted by src."""

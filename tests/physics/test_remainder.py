@@ -26,3 +26,20 @@ def test_remainder_is_math_remainder_to_the_bit():
 
 def test_remainder_of_nan_is_nan():
     assert math.isnan(remainder(math.nan, TWO_PI))
+
+
+def test_mod_two_pi_is_numpys_remainder_to_the_bit():
+    """The drives' heading wrap: the fast paths (within a turn either side of 0) and np.remainder's
+    own path give numpy's bits, signed zeros, tiny negatives that round to 2 pi and NaN included."""
+    from physics.kernels_compiled import mod_two_pi
+
+    rng = np.random.default_rng(2)
+    values = [*rng.uniform(-8.0, 14.0, 20_000), *rng.uniform(-1e6, 1e6, 2_000), 0.0, -0.0, -1e-300, -5e-324, 5e-324,
+              math.inf, -math.inf, math.nan]
+    for e in (TWO_PI, 2 * TWO_PI, math.pi):
+        for v in (e, -e):
+            values += [v, np.nextafter(v, math.inf), np.nextafter(v, -math.inf)]
+    got = np.array([mod_two_pi(float(x)) for x in values])
+    with np.errstate(invalid="ignore"):  # the infinities
+        want = np.remainder(np.array(values, dtype=np.float64), TWO_PI)
+    assert got.tobytes() == want.tobytes()

@@ -32,3 +32,13 @@ def test_sparse_and_dense_tables_agree(monkeypatch):
             a, b = dense.heard_arrays(node, since), sparse.heard_arrays(node, since)
             assert all(np.array_equal(x, y) for x, y in zip(a, b)), node
     assert len(sparse.heard_by(3, 0)) > 0
+
+
+def test_a_pair_heard_twice_in_one_batch_keeps_its_last_row(monkeypatch):
+    monkeypatch.setattr(neighbor_table, "DENSE_MAX_NODES", 10)
+    for table in (NeighborTable(60), NeighborTable(8)):
+        table.update(100, np.array([1]), np.array([2]), np.array([-50.0]))  # (1 hears 2) known before
+        times = np.array([200, 300, 400, 500, 600])
+        dst, src = np.array([1, 1, 4, 1, 4]), np.array([2, 2, 5, 2, 5])  # an old pair thrice, a new one twice
+        table.update(times, dst, src, np.array([-60.0, -61.0, -70.0, -62.0, -71.0]))
+        assert table.heard_by(1, 0) == [(2, 500, -62.0)] and table.heard_by(4, 0) == [(5, 600, -71.0)], table.dense
