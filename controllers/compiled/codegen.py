@@ -356,6 +356,6 @@ def _engine_sources(template: Path) -> set[str]:
 
     here = template.parent
     return {str(template), str(here / "kernels.py"), str(here / "borrow.py"), str(here / "groups.py"),
-            str(here / "controllers.py"), str(here / "rows.py"), str(here / "steps.py"),
+            str(here / "controllers.py"), str(here / "rows.py"), str(here / "steps.py"), str(here / "cells.py"),
             kilo_api.__file__, radio.__file__, physics.__file__, world.__file__, pairs.__file__,
             group.__file__, core.__file__, rules.__file__, scenery.__file__}

@@ -55,8 +55,9 @@ def radio_of(net: FastBackend, n: int, sender) -> tuple[Radio, int]:
     nodes = net.nodes
     return Radio(nodes.pos.copy(), nodes.vel.copy(), np.array([nodes.sync_ns], np.int64), busy, rng,
                  float(cfg.loss_probability), float(cfg.pathloss.range_m), int(cfg.airtime_to_ns(BROADCAST, 12)),
-                 int(cfg.latency_ns), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 3)), np.zeros(7),
-                 np.zeros(n, np.int64), float(cfg.tx_power_dbm), SPEED_OF_LIGHT / cfg.pathloss.frequency_hz), first_tx
+                 int(cfg.latency_ns), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 3)), np.zeros(9),
+                 np.zeros(n, np.int64), float(cfg.tx_power_dbm), SPEED_OF_LIGHT / cfg.pathloss.frequency_hz,
+                 np.zeros(4 * n + 1025, np.int64)), first_tx
 
 
 def flights_of(n: int, width: int, first_tx: int) -> Flights:

@@ -1,5 +1,6 @@
 """The fused engine's compiled pieces that call no program: the timer heap, the point robots' physics
-step and latch, the fast radio's position sync, reach and loss draws, and the frames in flight.
+step and latch, the fast radio's reach and loss draws (its cell index: cosim.fused.cells), and the
+frames in flight.
 
 Each does exactly what its event-engine counterpart does, operation by operation (named in each
 docstring), so the trace is the same on either engine.
@@ -14,6 +15,7 @@ import numpy as np
 from numba import njit, typed
 
 from cosim.fused.borrow import borrow
+from cosim.fused.cells import candidates
 from netstack.fast.kernels_compiled import column_pairs, max_displacement, near_pairs
 from physics.kernels_compiled import move_points, push_apart
 from physics.kinematic_compiled import advance as advance_world
@@ -22,8 +24,6 @@ from physics.kinematic_compiled import settle
 
 TWO_PI = 2.0 * math.pi
 INF = np.iinfo(np.int64).max
-GRID_MIN_NODES = 64
-"""From this many nodes on, the radio finds receivers through its cell index (below: every node)."""
 SEND, DELIVER, DROP = 0, 1, 2  # the trace's network kinds (cosim.core.recorder.NET_KINDS)
 
 World = namedtuple("World", ["pos", "vel", "avel", "cvel", "ahead", "chead", "max_speed", "alive", "radius", "clip_lo",
@@ -37,9 +37,10 @@ last latch (DriveCommands): per drive 0 none, DRIVE_CMD (v, w in dcmd) or STEER_
 DRIVE_CMD, STEER_CMD = 1, 2
 
 Radio = namedtuple("Radio", ["pos", "vel", "sync", "busy", "rng", "loss_p", "range_m", "airtime_ns", "latency_ns",
-                             "gkey", "gorder", "gpos", "grid", "cand", "tx_dbm", "wavelength"])
+                             "gkey", "gorder", "gpos", "grid", "cand", "tx_dbm", "wavelength", "cstart"])
 """The fast radio: positions at the last sync (`sync`[0] ns), busy-until per node, its loss stream,
-a cell index of positions `gpos` (grid = x0, y0, cell, slack, vmax, valid, moved since), and room
+a cell index of positions `gpos` (grid = x0, y0, cell, slack, vmax, valid, moved since, cells across
+in y (0: no table of cell starts), cells across in x; cstart: the table, cosim.fused.cells), and room
 for one query's candidates (`cand`, one per node); the transmit power (dBm) and wavelength (m) for
 the RSSI a compiled controller's message reports (UnitDisk's Friis loss)."""
 
@@ -179,101 +180,6 @@ def _latch_drives(w: World) -> None:
     latch_world(w.cvel, w.chead, w.avel, w.ahead, w.drives)
 
 
-@njit(cache=True)
-def _sort_keys(key: np.ndarray, node: np.ndarray) -> None:
-    """(key, node) pairs ascending by key, then node (each cell's nodes ascending), in place."""
-    for k in range(1, len(key)):
-        v, c = key[k], node[k]
-        j = k - 1
-        while j >= 0 and (key[j] > v or (key[j] == v and node[j] > c)):
-            key[j + 1], node[j + 1] = key[j], node[j]
-            j -= 1
-        key[j + 1], node[j + 1] = v, c
-
-
-@njit(cache=True)
-def sync(r: Radio, w: World, t_ns: int) -> None:
-    """FastBackend.set_positions: the radio's copy of positions and velocities; its cell index (over
-    positions `gpos` it was built from) is rebuilt when someone moved a quarter of its slack."""
-    r, w = borrow((r, w))
-    n = len(w.pos)
-    rp, rv, wp, wv = r.pos, r.vel, w.pos, w.vel
-    r.sync[0] = t_ns
-    if n < GRID_MIN_NODES:
-        rp[:] = wp
-        rv[:] = wv
-        return
-    grid, gpos = r.grid, r.gpos
-    vmax, moved = 0.0, 0.0
-    for k in range(n):  # the copy and the index's two maxima in one pass
-        x, y, z = wp[k, 0], wp[k, 1], wp[k, 2]
-        vx, vy, vz = wv[k, 0], wv[k, 1], wv[k, 2]
-        rp[k, 0], rp[k, 1], rp[k, 2], rv[k, 0], rv[k, 1], rv[k, 2] = x, y, z, vx, vy, vz
-        vmax = max(vmax, vx ** 2 + vy ** 2 + vz ** 2)
-        moved = max(moved, (x - gpos[k, 0]) ** 2 + (y - gpos[k, 1]) ** 2)
-    grid[4], grid[6] = math.sqrt(vmax), math.sqrt(moved)
-    if grid[5] == 1.0 and grid[6] <= 0.25 * grid[3]:
-        return
-    pos = rp
-    x0, y0 = pos[:, 0].min(), pos[:, 1].min()
-    slack = max(0.05 * r.range_m, 0.5 * grid[4])  # a quarter second of motion at the top speed
-    cell = r.range_m + slack
-    gkey, gorder = r.gkey, r.gorder
-    if grid[5] == 0.0:  # the first index
-        for k in range(n):
-            gkey[k] = np.int64((pos[k, 0] - x0) / cell) * 4294967296 + np.int64((pos[k, 1] - y0) / cell)
-        gorder[:] = np.argsort(gkey, kind="mergesort")  # stable: each cell's nodes ascending
-        gkey[:] = gkey[gorder]
-    else:  # keys in the last index's order: nobody moved far since, so an insertion sort is quick
-        for k in range(n):
-            c = gorder[k]
-            gkey[k] = np.int64((pos[c, 0] - x0) / cell) * 4294967296 + np.int64((pos[c, 1] - y0) / cell)
-        _sort_keys(gkey, gorder)
-    gpos[:] = pos
-    grid[0], grid[1], grid[2], grid[3], grid[5], grid[6] = x0, y0, cell, slack, 1.0, 0.0
-
-
-@njit(cache=True, inline="always")
-def _insertion_sort(a: np.ndarray, m: int) -> None:
-    """a[:m] ascending in place: a few dozen candidates, nearly in order, sort fastest this way."""
-    for k in range(1, m):
-        v = a[k]
-        j = k - 1
-        while j >= 0 and a[j] > v:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = v
-
-
-@njit(cache=True)
-def _candidates(r: Radio, src: int, dt: float) -> int:
-    """Nodes that may be in range of src after dt seconds of dead reckoning, ascending, into r.cand;
-    returns how many (every node when the cell index cannot answer)."""
-    r = borrow(r)
-    n = len(r.pos)
-    grid, out = r.grid, r.cand
-    if grid[5] == 0.0 or 2.0 * (grid[6] + grid[4] * dt) > grid[3]:
-        for k in range(n):
-            out[k] = k
-        return n
-    x0, y0, cell = grid[0], grid[1], grid[2]
-    cx = np.int64(math.floor((r.gpos[src, 0] - x0) / cell))
-    cy = np.int64(math.floor((r.gpos[src, 1] - y0) / cell))
-    m = 0
-    gkey, gorder, n_keys = r.gkey, r.gorder, len(r.gkey)
-    for gx in range(cx - 1, cx + 2):
-        if gx < 0:
-            continue
-        last = gx * 4294967296 + cy + 1
-        q = np.searchsorted(gkey, gx * 4294967296 + max(cy - 1, 0))
-        while q < n_keys and gkey[q] <= last:  # a column's three cells: a few nodes, scanned
-            out[m] = gorder[q]
-            m += 1
-            q += 1
-    _insertion_sort(out, m)
-    return m
-
-
 @njit(cache=True, inline="always")
 def _distance(p: np.ndarray, v: np.ndarray, dt: float, sx: float, sy: float, sz: float, c: int) -> float:
     """Node c's distance from (sx, sy, sz) after dt seconds of dead reckoning (reach_one's arithmetic)."""
@@ -303,7 +209,7 @@ def reach(r: Radio, alive: np.ndarray, src: int, dst: int, start_ns: int, nodes:
         return 1
     m = 0
     cand = r.cand
-    for q in range(_candidates(r, src, dt)):
+    for q in range(candidates(r, src, dt)):
         c = cand[q]
         if c == src or not alive[c]:
             continue

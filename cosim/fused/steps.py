@@ -9,7 +9,8 @@ from numba import njit
 
 from controllers.compiled.kilolib import crc_update
 from cosim.fused.borrow import borrow
-from cosim.fused.kernels import DROP, INF, TWO_PI, advance_ring, physics_step, sync
+from cosim.fused.cells import sync
+from cosim.fused.kernels import DROP, INF, TWO_PI, advance_ring, physics_step
 from cosim.fused.rows import log_row
 from physics.kernels_compiled import remainder
 
