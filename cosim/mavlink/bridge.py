@@ -27,7 +27,7 @@ from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import key_from_env
 from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
-from cosim.mavlink.launch import take_off
+from cosim.mavlink.launch import Wait, streaming_wait, take_off
 from cosim.mavlink.mission_client import fly_mission, land, rtl, takeoff, waypoint
 from cosim.mavlink.personality import PERSONALITIES
 from cosim.mavlink.readiness import await_ready
@@ -165,8 +165,10 @@ class MavlinkBridge:
                      port.sock.getsockname()[0], port.port)
         if self.ghosts:
             world.make_external(list(self.ghosts))
+            up: list[MavlinkVehicle] = []
             for ghost in self.ghosts.values():
-                self._bring_up(ghost)
+                up.append(ghost.vehicle)
+                self._bring_up(ghost, streaming_wait(up))
         self.pacer.restart()
         sim.queue.push(0, Priority.TIMER, self._poll)
 
@@ -187,11 +189,12 @@ class MavlinkBridge:
             items.append(waypoint(lat, lon, step.at[2] - start[2], step.hold_ns / NS_PER_S, step.radius))
         return items + {"rtl": [rtl()], "land": [land()], "hold": []}[s.mission_end]
 
-    def _bring_up(self, ghost: Ghost) -> None:
+    def _bring_up(self, ghost: Ghost, wait: Wait) -> None:
+        """Find the ghost's vehicle and take it off (or start its mission); `wait` keeps those already up streaming."""
         s = ghost.spec
         v = ghost.vehicle
         try:
-            await_ready(v, s.connect_timeout_ns / NS_PER_S, self._report)
+            await_ready(v, s.connect_timeout_ns / NS_PER_S, self._report, wait)
         except MavlinkError as exc:
             hint = "is the vehicle on and the address right?" if "no heartbeat" in str(exc) else \
                 "raise mavlink.ghosts[].connect_timeout to wait longer"
@@ -199,11 +202,11 @@ class MavlinkBridge:
         self._update_twin(ghost)
         log.info("ghost of robot %d: vehicle %d found at %s; taking off", ghost.node, v.sysid, tuple(self._arena_pos(v)))
         if s.mission:
-            fly_mission(v, self._mission_items(ghost))
+            fly_mission(v, self._mission_items(ghost), wait)
             self._sim.recorder.event(self._sim.now_ns, ghost.node, "ghost_mission",
                                      f"vehicle {v.sysid} flies {len(s.mission)} waypoints, then {s.mission_end}")
         else:
-            take_off(v, s.altitude)
+            take_off(v, s.altitude, wait)
 
     def _report(self, text: str) -> None:
         """A vehicle's stage on its way up: on the run's progress output, and in the log."""

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
 
 USED_PARAMS = {mav.MAV_CMD_COMPONENT_ARM_DISARM: (0,), mav.MAV_CMD_NAV_TAKEOFF: (3, 6), mav.MAV_CMD_DO_SET_MODE: (0, 1, 2),
-               mav.MAV_CMD_DO_REPOSITION: (3, 4, 5, 6), mav.MAV_CMD_REQUEST_MESSAGE: (0,),
+               mav.MAV_CMD_DO_REPOSITION: (1, 3, 4, 5, 6), mav.MAV_CMD_REQUEST_MESSAGE: (0,),
                mav.MAV_CMD_SET_MESSAGE_INTERVAL: (0, 1), mav.MAV_CMD_DO_SET_MISSION_CURRENT: (0,)}
 """Command parameters (0-based) each command reads: never infinite, and not NaN unless listed below."""
 NAN_KEEPS = {mav.MAV_CMD_NAV_TAKEOFF: (3, 6), mav.MAV_CMD_DO_REPOSITION: (3, 4, 5, 6)}
@@ -67,7 +67,8 @@ def _set_mode(v: SimVehicleEndpoint, p: list[float], frame: int | None) -> bool:
 
 
 def _reposition(v: SimVehicleEndpoint, p: list[float], frame: int | None) -> bool:
-    return v.goto_global(p[4], p[5], p[6], p[3], relative=frame in RELATIVE_FRAMES)
+    change_mode = bool(int(p[1]) & mav.MAV_DO_REPOSITION_FLAGS_CHANGE_MODE)
+    return v.goto_global(p[4], p[5], p[6], p[3], relative=frame in RELATIVE_FRAMES, change_mode=change_mode)
 
 
 def _interval(v: SimVehicleEndpoint, p: list[float], frame: int | None) -> bool:

@@ -35,6 +35,21 @@ Wait = Callable[[float], None]
 
 
 
+def streaming_wait(up: list[MavlinkVehicle]) -> Wait:
+    """A wait that keeps the vehicles in `up` heard and streaming their setpoints while another is
+    brought up: PX4 falls back out of OFFBOARD after COM_OF_LOSS_T (1 s) without them."""
+
+    def wait(seconds: float) -> None:
+        now = time.monotonic()
+        for link in {id(v.link): v.link for v in up}.values():
+            link.poll()
+        for v in up:
+            v.tick(now)
+        time.sleep(seconds)
+
+    return wait
+
+
 def _pump(vehicle: MavlinkVehicle, sleep: Wait) -> None:
     vehicle.tick(time.monotonic())
     sleep(0.05)
@@ -101,8 +116,10 @@ def fly_controllers(link: MavlinkLink, crews: list[tuple[MavlinkVehicle, Control
                     altitude_m: float = 2.0, seed: int = 0) -> None:
     """Take each vehicle off, then run each Controller against its vehicle for `duration_s` wall
     seconds: timers and steps in wall-clock time, setpoints streamed and held when stale."""
+    up: list[MavlinkVehicle] = []
     for vehicle, _ in crews:
-        take_off(vehicle, altitude_m)
+        up.append(vehicle)
+        take_off(vehicle, altitude_m, wait=streaming_wait(up))
     services = WallClockServices()
     streams = np.random.SeedSequence(seed).spawn(len(crews))
     for (vehicle, ctrl), stream in zip(crews, streams):

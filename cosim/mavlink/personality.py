@@ -21,7 +21,7 @@ class Personality:
     modes: dict[str, int] = field(default_factory=dict)  # our mode name -> custom_mode
     takeoff_altitude_is_amsl: bool = False  # PX4's MAV_CMD_NAV_TAKEOFF param7 is AMSL; ArduPilot's is relative
     offboard_needs_setpoints: bool = False  # PX4 refuses OFFBOARD unless setpoints already stream
-    setpoint_timeout_s: float = 3.0  # a velocity setpoint older than this becomes hold
+    setpoint_timeout_s: float = 3.0  # a velocity setpoint older than this becomes hold (PX4: COM_OF_LOSS_T, any setpoint)
     auto_disarm_after_land: bool = True
     setpoints_lift_off: bool = True  # PX4's offboard setpoints fly from the ground; ArduPilot's GUIDED
     # targets do not (a landed copter stays down, and a target replaces a take-off still on the ground)
@@ -49,7 +49,7 @@ PX4 = Personality(
     "px4", mav.MAV_AUTOPILOT_PX4,
     {"manual": _px4(1), "altctl": _px4(2), "posctl": _px4(3), "hold": _px4(4, 3), "takeoff": _px4(4, 2),
      "land": _px4(4, 6), "rtl": _px4(4, 5), "mission": _px4(4, 4), "offboard": _px4(6)},
-    takeoff_altitude_is_amsl=True, offboard_needs_setpoints=True, setpoint_timeout_s=0.5,
+    takeoff_altitude_is_amsl=True, offboard_needs_setpoints=True, setpoint_timeout_s=1.0,
 )
 
 ARDUPILOT = Personality(

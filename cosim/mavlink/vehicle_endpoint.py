@@ -22,14 +22,16 @@ from cosim.mavlink import arming, commands, setpoints
 from cosim.mavlink import telemetry as tm
 from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import Codec
-from cosim.mavlink.failsafe import GcsFailsafe, GcsWatch
+from cosim.mavlink.failsafe import GcsFailsafe, GcsWatch, act_on_gcs_loss
 from cosim.mavlink.frames import GeoOrigin, yaw_to_heading
 from cosim.mavlink.limits import MAX_HEIGHT_M, geodetic_problem, target_problem
 from cosim.mavlink.mission_control import MissionControl
 from cosim.mavlink.mission_protocol import MissionServer
 from cosim.mavlink.mission_run import Flight
+from cosim.mavlink.offboard_loss import FALLBACK_MODE, OffboardLoss
 from cosim.mavlink.parameters import Parameters
 from cosim.mavlink.personality import GUIDED_MODES, HOLDING_MODES, MISSION_MODES, PX4, REFUSED_MODES, RETURN_MODES, Personality
+from cosim.mavlink.reposition import Target, reposition
 from cosim.mavlink.return_home import ReturnHome
 from cosim.mavlink.vehicle_port import VehiclePort
 
@@ -75,6 +77,8 @@ class SimVehicleEndpoint:
                                        self._hold_here)
         self._setpoint_t = -math.inf
         self._velocity_setpoint = False
+        self._offboard = OffboardLoss(personality.setpoint_timeout_s)
+        self._kept_reposition: Target | None = None  # PX4 flies it on entering Hold
         self.landing = False
         self._gcs = GcsWatch(gcs_failsafe or GcsFailsafe())
         self._return: ReturnHome | None = None
@@ -103,7 +107,7 @@ class SimVehicleEndpoint:
         if self.streams.due("heartbeat", 1.0, self.now):
             self.send(tm.heartbeat(self))
         if self.p.timesync_every_s is not None and self.streams.due("timesync", 1.0 / self.p.timesync_every_s, self.now):
-            self.send(mav.MAVLink_timesync_message(0, self._time_ns()))
+            self.send(mav.MAVLink_timesync_message(0, int(self.now * 1e9)))
         for msg_id in self.streams.due_now(self.now):
             msg = self.streams.builders[msg_id](self)
             if msg is not None:  # (what a cold vehicle does not send yet)
@@ -142,13 +146,10 @@ class SimVehicleEndpoint:
         if m.type == mav.MAV_TYPE_GCS:
             self._gcs.heard(self.now)
 
-    def _time_ns(self) -> int:
-        return int(self.now * 1e9)
-
     def _on_timesync(self, m) -> None:
         """Answer a ground station's TIMESYNC request with this vehicle's clock (simulated ns)."""
         if m.tc1 == 0:
-            self.send(mav.MAVLink_timesync_message(self._time_ns(), m.ts1))
+            self.send(mav.MAVLink_timesync_message(int(self.now * 1e9), m.ts1))
 
     def _on_request_data_stream(self, m) -> None:
         """ArduPilot's stream groups; PX4 firmware ignores this message, and so does its personality."""
@@ -173,6 +174,8 @@ class SimVehicleEndpoint:
 
     def setpoint_heard(self) -> None:
         self._setpoint_t = self.now
+        if self._offboard.regained(self.mode, self.armed):
+            self.mode = "offboard"
 
     @property
     def following(self) -> bool:
@@ -285,7 +288,9 @@ class SimVehicleEndpoint:
         self._velocity_setpoint = False
         self.body.descend(LAND_SPEED, at)
 
-    def goto_global(self, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False) -> bool:
+    def goto_global(self, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False,
+                    change_mode: bool | None = None) -> bool:
+        """A global target: a setpoint's (change_mode None), or DO_REPOSITION's (cosim.mavlink.reposition)."""
         if not self.armed:
             return self.deny("Reposition: vehicle not armed")
         problem = geodetic_problem(lat, lon)
@@ -303,13 +308,14 @@ class SimVehicleEndpoint:
         problem = target_problem(x, y, z - self.home[2])
         if problem is not None:
             return self.deny(f"Reposition: {problem}")
-        self._velocity_setpoint = False
-        if self._return is not None:  # a reposition ends a return, as on the autopilots
-            self._return = None
-            self.mode = "guided" if "guided" in self.p.modes else "hold"
         yaw = None if yaw_deg is None or math.isnan(yaw_deg) else math.radians(yaw_deg)
-        self._goto(x, y, z, yaw)
+        if change_mode is not None:
+            return reposition(self, (x, y, z, yaw), change_mode)
+        self.follow_position(x, y, z, yaw)
         return True
+
+    def keep_reposition(self, target: Target) -> None:
+        self._kept_reposition = target
 
     def set_mode(self, custom_mode: int, must_fly: bool = False) -> bool:
         name = self.p.mode_name(custom_mode)
@@ -319,6 +325,7 @@ class SimVehicleEndpoint:
             return self.deny(f"{name.upper()}: {REFUSED_MODES[name]}")
         if name == "offboard" and self.p.offboard_needs_setpoints and self.now - self._setpoint_t > self.p.setpoint_timeout_s:
             return self.deny("Offboard: no setpoints streaming")
+        self._offboard.mode_chosen()
         if name == "takeoff":
             return self.takeoff(math.nan)
         if name in RETURN_MODES and not self.armed:
@@ -337,6 +344,9 @@ class SimVehicleEndpoint:
         elif name in HOLDING_MODES:
             self.landing = False
             self._hold_here()
+            if name == "hold" and self._kept_reposition is not None:
+                self.follow_position(*self._kept_reposition)
+                self._kept_reposition = None
         return True
 
     # -- missions ------------------------------------------------------------------------------------
@@ -355,25 +365,11 @@ class SimVehicleEndpoint:
     def _flight(self) -> Flight:
         return Flight(self.body, self.home, self.origin, self.params["RTL_RETURN_ALT"], CRUISE_M_S)
 
-    def _failsafe(self) -> None:
-        """The ground station fell silent: act as gcs_failsafe says (on the ground: disarm)."""
-        action = self._gcs.spec.action
-        log.warning("vehicle %d: no ground station heartbeat for %.1f s: failsafe %s", self.sysid,
-                    self._gcs.spec.timeout_s, action)
-        self.deny(f"Failsafe: GCS lost, {action}")
-        if self.body.on_ground and not self.landing:
-            self.arm(False)
-            return
-        wanted = {"hold": "hold", "land": "land", "return": "rtl"}[action]
-        if wanted not in self.p.modes:
-            wanted = "hold"
-        self.set_mode(self.p.modes[wanted])
-
     def supervise(self) -> None:
         """Advance what runs by itself: the ground-station failsafe, a return home, setpoint
         time-outs (hold), take-off, and a landing (it ends on the ground, disarmed)."""
         if self._gcs.lost(self.now, self.armed):
-            self._failsafe()
+            act_on_gcs_loss(self, self._gcs.spec)
         self._idle.step(self)
         self.missions.step(self.now)
         if self._return is not None and self.mode in RETURN_MODES:
@@ -384,10 +380,13 @@ class SimVehicleEndpoint:
             elif done == "arrived":
                 self._return = None
                 self._hold_here()
-        if self._velocity_setpoint and self.now - self._setpoint_t > self.p.setpoint_timeout_s:
+        silent_s = self.now - self._setpoint_t
+        if self.p.offboard_needs_setpoints and self._offboard.lost(self.mode, self.armed, silent_s):
+            self.deny("Failsafe: offboard signal lost, Position mode")
+            self.mode = FALLBACK_MODE
+            self._hold_here()
+        elif self._velocity_setpoint and silent_s > self.p.setpoint_timeout_s:
             log.info("vehicle %d: setpoint stream lost, holding", self.sysid)
-            if self.p is PX4 and self.mode == "offboard":
-                self.mode = "hold"
             self._hold_here()
         if self.mode == "takeoff" and self._takeoff_z is not None and self.body.position()[2] >= self._takeoff_z - 0.1:
             self.mode = "hold"

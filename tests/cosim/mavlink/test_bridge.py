@@ -24,7 +24,7 @@ import cosim
 from cosim.errors import ScenarioError
 from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle
 from cosim.mavlink.frames import GeoOrigin
-from cosim.mavlink.launch import take_off
+from cosim.mavlink.launch import streaming_wait, take_off
 from cosim.mavlink.personality import ARDUPILOT, ARDUPILOT_ROVER, PX4
 from cosim.mavlink.remote_robot import MavlinkRobot
 from cosim.mavlink.standin import StandInVehicle
@@ -147,10 +147,11 @@ def test_served_quadrotor_and_rover_are_flown_from_outside(tmp_path, monkeypatch
     try:
         quad, rover = MavlinkVehicle(qlink, 1, PX4), MavlinkVehicle(rlink, 7, ARDUPILOT_ROVER)
         take_off(quad, 2.0)
+        keep_quad = streaming_wait([quad])  # PX4 leaves OFFBOARD 1 s after its setpoints stop
         rogue = MavlinkVehicle(unsigned, 1, PX4)
         with pytest.raises(Exception, match="did not acknowledge"):
-            rogue.command(400, 0, retries=2, timeout_s=0.3)  # an unsigned disarm is dropped, not obeyed
-        take_off(rover, 0.0)
+            rogue.command(400, 0, retries=2, timeout_s=0.3, wait=keep_quad)  # an unsigned disarm is dropped, not obeyed
+        take_off(rover, 0.0, wait=keep_quad)
         MavlinkRobot(quad).fly("position", 3.0, 2.0, 2.5, 0.5)
         MavlinkRobot(rover).fly("position", -1.0, 3.0, 0.0)
         while runner.is_alive():
