@@ -11,7 +11,9 @@ configs/kilombo_follow.yaml (a snake of 32 columns, 45 mm apart, reacting at eac
 CompiledController), `idle` (a StationGroup whose tick does nothing: the framework's per-tick floor,
 with physics and the leader), `kilolib` (Kilombo's follow example as a Python kilolib program,
 controllers/kilolib/examples.py, on point robots in the same line) or `compiled` (that program
-compiled, controllers/compiled/examples.py: the fused engine). `--compile-times` measures a compiled
+compiled, controllers/compiled/examples.py: the fused engine) or `compiled_idle` (every robot a compiled
+program that does nothing, `Still`: the fused engine's floor, its loop, motion and transmit timers and
+the physics step at the same rates, without the program's work). `--compile-times` measures a compiled
 run's first compile and its load from the on-disk cache, each in a fresh process. Traces off.
 `wall_s` and the real-time factor time the run (its start-up included); `build_s` is cosim.build. The
 compiled kernels are loaded first, outside the timing (a run this long loads them by itself only
@@ -37,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import cosim  # noqa: E402
+from controllers.compiled.program import Program  # noqa: E402
 from cosim.engine.assemble import use_compiled_kernels  # noqa: E402
 
 FOLLOWERS = {"group": "controllers.case_studies.kilobot_group:ChainFollowerGroup",
@@ -48,14 +51,20 @@ FOLLOWERS = {"group": "controllers.case_studies.kilobot_group:ChainFollowerGroup
              "idle": "controllers.library.station:StationGroup"}
 
 
-KILOLIB = {"kilolib": "controllers.kilolib.examples", "compiled": "controllers.compiled.examples"}
+KILOLIB = {"kilolib": ("controllers.kilolib.examples:Leader", "controllers.kilolib.examples:Follower"),
+           "compiled": ("controllers.compiled.examples:Leader", "controllers.compiled.examples:Follower"),
+           "compiled_idle": ("benchmarks.kilombo:Still", "benchmarks.kilombo:Still")}
 
 
-def kilolib_line(module: str, n: int, seconds: float) -> cosim.Scenario:
-    """Kilombo's follow example in its line layout: robots 50 mm apart, the leader first."""
+class Still(Program):
+    """A compiled program that never moves, sends or keeps anything (the fused engine's floor)."""
+
+
+def kilolib_line(classes: tuple[str, str], n: int, seconds: float) -> cosim.Scenario:
+    """Kilombo's follow example in its line layout: robots 50 mm apart, the leader (classes[0]) first."""
     return cosim.load(ROOT / "configs" / "kilolib_follow.yaml", {
-        "duration": seconds, "groups.1.count": n - 1, "groups.0.controller.class": f"{module}:Leader",
-        "groups.1.controller.class": f"{module}:Follower",
+        "duration": seconds, "groups.1.count": n - 1, "groups.0.controller.class": classes[0],
+        "groups.1.controller.class": classes[1],
         "groups.1.layout": {"type": "line", "start": [-0.05, 0, 0], "step": [-0.05, 0, 0]},
         "world.arena_lower": [-0.05 * n - 1, -3, 0], "world.arena_upper": [3, 3, 0.1],
         "output.trace.positions_every": None, "output.trace.network": False, "output.trace.records": False})
@@ -101,7 +110,8 @@ t0 = time.perf_counter()
 sys.path.insert(0, sys.argv[1])
 from benchmarks.kilombo import kilolib_line
 import cosim
-sim = cosim.build(kilolib_line("controllers.compiled.examples", 10, 0.1))
+from benchmarks.kilombo import KILOLIB
+sim = cosim.build(kilolib_line(KILOLIB["compiled"], 10, 0.1))
 sim.run()
 print(time.perf_counter() - t0)
 """
