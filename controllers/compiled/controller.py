@@ -29,7 +29,7 @@ import warnings
 from typing import Any, ClassVar
 
 import numpy as np
-from numba import njit, typeof
+from numba import njit, typed, typeof
 from numba.core.dispatcher import Dispatcher
 from numba.core.errors import NumbaError, NumbaWarning
 
@@ -113,6 +113,11 @@ class CompiledController(Controller):
         super().bind(node_id, robot, net, rng, services)
         self._gens = own_stream(rng)
         self._seen = (None, None)
+
+    @property
+    def stream(self) -> typed.List:
+        """Its random stream as compiled code draws from it (a one-generator typed list)."""
+        return self._gens
 
     def _context(self) -> tuple:
         """The entry points' arguments after the state and the time: the node, and arrays (the poses are

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -33,6 +33,9 @@ from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 from controllers.compiled.scratch import own_stream, record_buffers
 from controllers.kilolib.api import TICKS_PER_S, KiloParams, KiloProgram
 from controllers.kilolib.messages import message_t
+
+if TYPE_CHECKING:
+    from numba import typed
 
 _CHECKED: set = set()
 CALLBACKS = ("setup", "loop", "message_rx", "message_tx", "message_tx_success")
@@ -195,6 +198,11 @@ class Program(KiloProgram):
         self.every(1.0 / TICKS_PER_S, self.loop, loop_phase)
         self.every(self.params.tx_period, self._transmit, tx_phase)
         self.every(self.params.motion_dt, self._move, 0.0)
+
+    @property
+    def stream(self) -> typed.List:
+        """Its random stream as compiled code draws from it (a one-generator typed list; set by bind)."""
+        return self._gens
 
     def timer_callbacks(self) -> tuple:
         """What its loop, transmit and motion timers call (the fused engine runs them itself)."""

@@ -6,25 +6,23 @@ taken off the event queue (what the compiled loop runs itself; the rest stays qu
 from __future__ import annotations
 
 import heapq
-import warnings
 from types import MethodType
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import typed
-from numba.core.errors import NumbaPendingDeprecationWarning
 
 from controllers.compiled.controller import CompiledController, TimerCall
 from controllers.compiled.group import CompiledGroup
 from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE, RECORD_CAPACITY
 from controllers.compiled.program import Program
+from controllers.compiled.scratch import joined, own_stream
 from cosim.core.group_handle import GroupTick
 from cosim.core.timeline import Priority
 from cosim.core.timers import Timer
 from cosim.fused import loop
 from cosim.fused.controllers import STEP, CtlParts, Ctls
 from cosim.fused.groups import Parts
-from cosim.fused.kernels import INF, Flights, Radio, Timers, World, stream_list
+from cosim.fused.kernels import INF, Flights, Radio, Timers, World
 from netstack.backend import BROADCAST
 from netstack.fast.backend import FastBackend
 from netstack.fast.pathloss import SPEED_OF_LIGHT
@@ -133,15 +131,6 @@ def _stack(records: list[np.ndarray]) -> np.ndarray:
     return np.frombuffer(b"".join(r.tobytes() for r in records), dtype=records[0].dtype).copy()
 
 
-def _streams(gens: list[np.random.Generator], which: np.ndarray) -> typed.List:
-    """The robots' random streams gens[which[i]] (the same generators, shared) as a typed list, built in
-    compiled code: typed.List's own appends cost about 40 us each from Python, and each distinct
-    generator handed over costs numba a typing (about 25 us)."""
-    with warnings.catch_warnings():  # the list is read once, never reflected back into
-        warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
-        return stream_list(gens, which)
-
-
 def programs_of(controllers: list, variants: list[tuple]) -> loop.Programs:
     """The Programs' parts, by robot (prog -1 for a robot that runs none)."""
     index = {v: q for q, v in enumerate(variants)}
@@ -149,22 +138,20 @@ def programs_of(controllers: list, variants: list[tuple]) -> loop.Programs:
     prog, slot = np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64)
     rows: list[list[np.ndarray]] = [[] for _ in variants]
     io = np.zeros(n, IO_DTYPE)
-    gens = [np.random.default_rng(0)]  # first, a stream for robots without a program: never drawn from
-    which = np.zeros(n, np.int64)
+    idle = own_stream(np.random.default_rng(0))  # for robots without compiled code: never drawn from
+    streams = []
     for i, h in enumerate(controllers):
         if isinstance(h, Program):
             prog[i] = index[(type(h), h.values.tobytes())]
             slot[i] = len(rows[prog[i]])
             rows[prog[i]].append(h.state)
             io[i] = h.io[0]
-        if isinstance(h, (Program, CompiledController)):  # the streams compiled code draws from
-            which[i] = len(gens)
-            gens.append(h.rng)
+        streams.append(h.stream if isinstance(h, (Program, CompiledController)) else idle)  # what compiled code draws from
     first = [controllers[int(np.nonzero(prog == q)[0][0])] for q in range(len(variants))]
     motion = np.array([h.motion.row() for h in first]).reshape(-1, 7)
     room = max(RECORD_CAPACITY, 4 * n)
     return loop.Programs(
-        prog, slot, tuple(_stack(r) for r in rows), io, _streams(gens, which), tuple(h.values for h in first), motion,
+        prog, slot, tuple(_stack(r) for r in rows), io, joined(streams), tuple(h.values for h in first), motion,
         np.array([float(h.params.distance_noise_mm) for h in first]), np.zeros((len(first), 3), np.int64),
         np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE), np.zeros((room, 3), np.int64), np.zeros(room),
         np.zeros(1, np.int64))

@@ -12,7 +12,7 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, typed
+from numba import njit
 
 from cosim.fused.borrow import borrow
 from cosim.fused.cells import candidates
@@ -55,15 +55,6 @@ Timers = namedtuple("Timers", ["t", "seq", "node", "start", "length", "cur", "pe
 (each fires, then waits a period), so each ring is a fixed cycle of robots with their next time and
 sequence number, and the next timer of all is the earliest of the rings' heads. state = next seq;
 arg = each ring's argument (a compiled controller's timer number)."""
-
-
-@njit(cache=True)
-def stream_list(gens: list, which: np.ndarray) -> typed.List:
-    """A typed list of the generators gens[which[i]] (their states shared, not copied)."""
-    out = typed.List()
-    for k in which:
-        out.append(gens[k])
-    return out
 
 
 @njit(cache=True, inline="always")

@@ -12,7 +12,7 @@ from numba import njit
 from controllers.compiled.codegen import program_module
 from controllers.compiled.examples import Follower
 from controllers.compiled.program import params_record
-from controllers.compiled.scratch import own_stream, record_buffers
+from controllers.compiled.scratch import joined, own_stream, record_buffers
 
 
 @njit(cache=True)
@@ -26,6 +26,24 @@ def test_the_typed_list_holds_the_generator_itself():
     assert len(first) == len(second) == 1
     drawn = [_draw(first), _draw(second), float(rng.random())]
     assert drawn == [float(x) for x in twin.random(3)]  # one stream, advanced by compiled and Python draws alike
+
+
+@njit(cache=True)
+def _draw_at(gens, i):
+    return gens[i].random()
+
+
+def test_joined_streams_keep_each_robots_generator_in_order():
+    rngs = [np.random.default_rng(seed) for seed in (3, 4, 5)]
+    twins = [np.random.default_rng(seed) for seed in (3, 4, 5)]
+    for _ in range(2):  # the first call compiles; the second takes the machine code directly
+        out = joined([own_stream(r) for r in rngs])
+        assert len(out) == 3
+        assert [_draw_at(out, i) for i in (2, 0, 1)] == [float(twins[i].random()) for i in (2, 0, 1)]
+    idle = own_stream(np.random.default_rng(0))
+    shared = joined([idle, own_stream(rngs[1]), idle])  # one stream may stand for several robots
+    _draw_at(shared, 0)
+    assert _draw_at(shared, 2) == float(np.random.default_rng(0).random(2)[1])
 
 
 def test_record_buffers_are_one_set_per_thread():
