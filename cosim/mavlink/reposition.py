@@ -4,7 +4,8 @@
   flag; with it, it enters GUIDED and flies to the target;
 - PX4 (commander, navigator): with the flag it enters Hold (AUTO_LOITER) and flies to the target;
   without it the target is flown in Hold only: in another mode it is kept, and flown when the
-  vehicle next enters Hold (Loiter takes the navigator's stored reposition when it starts).
+  vehicle next enters Hold (Loiter takes the navigator's stored reposition when it starts), be it
+  by a mode change or at the end of a take-off.
 """
 
 from __future__ import annotations
@@ -16,6 +17,22 @@ if TYPE_CHECKING:
 
 Target = tuple[float, float, float, float | None]
 """x, y, z (ENU, m) and the yaw (NED, rad; None keeps the heading)."""
+
+
+class KeptReposition:
+    """PX4's stored reposition, for the next start of Hold."""
+
+    def __init__(self) -> None:
+        self.target: Target | None = None
+
+    def keep(self, target: Target) -> None:
+        self.target = target
+
+    def fly(self, v: SimVehicleEndpoint) -> None:
+        """Hold starts: fly to the kept target, if any (once)."""
+        if self.target is not None:
+            v.follow_position(*self.target)
+            self.target = None
 
 
 def reposition(v: SimVehicleEndpoint, target: Target, change_mode: bool) -> bool:
@@ -33,5 +50,5 @@ def reposition(v: SimVehicleEndpoint, target: Target, change_mode: bool) -> bool
     if v.mode == "hold":
         v.follow_position(*target)
     else:
-        v.keep_reposition(target)
+        v.kept.keep(target)
     return True

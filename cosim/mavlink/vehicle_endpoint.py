@@ -31,7 +31,7 @@ from cosim.mavlink.mission_run import Flight
 from cosim.mavlink.offboard_loss import FALLBACK_MODE, OffboardLoss
 from cosim.mavlink.parameters import Parameters
 from cosim.mavlink.personality import GUIDED_MODES, HOLDING_MODES, MISSION_MODES, PX4, REFUSED_MODES, RETURN_MODES, Personality
-from cosim.mavlink.reposition import Target, reposition
+from cosim.mavlink.reposition import KeptReposition, reposition
 from cosim.mavlink.return_home import ReturnHome
 from cosim.mavlink.vehicle_port import VehiclePort
 
@@ -78,7 +78,7 @@ class SimVehicleEndpoint:
         self._setpoint_t = -math.inf
         self._velocity_setpoint = False
         self._offboard = OffboardLoss(personality.setpoint_timeout_s)
-        self._kept_reposition: Target | None = None  # PX4 flies it on entering Hold
+        self.kept = KeptReposition()  # PX4 flies it when Hold next starts
         self.landing = False
         self._gcs = GcsWatch(gcs_failsafe or GcsFailsafe())
         self._return: ReturnHome | None = None
@@ -314,9 +314,6 @@ class SimVehicleEndpoint:
         self.follow_position(x, y, z, yaw)
         return True
 
-    def keep_reposition(self, target: Target) -> None:
-        self._kept_reposition = target
-
     def set_mode(self, custom_mode: int, must_fly: bool = False) -> bool:
         name = self.p.mode_name(custom_mode)
         if name is None:
@@ -344,9 +341,8 @@ class SimVehicleEndpoint:
         elif name in HOLDING_MODES:
             self.landing = False
             self._hold_here()
-            if name == "hold" and self._kept_reposition is not None:
-                self.follow_position(*self._kept_reposition)
-                self._kept_reposition = None
+            if name == "hold":
+                self.kept.fly(self)
         return True
 
     # -- missions ------------------------------------------------------------------------------------
@@ -390,6 +386,7 @@ class SimVehicleEndpoint:
             self._hold_here()
         if self.mode == "takeoff" and self._takeoff_z is not None and self.body.position()[2] >= self._takeoff_z - 0.1:
             self.mode = "hold"
+            self.kept.fly(self)
         if self.landing and self.body.on_ground and self.body.velocity()[2] >= -1e-6:
             self.landing = False
             if self.p.auto_disarm_after_land:

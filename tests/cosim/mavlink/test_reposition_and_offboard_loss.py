@@ -72,8 +72,22 @@ def test_px4_a_mode_chosen_during_the_fallback_stays(px4):
     assert px4.ep.mode == "hold" and abs(px4.bank.vel[0, 1]) < 0.1
 
 
-def reposition(b: Bench, north: float, flags: int) -> int:
-    return b.command(mav.MAV_CMD_DO_REPOSITION, -1, flags, 0, math.nan, 47.0 + north * NORTH_DEG, 8.0, math.nan)
+def reposition(b: Bench, north: float, flags: int, alt: float = math.nan) -> int:
+    return b.command(mav.MAV_CMD_DO_REPOSITION, -1, flags, 0, math.nan, 47.0 + north * NORTH_DEG, 8.0, alt)
+
+
+def test_px4_a_reposition_during_the_take_off_is_flown_when_it_ends(px4):
+    """Take-off ends in Loiter (Hold), which starts with the navigator's stored reposition."""
+    px4.run(1.0)
+    assert px4.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1) == mav.MAV_RESULT_ACCEPTED
+    assert px4.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, 403.0) == mav.MAV_RESULT_ACCEPTED
+    px4.run(0.5)
+    assert px4.ep.mode == "takeoff" and 0.0 < px4.bank.pos[0, 2] < 2.5
+    assert reposition(px4, 4.0, 0, alt=404.0) == mav.MAV_RESULT_ACCEPTED
+    px4.run(0.5)
+    assert px4.ep.mode == "takeoff" and abs(px4.bank.pos[0, 1]) < 0.1  # the climb first
+    px4.run(10.0)
+    assert px4.ep.mode == "hold" and math.dist(px4.bank.pos[0], (0.0, 4.0, 4.0)) < 0.3
 
 
 def test_px4_reposition_without_the_flag_waits_for_hold_and_with_it_enters_hold(px4):
