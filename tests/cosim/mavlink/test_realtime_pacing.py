@@ -35,3 +35,33 @@ def test_a_punctual_run_says_nothing(caplog):
             pacer.wait(k * 0.001)
         pacer.report(0.05)
     assert caplog.records == []
+
+
+def test_a_stall_past_the_slip_bound_is_given_up_not_run_at_once(caplog, monkeypatch):
+    """A stand-in vehicle's clock slips after a stall (simulated time resumes from now), where the
+    bridge's (no bound) runs the lost time at once to catch up with the wall clock."""
+    def run(pacer: Pacer) -> list[float]:
+        clock = [0.0]
+        monkeypatch.setattr(time, "perf_counter", lambda: clock[0])
+        monkeypatch.setattr(time, "sleep", lambda s: clock.__setitem__(0, clock[0] + s))
+        pacer.restart()
+        woke = []
+        for k in range(1, 101):  # 1 s of 10 ms ticks; the process stalls 300 ms after the tick at 0.49 s
+            if k == 50:
+                clock[0] += 0.3
+            pacer.wait(k * 0.01)
+            woke.append(clock[0])
+        pacer.report(1.0)
+        return woke
+
+    with caplog.at_level(logging.WARNING, logger="cosim.mavlink.realtime"):
+        slipping = Pacer(1.0, late_after_s=0.001, slip_after_s=0.05)
+        woke = run(slipping)
+    assert abs(slipping.stats.slipped_s - 0.29) < 1e-9 and slipping.stats.overruns == 1  # the tick at 0.5 s, 290 ms late
+    assert abs(woke[50] - woke[49] - 0.01) < 1e-9  # the next tick is paced again, 10 ms later
+    assert abs(woke[-1] - 1.29) < 1e-9  # 1 simulated s took 1.29 s of wall time
+    assert "0.29 s of wall time slipped, not caught up" in caplog.records[-1].getMessage()
+    catching_up = Pacer(1.0, late_after_s=0.001)
+    woke = run(catching_up)
+    assert catching_up.stats.slipped_s == 0.0 and catching_up.stats.overruns == 29  # 0.5 .. 0.78 s, all late
+    assert abs(woke[77] - woke[49]) < 1e-9 and abs(woke[-1] - 1.0) < 1e-9  # they ran at once, without sleeping
