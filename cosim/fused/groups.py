@@ -44,6 +44,7 @@ def take(gp: Parts, i: int, src: int, t_ns: int, size: int, frame: np.ndarray) -
 def _motion(gp: Parts, cvel: np.ndarray, dslot: np.ndarray, dpend: np.ndarray, dcmd: np.ndarray) -> None:
     """Drives, then velocities, in robot order (Group.drive's and Group.set_velocity's refusals); drive
     commands wait for the latch (World.dpend)."""
+    gp, cvel, dslot, dpend, dcmd = borrow((gp, cvel, dslot, dpend, dcmd))
     motion, cmd = gp.motion, gp.cmd
     for i in range(gp.n):
         if motion[i] != DRIVE:
@@ -74,7 +75,9 @@ def _motion(gp: Parts, cvel: np.ndarray, dslot: np.ndarray, dpend: np.ndarray, d
 
 @njit(cache=True)
 def _frames(W, R, F, L, gp: Parts, t: int, unicast: bool) -> None:
-    """The step's broadcasts (or its sends), in robot order, from the robots alive (Simulation.send_many)."""
+    """The step's broadcasts (or its sends), in robot order, from the robots alive (Simulation.send_many).
+    (Borrowed: otherwise each launch counts references to every array of F, R and L, about 75 calls.)"""
+    W, R, F, L, gp = borrow((W, R, F, L, gp))
     out, alive, payload = gp.out, W.alive, gp.payload
     size = payload.shape[1]
     for i in range(gp.n):
