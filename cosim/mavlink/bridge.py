@@ -145,6 +145,7 @@ class MavlinkBridge:
                 self.ghosts[first + k] = Ghost(first + k, g, vehicle, MavlinkRobot(vehicle))
         self._sim: Any = None
         self._started = False
+        self._traced: dict[int, int] = {}  # per served robot: how many of its failsafes are in the trace
 
     def robot_for(self, node: int, world: Any, sensors: dict[str, Any], batteries: Any) -> Robot:
         ghost = self.ghosts.get(node)
@@ -244,6 +245,8 @@ class MavlinkBridge:
             st = port.stats
             mav_stats[f"{host}:{port_no}"] = {"handled": st.handled, "malformed": st.malformed, "foreign": st.foreign,
                                               "rejected_signature": st.rejected_signature}
+        for (node, *_), ep in zip(self._serve_plan, self.endpoints):
+            mav_stats[f"served{node}"] = {"failsafes": list(ep.failsafes)}
         for ghost in self.ghosts.values():
             mission = ghost.vehicle.mission
             mav_stats[f"ghost{ghost.node}"] = {"stale_events": ghost.stale_events, "failsafe": ghost.vehicle.failsafe,
@@ -259,6 +262,10 @@ class MavlinkBridge:
         self.pacer.wait(now_s)
         for port in self.ports.values():
             port.poll(now_s)
+        for (node, *_), ep in zip(self._serve_plan, self.endpoints):
+            for text in ep.failsafes[self._traced.get(node, 0):]:  # what a served vehicle did by itself
+                sim.recorder.event(sim.now_ns, node, "served_failsafe", f"vehicle {ep.sysid}: {text}")
+            self._traced[node] = len(ep.failsafes)
         if self.ghosts:
             wall = time.monotonic()
             for link in self.links:

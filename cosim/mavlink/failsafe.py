@@ -59,7 +59,7 @@ class GcsWatch:
 def act_on_gcs_loss(v: SimVehicleEndpoint, spec: GcsFailsafe) -> None:
     """The ground station fell silent: act as `spec` says (on the ground: disarm)."""
     log.warning("vehicle %d: no ground station heartbeat for %.1f s: failsafe %s", v.sysid, spec.timeout_s, spec.action)
-    v.deny(f"Failsafe: GCS lost, {spec.action}")
+    v.failsafe_taken(f"Failsafe: GCS lost, {spec.action}")
     if v.body.on_ground and not v.landing:
         v.arm(False)
         return

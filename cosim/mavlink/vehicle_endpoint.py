@@ -79,6 +79,7 @@ class SimVehicleEndpoint:
         self._velocity_setpoint = False
         self._offboard = OffboardLoss(personality.setpoint_timeout_s)
         self.kept = KeptReposition()  # PX4 flies it when Hold next starts
+        self.failsafes: list[str] = []  # those it took by itself, in order (the bridge traces them)
         self.landing = False
         self._gcs = GcsWatch(gcs_failsafe or GcsFailsafe())
         self._return: ReturnHome | None = None
@@ -183,8 +184,7 @@ class SimVehicleEndpoint:
         return self.mode in GUIDED_MODES and self.armed
 
     def _grounded_by_setpoint(self) -> bool:
-        """ArduCopter in GUIDED: a target for a copter still on the ground keeps it there (and ends a
-        take-off that has not left the ground), as its firmware does; PX4 lifts off to it."""
+        """ArduCopter in GUIDED keeps a copter on the ground there (ending its take-off); PX4 lifts off."""
         if self.p.setpoints_lift_off or self.body.vehicle != "copter" or not self.body.on_ground:
             return False
         self._takeoff_z = None
@@ -218,6 +218,11 @@ class SimVehicleEndpoint:
         """Refuse a request; the reason goes out as STATUSTEXT before the COMMAND_ACK."""
         self.send(mav.MAVLink_statustext_message(mav.MAV_SEVERITY_WARNING, reason.encode()[:50]))
         return False
+
+    def failsafe_taken(self, text: str) -> None:
+        """A failsafe the vehicle took by itself: announced (STATUSTEXT) and kept in `failsafes`."""
+        self.failsafes.append(text)
+        self.deny(text)
 
     def say(self, text: str) -> None:
         """A STATUSTEXT (the autopilots' announcements)."""
@@ -378,7 +383,7 @@ class SimVehicleEndpoint:
                 self._hold_here()
         silent_s = self.now - self._setpoint_t
         if self.p.offboard_needs_setpoints and self._offboard.lost(self.mode, self.armed, silent_s):
-            self.deny("Failsafe: offboard signal lost, Position mode")
+            self.failsafe_taken("Failsafe: offboard signal lost, Position mode")
             self.mode = FALLBACK_MODE
             self._hold_here()
         elif self._velocity_setpoint and silent_s > self.p.setpoint_timeout_s:

@@ -19,6 +19,9 @@ def summary_text(scenario: Scenario, m: dict, status: str, error: str | None) ->
         if rt:
             lines.append(f"real time  paced at {rt['speed']}x the wall clock: {rt['overruns']} overruns "
                          f"(worst {rt['worst_late_s'] * 1e3:.1f} ms late)")
+        served = {k: v["failsafes"] for k, v in m.get("mavlink", {}).items() if k.startswith("served") and v["failsafes"]}
+        for name, taken in served.items():
+            lines.append(f"failsafe   {name} (a served vehicle) by itself: {'; '.join(taken)}")
         r = m.get("routing")
         if r:
             lines.append(

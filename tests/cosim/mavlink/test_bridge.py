@@ -178,6 +178,35 @@ def test_served_quadrotor_and_rover_are_flown_from_outside(tmp_path, monkeypatch
     assert result.metrics["wall_s"] >= 24.0 / 2.0 - 0.05
 
 
+def test_a_served_vehicles_own_failsafe_shows_in_the_trace_metrics_and_summary(tmp_path):
+    """A client takes the served PX4 quadrotor into OFFBOARD, then falls silent: the vehicle falls back
+    to Position mode after 1 s, returns home after 5 s without a ground station, and the run says so
+    in its events, metrics.json and summary.txt."""
+    data = _served_scenario(free_udp_port(), 0)
+    data["duration"] = 12.0
+    data["mavlink"]["serve"] = [{k: v for k, v in data["mavlink"]["serve"][0].items() if k != "signing_key_env"}]
+    data["groups"] = data["groups"][:1]
+    port = data["mavlink"]["serve"][0]["port"]
+    outcome = {}
+    runner = threading.Thread(target=lambda: outcome.setdefault("r", cosim.run(cosim.from_dict(data), out_dir=tmp_path / "s")))
+    runner.start()
+    link = MavlinkLink("127.0.0.1", port)
+    try:
+        take_off(MavlinkVehicle(link, 1, PX4), 2.0)  # then no more setpoints
+    finally:
+        runner.join()
+        link.close()
+    result = outcome["r"]
+    assert result.status == "ok", result.error
+    ev = _trace(result.directory, "events")
+    taken = [(n, d) for n, k, d in zip(ev["node"], ev["kind"], ev["detail"]) if k == "served_failsafe"]
+    both = ["Failsafe: offboard signal lost, Position mode", "Failsafe: GCS lost, return"]
+    assert taken == [(0, f"vehicle 1: {text}") for text in both]
+    assert result.metrics["mavlink"]["served0"] == {"failsafes": both}
+    summary = (result.directory / "summary.txt").read_text()
+    assert f"failsafe   served0 (a served vehicle) by itself: {'; '.join(both)}" in summary
+
+
 @pytest.mark.parametrize("change, key, message", [
     ({"mavlink": {"serve": [{"group": "nobody", "port": 0}]}}, "mavlink.serve[0].group", "no group named 'nobody'"),
     ({"mavlink": {"serve": [{"group": "rover", "port": 0, "personality": "px4"}]}}, "mavlink.serve[0].personality",
