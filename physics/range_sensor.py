@@ -98,7 +98,7 @@ class RangeSensor:
         elif opt.mount is not None:
             raw = self._world.cast_rays_from_many([(self._i, *self.mounted_rays(), opt.max_range)])[0]
         else:
-            raw = self._world.cast_rays(self._i, self.directions(), opt.max_range)
+            raw = _fans_of(self._world, [self]).cast(self._world)
         d = _finish(raw.copy(), opt, [self._rng])
         if self._batch is not None:
             self._tick, self._held = tick, d
@@ -110,6 +110,9 @@ class RangeSensor:
         stream): with the arithmetic in arrays when they share one options object and one batch."""
         first = sensors[0]
         opt, batch = first._opt, first._batch
+        if batch is None and opt.mount is None and all(s._batch is None and s._opt is opt for s in sensors):
+            raw = _fans_of(first._world, sensors).cast(first._world).reshape(len(sensors), -1)
+            return _finish(raw, opt, [s._rng for s in sensors])
         if batch is None or any(s._batch is not batch or s._opt is not opt for s in sensors):
             return np.array([s.read() for s in sensors])
         tick = math.floor(first._world.t_s * opt.rate_hz + 1e-9)
@@ -192,21 +195,47 @@ class _Fans:
         self.sensors = sensors
         self._robots = np.array([s._i for s in sensors], dtype=np.int64)
         self._yaw = np.array([math.radians(s._opt.mount_yaw_deg) for s in sensors], dtype=np.float64)
-        self._counts = [len(s.angles) for s in sensors]
+        self._counts = np.array([len(s.angles) for s in sensors], dtype=np.int64)
         self._angles = np.concatenate([s.angles for s in sensors]) if sensors else np.zeros(0)
         self._reach = np.array([s._opt.max_range for s in sensors], dtype=np.float64)
         ends = np.cumsum(self._counts).tolist()
         self.spans = list(zip([0, *ends[:-1]], ends))  # each sensor's rows of the stacked rays
 
+    def cast(self, world) -> np.ndarray:
+        """Every sensor's rays now, in one call to the world (a new array, stacked as `stacked`)."""
+        return world.cast_fans(*self.stacked(world.active_heading))
+
     def stacked(self, headings: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(robots, directions, ray counts, max ranges) for the robots' headings now: sensor k's
         counts[k] rays are the next rows of directions (World.cast_fans)."""
-        a = self._angles + np.repeat(headings[self._robots] + self._yaw, self._counts)
-        dirs = np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
-        return self._robots, dirs, np.asarray(self._counts, dtype=np.int64), self._reach
+        if len(self._robots) == 1:  # one robot's read: the same sums, without the arrays' set-up
+            a = self._angles + (headings[self._robots[0]] + self._yaw[0])
+        else:
+            a = self._angles + np.repeat(headings[self._robots] + self._yaw, self._counts)
+        dirs = np.empty((len(a), 3))
+        dirs[:, 0] = np.cos(a)
+        dirs[:, 1] = np.sin(a)
+        dirs[:, 2] = 0.0
+        return self._robots, dirs, self._counts, self._reach
 
 
 _BATCHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # world -> {rate: _RayBatch}
+_FANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # world -> {sensors' ids: _Fans}, rate-0 level sensors
+_FANS_KEPT = 64
+"""The most sets of rate-0 sensors whose rays' layout a world keeps (a robot each, or a group)."""
+
+
+def _fans_of(world, sensors: list[RangeSensor]) -> _Fans:
+    """The rays' layout of these rate-0 level sensors, built once per set: a sensor read alone or a
+    group's sensors read together at one instant, cast fresh in one call each time."""
+    known = _FANS.setdefault(world, {})
+    key = tuple(map(id, sensors))
+    fans = known.get(key)
+    if fans is None:
+        if len(known) >= _FANS_KEPT and len(sensors) > 1:
+            known.clear()
+        fans = known[key] = _Fans(sensors)
+    return fans
 
 
 def _batch_for(world, rate: float, sensor: RangeSensor) -> _RayBatch:

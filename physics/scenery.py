@@ -6,9 +6,11 @@ per robot and per shape. Results are the per-shape numpy code's, to the last bit
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
+from physics.fast_call import bound_overload
 from physics.obstacles import Box, Cylinder, OrientedBox, Wall
 
 BOX, ORIENTED, CYLINDER = 0, 1, 2
@@ -31,18 +33,26 @@ class Scenery:
         self.mark = np.zeros(n + 1, np.int64)
         self.buf = np.zeros(max(n, 1), np.int64)
         self.hits = (np.zeros(0, np.int64), np.zeros(0, np.int64))  # room for one step's (shape, robot) pushes
+        self._cast: Callable | None = None  # the rays' kernel for this scenery's argument types, once it has run
 
     def cast(self, pos: np.ndarray, radius: np.ndarray, robots: np.ndarray, dirs: np.ndarray, count: np.ndarray,
              max_range: np.ndarray) -> np.ndarray:
         """Every request's rays at once (physics.raycast.cast_among for each): request q's count[q] rays are
         the next rows of dirs; distances, one per row of dirs."""
-        from physics.scenery_kernels import cast_many
-
         first = np.zeros(len(count), np.int64)
         np.cumsum(count[:-1], out=first[1:])
         out = np.empty(len(dirs))
-        cast_many(self.kinds, self.params, self.grid, self.start, self.items, self.mark, self.buf, pos, radius, robots,
-                  dirs, first, count, max_range, out)
+        args = (self.kinds, self.params, self.grid, self.start, self.items, self.mark, self.buf,
+                np.ascontiguousarray(pos, dtype=np.float64), np.ascontiguousarray(radius, dtype=np.float64),
+                np.ascontiguousarray(robots, dtype=np.int64), np.ascontiguousarray(dirs, dtype=np.float64), first,
+                np.ascontiguousarray(count, dtype=np.int64), np.ascontiguousarray(max_range, dtype=np.float64), out)
+        if self._cast is None:
+            from physics.scenery_kernels import cast_many
+
+            cast_many(*args)
+            self._cast = bound_overload(cast_many, args)  # every later call has these arguments' types
+        else:
+            self._cast(*args)
         return out
 
     def cast_requests(self, pos: np.ndarray, radius: np.ndarray,
