@@ -12,6 +12,11 @@ robots, 26-35x at 100, 2.0-3.5x at 1,000, 0.20-0.23x at 10,000 (benchmarks/READM
     python benchmarks/argos.py                                   # kinematic, group, N = 10 .. 1,000
     python benchmarks/argos.py --controller per_robot --n 100
     python benchmarks/argos.py --n 10000 --seconds 5
+    python benchmarks/argos.py --plain-only                      # only `cosim run` on the plain file
+
+Beside each harness case it runs the same workload as a user would: `cosim run` on
+benchmarks/argos_diffusion.yaml (no range `rate_hz`, collisions and traces at their defaults), with
+this N's world written to a temporary file and given through --set; figures from its metrics.json.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,12 +34,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+import yaml  # noqa: E402
 
 import cosim  # noqa: E402
 from cosim.engine.assemble import use_compiled_kernels  # noqa: E402
 
 CONTROLLERS = {"group": "controllers.library.avoider_group:ObstacleAvoiderGroup",
                "per_robot": "controllers.library.avoider:ObstacleAvoider"}
+PLAIN = ROOT / "benchmarks" / "argos_diffusion.yaml"
+"""The workload as a user writes it (no tuning keys), run with `cosim run`."""
 
 
 def scene(n: int, seed: int = 1) -> dict:
@@ -71,6 +81,23 @@ def run(n: int, seconds: float, controller: str, world: str) -> dict:
             "wall_per_simulated_s_ms": round(1e3 * wall / seconds, 2)}
 
 
+def run_plain(n: int, seconds: float, controller: str, folder: Path) -> dict:
+    """`cosim run` on the plain scenario file, with this N's world (the harness's `scene`) and arena."""
+    world = folder / f"world_{n}.yaml"
+    world.write_text(yaml.safe_dump(scene(n)))
+    edge = scene(n)["arena_upper"][0] - 0.1
+    out = folder / f"run_{controller}_{n}"
+    cosim_cli = Path(sys.executable).with_name("cosim")
+    subprocess.run([str(cosim_cli), "run", str(PLAIN), "--quiet", "--overwrite", "--out", str(out), "--duration", str(seconds),
+                    "--set", f"world.file={world}", "--set", f"groups.0.count={n}",
+                    "--set", f"groups.0.layout.upper=[{edge}, {edge}, 0.1]",
+                    "--set", f"groups.0.controller.class={CONTROLLERS[controller]}"], check=True, stdout=subprocess.DEVNULL)
+    m = json.loads((out / "metrics.json").read_text())
+    return {"workload": "argos_footbot_diffusion_plain_cosim_run", "controller": controller, "N": n,
+            "simulated_s": m["simulated_s"], "wall_s": round(m["wall_s"], 3), "real_time_factor": round(m["real_time_factor"], 2),
+            "wall_per_simulated_s_ms": round(1e3 * m["wall_s"] / m["simulated_s"], 2)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, nargs="*", default=[10, 100, 1000])
@@ -78,7 +105,14 @@ def main() -> None:
     ap.add_argument("--controller", choices=sorted(CONTROLLERS), default="group")
     ap.add_argument("--world", choices=["kinematic", "pybullet"], default="kinematic")
     ap.add_argument("--numpy", action="store_true", help="keep the numpy kernels (default: the compiled ones, loaded first)")
+    ap.add_argument("--plain-only", action="store_true", help="only `cosim run` on the plain scenario file")
     args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="argos-plain-") as tmp:
+        run_plain(min(args.n), 0.5, args.controller, Path(tmp))  # not printed: the cache's first load in a new process tree
+        for n in args.n:
+            print(json.dumps(run_plain(n, args.seconds, args.controller, Path(tmp))), flush=True)
+    if args.plain_only:
+        return
     if not args.numpy:
         use_compiled_kernels()
         # warm-up, not printed: every kernel's one-off load (or compile), the pair search's too (brute
