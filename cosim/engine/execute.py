@@ -9,6 +9,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
+from cosim.compile_clock import CLOCK, watch
 from cosim.core.coordinator import Simulation
 from cosim.core.parts import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
@@ -56,6 +57,7 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
     error: str | None = None
     status = "ok"
     prepared = False
+    compiling: _CompileWatch | None = None
     with interrupts() as signals:
         try:
             prepare(directory, scenario, argv)
@@ -64,7 +66,8 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
             if built is not None:
                 built(sim)
             sim.recorder.stream_to(directory / "trace")
-            sim.run(progress, phase)
+            compiling = _compile_watch(progress, phase)
+            sim.run(compiling.progress, phase)
             signals.hold()
         except (ScenarioError, SimulationError) as exc:
             status, error = "failed", str(exc)
@@ -80,14 +83,38 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
             status, error = "failed", f"{type(exc).__name__}: {exc}"
             _write_quietly(directory / "error.txt", traceback.format_exc())
         signals.hold()
-        status, error, metrics, digest = _finish(sim, scenario, directory, status, error)
+        status, error, metrics, digest = _finish(sim, scenario, directory, status, error, compiling)
         if len(signals.caught) > (status == "interrupted"):
             log.warning("a signal arrived while the results were written; they are complete")
     return RunResult(directory, status, metrics, error, digest)
 
 
-def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status: str,
-            error: str | None) -> tuple[str, str | None, dict, str | None]:
+@dataclasses.dataclass
+class _CompileWatch:
+    """The compile time of one run (numba's, cosim.compile_clock), taken out of what progress shows."""
+
+    since_s: float
+    shown: ProgressFn | None
+
+    @property
+    def compile_s(self) -> float:
+        return CLOCK.so_far() - self.since_s
+
+    def progress(self, now_ns: int, end_ns: int, wall_s: float) -> None:
+        if self.shown is not None:
+            self.shown(now_ns, end_ns, max(wall_s - self.compile_s, 0.0))
+
+
+def _compile_watch(progress: ProgressFn | None, phase: PhaseFn | None) -> _CompileWatch:
+    """Count this run's kernel compiles, and say when the first starts (they take seconds each)."""
+    if watch():
+        text = "compiling kernels (first run of this code on this machine; cached afterwards, see `cosim warm`)"
+        CLOCK.on_first = (lambda: phase(text)) if phase is not None else (lambda: log.info(text))
+    return _CompileWatch(CLOCK.total_s, progress)
+
+
+def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status: str, error: str | None,
+            compiling: _CompileWatch | None = None) -> tuple[str, str | None, dict, str | None]:
     """Close the simulation, write metrics, summary and status. A failure here (a full disk) makes
     the run failed with the reason; status.json is written last, whatever happened."""
     metrics: dict = {}
@@ -96,7 +123,7 @@ def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status:
         if sim is not None:
             write_final_state(sim, scenario, directory)
             sim.close()
-            metrics, digest = _write_metrics(sim, scenario, directory)
+            metrics, digest = _write_metrics(sim, scenario, directory, compiling.compile_s if compiling else 0.0)
             failures = [f for ext in sim.extensions for f in ext.failures()]
             if failures and status == "ok":  # the run went on, but the real vehicles did not do what was asked
                 status, error = "failed", "a real vehicle did not do what was asked: " + "; ".join(failures)
@@ -119,10 +146,10 @@ def _write_quietly(path: Path, text: str) -> None:
         log.error("cannot write %s: %s", path, exc)
 
 
-def _write_metrics(sim: Simulation, scenario: Scenario, directory: Path) -> tuple[dict, str]:
+def _write_metrics(sim: Simulation, scenario: Scenario, directory: Path, compile_s: float) -> tuple[dict, str]:
     """Close the trace and write metrics.json; returns the metrics and the trace digest."""
     digest = sim.recorder.finish()
-    metrics = metrics_of(sim, scenario, digest)
+    metrics = metrics_of(sim, scenario, digest, compile_s)
     if sim.stacks is not None:
         metrics["routing"] = run_routing_metrics(sim, scenario, directory / "trace")
     for ext in sim.extensions:

@@ -10,7 +10,8 @@ def summary_text(scenario: Scenario, m: dict, status: str, error: str | None) ->
     if m:  # a run that died before producing metrics has only its status and error
         lines += [
             f"robots     {m.get('nodes')}  simulated {m.get('simulated_s', 0):.3f} s in {m.get('wall_s', 0):.2f} s wall"
-            f"  (real-time factor {m.get('real_time_factor', 0):.2f}x)",
+            f"  (real-time factor {m.get('real_time_factor', 0):.2f}x"
+            + (f", {m['compile_s']:.2f} s compiling kernels left out)" if m.get("compile_s", 0) > 0 else ")"),
             f"messages   sent {m.get('messages_sent', 0)}, received {m.get('messages_delivered', 0)} times "
             f"(a broadcast counts once per receiver), dropped {m.get('messages_dropped', 0)}",
             f"neighbours {m.get('mean_neighbors', 0):.2f} on average (heard within the neighbour timeout)",

@@ -30,6 +30,8 @@ class Side:
     delay_s: np.ndarray = field(default_factory=lambda: np.zeros(0))
     neighbours: float = float("nan")
     real_time_factor: float = float("nan")
+    compile_s: float = 0.0
+    """Wall time the run spent compiling kernels (left out of real_time_factor)."""
 
     @property
     def receptions_per_send(self) -> float:
@@ -53,7 +55,7 @@ def side(d: rd.RunData) -> Side:
     return Side(label=d.directory.name, engines=engines, sent=int(m.get("messages_sent", 0)),
                 delivered=int(m.get("messages_delivered", 0)), dropped=int(m.get("messages_dropped", 0)),
                 reasons=reasons, delay_s=delay, neighbours=float(m.get("mean_neighbors", float("nan"))),
-                real_time_factor=float(m.get("real_time_factor", float("nan"))))
+                real_time_factor=float(m.get("real_time_factor", float("nan"))), compile_s=float(m.get("compile_s", 0.0)))
 
 
 def link_delays(net: dict[str, np.ndarray]) -> np.ndarray:
@@ -116,4 +118,5 @@ def summary_rows(a: Side, b: Side, drift: tuple[np.ndarray, np.ndarray, np.ndarr
         rows.append(["same robot apart at the end: mean (m)", "", "", float(drift[1][-1])])
         rows.append(["same robot apart at the end: largest (m)", "", "", float(drift[2][-1])])
     rows.append(row("real-time factor", a.real_time_factor, b.real_time_factor))
+    rows.append(row("compiling kernels (s, not in the real-time factor)", a.compile_s, b.compile_s))
     return rows

@@ -1,0 +1,66 @@
+"""Wall time spent compiling kernels with numba in this process, so that a run's speed figures can
+leave it out. numba compiles a kernel on its first call when its on-disk cache (cosim/kernel_cache.py)
+has no machine code for it: the first run on a machine, or after the compiled code changed. Loads
+from the cache are not compiles and are not counted.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+
+class CompileClock:
+    """Seconds of wall time inside numba's outermost compiles (a kernel compiling the kernels it
+    calls counts once), and a callback told when one starts."""
+
+    def __init__(self) -> None:
+        self.total_s = 0.0
+        self.on_first: Callable[[], None] | None = None
+        self._depth = 0
+        self._since = 0.0
+
+    def so_far(self) -> float:
+        """total_s, with the compile under way now (if any) counted up to this moment."""
+        return self.total_s + (time.perf_counter() - self._since if self._depth else 0.0)
+
+    def started(self) -> None:
+        self._depth += 1
+        if self._depth == 1:
+            self._since = time.perf_counter()
+            if self.on_first is not None:
+                tell, self.on_first = self.on_first, None
+                tell()
+
+    def ended(self) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self.total_s += time.perf_counter() - self._since
+
+
+CLOCK = CompileClock()
+_listening = False
+
+
+def watch() -> bool:
+    """Start counting compiles in this process, if numba is loaded (loading it only to watch would
+    cost a run that never compiles about 0.4 s); True once counting."""
+    global _listening
+    if _listening or "numba" not in sys.modules:
+        return _listening
+    from numba.core import event
+
+    class _Listener(event.Listener):
+        def on_start(self, event_: event.Event) -> None:
+            CLOCK.started()
+
+        def on_end(self, event_: event.Event) -> None:
+            CLOCK.ended()
+
+    event.register("numba:compile", _Listener())
+    _listening = True
+    return True
