@@ -6,12 +6,9 @@ from the cache are not compiles and are not counted.
 
 from __future__ import annotations
 
-import logging
 import sys
 import time
 from collections.abc import Callable
-
-log = logging.getLogger(__name__)
 
 
 class CompileClock:
@@ -20,9 +17,13 @@ class CompileClock:
 
     def __init__(self) -> None:
         self.total_s = 0.0
-        self.on_first: Callable[[], None] | None = None
+        self._on_first: Callable[[], None] | None = None
         self._depth = 0
         self._since = 0.0
+
+    def tell_first(self, callback: Callable[[], None] | None) -> None:
+        """Call `callback` when the next outermost compile starts (once); None: tell nobody."""
+        self._on_first = callback
 
     def so_far(self) -> float:
         """total_s, with the compile under way now (if any) counted up to this moment."""
@@ -32,8 +33,8 @@ class CompileClock:
         self._depth += 1
         if self._depth == 1:
             self._since = time.perf_counter()
-            if self.on_first is not None:
-                tell, self.on_first = self.on_first, None
+            if self._on_first is not None:
+                tell, self._on_first = self._on_first, None
                 tell()
 
     def ended(self) -> None:

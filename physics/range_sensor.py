@@ -70,6 +70,7 @@ class RangeSensor:
         self._tick = -1
         self._held = np.zeros(0)
         self._batch = _batch_for(world, options.rate_hz, self) if options.rate_hz else None
+        self._own_fans: _Fans | None = None  # this level sensor's rays alone, cast fresh at each read (no rate)
 
     @property
     def angles(self) -> np.ndarray:
@@ -98,7 +99,9 @@ class RangeSensor:
         elif opt.mount is not None:
             raw = self._world.cast_rays_from_many([(self._i, *self.mounted_rays(), opt.max_range)])[0]
         else:
-            raw = _fans_of(self._world, [self]).cast(self._world)
+            if self._own_fans is None:
+                self._own_fans = _Fans([self])
+            raw = self._own_fans.cast(self._world)
         d = _finish(raw.copy(), opt, [self._rng])
         if self._batch is not None:
             self._tick, self._held = tick, d
@@ -179,7 +182,7 @@ class _RayBatch:
             self.rows = {id(s): k for k, s in enumerate(self._fans.sensors)} if len(counts) == 1 else {}
         fans = self._fans
         mounted = [s for s in self.sensors if s._opt.mount is not None]
-        flat = self.world.cast_fans(*fans.stacked(self.world.active_heading)) if fans.sensors else np.zeros(0)
+        flat = fans.cast(self.world) if fans.sensors else np.zeros(0)
         self.matrix = flat.reshape(len(fans.sensors), -1) if self.rows else None
         out = [flat[a:b] for a, b in fans.spans]
         out += self.world.cast_rays_from_many([(s._i, *s.mounted_rays(), s._opt.max_range) for s in mounted])
@@ -222,17 +225,17 @@ class _Fans:
 _BATCHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # world -> {rate: _RayBatch}
 _FANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # world -> {sensors' ids: _Fans}, rate-0 level sensors
 _FANS_KEPT = 64
-"""The most sets of rate-0 sensors whose rays' layout a world keeps (a robot each, or a group)."""
+"""The most sets of rate-0 sensors read together whose rays' layout a world keeps (a group each)."""
 
 
 def _fans_of(world, sensors: list[RangeSensor]) -> _Fans:
-    """The rays' layout of these rate-0 level sensors, built once per set: a sensor read alone or a
-    group's sensors read together at one instant, cast fresh in one call each time."""
+    """The rays' layout of these rate-0 level sensors read together (a group's, at one instant),
+    built once per set and cast fresh in one call at each read."""
     known = _FANS.setdefault(world, {})
     key = tuple(map(id, sensors))
     fans = known.get(key)
     if fans is None:
-        if len(known) >= _FANS_KEPT and len(sensors) > 1:
+        if len(known) >= _FANS_KEPT:  # reads of ever new subsets: start again rather than grow
             known.clear()
         fans = known[key] = _Fans(sensors)
     return fans

@@ -67,7 +67,10 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
                 built(sim)
             sim.recorder.stream_to(directory / "trace")
             compiling = _compile_watch(progress, phase)
-            sim.run(compiling.progress, phase)
+            try:
+                sim.run(compiling.progress, phase)
+            finally:
+                CLOCK.tell_first(None)  # a run that compiled nothing: the next run in this process is not told
             signals.hold()
         except (ScenarioError, SimulationError) as exc:
             status, error = "failed", str(exc)
@@ -109,7 +112,7 @@ def _compile_watch(progress: ProgressFn | None, phase: PhaseFn | None) -> _Compi
     """Count this run's kernel compiles, and say when the first starts (they take seconds each)."""
     if watch():
         text = "compiling kernels (first run of this code on this machine; cached afterwards, see `cosim warm`)"
-        CLOCK.on_first = (lambda: phase(text)) if phase is not None else (lambda: log.info(text))
+        CLOCK.tell_first((lambda: phase(text)) if phase is not None else (lambda: log.info(text)))
     return _CompileWatch(CLOCK.total_s, progress)
 
 
