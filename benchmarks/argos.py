@@ -5,7 +5,7 @@ argos3-examples' `footbot_diffusion` (differential steering, 24 proximity rays a
 N/2 boxes of 0.3 m and N/2 cylinders of 0.15 m radius at random, robots of 8.5 cm radius drawn
 clear of them, 24 range rays of 0.1 m at 10 Hz, `ObstacleAvoiderGroup` (`--controller group`) or
 one `ObstacleAvoider` per robot (`per_robot`), no network, traces off. `--world kinematic` (default)
-or `pybullet`. The compiled kernels are loaded before timing; `--numpy` keeps the numpy ones.
+or `pybullet`. A warm-up run loads (or compiles) the kernels before timing.
 ARGoS's own example, built here and run side by side (one thread, 2026-11-26): 257-456x at 10
 robots, 26-35x at 100, 2.0-3.5x at 1,000, 0.20-0.23x at 10,000 (benchmarks/README.md).
 
@@ -37,7 +37,6 @@ import numpy as np  # noqa: E402
 import yaml  # noqa: E402
 
 import cosim  # noqa: E402
-from cosim.engine.assemble import use_compiled_kernels  # noqa: E402
 
 CONTROLLERS = {"group": "controllers.library.avoider_group:ObstacleAvoiderGroup",
                "per_robot": "controllers.library.avoider:ObstacleAvoider"}
@@ -104,7 +103,6 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--controller", choices=sorted(CONTROLLERS), default="group")
     ap.add_argument("--world", choices=["kinematic", "pybullet"], default="kinematic")
-    ap.add_argument("--numpy", action="store_true", help="keep the numpy kernels (default: the compiled ones, loaded first)")
     ap.add_argument("--plain-only", action="store_true", help="only `cosim run` on the plain scenario file")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="argos-plain-") as tmp:
@@ -113,12 +111,10 @@ def main() -> None:
             print(json.dumps(run_plain(n, args.seconds, args.controller, Path(tmp))), flush=True)
     if args.plain_only:
         return
-    if not args.numpy:
-        use_compiled_kernels()
-        # warm-up, not printed: every kernel's one-off load (or compile), the pair search's too (brute
-        # force up to 64 robots, a Verlet list over a cell grid above)
-        for n in sorted({min(n, 20) if n <= 64 else 100 for n in args.n}):
-            run(n, 1.0, args.controller, args.world)
+    # warm-up, not printed: every kernel's one-off load (or compile), the pair search's too (brute
+    # force up to 64 robots, a Verlet list over a cell grid above)
+    for n in sorted({min(n, 20) if n <= 64 else 100 for n in args.n}):
+        run(n, 1.0, args.controller, args.world)
     for n in args.n:
         print(json.dumps(run(n, args.seconds, args.controller, args.world)), flush=True)
 

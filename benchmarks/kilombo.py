@@ -15,9 +15,8 @@ compiled, controllers/compiled/examples.py: the fused engine) or `compiled_idle`
 program that does nothing, `Still`: the fused engine's floor, its loop, motion and transmit timers and
 the physics step at the same rates, without the program's work). `--compile-times` measures a compiled
 run's first compile and its load from the on-disk cache, each in a fresh process. Traces off.
-`wall_s` and the real-time factor time the run (its start-up included); `build_s` is cosim.build. The
-compiled kernels are loaded first, outside the timing (a run this long loads them by itself only
-when it pays: see cosim.engine.assemble.wants_compiled); `--numpy` keeps the numpy kernels.
+`wall_s` and the real-time factor time the run (its start-up included); `build_s` is cosim.build. A
+short warm-up run first loads (or compiles) the kernels, outside the timing.
 Kilombo reported about 100x real time for 1,000 robots (C, Intel i7-4770).
 
     python benchmarks/kilombo.py                                   # line, group, N = 10 .. 10,000
@@ -40,7 +39,6 @@ sys.path.insert(0, str(ROOT))
 
 import cosim  # noqa: E402
 from controllers.compiled.program import Program  # noqa: E402
-from cosim.engine.assemble import use_compiled_kernels  # noqa: E402
 
 FOLLOWERS = {"group": "controllers.case_studies.kilobot_group:ChainFollowerGroup",
              "group_compiled": "controllers.compiled.group_examples:ChainFollowerCompiled",
@@ -139,15 +137,12 @@ def main() -> None:
     ap.add_argument("--controller", choices=sorted([*FOLLOWERS, *KILOLIB]), default="group")
     ap.add_argument("--n", type=int, nargs="*", default=[10, 100, 1000, 10000])
     ap.add_argument("--seconds", type=float, default=60.0)
-    ap.add_argument("--numpy", action="store_true", help="keep the numpy kernels (default: the compiled ones, loaded first)")
     ap.add_argument("--compile-times", action="store_true", help="only measure the compiled program's compile and cached load")
     args = ap.parse_args()
     if args.compile_times:
         print(json.dumps(compile_times()), flush=True)
         return
-    if not args.numpy:
-        use_compiled_kernels()
-        follow(args.layout, args.controller, 300, 1.0)  # warm-up, not printed: every kernel's one-off load (or compile)
+    follow(args.layout, args.controller, 300, 1.0)  # warm-up, not printed: every kernel's one-off load (or compile)
     for n in args.n:
         print(json.dumps(follow(args.layout, args.controller, n, args.seconds)), flush=True)
 

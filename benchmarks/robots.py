@@ -35,8 +35,6 @@ from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank  # noqa: E402
 
 
 def quadrotors(n: int, seconds: float, seed: int = 1) -> dict:
-    from physics import kernels
-
     rng = np.random.default_rng(seed)
     start = np.column_stack([rng.uniform(0, 100, n), rng.uniform(0, 100, n), np.ones(n)])
     bank = QuadrotorBank([AIRFRAMES["crazyflie"]] * n, start)
@@ -53,7 +51,7 @@ def quadrotors(n: int, seconds: float, seed: int = 1) -> dict:
             bank.step()
         walls.append(time.perf_counter() - t0)
     wall = min(walls)
-    return {"workload": "quadrotor_cascaded_pid_400hz", "kernels": "compiled" if kernels.compiled else "numpy", "N": n,
+    return {"workload": "quadrotor_cascaded_pid_400hz", "N": n,
             "simulated_s": seconds, "wall_s": round(wall, 3),
             "real_time_factor": round(seconds / wall, 2), "us_per_tick": round(wall / steps * 1e6, 1),
             "wall_s_all": [round(w, 3) for w in walls]}
@@ -103,14 +101,7 @@ def main() -> None:
     ap.add_argument("--controller", choices=["robot", "group"],
                     help="ground robots: only one ObstacleAvoider per robot, or only one ObstacleAvoiderGroup (the "
                          "same rule and trajectories, in arrays); default: both")
-    ap.add_argument("--kernels", choices=["numpy", "compiled"],
-                    help="the vehicles alone: force numpy or the compiled tick (default: numpy; scenario runs choose "
-                         "for themselves, or follow COSIM_COMPILED)")
     args = ap.parse_args()
-    if args.kernels == "compiled":
-        from physics import kernels
-
-        kernels.use_compiled()
     rigid = args.world == "pybullet"
     if args.peer:
         for hz in (50.0, 400.0):

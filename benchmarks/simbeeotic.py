@@ -6,8 +6,8 @@ broadcast: typical + a 4-byte broadcast at 1 Hz over the fast network (unit disk
            paper's scenario file), kinematic world.
 Simbeeotic reached soft real time at 3,074 robots (typical) and 550 (broadcast).
 `--controller group` runs the swarm as one InstrumentSwarm group controller (ticks at phase 0),
-`robot` (default) as one InstrumentBee per robot. The compiled kernels are loaded first, outside
-the timing; `--numpy` keeps the numpy ones.
+`robot` (default) as one InstrumentBee per robot. A warm-up run loads (or compiles) the kernels
+first, outside the timing.
 
     python benchmarks/simbeeotic.py                      # the target sizes
     python benchmarks/simbeeotic.py --workload typical --world kinematic --n 1000 --duration 10
@@ -26,7 +26,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import cosim  # noqa: E402
-from cosim.engine.assemble import use_compiled_kernels  # noqa: E402
 
 TARGETS = [("typical", "kinematic", 10_000), ("typical", "pybullet", 1_500), ("broadcast", "kinematic", 1_100)]
 
@@ -98,12 +97,9 @@ def main() -> None:
     ap.add_argument("--quantum", default="10 ms")
     ap.add_argument("--seed", type=int, default=111982)
     ap.add_argument("--controller", choices=sorted(CONTROLLERS), default="robot")
-    ap.add_argument("--numpy", action="store_true", help="keep the numpy kernels (default: the compiled ones, loaded first)")
     args = ap.parse_args()
     cases = [(args.workload, args.world, args.n)] if args.workload else TARGETS
-    if not args.numpy:
-        use_compiled_kernels()
-        measure("typical", "kinematic", 300, 1.0, args.seed, args.dt, args.quantum, args.controller)  # warm-up: their load
+    measure("typical", "kinematic", 300, 1.0, args.seed, args.dt, args.quantum, args.controller)  # warm-up: their load
     for workload, world, n in cases:
         print(json.dumps(measure(workload, world, n or 1000, args.duration, args.seed, args.dt, args.quantum,
                                  args.controller)), flush=True)

@@ -116,7 +116,7 @@ class KinematicWorld(CommandArrays):
 
     def _compiled_step(self) -> CompiledStep | None:
         """The compiled latch and step (physics.kinematic_compiled): compiled kernels, point and drive robots only."""
-        if not kernels.compiled or self.quads is not None or self.omnis is not None:
+        if self.quads is not None or self.omnis is not None:
             return None
         from physics import kinematic_compiled as kc
 
@@ -238,7 +238,7 @@ class KinematicWorld(CommandArrays):
         if self.collisions and self.n > 1:
             self._separate()
         if self.obstacles:
-            hit = self.scenery.push_out(self._pos, self._vel, self._radius, compiled=kernels.compiled)
+            hit = self.scenery.push_out(self._pos, self._vel, self._radius)
             if self.track_contacts:
                 self._contacts.extend((k, -1) for k in hit)
         if self.track_contacts:
@@ -301,19 +301,16 @@ class KinematicWorld(CommandArrays):
     def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray:
         """Distances from robot's centre along unit directions (R,3) to the nearest box or other robot,
         measured from its surface; max_range where nothing is closer."""
-        r = float(self._radius[robot])
-        here = self._pos[robot]
-        return cast_among(self.obstacles, self._pos, self._radius, robot, here, here + dirs * r, dirs, max_range + r, max_range)
+        return self.cast_fans(np.array([robot], np.int64), dirs, np.array([len(dirs)], np.int64),
+                              np.array([max_range], np.float64))
 
     def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
-        """cast_rays for several robots at once; with the compiled kernels, in one call for all of them."""
-        if not kernels.compiled or not requests:
-            return super().cast_rays_many(requests)
+        """cast_rays for several robots at once, in one compiled call for all of them."""
+        if not requests:
+            return []
         return self.scenery.cast_requests(self._pos, self._radius, requests)
 
     def cast_fans(self, robots: np.ndarray, dirs: np.ndarray, counts: np.ndarray, max_range: np.ndarray) -> np.ndarray:
-        if not kernels.compiled:
-            return super().cast_fans(robots, dirs, counts, max_range)
         return self.scenery.cast(self._pos, self._radius, robots, dirs, counts, max_range)
 
     def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:

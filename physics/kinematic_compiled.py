@@ -1,10 +1,10 @@
 """The kinematic world's latch and step in a few compiled calls, for worlds of point and
-differential-drive robots among static scenery (KinematicWorld's fast path once the compiled kernels
-are loaded): the dozen numpy and kernel calls of a step, each a few microseconds of overhead, become
-one call, and so do the steps of a quiet stretch with the latches between them.
+differential-drive robots among static scenery (KinematicWorld's step for them): the dozen kernel
+calls of a step, each a few microseconds of overhead, become one call, and so do the steps of a
+quiet stretch with the latches between them.
 
-Each calls the very kernels the numpy-driven step calls, in the same order, so a run gives the same
-trace either way (tests/physics/test_kinematic_compiled.py compares them bit for bit).
+Each calls the very kernels the kernel-by-kernel step (worlds with quadrotors or omnidirectional
+robots) calls, in the same order (tests/physics/test_kinematic_compiled.py compares them bit for bit).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from physics.fast_call import bound_overload
-from physics.kernels_compiled import drive_blocked, drive_step, drive_writeback, move_points, push_apart
+from physics.kernels import drive_blocked, drive_step, drive_writeback, move_points, push_apart
 from physics.numpy_rules import np_clip
 from physics.pair_kernels import near_pairs
 from physics.scenery import push_room

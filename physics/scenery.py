@@ -65,33 +65,19 @@ class Scenery:
         ends = np.cumsum(counts).tolist()
         return [out[a:b] for a, b in zip([0, *ends[:-1]], ends)]
 
-    def push_out(self, pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, compiled: bool) -> list[int]:
+    def push_out(self, pos: np.ndarray, vel: np.ndarray, radius: np.ndarray) -> list[int]:
         """Every shape pushes out the robots inside it (through its nearest surface), in the shapes'
         order, and what pointed into the surface is removed from their velocities. Returns the
         robots pushed, shape by shape (robots ascending within a shape)."""
-        if compiled:
-            from physics.scenery_kernels import push_all
+        from physics.scenery_kernels import push_all
 
-            room = push_room(len(pos))
-            if len(self.hits[0]) < room:
-                self.hits = (np.empty(room, np.int64), np.empty(room, np.int64))
-            shape, robot = self.hits
-            h = push_all(self.kinds, self.params, self.grid, self.start, self.items, self.mark, self.buf, pos, vel,
-                         radius, shape, robot)
-            return robot[:h][np.lexsort((robot[:h], shape[:h]))].tolist() if h else []
-        hit: list[int] = []
-        for shape in self.shapes:
-            before: list[np.ndarray] = []
-            idx = shape.push_out(pos, radius, before)
-            if not len(idx):
-                continue
-            hit.extend(idx.tolist())
-            moved = pos[idx] - before[0]
-            norm = np.sqrt(np.einsum("ij,ij->i", moved, moved))
-            normal = moved / np.maximum(norm, 1e-12)[:, None]
-            into = np.einsum("ij,ij->i", vel[idx], normal)
-            vel[idx] -= np.minimum(into, 0.0)[:, None] * normal  # remove the velocity into the surface
-        return hit
+        room = push_room(len(pos))
+        if len(self.hits[0]) < room:
+            self.hits = (np.empty(room, np.int64), np.empty(room, np.int64))
+        shape, robot = self.hits
+        h = push_all(self.kinds, self.params, self.grid, self.start, self.items, self.mark, self.buf, pos, vel, radius,
+                     shape, robot)
+        return robot[:h][np.lexsort((robot[:h], shape[:h]))].tolist() if h else []
 
 
 def push_room(n: int) -> int:

@@ -13,7 +13,6 @@ argument types.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -30,8 +29,7 @@ alone measured no faster here). The compiled kilolib programs are cached per use
 
 
 def warm(part: int) -> None:
-    """Run part `part`'s scenarios for a moment each, with the compiled kernels."""
-    os.environ["COSIM_COMPILED"] = "1"
+    """Run part `part`'s scenarios for a moment each."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import argos
 

@@ -347,8 +347,8 @@ def _engine_sources(template: Path) -> set[str]:
     import controllers.compiled.core as core
     import controllers.compiled.group as group
     import controllers.kilolib.api as kilo_api
-    import netstack.fast.kernels_compiled as radio
-    import physics.kernels_compiled as physics
+    import netstack.fast.kernels as radio
+    import physics.kernels as physics
     import physics.kinematic_compiled as world
     import physics.numpy_rules as rules
     import physics.pair_kernels as pairs

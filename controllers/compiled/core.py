@@ -24,7 +24,7 @@ from numba.core.errors import TypingError
 from numba.extending import overload
 
 from controllers.compiled import kilolib
-from physics.kernels_compiled import remainder
+from physics.kernels import remainder
 
 Ctl = namedtuple("Ctl", ["now", "me", "params", "gens", "gi", "pos", "heading", "cmd", "out_dst", "out_payload",
                          "out_n", "rec", "rec_n", "timers", "timer_n"])

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from controllers.library.avoider_compiled import clear_ahead
 from controllers.library.random_walk import RandomWalk
-from physics import kernels as physics_kernels
 
 
 class ObstacleAvoider(RandomWalk):
@@ -38,12 +38,6 @@ class ObstacleAvoider(RandomWalk):
         self._safe = self.params.safe_distance
         self._sideways = self.robot.moves_sideways
         self._last_step: float | None = None
-        if physics_kernels.compiled:  # the run loaded the compiled kernels: one call per step, not a dozen
-            from controllers.library.avoider_compiled import clear_ahead
-
-            self._clear = clear_ahead
-        else:
-            self._clear = clear_ahead_numpy
 
     def step(self) -> None:
         now = self.now
@@ -54,7 +48,7 @@ class ObstacleAvoider(RandomWalk):
         turn, vx, vy = self.propose()
         # where the proposed move would take it, measured from the heading the rays were cast along
         travel = turn + (math.atan2(vy, vx) if (vx or vy) else 0.0)
-        if self._clear(self._angles, d, travel, self._half_fov, self._safe):
+        if clear_ahead(self._angles, d, travel, self._half_fov, self._safe):
             robot.turn(turn)
             self._vx, self._vy = vx, vy
             robot.set_velocity(vx, vy if self._sideways else 0.0, 0.0)
@@ -71,12 +65,3 @@ class ObstacleAvoider(RandomWalk):
 def _relative(angles: np.ndarray, travel: float) -> np.ndarray:
     """Each ray's angle from the direction of travel, within [-pi, pi)."""
     return np.remainder(angles - travel + math.pi, 2 * math.pi) - math.pi
-
-
-def clear_ahead_numpy(angles: np.ndarray, d: np.ndarray, travel: float, half_fov: float, safe: float) -> bool:
-    """Whether every ray within half_fov of `travel` (at least the ray closest to it) reads `safe` or more."""
-    away = np.abs(_relative(angles, travel))
-    front = away <= half_fov
-    if not front.any():
-        front = away == away.min()
-    return bool(d[front].min() >= safe)

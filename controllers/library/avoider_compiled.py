@@ -1,6 +1,6 @@
-"""ObstacleAvoider's test of the way ahead, compiled (numba): one call instead of a dozen numpy calls
-on two dozen rays. The same arithmetic as the numpy expression in ObstacleAvoider, ray by ray
-(tests/controllers/library/test_avoider.py compares them bit for bit)."""
+"""The obstacle avoiders' rules, compiled (numba): one call instead of a dozen numpy calls on two
+dozen rays. tests/controllers/library/avoider_reference.py writes them in numpy, ray by ray, and
+test_avoider.py and test_avoider_group.py hold the two equal bit for bit."""
 
 from __future__ import annotations
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,10 +38,8 @@ from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import RobotModelSpec, Scenario
 from cosim.scenario.state_file import RobotState, read_state
 from netstack.backend import NetworkBackend
-from netstack.fast import kernels as radio_kernels
 from netstack.fast.neighbors import VerletPairs
 from netstack.routing.registry import PROTOCOL_OF_PARAMS
-from physics import kernels as physics_kernels
 from physics.battery import Batteries
 from physics.diff_drive import DriveSpec
 from physics.quadrotor import AIRFRAMES, TICK_NS
@@ -221,49 +218,6 @@ def _bind_controllers(s: Scenario, sim: Simulation, streams: SeedStreams, nodes:
             services.every_ns(n.period_ns, n.controller.step, s.groups[n.group].controller.phase_ns)
 
 
-COMPILED_ENV = "COSIM_COMPILED"
-"""1: always use the compiled (numba) kernels; 0: never; unset: when the run is big enough to pay."""
-
-
-def wants_compiled(s: Scenario) -> bool:
-    """Whether loading the compiled kernels (about 0.4 s once per process) pays for itself: they save
-    roughly 40 us plus 0.3 us per robot on each physics step, about 10 us per obstacle (push-outs
-    and rays for the whole swarm in one call each), 130 us per quadrotor control tick, and about
-    20 us plus 5 us per obstacle on each robot's range reading. Either way the trace is the same."""
-    forced = os.environ.get(COMPILED_ENV, "").strip()
-    if forced not in ("", "0", "1"):
-        raise ValueError(f"{COMPILED_ENV}={forced!r}: expected 1 (always the compiled kernels), 0 (never) or unset (when a "
-                         "run pays for them)")
-    if forced:
-        return forced == "1"
-    if s.network.backend == "fast" and s.network.radio.shadowed and s.world.obstacles:
-        return True  # the line-of-sight test of every transmission saves far more than the load
-    steps = s.duration_ns // s.physics.dt_ns
-    quads = [g.robot.tick_ns for g in s.groups if g.robot.model == "quadrotor"]
-    quad_ticks = s.physics.dt_ns // quads[0] if quads else 0  # each ~150 us in numpy, ~20 compiled
-    obstacles = len(s.world.obstacles)
-    per_step = 40e-6 + 0.3e-6 * s.n_nodes + 10e-6 * obstacles + 130e-6 * quad_ticks
-    return steps * per_step + _range_reads(s) * (20e-6 + 5e-6 * obstacles) >= 0.5
-
-
-def _range_reads(s: Scenario) -> float:
-    """How many range readings the run takes: robots x the sensor's rate (or their controller's) x seconds."""
-    reads = 0.0
-    for g in s.groups:
-        opts = g.sensors.get("range")
-        if opts is not None:
-            period = g.controller.period_ns
-            rate = float(opts.get("rate_hz", 0.0)) or (1e9 / period if period else 0.0)
-            reads += g.count * rate * s.duration_ns / 1e9
-    return reads
-
-
-def use_compiled_kernels() -> None:
-    """Switch this process to the compiled physics and radio kernels (results do not change)."""
-    physics_kernels.use_compiled()
-    radio_kernels.use_compiled()
-
-
 def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
     """Instantiate everything the scenario names; the random streams depend only on the seed.
     `run_dir` is where backends may write files of their own (pcap)."""
@@ -272,8 +226,6 @@ def build(s: Scenario, run_dir: Path | None = None) -> Simulation:
 
 
 def _build(s: Scenario, run_dir: Path | None) -> Simulation:
-    if wants_compiled(s):
-        use_compiled_kernels()
     streams = SeedStreams(s.seed)
     mapper = Mapper(s.source)
     per_node = [g for g in s.groups for _ in range(g.count)]

@@ -1,17 +1,16 @@
 """`cosim warm`: compile ahead what scenarios' runs compile, into numba's on-disk cache (a cluster
 image, a machine before a sweep), so that no run pays for it. Each scenario runs for a moment in
-memory, with the compiled kernels, and nothing is written but the cache.
+memory, and nothing is written but the cache.
 """
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from cosim.compile_clock import CLOCK, watch
-from cosim.engine.assemble import COMPILED_ENV, build
+from cosim.engine.assemble import build
 from cosim.scenario.loading import load
 
 WARM_S = 1.0
@@ -28,23 +27,15 @@ class Warmed:
 
 
 def warm(path: Path, overrides: dict | None = None) -> Warmed:
-    """Run `path` for WARM_S simulated seconds with the compiled kernels, then drop it."""
+    """Run `path` for WARM_S simulated seconds, then drop it."""
     scenario = load(path, overrides)
     short = load(path, {**(overrides or {}), "duration": min(WARM_S, scenario.duration_ns / 1e9),
                         "output.trace.positions_every": None})
     before, t0 = CLOCK.total_s, time.perf_counter()
-    forced = os.environ.get(COMPILED_ENV)
-    os.environ[COMPILED_ENV] = "1"
+    sim = build(short)
+    watch()
     try:
-        sim = build(short)
-        watch()
-        try:
-            sim.run()
-        finally:
-            sim.close()
+        sim.run()
     finally:
-        if forced is None:
-            del os.environ[COMPILED_ENV]
-        else:
-            os.environ[COMPILED_ENV] = forced
+        sim.close()
     return Warmed(path, time.perf_counter() - t0, CLOCK.total_s - before)

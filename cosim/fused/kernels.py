@@ -16,8 +16,8 @@ from numba import njit
 
 from cosim.fused.borrow import borrow
 from cosim.fused.cells import candidates
-from netstack.fast.kernels_compiled import column_pairs, max_displacement, near_pairs
-from physics.kernels_compiled import move_points, push_apart
+from netstack.fast.kernels import column_pairs, max_displacement, near_pairs
+from physics.kernels import move_points, push_apart
 from physics.kinematic_compiled import advance as advance_world
 from physics.kinematic_compiled import latch as latch_world
 from physics.kinematic_compiled import settle

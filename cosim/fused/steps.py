@@ -12,7 +12,7 @@ from cosim.fused.borrow import borrow
 from cosim.fused.cells import sync
 from cosim.fused.kernels import DROP, INF, TWO_PI, advance_ring, physics_step
 from cosim.fused.rows import log_row
-from physics.kernels_compiled import remainder
+from physics.kernels import remainder
 
 TIMER_PRIORITY = 2
 ACK, NOACK = 3, 4  # the trace's network kinds (cosim.core.recorder.NET_KINDS)

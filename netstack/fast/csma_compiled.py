@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit
 
-from netstack.fast.crossings_compiled import crosses_box, crosses_cylinder
+from netstack.fast.crossings import crosses_box, crosses_cylinder
 
 NEVER = np.iinfo(np.int64).max
 # node ints

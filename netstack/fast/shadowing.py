@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from netstack.fast import kernels
+from netstack.fast.crossings import crossings as count_crossings
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,8 @@ def flat(solids: Solids) -> tuple[list[float], list[float]]:
 def crossings(a: np.ndarray, b: np.ndarray, solids: Solids) -> np.ndarray:
     """For each segment a[k] -> b[k] (K, 3), how many of the solids it passes through (K,) int."""
     s = solids
-    return kernels.obstacle_crossings(np.ascontiguousarray(a, dtype=np.float64), np.ascontiguousarray(b, dtype=np.float64),
-                                      s.box_centers, s.box_half, s.box_yaw, s.cyl_centers, s.cyl_radius, s.cyl_half_height)
+    return count_crossings(np.ascontiguousarray(a, dtype=np.float64), np.ascontiguousarray(b, dtype=np.float64),
+                           s.box_centers, s.box_half, s.box_yaw, s.cyl_centers, s.cyl_radius, s.cyl_half_height)
 
 
 def shadowed_rssi(a: np.ndarray, b: np.ndarray, rssi: np.ndarray, solids: Solids, loss_db: float, block: bool) -> np.ndarray:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from netstack.fast import kernels_compiled as compiled
-from netstack.fast import kernels_numpy as reference
+from netstack.fast import kernels as compiled
+from tests.netstack import kernels_reference as reference
 
 
 def _both(name: str, *args):
@@ -77,3 +77,19 @@ def test_sender_pairs_cells_sparse_keys():
     dense = _both("sender_pairs", pos, alive, srcs, 3.0)
     cells = _both("sender_pairs_cells", pos, alive, srcs, 3.0, 3.0)
     assert _equal(*cells) and _equal(dense[0], cells[0]) and len(cells[0][0]) >= 40
+
+
+def test_the_radios_matrix_pairs_give_the_compiled_rows_in_order():
+    """reach picks the vectorised matrix for many senders in a dense cluster: the same rows as the kernel."""
+    from netstack.fast.reach import SMALL_PAIRS, _matrix_pairs, reachable_many
+
+    rng = np.random.default_rng(4)
+    pos = rng.uniform(0, 10, (300, 3))
+    alive = rng.random(300) > 0.1
+    srcs = np.arange(0, 300, 2, dtype=np.int64)
+    assert len(srcs) * len(pos) > SMALL_PAIRS  # reachable_many takes the matrix here
+    want = compiled.sender_pairs(pos, alive, srcs, 4.0)
+    assert len(want[0]) > 1000
+    assert _equal(_matrix_pairs(pos, alive, srcs, 4.0), want)
+    got = reachable_many(pos, alive, srcs, 4.0)
+    assert _equal(got[:2], want[:2])

@@ -92,7 +92,8 @@ def test_bad_shadowing_settings_name_the_key(tmp_path):
 
 
 def test_compiled_crossings_count_the_same_as_numpy():
-    from netstack.fast import crossings_compiled, crossings_numpy
+    from netstack.fast import crossings
+    from tests.netstack import crossings_reference
 
     rng = np.random.default_rng(5)
     boxes = [(rng.uniform(-20, 20, 3), rng.uniform(0.1, 4, 3), rng.uniform(-3, 3)) for _ in range(6)]
@@ -102,6 +103,6 @@ def test_compiled_crossings_count_the_same_as_numpy():
     b[:50, 2] = a[:50, 2]  # level segments, and vertical ones
     b[50:100, :2] = a[50:100, :2]
     args = (s.box_centers, s.box_half, s.box_yaw, s.cyl_centers, s.cyl_radius, s.cyl_half_height)
-    numpy_counts = crossings_numpy.crossings(a, b, *args)
+    numpy_counts = crossings_reference.crossings(a, b, *args)
     assert numpy_counts.sum() > 100  # the test crosses plenty
-    assert np.array_equal(crossings_compiled.crossings(a, b, *args), numpy_counts)
+    assert np.array_equal(crossings.crossings(a, b, *args), numpy_counts)

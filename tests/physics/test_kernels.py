@@ -1,5 +1,4 @@
-"""The compiled physics kernels do exactly what their numpy twins do, bit for bit (so a run's trace
-does not depend on whether it loaded numba)."""
+"""The compiled physics kernels do exactly what their numpy references do, bit for bit."""
 
 from __future__ import annotations
 
@@ -7,8 +6,8 @@ import math
 
 import numpy as np
 
-from physics import kernels_compiled as compiled
-from physics import kernels_numpy as reference
+from physics import kernels as compiled
+from tests.physics import kernels_reference as reference
 
 
 def _twice(fn_name: str, *args):

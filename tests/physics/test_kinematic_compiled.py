@@ -1,4 +1,5 @@
-"""The kinematic world's compiled latch and step give its numpy-driven step's results, bit for bit."""
+"""The kinematic world's compiled latch and step (one call) give its kernel-by-kernel step's results
+(the step worlds with quadrotors or omnidirectional robots take), bit for bit."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import numpy as np
 import pytest
 
 from netstack.fast.neighbors import VerletPairs
-from physics import kernels
 from physics import kinematic_compiled as kc
 from physics.diff_drive import DriveSpec
 from physics.kinematic import KinematicWorld
@@ -28,9 +28,9 @@ def _world(compiled: bool, drives: bool, obstacles: tuple, max_accel: float, mon
         drive = DriveSpec(wheel_base=0.14, max_wheel_speed=0.8, max_accel=3.0) if drives and k % 3 else None
         w.add_robot(RobotSpec((xy[0], xy[1], 0.1), heading=float(rng.uniform(-3, 3)), radius_m=0.12, max_speed=1.0,
                               drive=drive))
-    kernels.use_compiled()
     with monkeypatch.context() as m:
-        m.setattr(kernels, "compiled", compiled)
+        if not compiled:
+            m.setattr(KinematicWorld, "_compiled_step", lambda self: None)
         w.start()
     return w
 
@@ -60,7 +60,7 @@ def _same(worlds: list[KinematicWorld], step: int) -> None:
 
 @pytest.mark.parametrize("drives, obstacles, max_accel", [(True, SCENERY, math.inf), (True, (), 2.5), (True, SCENERY, 2.5),
                                                           (False, SCENERY, 4.0), (False, (), math.inf)])
-def test_compiled_step_is_the_numpy_driven_one(drives, obstacles, max_accel, monkeypatch):
+def test_compiled_step_is_the_kernel_by_kernel_one(drives, obstacles, max_accel, monkeypatch):
     calls = []
     run = kc.run
     monkeypatch.setattr(kc, "run", lambda *a: calls.append(1) or run(*a))
@@ -96,7 +96,7 @@ def test_contacts_and_external_robots_take_the_numpy_driven_step(monkeypatch):
 
 @pytest.mark.parametrize("drives, obstacles", [(True, SCENERY), (False, ())])
 def test_a_quiet_stretch_is_its_steps_one_by_one(drives, obstacles, monkeypatch):
-    """run_steps(dt, m) in one compiled call gives the numpy-driven world's m latches and steps,
+    """run_steps(dt, m) in one compiled call gives the kernel-by-kernel world's m latches and steps,
     whatever m; the pair search's Verlet list carries over from call to call."""
     calls = []
     run = kc.run

@@ -1,5 +1,6 @@
-"""The compiled quadrotor tick (physics.quadrotor_compiled) does exactly what the numpy one does,
-bit for bit, in every mode, with mixed airframes, wind, dead, disarmed and grounded vehicles."""
+"""The compiled quadrotor tick (physics.quadrotor_compiled) does exactly what the numpy reference
+(tests/physics/quadrotor_reference.py) does, bit for bit, in every mode, with mixed airframes,
+wind, dead, disarmed and grounded vehicles."""
 
 from __future__ import annotations
 
@@ -8,19 +9,19 @@ import math
 import numpy as np
 import pytest
 
-from physics import kernels
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank
 from physics.wind import Wind
+from tests.physics.quadrotor_reference import NumpyQuadrotors
 
 STATE = ("pos", "vel", "euler", "rates", "rotor", "on_ground", "_i_vel", "_i_rate")
 
 
-def _fleet(shared: bool, seed: int) -> QuadrotorBank:
+def _fleet(shared: bool, seed: int, compiled: bool) -> QuadrotorBank:
     rng = np.random.default_rng(seed)
     n = 40
     frames = [AIRFRAMES["quad_1500g"] if shared or i % 3 else AIRFRAMES["crazyflie"] for i in range(n)]
     pos = np.column_stack([rng.uniform(-20, 20, (n, 2)), rng.choice([0.0, 0.5, 3.0], n)])
-    bank = QuadrotorBank(frames, pos, headings=rng.uniform(-math.pi, math.pi, n))
+    bank = (QuadrotorBank if compiled else NumpyQuadrotors)(frames, pos, headings=rng.uniform(-math.pi, math.pi, n))
     bank.forces.append(Wind((2.0, -1.0, 0.0), 0.8, 0.5, n, np.random.default_rng(seed + 1), bank.tick))
     for i in range(n):
         mode = Mode(i % 7)
@@ -36,9 +37,8 @@ def _fleet(shared: bool, seed: int) -> QuadrotorBank:
     return bank
 
 
-def _fly(monkeypatch, compiled: bool, shared: bool, seed: int) -> QuadrotorBank:
-    monkeypatch.setattr(kernels, "compiled", compiled)
-    bank = _fleet(shared, seed)
+def _fly(compiled: bool, shared: bool, seed: int) -> QuadrotorBank:
+    bank = _fleet(shared, seed, compiled)
     rng = np.random.default_rng(seed + 2)
     for step in range(600):
         if step == 300:  # commands change mid-flight: modes are re-summarised
@@ -51,9 +51,9 @@ def _fly(monkeypatch, compiled: bool, shared: bool, seed: int) -> QuadrotorBank:
 
 
 @pytest.mark.parametrize("shared", [True, False], ids=["one airframe", "mixed airframes"])
-def test_compiled_tick_is_numpys_bit_for_bit(monkeypatch, shared):
-    a = _fly(monkeypatch, False, shared, 5)
-    b = _fly(monkeypatch, True, shared, 5)
+def test_compiled_tick_is_numpys_bit_for_bit(shared):
+    a = _fly(False, shared, 5)
+    b = _fly(True, shared, 5)
     for name in STATE:
         x, y = getattr(a, name), getattr(b, name)
         assert x.dtype == y.dtype and np.array_equal(x.view(np.uint8), y.view(np.uint8)), name
@@ -61,11 +61,10 @@ def test_compiled_tick_is_numpys_bit_for_bit(monkeypatch, shared):
     assert np.isfinite(a.pos).all() and a.t == b.t
 
 
-def test_compiled_control_alone_gives_numpys_wrench(monkeypatch):
+def test_compiled_control_alone_gives_numpys_wrench():
     """control() is what a rigid-body world (pybullet) calls; it must agree on its own too."""
     out = []
     for compiled in (False, True):
-        monkeypatch.setattr(kernels, "compiled", compiled)
-        bank = _fleet(False, 9)
+        bank = _fleet(False, 9, compiled)
         out.append([bank.control().copy() for _ in range(3)] + [bank.rotor.copy()])
     assert all(np.array_equal(x.view(np.uint8), y.view(np.uint8)) for x, y in zip(*out))

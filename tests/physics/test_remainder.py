@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from physics.kernels_compiled import remainder
+from physics.kernels import remainder
 
 TWO_PI = 2.0 * math.pi
 
@@ -31,7 +31,7 @@ def test_remainder_of_nan_is_nan():
 def test_mod_two_pi_is_numpys_remainder_to_the_bit():
     """The drives' heading wrap: the fast paths (within a turn either side of 0) and np.remainder's
     own path give numpy's bits, signed zeros, tiny negatives that round to 2 pi and NaN included."""
-    from physics.kernels_compiled import mod_two_pi
+    from physics.kernels import mod_two_pi
 
     rng = np.random.default_rng(2)
     values = [*rng.uniform(-8.0, 14.0, 20_000), *rng.uniform(-1e6, 1e6, 2_000), 0.0, -0.0, -1e-300, -5e-324, 5e-324,

@@ -9,6 +9,7 @@ import pytest
 
 from physics.kinematic import KinematicWorld
 from physics.obstacles import Box, Cylinder, Wall
+from physics.raycast import cast_among
 from physics.scenery import Scenery
 from physics.world import Arena, RobotSpec
 
@@ -51,13 +52,40 @@ def _fans(rng, n: int, level: bool) -> list[tuple[int, np.ndarray, float]]:
     return out
 
 
+def _per_robot(w: KinematicWorld, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
+    """The numpy reference: one robot's rays at a time, shape by shape (physics.raycast)."""
+    pos, radius = w.positions(), np.asarray([s.radius_m for s in w.specs])
+    out = []
+    for i, d, r in requests:
+        here = pos[i]
+        out.append(cast_among(w.obstacles, pos, radius, i, here, here + d * radius[i], d, r + radius[i], r))
+    return out
+
+
+def _push_per_shape(shapes: tuple, pos: np.ndarray, vel: np.ndarray, radius: np.ndarray) -> list[int]:
+    """The numpy reference of Scenery.push_out: each shape's own push-out, in the shapes' order."""
+    hit: list[int] = []
+    for shape in shapes:
+        before: list[np.ndarray] = []
+        idx = shape.push_out(pos, radius, before)
+        if not len(idx):
+            continue
+        hit.extend(idx.tolist())
+        moved = pos[idx] - before[0]
+        norm = np.sqrt(np.einsum("ij,ij->i", moved, moved))
+        normal = moved / np.maximum(norm, 1e-12)[:, None]
+        into = np.einsum("ij,ij->i", vel[idx], normal)
+        vel[idx] -= np.minimum(into, 0.0)[:, None] * normal
+    return hit
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("level", [True, False], ids=["level fans", "any direction"])
 def test_rays_for_the_whole_swarm_are_the_per_robot_casts(seed, level):
     rng, shapes = _scene(seed, 60)
     w = _world(rng, shapes, 400)
     requests = _fans(rng, 400, level)
-    want = [w.cast_rays(i, d, r) for i, d, r in requests]
+    want = _per_robot(w, requests)
     got = w.scenery.cast_requests(w.positions(), np.asarray([s.radius_m for s in w.specs]), requests)
     hits = sum(int((g < r).sum()) for g, (_, _, r) in zip(got, requests))
     assert hits > 200  # shapes and robots are hit, not only max range
@@ -65,14 +93,13 @@ def test_rays_for_the_whole_swarm_are_the_per_robot_casts(seed, level):
         assert g.tobytes() == x.tobytes()
 
 
-def test_the_world_casts_in_one_call_with_the_compiled_kernels(monkeypatch):
+def test_the_world_casts_one_robot_or_many_as_the_reference_does():
     rng, shapes = _scene(7, 30)
     w = _world(rng, shapes, 100)
     requests = _fans(rng, 100, True)
-    want = KinematicWorld.__mro__[1].cast_rays_many(w, requests)
-    monkeypatch.setattr("physics.kernels.compiled", True)
-    got = w.cast_rays_many(requests)
-    assert [g.tobytes() for g in got] == [x.tobytes() for x in want]
+    want = [x.tobytes() for x in _per_robot(w, requests)]
+    assert [g.tobytes() for g in w.cast_rays_many(requests)] == want
+    assert [w.cast_rays(i, d, r).tobytes() for i, d, r in requests] == want
 
 
 @pytest.mark.parametrize("seed", [4, 5])
@@ -83,8 +110,8 @@ def test_push_outs_for_the_whole_swarm_are_the_per_shape_ones(seed):
     radius = rng.uniform(0.02, 0.4, 2000)
     s = Scenery(shapes)
     p1, v1, p2, v2 = pos.copy(), vel.copy(), pos.copy(), vel.copy()
-    want = s.push_out(p1, v1, radius, compiled=False)
-    got = s.push_out(p2, v2, radius, compiled=True)
+    want = _push_per_shape(shapes, p1, v1, radius)
+    got = s.push_out(p2, v2, radius)
     assert len(want) > 300 and len(set(want)) < len(want)  # many pushes, some robots pushed twice
     assert got == want
     assert p2.tobytes() == p1.tobytes() and v2.tobytes() == v1.tobytes()
@@ -95,6 +122,6 @@ def test_robots_where_no_shape_is_are_left_alone_and_odd_positions_pass_through(
     pos = np.array([[5.0, 5.0, 0.5], [math.nan, 0.0, 0.5], [math.inf, 0.0, 0.5], [0.1, 0.0, 0.5]])
     vel = np.zeros_like(pos)
     p1, p2 = pos.copy(), pos.copy()
-    assert s.push_out(p1, vel.copy(), np.full(4, 0.1), compiled=False) == [3]
-    assert s.push_out(p2, vel.copy(), np.full(4, 0.1), compiled=True) == [3]
+    assert _push_per_shape(s.shapes, p1, vel.copy(), np.full(4, 0.1)) == [3]
+    assert s.push_out(p2, vel.copy(), np.full(4, 0.1)) == [3]
     assert p1.tobytes() == p2.tobytes()

@@ -1,5 +1,4 @@
-"""ObstacleAvoider's compiled test of the way ahead gives the numpy expression's answer, and a run
-with the compiled kernels gives the same trajectories as one without."""
+"""ObstacleAvoider's compiled test of the way ahead gives the numpy reference's answer."""
 
 from __future__ import annotations
 
@@ -8,10 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-import cosim
-from controllers.library.avoider import clear_ahead_numpy
 from controllers.library.avoider_compiled import clear_ahead
-from tests.controllers.library.kernels_switch import assert_same_with_compiled_kernels
+from tests.controllers.library.avoider_reference import clear_ahead_numpy
 
 CONFIG = Path(__file__).resolve().parents[3] / "configs" / "ground_robots.yaml"
 
@@ -31,15 +28,3 @@ def test_the_compiled_test_agrees_with_numpy_on_random_fans_ties_nan_and_narrow_
         assert clear_ahead(angles, d, travel, half_fov, 0.05) == want, (angles, d, travel, half_fov)
         cases, clear = cases + 1, clear + want
     assert 0.2 * cases < clear < 0.8 * cases  # both answers were exercised
-
-
-def test_a_run_is_the_same_with_the_compiled_test_as_with_numpy(monkeypatch):
-    def positions():
-        scenario = cosim.load(CONFIG, {"duration": 4.0, "groups.0.count": 30, "network.backend": "none",
-                                       "output.trace.positions_every": 0.5,
-                                       "groups.0.controller.class": "controllers.library.avoider:ObstacleAvoider"})
-        sim = cosim.build(scenario)
-        sim.run()
-        return sim.recorder.tables()["positions"]
-
-    assert_same_with_compiled_kernels(monkeypatch, positions)

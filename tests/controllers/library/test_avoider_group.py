@@ -11,9 +11,8 @@ import pytest
 
 import cosim
 from controllers.library.avoider_compiled import group_rule
-from controllers.library.avoider_group import rule_numpy
 from cosim.errors import SimulationError
-from tests.controllers.library.kernels_switch import assert_same_with_compiled_kernels
+from tests.controllers.library.avoider_reference import rule_numpy
 
 CONFIG = Path(__file__).resolve().parents[3] / "configs" / "ground_robots.yaml"
 
@@ -72,8 +71,3 @@ def test_the_compiled_rule_is_the_numpy_one_on_random_fans_ties_nan_and_blind_vi
             assert np.array_equal(want.view(np.uint64), got.view(np.uint64)), k
         avoided += int(np.sum(rule_numpy(*args)[1] != vx))
     assert avoided > 500  # the avoiding branch ran, not only the clear one
-
-
-def test_a_group_run_is_the_same_with_the_compiled_rule_as_with_numpy(monkeypatch):
-    assert_same_with_compiled_kernels(
-        monkeypatch, lambda: _run("controllers.library.avoider_group:ObstacleAvoiderGroup", "kinematic", 40)[1])

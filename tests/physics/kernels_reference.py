@@ -1,5 +1,5 @@
-"""The kinematic world's step kernels in numpy: the reference the compiled ones (physics.kernels_compiled)
-match bit for bit, and what runs too small to pay for loading numba use (see physics.kernels)."""
+"""The kinematic world's step kernels in numpy: the reference the compiled ones (physics.kernels)
+match bit for bit."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Pair searches and reach queries in numpy: the reference the compiled ones
-(netstack.fast.kernels_compiled) match, result for result and in order, and what runs too small to
-pay for loading numba use (see netstack.fast.kernels)."""
+"""Pair searches and reach queries in numpy: the reference the compiled ones (netstack.fast.kernels)
+must match, result for result and in order."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Line-of-sight crossings compiled with numba: the counts of netstack.fast.crossings_numpy, one
-segment and one solid at a time, without the per-call overhead of numpy's temporaries."""
+"""Line-of-sight crossings compiled with numba: how many solids each segment passes through, one
+segment and one solid at a time (tests/netstack/crossings_reference.py is the numpy reference)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Line-of-sight crossings in numpy: every sender-receiver segment against every upright box and
-vertical cylinder in one vectorised pass (netstack.fast.crossings_compiled gives the same counts
-compiled; netstack.fast.kernels picks one)."""
+vertical cylinder in one vectorised pass: the reference netstack.fast.crossings (compiled) must
+count the same."""
 
 from __future__ import annotations
 
