@@ -122,7 +122,8 @@ def compile_times() -> dict:
     import tempfile
 
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "COSIM_CACHE_DIR": cache}
+        inherited = ("NUMBA_CACHE_DIR", "COSIM_NUMBA_CACHE")  # this process's folder: the child chooses its own
+        env = {k: v for k, v in os.environ.items() if k not in inherited} | {"COSIM_CACHE_DIR": cache}
         times = [float(subprocess.run([sys.executable, "-c", COLD, str(ROOT)], env=env, capture_output=True, text=True,
                                       check=True).stdout) for _ in range(2)]
     base = float(subprocess.run([sys.executable, "-c", "import time; t = time.perf_counter(); import cosim; "

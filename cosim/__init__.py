@@ -14,17 +14,14 @@ loading, checks, layouts), `engine` (build and run), `output` (run directory, me
 `sweep`, `mavlink`, `report`.
 """
 
-from cosim import kernel_cache
-
-kernel_cache.configure()  # before numba loads: its cache keyed by the compiled code's sources
-
-from cosim.engine.assemble import build  # noqa: E402
-from cosim.engine.execute import run  # noqa: E402
-from cosim.errors import ScenarioError, SimulationError  # noqa: E402
-from cosim.output.results import RunOutput, read_run  # noqa: E402
-from cosim.output.rundir import RunResult  # noqa: E402
-from cosim.scenario.loading import from_dict, load  # noqa: E402
-from cosim.scenario.specs import Scenario  # noqa: E402
+import jit  # noqa: F401  (first: points numba's cache at the folder for this code, before numba loads)
+from cosim.engine.assemble import build
+from cosim.engine.execute import run
+from cosim.errors import ScenarioError, SimulationError
+from cosim.output.results import RunOutput, read_run
+from cosim.output.rundir import RunResult
+from cosim.scenario.loading import from_dict, load
+from cosim.scenario.specs import Scenario
 
 __all__ = [
     "RunOutput", "RunResult", "Scenario", "ScenarioError", "SimulationError", "build", "from_dict", "load", "read_run", "run",

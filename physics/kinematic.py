@@ -313,6 +313,9 @@ class KinematicWorld(CommandArrays):
     def cast_fans(self, robots: np.ndarray, dirs: np.ndarray, counts: np.ndarray, max_range: np.ndarray) -> np.ndarray:
         return self.scenery.cast(self._pos, self._radius, robots, dirs, counts, max_range)
 
+    def cast_fan(self, robot: int, angles: np.ndarray, turn: float, max_range: float) -> np.ndarray:
+        return self.scenery.cast_fan(self._pos, self._radius, robot, angles, turn, max_range)
+
     def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
         """Distances along unit directions (R,3) from a given origin to the nearest obstacle or other
         robot, max_range where nothing is closer: (robot, origin, directions, max_range) each (mounted sensors)."""

@@ -14,7 +14,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from physics.fast_call import bound_overload
+from jit.calls import bound_overload
 from physics.kernels import drive_blocked, drive_step, drive_writeback, move_points, push_apart
 from physics.numpy_rules import np_clip
 from physics.pair_kernels import near_pairs

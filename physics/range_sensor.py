@@ -66,11 +66,11 @@ class RangeSensor:
         self._i = index
         self._opt = options
         self._rng = rng
-        self._angles = options.angles()
+        self._angles = np.ascontiguousarray(options.angles(), dtype=np.float64)
+        self._yaw = math.radians(options.mount_yaw_deg)
         self._tick = -1
         self._held = np.zeros(0)
         self._batch = _batch_for(world, options.rate_hz, self) if options.rate_hz else None
-        self._own_fans: _Fans | None = None  # this level sensor's rays alone, cast fresh at each read (no rate)
 
     @property
     def angles(self) -> np.ndarray:
@@ -78,7 +78,7 @@ class RangeSensor:
         return self._angles
 
     def directions(self) -> np.ndarray:
-        a = self._angles + (float(self._world.active_heading[self._i]) + math.radians(self._opt.mount_yaw_deg))
+        a = self._angles + (float(self._world.active_heading[self._i]) + self._yaw)
         return np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
 
     def mounted_rays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -98,10 +98,9 @@ class RangeSensor:
             raw = self._batch.distances(self, tick)
         elif opt.mount is not None:
             raw = self._world.cast_rays_from_many([(self._i, *self.mounted_rays(), opt.max_range)])[0]
-        else:
-            if self._own_fans is None:
-                self._own_fans = _Fans([self])
-            raw = self._own_fans.cast(self._world)
+        else:  # cast now, in one call (a new array)
+            turn = float(self._world.active_heading[self._i]) + self._yaw
+            return _finish(self._world.cast_fan(self._i, self._angles, turn, opt.max_range), opt, [self._rng])
         d = _finish(raw.copy(), opt, [self._rng])
         if self._batch is not None:
             self._tick, self._held = tick, d

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from physics.fast_call import bound_overload
+from jit.calls import bound_overload
 from physics.obstacles import Box, Cylinder, OrientedBox, Wall
 
 BOX, ORIENTED, CYLINDER = 0, 1, 2
@@ -33,7 +33,7 @@ class Scenery:
         self.mark = np.zeros(n + 1, np.int64)
         self.buf = np.zeros(max(n, 1), np.int64)
         self.hits = (np.zeros(0, np.int64), np.zeros(0, np.int64))  # room for one step's (shape, robot) pushes
-        self._cast: Callable | None = None  # the rays' kernel for this scenery's argument types, once it has run
+        self._bound: dict[str, Callable] = {}  # each kernel's machine code for these arguments' types, once it has run
 
     def cast(self, pos: np.ndarray, radius: np.ndarray, robots: np.ndarray, dirs: np.ndarray, count: np.ndarray,
              max_range: np.ndarray) -> np.ndarray:
@@ -46,14 +46,30 @@ class Scenery:
                 np.ascontiguousarray(pos, dtype=np.float64), np.ascontiguousarray(radius, dtype=np.float64),
                 np.ascontiguousarray(robots, dtype=np.int64), np.ascontiguousarray(dirs, dtype=np.float64), first,
                 np.ascontiguousarray(count, dtype=np.int64), np.ascontiguousarray(max_range, dtype=np.float64), out)
-        if self._cast is None:
-            from physics.scenery_kernels import cast_many
-
-            cast_many(*args)
-            self._cast = bound_overload(cast_many, args)  # every later call has these arguments' types
-        else:
-            self._cast(*args)
+        self._call("cast_many", args)
         return out
+
+    def cast_fan(self, pos: np.ndarray, radius: np.ndarray, robot: int, angles: np.ndarray, turn: float,
+                 max_range: float) -> np.ndarray:
+        """One robot's level fan in one call (scenery_kernels.cast_fan): rays at angles + turn, from its
+        surface; pos, radius and angles contiguous float64 (the world's own arrays, a sensor's angles)."""
+        out = np.empty(len(angles))
+        self._call("cast_fan", (self.kinds, self.params, self.grid, self.start, self.items, self.mark, self.buf, pos,
+                                radius, int(robot), angles, float(turn), float(max_range), np.empty((len(angles), 3)), out))
+        return out
+
+    def _call(self, name: str, args: tuple) -> None:
+        """Kernel `name` of physics.scenery_kernels on args: the first call through numba's dispatcher,
+        the later ones (the same argument types) straight to its machine code."""
+        bound = self._bound.get(name)
+        if bound is None:
+            from physics import scenery_kernels
+
+            kernel = getattr(scenery_kernels, name)
+            kernel(*args)
+            self._bound[name] = bound_overload(kernel, args)
+        else:
+            bound(*args)
 
     def cast_requests(self, pos: np.ndarray, radius: np.ndarray,
                       requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:

@@ -286,32 +286,48 @@ def robot_cells(pos: np.ndarray, cell: float, per_robot: float = 4.0) -> tuple:
     return x0, y0, cell, nx, ny, start, order
 
 
-@njit(cache=True, error_model="numpy")
-def cast_many(kinds, params, grid, start, items, mark, buf, pos, radius, robots, dirs, first, count, max_range,
-              out) -> None:
-    """physics.raycast.cast_among for every request q: robot robots[q]'s rays dirs[first[q]:][:count[q]]
-    from its surface against the shapes within reach and the other robots (spheres), capped at
-    max_range[q], into out (one per ray)."""
+FEW_REQUESTS = 8
+"""Up to this many requests in one call, each is checked against every robot: cheaper than building
+the robots' cell index (one robot's own read, at its own instant)."""
+
+
+@njit(cache=True, inline="always")
+def _sphere_hits(pos, radius, i, j, hx, hy, hz, r, reach, dirs, a, m, out) -> None:
+    """Robot j (a sphere) against robot i's rays dirs[a:a + m] from its surface, when within reach."""
+    e0, e1, e2 = pos[j, 0] - hx, pos[j, 1] - hy, pos[j, 2] - hz
+    lim = reach + radius[j]
+    if j == i or not _sum3(e0 * e0, e1 * e1, e2 * e2) <= lim * lim:
+        return
+    for w in range(a, a + m):
+        d0, d1, d2 = dirs[w, 0], dirs[w, 1], dirs[w, 2]
+        t = ray_sphere(hx + d0 * r, hy + d1 * r, hz + d2 * r, d0, d1, d2, pos[j, 0], pos[j, 1], pos[j, 2], radius[j])
+        out[w] = min(out[w], t)
+
+
+@njit(cache=True, inline="always")
+def _cast_one(kinds, params, grid, start, items, mark, buf, pos, radius, max_r, cells, i, dirs, a, m, mr, out) -> None:
+    """Robot i's rays dirs[a:a + m] from its surface against the shapes within reach and the other
+    robots (through `cells`, robot_cells' index, or every robot where it is None), capped at mr."""
     n = len(pos)
-    max_r = radius.max() if n else 0.0
-    widest = max_range.max() if len(max_range) else 0.0
-    x0, y0, rcell, nx, ny, rstart, rorder = robot_cells(pos, widest + 2.0 * max_r + 1e-9)
-    for q in range(len(robots)):
-        i, mr, a = robots[q], max_range[q], first[q]
-        r = radius[i]
-        hx, hy, hz = pos[i, 0], pos[i, 1], pos[i, 2]
-        reach = mr + r
-        for k in range(a, a + count[q]):
-            out[k] = INF
-        for s in range(near_shapes(grid, start, items, mark, buf, hx, hy, reach, -1)):
-            k = buf[s]
-            if not gap(kinds[k], params[k], hx, hy, hz) <= reach:
-                continue
-            for w in range(a, a + count[q]):
-                d0, d1, d2 = dirs[w, 0], dirs[w, 1], dirs[w, 2]
-                t = ray_shape(kinds[k], params[k], hx + d0 * r, hy + d1 * r, hz + d2 * r, d0, d1, d2)
-                out[w] = min(out[w], t)
-        if n > 1 and math.isfinite(hx) and math.isfinite(hy):
+    r = radius[i]
+    hx, hy, hz = pos[i, 0], pos[i, 1], pos[i, 2]
+    reach = mr + r
+    for k in range(a, a + m):
+        out[k] = INF
+    for s in range(near_shapes(grid, start, items, mark, buf, hx, hy, reach, -1)):
+        k = buf[s]
+        if not gap(kinds[k], params[k], hx, hy, hz) <= reach:
+            continue
+        for w in range(a, a + m):
+            d0, d1, d2 = dirs[w, 0], dirs[w, 1], dirs[w, 2]
+            t = ray_shape(kinds[k], params[k], hx + d0 * r, hy + d1 * r, hz + d2 * r, d0, d1, d2)
+            out[w] = min(out[w], t)
+    if n > 1 and math.isfinite(hx) and math.isfinite(hy):
+        if cells is None:
+            for j in range(n):
+                _sphere_hits(pos, radius, i, j, hx, hy, hz, r, reach, dirs, a, m, out)
+        else:
+            x0, y0, rcell, nx, ny, rstart, rorder = cells
             span = reach + max_r
             ax, bx = cell_range(hx - span, hx + span, x0, rcell, nx)
             ay, by = cell_range(hy - span, hy + span, y0, rcell, ny)
@@ -319,15 +335,38 @@ def cast_many(kinds, params, grid, start, items, mark, buf, pos, radius, robots,
                 for cy in range(ay, by + 1):
                     c = cx * ny + cy
                     for e in range(rstart[c], rstart[c + 1]):
-                        j = rorder[e]
-                        e0, e1, e2 = pos[j, 0] - hx, pos[j, 1] - hy, pos[j, 2] - hz
-                        lim = reach + radius[j]
-                        if j == i or not _sum3(e0 * e0, e1 * e1, e2 * e2) <= lim * lim:
-                            continue
-                        for w in range(a, a + count[q]):
-                            d0, d1, d2 = dirs[w, 0], dirs[w, 1], dirs[w, 2]
-                            t = ray_sphere(hx + d0 * r, hy + d1 * r, hz + d2 * r, d0, d1, d2, pos[j, 0], pos[j, 1], pos[j, 2],
-                                           radius[j])
-                            out[w] = min(out[w], t)
-        for w in range(a, a + count[q]):
-            out[w] = min(out[w], mr)
+                        _sphere_hits(pos, radius, i, rorder[e], hx, hy, hz, r, reach, dirs, a, m, out)
+    for w in range(a, a + m):
+        out[w] = min(out[w], mr)
+
+
+@njit(cache=True, error_model="numpy")
+def cast_many(kinds, params, grid, start, items, mark, buf, pos, radius, robots, dirs, first, count, max_range,
+              out) -> None:
+    """physics.raycast.cast_among for every request q: robot robots[q]'s rays dirs[first[q]:][:count[q]]
+    from its surface against the shapes within reach and the other robots (spheres), capped at
+    max_range[q], into out (one per ray)."""
+    max_r = radius.max() if len(pos) else 0.0
+    if len(robots) <= FEW_REQUESTS:
+        for q in range(len(robots)):
+            _cast_one(kinds, params, grid, start, items, mark, buf, pos, radius, max_r, None, robots[q], dirs, first[q],
+                      count[q], max_range[q], out)
+        return
+    cells = robot_cells(pos, max_range.max() + 2.0 * max_r + 1e-9)
+    for q in range(len(robots)):
+        _cast_one(kinds, params, grid, start, items, mark, buf, pos, radius, max_r, cells, robots[q], dirs, first[q],
+                  count[q], max_range[q], out)
+
+
+@njit(cache=True, error_model="numpy")
+def cast_fan(kinds, params, grid, start, items, mark, buf, pos, radius, robot, angles, turn, max_range, dirs, out) -> None:
+    """One robot's level fan: rays at angles[k] + turn (its heading and the sensor's yaw), their
+    directions written to dirs (cos, sin, 0 each, as numpy computes them), cast as cast_many casts."""
+    for k in range(len(angles)):
+        a = angles[k] + turn
+        dirs[k, 0] = math.cos(a)
+        dirs[k, 1] = math.sin(a)
+        dirs[k, 2] = 0.0
+    max_r = radius.max() if len(pos) else 0.0
+    _cast_one(kinds, params, grid, start, items, mark, buf, pos, radius, max_r, None, robot, dirs, 0, len(angles),
+              max_range, out)

@@ -113,6 +113,8 @@ class World(Protocol):
     def cast_fans(self, robots: np.ndarray, dirs: np.ndarray, counts: np.ndarray, max_range: np.ndarray) -> np.ndarray:
         """cast_rays_many with the requests stacked: robots[k]'s counts[k] rays are the next rows of
         dirs; the distances, stacked the same way."""
+    def cast_fan(self, robot: int, angles: np.ndarray, turn: float, max_range: float) -> np.ndarray:
+        """One robot's level fan: cast_rays along angles + turn (radians, world frame; float64)."""
     def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
         """Rays from given origins (mounted sensors): (robot, origin, directions, max_range) each."""
     def contacts(self) -> list[tuple[int, int]]: ...
@@ -189,6 +191,15 @@ class CommandArrays:
         requests = [(i, dirs[a:b], r) for i, a, b, r in zip(robots.tolist(), [0, *ends[:-1]], ends, max_range.tolist())]
         out = self.cast_rays_many(requests)
         return np.concatenate(out) if out else np.zeros(0)
+
+    def cast_fan(self, robot: int, angles: np.ndarray, turn: float, max_range: float) -> np.ndarray:
+        """cast_rays along angles + turn, level (see World.cast_fan)."""
+        a = angles + turn
+        dirs = np.empty((len(a), 3))
+        dirs[:, 0] = np.cos(a)
+        dirs[:, 1] = np.sin(a)
+        dirs[:, 2] = 0.0
+        return self.cast_rays(robot, dirs, max_range)
 
     def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray:
         raise NotImplementedError

@@ -1,6 +1,6 @@
 """Compile the project's numba kernels into their on-disk cache before the test workers start.
 
-On a fresh clone numba's cache (per user and per clone, cosim/kernel_cache.py) is empty, and every pytest-xdist
+On a fresh clone numba's cache (per user and per clone, jit/cache.py) is empty, and every pytest-xdist
 worker that reaches a kernel first compiles it itself: the contention loop alone costs about 35 s
 of CPU per process. tests/conftest.py runs the parts below side by side, once, before the
 workers start; the workers then load the machine code from disk. Each part runs a few short example

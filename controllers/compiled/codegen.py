@@ -1,10 +1,11 @@
 """Modules generated for compiled programs, cached on disk so that later processes (a sweep's child
 runs) load the machine code instead of compiling it again.
 
-numba caches a function's machine code next to its source, but only for functions whose callees are
-module globals. A program's callbacks are therefore made globals of a small generated module (one
-per program class, or one per set of classes for the fused engine) whose file name holds a hash of
-every source it depends on: change a program or the engine and a new module is compiled.
+numba caches a function's machine code only for functions whose callees are module globals. A
+program's callbacks are therefore made globals of a small generated module (one per program class,
+or one per set of classes for the fused engine) in the project's cache folder (jit.cache, named by
+a digest of the project's compiled code), under a file name holding a hash of the program's own
+sources: change a program or the engine and a new module is compiled.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import logging
 import os
 import re
 import sys
-import tempfile
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -29,22 +29,15 @@ from numba import typed, typeof
 from numba.core.errors import NumbaError, NumbaWarning
 
 from controllers.compiled import kilolib
+from jit import cache
 
 log = logging.getLogger(__name__)
-
-CACHE_ENV = "COSIM_CACHE_DIR"
-"""Where generated modules and their compiled code live (default ~/.cache/swarm-cosim/compiled)."""
 
 _loaded: dict[str, ModuleType] = {}
 
 
 class ProgramError(ValueError):
     """A compiled program uses something outside the compiled subset (docs/kilolib.md)."""
-
-
-def cache_dir() -> Path:
-    root = os.environ.get(CACHE_ENV)
-    return Path(root) if root else Path.home() / ".cache" / "swarm-cosim" / "compiled"
 
 
 def _digest(texts: list[str]) -> str:
@@ -66,19 +59,12 @@ def _sources(classes: list[type]) -> list[str]:
 
 
 def load_generated(stem: str, text: str, depends: list[str]) -> ModuleType:
-    """Write (once) and import the module `text` under a name hashed from it and `depends`."""
+    """Write (once) and import the module `text` under a name hashed from it and `depends`, in the
+    cache folder of this code (jit.cache): changed kernels it calls start a new folder."""
     name = f"cosim_generated_{stem}_{_digest([text, *depends])}"
     if name in _loaded:
         return _loaded[name]
-    directory = cache_dir()
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # a read-only home on a cluster node: compile into the temporary directory
-        fallback = Path(tempfile.gettempdir()) / "swarm-cosim-compiled"
-        log.warning("cannot use %s for compiled code (%s); using %s", directory, exc, fallback)
-        directory = fallback
-        directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{name}.py"
+    path = cache.programs() / f"{name}.py"
     if not path.exists() or path.read_text() != text:
         tmp = path.with_suffix(f".tmp{os.getpid()}")
         tmp.write_text(text)
@@ -290,7 +276,7 @@ def fused_module(classes: tuple[type, ...], template: Path, groups: tuple[type, 
             + _dispatcher("tx", "bool(_tx_{q}(states[{q}][slot], {k}, msg[0]))", n, ret="return ")
             + _dispatcher("txs", "_txs_{q}(states[{q}][slot], {k})", n) + _group_dispatchers(len(groups))
             + _controller_dispatchers(controllers))
-    deps = _sources([*classes, *groups, *controllers]) + [Path(f).read_text() for f in sorted(_engine_sources(template))]
+    deps = [*_sources([*classes, *groups, *controllers]), template.read_text()]  # the engine's sources: in jit.cache's digest
     return load_generated("fused", text, deps)
 
 
@@ -340,22 +326,3 @@ def _controller_dispatchers(classes: tuple[type, ...]) -> str:
         if not any(line.startswith("    if q") for line in lines):
             lines.append("    pass")
     return "\n".join(step + rx) + "\n"
-
-
-def _engine_sources(template: Path) -> set[str]:
-    """Every file the fused loop's compiled code depends on (numba checks only the module's own)."""
-    import controllers.compiled.core as core
-    import controllers.compiled.group as group
-    import controllers.kilolib.api as kilo_api
-    import netstack.fast.kernels as radio
-    import physics.kernels as physics
-    import physics.kinematic_compiled as world
-    import physics.numpy_rules as rules
-    import physics.pair_kernels as pairs
-    import physics.scenery_kernels as scenery
-
-    here = template.parent
-    return {str(template), str(here / "kernels.py"), str(here / "borrow.py"), str(here / "groups.py"),
-            str(here / "controllers.py"), str(here / "rows.py"), str(here / "steps.py"), str(here / "cells.py"),
-            kilo_api.__file__, radio.__file__, physics.__file__, world.__file__, pairs.__file__,
-            group.__file__, core.__file__, rules.__file__, scenery.__file__}

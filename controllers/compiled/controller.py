@@ -39,7 +39,7 @@ from controllers.compiled import kilolib
 from controllers.compiled.core import DRIVE, OUTBOX, RECORDS, TIMERS, VELOCITY, timer_number
 from controllers.compiled.program import declared_layout, params_record
 from controllers.compiled.scratch import own_stream
-from physics.fast_call import bound_overload
+from jit.calls import bound_overload
 
 HOOKS = ("setup", "step", "on_message")
 _BOUND: dict[tuple, dict[str, Any]] = {}

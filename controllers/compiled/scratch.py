@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit, typed
 
 from controllers.compiled.kilolib import RECORD_CAPACITY
-from physics.fast_call import bound_overload
+from jit.calls import bound_overload
 
 _LOCAL = threading.local()
 

@@ -9,7 +9,6 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from cosim.compile_clock import CLOCK, watch
 from cosim.core.coordinator import Simulation
 from cosim.core.parts import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
@@ -22,6 +21,7 @@ from cosim.output.rundir import RunResult, default_dir, prepare, write_status
 from cosim.output.staging import Staging
 from cosim.output.summary import summary_text
 from cosim.scenario.specs import Scenario
+from jit.clock import CLOCK, watch
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
 
 @dataclasses.dataclass
 class _CompileWatch:
-    """The compile time of one run (numba's, cosim.compile_clock), taken out of what progress shows."""
+    """The compile time of one run (numba's, jit.clock), taken out of what progress shows."""
 
     since_s: float
     shown: ProgressFn | None

@@ -9,9 +9,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cosim.compile_clock import CLOCK, watch
 from cosim.engine.assemble import build
 from cosim.scenario.loading import load
+from jit.clock import CLOCK, watch
 
 WARM_S = 1.0
 """Simulated seconds each scenario runs for (at most its own duration)."""

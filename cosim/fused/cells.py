@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from cosim.fused.borrow import borrow
+from jit.borrow import borrow
 
 if TYPE_CHECKING:
     from cosim.fused.kernels import Radio, World

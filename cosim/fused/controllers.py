@@ -15,9 +15,9 @@ import numpy as np
 from numba import njit
 
 from controllers.compiled.core import DRIVE, VELOCITY
-from cosim.fused.borrow import borrow
 from cosim.fused.kernels import DRIVE_CMD, SEND, STEER_CMD, launch
 from cosim.fused.rows import finite, log_row
+from jit.borrow import borrow
 
 CtlParts = namedtuple("CtlParts", ["states", "params", "cmd", "out_dst", "out_payload", "out_n", "rec", "rec_n", "timers",
                                    "timer_n", "inbound", "air"])

@@ -13,9 +13,9 @@ import numpy as np
 from numba import njit
 
 from controllers.compiled.group import BROADCAST_DST, DRIVE, VELOCITY
-from cosim.fused.borrow import borrow
 from cosim.fused.kernels import DRIVE_CMD, SEND, STEER_CMD, launch
 from cosim.fused.rows import finite, log_row
+from jit.borrow import borrow
 
 Parts = namedtuple("Parts", ["first", "n", "state", "params", "ids", "motion", "cmd", "out", "payload", "rec", "rec_n",
                              "in_dst", "in_src", "in_t", "in_len", "in_payload", "in_n", "air", "wheeled"])

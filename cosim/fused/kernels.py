@@ -14,8 +14,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from cosim.fused.borrow import borrow
 from cosim.fused.cells import candidates
+from jit.borrow import borrow
 from netstack.fast.kernels import column_pairs, max_displacement, near_pairs
 from physics.kernels import move_points, push_apart
 from physics.kinematic_compiled import advance as advance_world

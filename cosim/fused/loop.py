@@ -18,7 +18,6 @@ import numpy as np
 from numba import njit
 
 from controllers.kilolib.api import HIGH_K, LOW_K
-from cosim.fused.borrow import borrow
 from cosim.fused.controllers import apply as apply_ctl  # noqa: F401
 from cosim.fused.controllers import inbound  # noqa: F401
 from cosim.fused.groups import apply as apply_group  # noqa: F401 (the generated dispatchers call these)
@@ -26,6 +25,7 @@ from cosim.fused.groups import take  # noqa: F401
 from cosim.fused.kernels import DELIVER, INF, SEND, advance_ring, arriving, latch, launch, next_timer
 from cosim.fused.rows import log_row
 from cosim.fused.steps import before, crc_ok, drops, move, moves, next_event, other_rings, tick, timer_limit
+from jit.borrow import borrow
 
 Programs = namedtuple("Programs", ["prog", "slot", "states", "io", "gens", "params", "motion", "noise", "period", "msg",
                                    "dist", "rec_i", "rec_v", "rec_n"])

@@ -22,8 +22,8 @@ from cosim.core.gc_pause import gc_paused
 from cosim.core.timeline import Priority
 from cosim.fused import build, loop
 from cosim.fused.kernels import DELIVER, DRIVE_CMD, STEER_CMD, launch
+from jit.calls import bound_overload
 from netstack.fast.backend import FastBackend
-from physics.fast_call import bound_overload
 from physics.kinematic import KinematicWorld
 
 if TYPE_CHECKING:

@@ -98,19 +98,20 @@ def test_a_sampling_rate_casts_every_robot_together_and_holds_the_readings(kind,
 def test_without_a_rate_a_group_read_is_one_cast_and_equals_reads_one_by_one(kind, monkeypatch):
     """No `rate_hz`: a group's read at one instant casts every robot's rays in one call to the world
     (not a cast per robot, as before), each reading fresh; with noise from each robot's own stream
-    the readings equal each robot's own read(), to the bit."""
+    the readings equal each robot's own read() (one cast_fan call each), to the bit."""
     positions = [(0.0, -1.8 + 0.4 * k, 1.0) for k in range(10)]
     w = make(kind, *positions)
     opts = RangeOptions(count=4, max_range=5.0, noise_std=0.01)
     together = [RangeSensor(w, i, opts, np.random.default_rng(i)) for i in range(10)]
     alone = [RangeSensor(w, i, opts, np.random.default_rng(i)) for i in range(10)]
     calls = []
-    real = type(w).cast_fans
-    monkeypatch.setattr(type(w), "cast_fans", lambda self, *a: calls.append(len(a[0])) or real(self, *a))
+    fans, fan = type(w).cast_fans, type(w).cast_fan
+    monkeypatch.setattr(type(w), "cast_fans", lambda self, *a: calls.append(len(a[0])) or fans(self, *a))
+    monkeypatch.setattr(type(w), "cast_fan", lambda self, *a: calls.append("one") or fan(self, *a))
     first = RangeSensor.read_many(together)
     assert calls == [10]
-    assert first.tobytes() == np.array([s.read() for s in alone]).tobytes()
-    assert calls == [10] + [1] * 10
+    assert first.tobytes() == np.array([s.read() for s in alone]).tobytes()  # a robot's own read: one call too
+    assert calls == [10] + ["one"] * 10
     assert first[:, 0] == pytest.approx(2.4, abs=0.05)
     second = RangeSensor.read_many(together)  # the same instant, read again: cast again, fresh noise
     assert len(calls) == 12 and not np.array_equal(second, first)

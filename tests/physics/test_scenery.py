@@ -100,6 +100,12 @@ def test_the_world_casts_one_robot_or_many_as_the_reference_does():
     want = [x.tobytes() for x in _per_robot(w, requests)]
     assert [g.tobytes() for g in w.cast_rays_many(requests)] == want
     assert [w.cast_rays(i, d, r).tobytes() for i, d, r in requests] == want
+    # a level fan given by its angles: the directions computed in the kernel, the same to the bit
+    turned = [w.cast_fan(i, np.arctan2(d[:, 1], d[:, 0]), 0.0, r) for i, d, r in requests]
+    dirs = [np.column_stack([np.cos(np.arctan2(d[:, 1], d[:, 0])), np.sin(np.arctan2(d[:, 1], d[:, 0])),
+                             np.zeros(len(d))]) for _, d, _ in requests]
+    assert [x.tobytes() for x in turned] == [x.tobytes() for x in _per_robot(w, [(i, e, r) for (i, _, r), e in
+                                                                                    zip(requests, dirs)])]
 
 
 @pytest.mark.parametrize("seed", [4, 5])

@@ -82,14 +82,3 @@ def test_rand_soft_draws_what_the_python_program_draws_on_both_engines(monkeypat
     assert len(python[2]) == 2 * 160 and len(set(python[2])) > 100  # two robots, 32 loops a second, bytes
     assert compiled[2] == python[2] == fused[2]
     assert compiled[1] == python[1] == fused[1]
-
-
-def test_an_unwritable_cache_directory_falls_back_to_the_temporary_one(tmp_path, monkeypatch, caplog):
-    from controllers.compiled import codegen
-
-    blocked = tmp_path / "file"
-    blocked.write_text("not a directory")
-    monkeypatch.setenv("COSIM_CACHE_DIR", str(blocked / "cache"))
-    module = codegen.load_generated("probe", "VALUE = 42\n", ["unwritable cache test"])
-    assert module.VALUE == 42 and "swarm-cosim-compiled" in module.__file__
-    assert "cannot use" in caplog.text

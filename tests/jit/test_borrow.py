@@ -8,7 +8,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, typed
 
-from cosim.fused.borrow import borrow
+from jit.borrow import borrow
 
 Pair = namedtuple("Pair", ["a", "items"])
 

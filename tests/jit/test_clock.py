@@ -1,4 +1,4 @@
-"""Compiling kernels is counted, told, and left out of a run's real-time factor (cosim.compile_clock)."""
+"""Compiling kernels is counted, told, and left out of a run's real-time factor (jit.clock)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import yaml
 import cosim
 import cosim.engine.execute
 from cosim.cli import main
-from cosim.compile_clock import CLOCK, watch
 from cosim.engine.warm import warm
+from jit.clock import CLOCK, watch
 
 SCENARIO = {
     "name": "compiles", "seed": 1, "duration": 1.0, "network": {"backend": "none"},
     "groups": [{"name": "a", "count": 1, "robot": {"model": "point"},
-                "controller": {"class": "tests.cosim.compile_probe:CompilesOnce", "period": "100 ms"}}],
+                "controller": {"class": "tests.jit.compile_probe:CompilesOnce", "period": "100 ms"}}],
 }
 
 

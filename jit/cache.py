@@ -1,13 +1,14 @@
-"""numba's on-disk cache, in a folder named by a digest of the project's compiled code.
+"""The project's one on-disk cache of compiled code, in a folder named by a digest of that code.
 
 numba checks a cached function against its own source file only. A kernel that calls a kernel (or
 reads a constant) of another module keeps the machine code it was compiled with after that other
-module changes (a `git pull`, an edit): the compiled path would then silently disagree with the
-numpy one. So the cache lives in `<base>/<digest>`, the digest taken over every module that uses
-numba and every project module those import directly: any change there starts a fresh cache. `<base>` is
-NUMBA_CACHE_DIR if the user set it, else ~/.cache/swarm-cosim/numba (a temporary folder where that
-cannot be written); there, other digests' folders left untouched for two weeks are removed. `import cosim`
-sets this up, before numba is loaded.
+module changes (a `git pull`, an edit), and would silently compute with the old one. So everything
+compiled lives in `<base>/<digest>`, the digest taken over every module that uses numba and every
+project module those import directly: any change there starts a fresh folder. numba's cache is that
+folder; the modules generated for compiled programs (controllers.compiled.codegen) sit in its
+`programs/`. `<base>` is COSIM_CACHE_DIR if set, else ~/.cache/swarm-cosim/numba (a temporary folder
+where that cannot be written); there, other digests' folders left untouched for two weeks are
+removed. Importing `jit` sets this up, before numba is loaded.
 """
 
 from __future__ import annotations
@@ -26,11 +27,16 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("physics", "netstack", "controllers", "cosim")
-ENV = "NUMBA_CACHE_DIR"
+PACKAGES = ("jit", "physics", "netstack", "controllers", "cosim")
+ENV = "COSIM_CACHE_DIR"
+"""The one setting: where the cache's digest folders go (default ~/.cache/swarm-cosim/numba)."""
+NUMBA_ENV = "NUMBA_CACHE_DIR"
+"""numba's own setting, which configure() sets to the folder chosen."""
 MARK = "COSIM_NUMBA_CACHE"
 """Set to the folder chosen, so that child processes (sweeps, test workers) keep it."""
 
+DEFAULT_BASE = Path.home() / ".cache" / "swarm-cosim" / "numba"
+PROGRAMS = "programs"
 STALE_S = 14 * 24 * 3600.0
 """Other digests' folders untouched this long are removed (code that old is compiled again if it runs)."""
 _DIGEST = re.compile(r"[0-9a-f]{16}")
@@ -63,24 +69,32 @@ def digest(paths: list[Path], root: Path = ROOT) -> str:
 def configure(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> Path:
     """Point numba's cache at `<base>/<digest>` (see the module docstring), once per process tree."""
     chosen = os.environ.get(MARK)
-    if chosen and os.environ.get(ENV) == chosen:
+    if chosen and os.environ.get(NUMBA_ENV) == chosen:
         return Path(chosen)
+    if os.environ.get(NUMBA_ENV):
+        log.warning("%s=%s is replaced: swarm-cosim keeps its compiled code in folders under %s (default %s)",
+                    NUMBA_ENV, os.environ[NUMBA_ENV], ENV, DEFAULT_BASE)
     own = not os.environ.get(ENV)  # our default base, not a folder the user named: ours to prune
-    base = Path.home() / ".cache" / "swarm-cosim" / "numba" if own else Path(os.environ[ENV])
+    base = DEFAULT_BASE if own else Path(os.environ[ENV])
     folder = base / digest(compiled_sources(root, packages), root)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        (folder / PROGRAMS).mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # a read-only home on a cluster node
         fallback = Path(tempfile.gettempdir()) / "swarm-cosim-numba" / folder.name
-        log.warning("cannot use %s for numba's cache (%s); using %s", folder, exc, fallback)
+        log.warning("cannot use %s for compiled code (%s); using %s", folder, exc, fallback)
         folder = fallback
-        folder.mkdir(parents=True, exist_ok=True)
-    os.environ[ENV] = os.environ[MARK] = str(folder)
+        (folder / PROGRAMS).mkdir(parents=True, exist_ok=True)
+    os.environ[NUMBA_ENV] = os.environ[MARK] = str(folder)
     if own:
         prune(folder.parent, keep=folder)
     if "numba" in sys.modules:  # loaded already (by the user's own code): later kernels follow
         sys.modules["numba"].config.CACHE_DIR = str(folder)
     return folder
+
+
+def programs() -> Path:
+    """The folder for generated program modules: `programs/` in this process tree's cache folder."""
+    return configure() / PROGRAMS
 
 
 def prune(base: Path, keep: Path, now: float | None = None) -> list[Path]:

@@ -7,7 +7,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from physics.fast_call import bound_overload
+from jit.calls import bound_overload
 
 Pair = namedtuple("Pair", ["a", "b"])
 

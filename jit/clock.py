@@ -1,5 +1,5 @@
 """Wall time spent compiling kernels with numba in this process, so that a run's speed figures can
-leave it out. numba compiles a kernel on its first call when its on-disk cache (cosim/kernel_cache.py)
+leave it out. numba compiles a kernel on its first call when its on-disk cache (jit/cache.py)
 has no machine code for it: the first run on a machine, or after the compiled code changed. Loads
 from the cache are not compiles and are not counted.
 """
