@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 import yaml  # noqa: E402
+from cli_run import cosim_run  # noqa: E402
 
 import cosim  # noqa: E402
 
@@ -92,17 +92,11 @@ def run_plain(n: int, seconds: float, controller: str, folder: Path, tuned: bool
     world.write_text(yaml.safe_dump(scene(n)))
     edge = scene(n)["arena_upper"][0] - 0.1
     out = folder / f"run_{controller}_{n}{'_tuned' if tuned else ''}"
-    knobs = [arg for key in (TUNED if tuned else ()) for arg in ("--set", key)]
-    cosim_cli = Path(sys.executable).with_name("cosim")
-    subprocess.run([str(cosim_cli), "run", str(PLAIN), "--quiet", "--overwrite", "--out", str(out), "--duration", str(seconds),
-                    "--set", f"world.file={world}", "--set", f"groups.0.count={n}",
-                    "--set", f"groups.0.layout.upper=[{edge}, {edge}, 0.1]",
-                    "--set", f"groups.0.controller.class={CONTROLLERS[controller]}", *knobs], check=True,
-                   stdout=subprocess.DEVNULL)
-    m = json.loads((out / "metrics.json").read_text())
-    return {"workload": f"argos_footbot_diffusion_{'tuned' if tuned else 'plain'}_cosim_run", "controller": controller, "N": n,
-            "simulated_s": m["simulated_s"], "wall_s": round(m["wall_s"], 3), "real_time_factor": round(m["real_time_factor"], 2),
-            "wall_per_simulated_s_ms": round(1e3 * m["wall_s"] / m["simulated_s"], 2)}
+    sets = (f"world.file={world}", f"groups.0.count={n}", f"groups.0.layout.upper=[{edge}, {edge}, 0.1]",
+            f"groups.0.controller.class={CONTROLLERS[controller]}", *(TUNED if tuned else ()))
+    m = cosim_run(PLAIN, out, seconds, sets)
+    return {"workload": f"argos_footbot_diffusion_{'tuned' if tuned else 'plain'}_cosim_run", "controller": controller,
+            **m, "wall_per_simulated_s_ms": round(1e3 * m["wall_s"] / m["simulated_s"], 2)}
 
 
 def main() -> None:

@@ -48,38 +48,68 @@ class _Table:
         self.schema = schema
         self.chunk_rows = chunk_rows
         self.path: Path | None = None
-        self._buffer: list[dict[str, Any]] = []
+        self._buffer: list[dict[str, Any]] = []  # tables with text: the chunks as given
+        self._numeric = all(kind != "str" for kind in schema.values())
+        self._cols: dict[str, np.ndarray] = {}  # tables of numbers only: the rows written in place, grown as needed
         self._buffered = 0
         self._kept: list[dict[str, Any]] = []  # flushed chunks, kept only when not streaming
         self._hash = {c: hashlib.sha256() for c in self.schema}
         self._writer = None
         self.rows = 0
 
-    def append(self, chunk: dict[str, Any]) -> None:
-        n = len(chunk["t_ns"])
+    def append(self, chunk: dict[str, Any], n: int | None = None) -> None:
+        """n rows (len(chunk["t_ns"]) if not given): one value per column of the schema, an array of n
+        or, in a table of numbers only, a scalar for all n."""
+        n = len(chunk["t_ns"]) if n is None else n
         if n == 0:
             return
-        self._buffer.append(chunk)
+        if self._numeric:
+            self._put(chunk, n)
+        else:
+            self._buffer.append(chunk)
         self._buffered += n
         if self._buffered >= self.chunk_rows:
             self.flush()
 
+    def _put(self, chunk: dict[str, Any], n: int) -> None:
+        """Write n rows after the buffered ones, each column cast to its type as numpy assigns."""
+        a, b = self._buffered, self._buffered + n
+        if not self._cols or b > len(self._cols["t_ns"]):
+            size = max(b, 2 * a, 1024)
+            grown = {c: np.empty(size, np.int8 if isinstance(kind, tuple) else kind) for c, kind in self.schema.items()}
+            for c, col in self._cols.items():
+                grown[c][:a] = col[:a]
+            self._cols = grown
+        for c, col in self._cols.items():
+            col[a:b] = chunk[c]
+
     def flush(self) -> None:
-        if not self._buffer:
+        if not self._buffered:
+            return
+        if self._numeric:
+            self._flushed({c: col[:self._buffered].copy() for c, col in self._cols.items()})
             return
         cols: dict[str, Any] = {}
         for c, kind in self.schema.items():
             parts = [ch[c] for ch in self._buffer]
             if kind == "str":
                 col = [s for part in parts for s in part]
-                self._hash[c].update("".join(s + "\x00" for s in col).encode())
             else:
                 dtype = np.int8 if isinstance(kind, tuple) else kind
                 col = np.concatenate([np.asarray(p, dtype=dtype) for p in parts])
-                self._hash[c].update(np.ascontiguousarray(col).tobytes())
             cols[c] = col
+        self._buffer = []
+        self._flushed(cols)
+
+    def _flushed(self, cols: dict[str, Any]) -> None:
+        """The buffered rows, as one column each: hashed, then kept or written."""
+        for c, kind in self.schema.items():
+            if kind == "str":
+                self._hash[c].update("".join(s + "\x00" for s in cols[c]).encode())
+            else:
+                self._hash[c].update(np.ascontiguousarray(cols[c]).tobytes())
         self.rows += self._buffered
-        self._buffer, self._buffered = [], 0
+        self._buffered = 0
         if self.path is None:
             self._kept.append(cols)
         else:
@@ -98,7 +128,8 @@ class _Table:
         table = pa.table(arrays)
         if self._writer is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._writer = pq.ParquetWriter(self.path, table.schema)
+            categorical = [c for c, kind in self.schema.items() if isinstance(kind, tuple)]  # others: plain encoding
+            self._writer = pq.ParquetWriter(self.path, table.schema, use_dictionary=categorical or False)
         self._writer.write_table(table)
 
     def close(self) -> None:
@@ -147,6 +178,11 @@ class Recorder:
 
     def stream_to(self, directory: Path) -> None:
         """Write `<table>.parquet` files under directory as rows accumulate (call before the run)."""
+        import pyarrow as pa
+        import pyarrow.parquet
+
+        pa.array(np.zeros(0))  # pyarrow loads itself and pandas (0.2 s) here, before the run, not at its first row group
+
         for name, table in self._tables.items():
             table.path = Path(directory) / f"{name}.parquet"
 
@@ -155,12 +191,10 @@ class Recorder:
                   battery_j: np.ndarray | None = None) -> None:
         n = len(pos)
         self._tables["positions"].append({
-            "t_ns": np.full(n, t_ns, np.int64), "node": np.arange(n, dtype=np.int32),
-            "x": pos[:, 0].copy(), "y": pos[:, 1].copy(), "z": pos[:, 2].copy(),
-            "vx": vel[:, 0].copy(), "vy": vel[:, 1].copy(), "vz": vel[:, 2].copy(),
-            "heading": np.array(heading, dtype=np.float64), "alive": alive.copy(),
-            "battery_j": np.full(n, np.nan) if battery_j is None else np.where(np.isinf(battery_j), np.nan, battery_j),
-        })
+            "t_ns": t_ns, "node": np.arange(n, dtype=np.int32), "x": pos[:, 0], "y": pos[:, 1], "z": pos[:, 2],
+            "vx": vel[:, 0], "vy": vel[:, 1], "vz": vel[:, 2], "heading": heading, "alive": alive,
+            "battery_j": np.nan if battery_j is None else np.where(np.isinf(battery_j), np.nan, battery_j),
+        }, n)
 
     def send(self, t_ns: int, src: int, dst: int, tx_id: int, size: int, iface: int = 0) -> None:
         for o in self.observers:
@@ -214,7 +248,7 @@ class Recorder:
                 "drop_reason": reason, "lqi": lqi}
         if self._ifaces:
             cols["iface"] = iface
-        self._tables["network"].append({c: np.broadcast_to(np.asarray(v), (n,)) for c, v in cols.items()})
+        self._tables["network"].append(cols, n)
 
     def _flush_sends(self) -> None:
         if not self._send_rows:
