@@ -31,11 +31,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from cli_run import cosim_run  # noqa: E402
 
 import cosim  # noqa: E402
 from controllers.compiled.program import Program  # noqa: E402
@@ -119,7 +122,6 @@ def compile_times() -> dict:
     """Build and run a 0.1 s compiled scenario in a fresh process: with empty caches, then again."""
     import os
     import subprocess
-    import tempfile
 
     with tempfile.TemporaryDirectory() as cache:
         inherited = ("NUMBA_CACHE_DIR", "COSIM_NUMBA_CACHE")  # this process's folder: the child chooses its own
@@ -132,6 +134,17 @@ def compile_times() -> dict:
             "cached_load_s": round(times[1], 2), "import_cosim_s": round(base, 2)}
 
 
+PLAIN = ROOT / "benchmarks" / "kilombo_follow.yaml"
+
+
+def run_plain(n: int, seconds: float, folder: Path) -> dict:
+    """`cosim run` on the plain scenario file (the compiled kilolib programs, line layout), n robots."""
+    m = cosim_run(PLAIN, folder / f"plain_{n}", seconds,
+                  (f"groups.1.count={n - 1}", f"world.arena_lower=[{-0.05 * n - 1}, -3, 0]"))
+    return {"workload": "kilombo_follow_the_leader_plain_cosim_run", "controller": "compiled", **m,
+            "wall_per_simulated_s_ms": round(1e3 * m["wall_s"] / m["simulated_s"], 3)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--layout", choices=["line", "snake"], default="line")
@@ -139,9 +152,16 @@ def main() -> None:
     ap.add_argument("--n", type=int, nargs="*", default=[10, 100, 1000, 10000])
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--compile-times", action="store_true", help="only measure the compiled program's compile and cached load")
+    ap.add_argument("--plain-only", action="store_true", help="only `cosim run` on the plain scenario file")
     args = ap.parse_args()
     if args.compile_times:
         print(json.dumps(compile_times()), flush=True)
+        return
+    with tempfile.TemporaryDirectory(prefix="kilombo-plain-") as tmp:
+        run_plain(10, 0.5, Path(tmp))  # not printed: the cache's first load in a new process tree
+        for n in args.n:
+            print(json.dumps(run_plain(n, args.seconds, Path(tmp))), flush=True)
+    if args.plain_only:
         return
     follow(args.layout, args.controller, 300, 1.0)  # warm-up, not printed: every kernel's one-off load (or compile)
     for n in args.n:

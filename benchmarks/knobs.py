@@ -3,9 +3,9 @@
 factors and their ratio.
 
 The knobs: range sensors cast together at `rate_hz: 10` (where a group's sensor has no rate),
-`physics.collisions: false`, and no traces (`output.trace.positions_every: null`,
-`output.trace.network: false`). Configs that need a vehicle on the other end of a MAVLink link
-are left out (they are paced by it).
+`physics.collisions: false` (kinematic worlds; pybullet bodies always collide), and no traces
+(`output.trace.positions_every: null`, `output.trace.network: false`). Configs that need a
+vehicle on the other end of a MAVLink link are left out (they are paced by it).
 
     python benchmarks/knobs.py                       # every config, 10 simulated s each, best of 2
     python benchmarks/knobs.py --only demo.yaml ground_robots.yaml --seconds 30
@@ -35,7 +35,8 @@ def knobs(path: Path) -> tuple[str, ...]:
     s = cosim.load(path)
     rates = tuple(f"groups.{k}.sensors.range.rate_hz=10" for k, g in enumerate(s.groups)
                   if "range" in g.sensors and not g.sensors["range"].get("rate_hz"))
-    return (*rates, "physics.collisions=false", *TRACES_OFF)
+    collisions = ("physics.collisions=false",) if s.physics.backend == "kinematic" else ()
+    return (*rates, *collisions, *TRACES_OFF)
 
 
 def compare(path: Path, seconds: float, rounds: int, folder: Path) -> dict:
@@ -68,7 +69,10 @@ def main() -> None:
                 continue
             path = ROOT / "configs" / name
             seconds = min(args.seconds, cosim.load(path).duration_ns / 1e9)
-            print(json.dumps(compare(path, seconds, args.rounds, Path(tmp))), flush=True)
+            try:
+                print(json.dumps(compare(path, seconds, args.rounds, Path(tmp))), flush=True)
+            except RuntimeError as exc:  # recorded, and on to the next config
+                print(json.dumps({"workload": f"config_{path.stem}", "error": str(exc)}), flush=True)
 
 
 if __name__ == "__main__":

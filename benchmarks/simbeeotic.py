@@ -25,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from cli_run import cosim_run  # noqa: E402
+
 import cosim  # noqa: E402
 
 TARGETS = [("typical", "kinematic", 10_000), ("typical", "pybullet", 1_500), ("broadcast", "kinematic", 1_100)]
@@ -87,6 +89,18 @@ def measure(workload: str, world: str, n: int, duration: float, seed: int, dt: s
     }
 
 
+PLAIN = ROOT / "benchmarks" / "simbeeotic.yaml"
+
+
+def run_plain(workload: str, world: str, n: int, duration: float, controller: str, folder: Path) -> dict:
+    """`cosim run` on the plain scenario file, for this workload, world, size and controller."""
+    sets = (f"groups.0.count={n}", f"physics.backend={world}", f"groups.0.controller.class={CONTROLLERS[controller]}",
+            f"groups.0.controller.params.radio_period={1.0 if workload == 'broadcast' else 0.0}",
+            *(("groups.0.controller.phase=0",) if controller == "group" else ()))
+    m = cosim_run(PLAIN, folder / f"plain_{workload}_{world}_{n}", duration, sets)
+    return {"workload": f"{workload}_plain_cosim_run", "world": world, "controller": controller, **m}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workload", choices=["typical", "broadcast"])
@@ -97,8 +111,15 @@ def main() -> None:
     ap.add_argument("--quantum", default="10 ms")
     ap.add_argument("--seed", type=int, default=111982)
     ap.add_argument("--controller", choices=sorted(CONTROLLERS), default="robot")
+    ap.add_argument("--plain-only", action="store_true", help="only `cosim run` on the plain scenario file")
     args = ap.parse_args()
     cases = [(args.workload, args.world, args.n)] if args.workload else TARGETS
+    with tempfile.TemporaryDirectory(prefix="simbeeotic-plain-") as tmp:
+        run_plain("typical", "kinematic", 100, 1.0, args.controller, Path(tmp))  # not printed: the cache's first load
+        for workload, world, n in cases:
+            print(json.dumps(run_plain(workload, world, n or 1000, args.duration, args.controller, Path(tmp))), flush=True)
+    if args.plain_only:
+        return
     measure("typical", "kinematic", 300, 1.0, args.seed, args.dt, args.quantum, args.controller)  # warm-up: their load
     for workload, world, n in cases:
         print(json.dumps(measure(workload, world, n or 1000, args.duration, args.seed, args.dt, args.quantum,

@@ -36,6 +36,8 @@ class Counters:
     neighbor_samples: list[float] = field(default_factory=list)
     wall_physics_s: float = 0.0
     wall_network_s: float = 0.0  # inside the network backend's advance (for ns-3: ns-3's own work, mostly)
+    slower_paths: list[str] = field(default_factory=list)
+    """Parts of the run that take a slower path than they could, each with why (metrics.json, summary.txt)."""
 
 
 @dataclass(frozen=True)

@@ -271,8 +271,8 @@ def _build(s: Scenario, run_dir: Path | None) -> Simulation:
 
 
 def _choose_engine(s: Scenario, sim: Simulation, sensors: list[dict]) -> None:
-    """The fused engine where it applies (cosim.fused.plan), else the event loop; said once in the log
-    when compiled programs could not run fused."""
+    """The fused engine where it applies (cosim.fused.plan), else the event loop; when compiled programs
+    could not run fused, the run says why (the log, metrics.json's slower_paths, summary.txt)."""
     from cosim.fused.plan import compiled_parts, why_not_fused
 
     if not compiled_parts(sim):
@@ -284,6 +284,7 @@ def _choose_engine(s: Scenario, sim: Simulation, sensors: list[dict]) -> None:
         sim.hand_loop_to(FusedLoop())
     else:
         log.info("compiled programs run on the event engine: %s", reason)
+        sim.counters.slower_paths.append(f"compiled programs on the event engine, not the fused one: {reason}")
 
 
 def _bind_groups(s: Scenario, sim: Simulation, streams: SeedStreams, mapper: Mapper) -> None:

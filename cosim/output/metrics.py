@@ -43,6 +43,7 @@ def metrics_of(sim: Simulation, scenario: Scenario, digest: str | None, compile_
         "deaths": c.deaths,
         "trace_sha256": digest,
         "engine_path": sim.engine_path,
+        "slower_paths": list(c.slower_paths),
     }
 
 

@@ -16,6 +16,7 @@ def summary_text(scenario: Scenario, m: dict, status: str, error: str | None) ->
             f"(a broadcast counts once per receiver), dropped {m.get('messages_dropped', 0)}",
             f"neighbours {m.get('mean_neighbors', 0):.2f} on average (heard within the neighbour timeout)",
             ]
+        lines += [f"slower     {part}" for part in m.get("slower_paths", [])]
         rt = m.get("realtime")
         if rt:
             lines.append(f"real time  paced at {rt['speed']}x the wall clock: {rt['overruns']} overruns "

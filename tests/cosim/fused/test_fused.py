@@ -57,8 +57,13 @@ def test_the_run_says_which_engine_it_took(tmp_path, monkeypatch):
     fused = cosim.run(cosim.load(CONFIG, {"duration": 2.0}), out_dir=tmp_path / "fused")
     other = cosim.run(cosim.load(CONFIG, {"duration": 2.0, "network.radio.pathloss": {"model": "log_distance"}}),
                       out_dir=tmp_path / "event")
-    assert json.loads((fused.directory / "metrics.json").read_text())["engine_path"] == "fused"
-    assert json.loads((other.directory / "metrics.json").read_text())["engine_path"] == "event"
+    fused_m = json.loads((fused.directory / "metrics.json").read_text())
+    other_m = json.loads((other.directory / "metrics.json").read_text())
+    assert (fused_m["engine_path"], fused_m["slower_paths"]) == ("fused", [])
+    assert other_m["engine_path"] == "event"
+    why = "compiled programs on the event engine, not the fused one: a radio model other than the unit disk"
+    assert other_m["slower_paths"] == [why]
+    assert f"slower     {why}" in (other.directory / "summary.txt").read_text()
     assert other.status == fused.status == "ok"
 
 
