@@ -25,3 +25,12 @@ def cosim_run(scenario: Path, out: Path, seconds: float | None = None, sets: tup
     return {"N": m["nodes"], "simulated_s": m["simulated_s"], "wall_s": round(m["wall_s"], 3),
             "compile_s": round(m["compile_s"], 3), "real_time_factor": round(m["real_time_factor"], 2),
             "engine_path": m.get("engine_path")}
+
+
+def plain_line(workload: str, scenario: Path, seconds: float | None = None, sets: tuple[str, ...] = ()) -> dict:
+    """One JSON-ready line for `cosim run` on `scenario` (a run directory in a temporary folder)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="plain-") as tmp:
+        return {"workload": f"{workload}_plain_cosim_run", "scenario": scenario.name,
+                **cosim_run(scenario, Path(tmp) / "run", seconds, sets)}

@@ -29,6 +29,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from cli_run import plain_line  # noqa: E402
+
 from netstack.backend import BROADCAST, NS_PER_S  # noqa: E402
 from netstack.fast.config import FastRadioConfig  # noqa: E402
 from netstack.fast.csma import CsmaBackend  # noqa: E402
@@ -157,7 +159,12 @@ def main() -> None:
     ap.add_argument("--backends", nargs="+", default=["ns3", "fast"])
     ap.add_argument("--figure", type=Path, default=None, help="write the figure here (e.g. docs/contention.png)")
     ap.add_argument("--unicast", action="store_true", help="frames to one neighbour each, with ACKs and retries")
+    ap.add_argument("--plain-only", action="store_true", help="only `cosim run` on the plain scenario file")
     args = ap.parse_args()
+    # the contention model as users get it: the shipped 802.11b MANET file on the fast radio
+    print(json.dumps(plain_line("manet_contention", ROOT / "configs" / "manet_contention.yaml", 30.0)), flush=True)
+    if args.plain_only:
+        return
     for which in args.backends:  # ns-3's import and the compiled loop's load happen before any timing
         point("grid", 1.0, 0.05, which, args.seed)
     rows = []

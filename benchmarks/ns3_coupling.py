@@ -23,6 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from cli_run import plain_line  # noqa: E402
+
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
@@ -122,7 +125,15 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=30.0, help="simulated seconds for simbeeotic")
     ap.add_argument("--repeat", type=int, default=2, help="storm repetitions (the best is kept)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--plain-only", action="store_true", help="only `cosim run` on the plain scenario file")
     args = ap.parse_args()
+    for n in args.n or [400]:  # Simbeeotic's broadcast workload on ns-3, from the file beside simbeeotic.py
+        sets = (f"groups.0.count={n}", "groups.0.controller.params.radio_period=1.0", "network.backend=ns3",
+                "network.radio.standard=802.11b")
+        print(json.dumps(plain_line("simbeeotic_broadcast_ns3", ROOT / "benchmarks" / "simbeeotic.yaml", args.duration, sets)),
+              flush=True)
+    if args.plain_only:
+        return
     if args.only in (None, "storm"):
         for n in args.n or [50, 200, 500]:
             print(json.dumps(storm(n, args.seed, args.repeat)), flush=True)

@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+from cli_run import plain_line  # noqa: E402
 
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank  # noqa: E402
 
@@ -101,7 +102,12 @@ def main() -> None:
     ap.add_argument("--controller", choices=["robot", "group"],
                     help="ground robots: only one ObstacleAvoider per robot, or only one ObstacleAvoiderGroup (the "
                          "same rule and trajectories, in arrays); default: both")
+    ap.add_argument("--plain-only", action="store_true", help="only `cosim run` on the plain scenario file")
     args = ap.parse_args()
+    for name in ("quadrotors", "ground_robots"):  # the shipped files as users run them
+        print(json.dumps(plain_line(name, ROOT / "configs" / f"{name}.yaml", args.seconds)), flush=True)
+    if args.plain_only:
+        return
     rigid = args.world == "pybullet"
     if args.peer:
         for hz in (50.0, 400.0):

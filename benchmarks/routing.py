@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from cli_run import plain_line  # noqa: E402
+
 import cosim  # noqa: E402
 
 SCENARIO = ROOT / "configs" / "ppsn2004_manet.yaml"
@@ -32,7 +34,13 @@ def main() -> None:
     ap.add_argument("--protocols", nargs="+", default=["anthocnet", "aodv"])
     ap.add_argument("--duration", type=float, default=900.0)
     ap.add_argument("--seeds", nargs="+", type=int, default=[1])
+    ap.add_argument("--plain-only", action="store_true", help="only `cosim run` on the plain scenario file")
     args = ap.parse_args()
+    for protocol in args.protocols:  # the shipped file as users run it, one key switching the protocol
+        print(json.dumps(plain_line(f"ppsn2004_manet_{protocol}", ROOT / "configs" / "ppsn2004_manet.yaml", args.duration,
+                                    (f"network.routing.protocol={protocol}",))), flush=True)
+    if args.plain_only:
+        return
     t0 = time.perf_counter()
     from netstack.ns3.loader import load
 

@@ -32,3 +32,16 @@ def test_the_plain_argos_file_casts_each_group_tick_in_one_call(monkeypatch):
     moved = np.hypot(x[-1] - x[0], y[-1] - y[0])
     assert set(calls) == {100} and len(calls) in (10, 11)  # a tick every 100 ms from a random phase, end included
     assert moved.mean() > 0.005  # they walk (at most 5 cm/s, pushed apart where they touch)
+
+
+def test_every_plain_file_beside_the_benchmarks_runs_as_written(tmp_path):
+    """Each benchmarks/*.yaml runs through cosim.run as a user runs it (1 simulated s), on the engine
+    its benchmark measures: the compiled kilolib programs fused, the others on the event loop."""
+    expected = {"argos_diffusion.yaml": "event", "kilombo_follow.yaml": "fused", "simbeeotic.yaml": "event"}
+    files = sorted(p.name for p in (ROOT / "benchmarks").glob("*.yaml") if p.name != "argos_world_100.yaml")
+    assert files == sorted(expected)
+    for name in files:
+        result = cosim.run(cosim.load(ROOT / "benchmarks" / name, {"duration": 1.0}), out_dir=tmp_path / name)
+        assert result.status == "ok", (name, result.error)
+        assert (result.metrics["engine_path"], result.metrics["slower_paths"]) == (expected[name], []), name
+        assert result.metrics["messages_sent"] > 0 or name != "kilombo_follow.yaml"  # the followers listen
