@@ -19,6 +19,14 @@ def hit_fractions(p, cid: int, starts: np.ndarray, ends: np.ndarray) -> np.ndarr
     return np.array(frac)
 
 
+def from_surface(p, cid: int, centre: np.ndarray, radius: float, dirs: np.ndarray, max_range: float) -> np.ndarray:
+    """One robot's rays from just outside its bounding sphere (centre, radius) along unit directions
+    (R,3): distances to the first body hit, max_range where none (one rayTestBatch call)."""
+    starts = centre + dirs * (radius + 1e-4)
+    f = hit_fractions(p, cid, starts, starts + dirs * max_range)
+    return np.minimum(f * max_range + 1e-4, max_range)
+
+
 def from_mounts(p, cid: int, requests: list[tuple[np.ndarray, float, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
     """Distances from each request's origin along its directions to the first body hit, max_range
     where none: (robot centre, robot radius, origin, directions, max_range) each. A ray that starts

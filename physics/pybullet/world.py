@@ -25,7 +25,7 @@ from physics.pybullet.engine import pybullet_module
 from physics.pybullet.frames import euler_zyx, rotations
 from physics.pybullet.ground import GroundFleet
 from physics.pybullet.quadrotors import RigidQuadrotors
-from physics.pybullet.rays import from_mounts, hit_fractions
+from physics.pybullet.rays import from_mounts, from_surface, hit_fractions
 from physics.pybullet.statics import add_prop, add_scenery
 from physics.world import Arena, CommandArrays, MotorFeed, RobotSpec
 
@@ -305,7 +305,7 @@ class PybulletWorld(CommandArrays):
     def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray:
         """Distances from the robot's surface along unit directions (R,3) to the first body hit
         (pybullet rayTestBatch, one call for all rays); max_range where nothing is closer."""
-        return self.cast_rays_many([(robot, dirs, max_range)])[0]
+        return from_surface(self._p, self._cid, self.positions()[robot], float(self._radii[robot]), dirs, float(max_range))
 
     def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
         """cast_rays for many robots at once: (robot, directions, max range) each, in one rayTestBatch
