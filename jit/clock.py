@@ -25,6 +25,11 @@ class CompileClock:
         """Call `callback` when the next outermost compile starts (once); None: tell nobody."""
         self._on_first = callback
 
+    @property
+    def compiling(self) -> bool:
+        """Whether a compile is under way now."""
+        return self._depth > 0
+
     def so_far(self) -> float:
         """total_s, with the compile under way now (if any) counted up to this moment."""
         return self.total_s + (time.perf_counter() - self._since if self._depth else 0.0)

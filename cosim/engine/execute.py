@@ -13,6 +13,7 @@ from cosim.core.coordinator import Simulation
 from cosim.core.parts import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.assemble import build
+from cosim.engine.compiling import CompileWatch
 from cosim.engine.signals import Terminated, interrupts
 from cosim.errors import ScenarioError, SimulationError
 from cosim.output.final_state import write_final_state
@@ -21,7 +22,6 @@ from cosim.output.rundir import RunResult, default_dir, prepare, write_status
 from cosim.output.staging import Staging
 from cosim.output.summary import summary_text
 from cosim.scenario.specs import Scenario
-from jit.clock import CLOCK, watch
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
     error: str | None = None
     status = "ok"
     prepared = False
-    compiling: _CompileWatch | None = None
+    compiling: CompileWatch | None = None
     with interrupts() as signals:
         try:
             prepare(directory, scenario, argv)
@@ -66,11 +66,11 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
             if built is not None:
                 built(sim)
             sim.recorder.stream_to(directory / "trace")
-            compiling = _compile_watch(progress, phase)
+            compiling = CompileWatch(progress, phase)
             try:
                 sim.run(compiling.progress, phase)
             finally:
-                CLOCK.tell_first(None)  # a run that compiled nothing: the next run in this process is not told
+                compiling.stop()
             signals.hold()
         except (ScenarioError, SimulationError) as exc:
             status, error = "failed", str(exc)
@@ -92,32 +92,8 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
     return RunResult(directory, status, metrics, error, digest)
 
 
-@dataclasses.dataclass
-class _CompileWatch:
-    """The compile time of one run (numba's, jit.clock), taken out of what progress shows."""
-
-    since_s: float
-    shown: ProgressFn | None
-
-    @property
-    def compile_s(self) -> float:
-        return CLOCK.so_far() - self.since_s
-
-    def progress(self, now_ns: int, end_ns: int, wall_s: float) -> None:
-        if self.shown is not None:
-            self.shown(now_ns, end_ns, max(wall_s - self.compile_s, 0.0))
-
-
-def _compile_watch(progress: ProgressFn | None, phase: PhaseFn | None) -> _CompileWatch:
-    """Count this run's kernel compiles, and say when the first starts (they take seconds each)."""
-    if watch():
-        text = "compiling kernels (first run of this code on this machine; cached afterwards, see `cosim warm`)"
-        CLOCK.tell_first((lambda: phase(text)) if phase is not None else (lambda: log.info(text)))
-    return _CompileWatch(CLOCK.total_s, progress)
-
-
 def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status: str, error: str | None,
-            compiling: _CompileWatch | None = None) -> tuple[str, str | None, dict, str | None]:
+            compiling: CompileWatch | None = None) -> tuple[str, str | None, dict, str | None]:
     """Close the simulation, write metrics, summary and status. A failure here (a full disk) makes
     the run failed with the reason; status.json is written last, whatever happened."""
     metrics: dict = {}
