@@ -8,7 +8,6 @@ to the network every quantum, and latch commands after everything else at that i
 
 from __future__ import annotations
 
-import heapq
 import logging
 import time
 import traceback
@@ -28,7 +27,7 @@ from cosim.core.neighbor_table import NeighborTable
 from cosim.core.parts import Counters, Extension, GroupPlan, LoopRunner, PhaseFn, ProgressFn, RoutingPlan
 from cosim.core.recorder import Recorder
 from cosim.core.stack_host import SimStackHost
-from cosim.core.timeline import EventQueue, Priority, quiet_ticks
+from cosim.core.timeline import EventQueue, Priority
 from cosim.core.timeunits import NS_PER_S
 from cosim.errors import SimulationError
 from netstack.backend import NetEvents, NetworkBackend
@@ -223,11 +222,11 @@ class Simulation:
     def _coast(self) -> None:
         """World.latch, and with it the ticks of a quiet stretch (nothing queued before the last of
         them) in one World.run_steps: the same calls in the same order, without the queue between."""
-        m = quiet_ticks(self.queue.heap, self.now_ns, self.dt_ns, self.duration_ns, self._tick_action)
+        m = self.queue.quiet_ticks(self.now_ns, self.dt_ns, self.duration_ns, self._tick_action)
         if not m:
             self.world.latch()
             return
-        heapq.heappop(self.queue.heap)
+        self.queue.pop()
         w0 = time.perf_counter()
         self.world.run_steps(self._dt_s, m)
         c = self.counters
@@ -350,8 +349,7 @@ class Simulation:
             self.net.close()
 
     def _loop(self, end: int) -> None:
-        heap = self.queue.heap
-        pop = heapq.heappop
+        first, pop = self.queue.peek_time, self.queue.pop
         net = self.net
         never = end + 1
         events = 0
@@ -360,9 +358,9 @@ class Simulation:
         try:
             net_next = never if net is None else _or(net.next_event_ns(), never)
             self._sent = False
-            while heap:
-                t = heap[0][0]
-                if t > end:
+            while True:
+                t = first()
+                if t is None or t > end:
                     break
                 if t >= net_next:
                     w0 = perf()
@@ -375,7 +373,7 @@ class Simulation:
                     self._sent = False
                     if ev is not None:
                         continue
-                entry = pop(heap)
+                entry = pop()
                 self.now_ns = t
                 self.current_node = None
                 entry[3]()

@@ -21,19 +21,17 @@ Entry = tuple[int, int, int, Callable[[], None]]
 
 
 class EventQueue:
-    """A min-heap of (t_ns, priority, seq, action); seq breaks ties so runs repeat exactly.
+    """A min-heap of (t_ns, priority, seq, action); seq breaks ties so runs repeat exactly. The heap
+    is the queue's own: others push, peek, pop and take events through the methods below."""
 
-    `heap` is the list itself, public so the coordinator's loop can peek and pop it with `heapq`
-    directly; everything else adds events with `push`."""
-
-    __slots__ = ("_seq", "heap")
+    __slots__ = ("_heap", "_seq")
 
     def __init__(self) -> None:
-        self.heap: list[Entry] = []
+        self._heap: list[Entry] = []
         self._seq = itertools.count()
 
     def push(self, t_ns: int, priority: int, action: Callable[[], None]) -> None:
-        heapq.heappush(self.heap, (t_ns, priority, next(self._seq), action))
+        heapq.heappush(self._heap, (t_ns, priority, next(self._seq), action))
 
     def next_seq(self) -> int:
         """The sequence number the next push gets (an engine that queues events itself continues it)."""
@@ -46,24 +44,39 @@ class EventQueue:
         self._seq = itertools.count(n)
 
     def pop(self) -> Entry:
-        return heapq.heappop(self.heap)
+        return heapq.heappop(self._heap)
+
+    def peek(self) -> Entry | None:
+        """The first event, left in the queue; None when it is empty."""
+        return self._heap[0] if self._heap else None
 
     def peek_time(self) -> int | None:
-        return self.heap[0][0] if self.heap else None
+        return self._heap[0][0] if self._heap else None
+
+    def take(self, select: Callable[[Entry], bool]) -> list[Entry]:
+        """Remove the events `select` picks (an engine that runs them itself) and return them, in no order."""
+        taken: list[Entry] = []
+        kept: list[Entry] = []
+        for entry in self._heap:
+            (taken if select(entry) else kept).append(entry)
+        if taken:
+            self._heap[:] = kept
+            heapq.heapify(self._heap)
+        return taken
+
+    def quiet_ticks(self, t_ns: int, dt_ns: int, end_ns: int, tick: Callable[[], None]) -> int:
+        """How many physics ticks from t_ns + dt_ns on can run back to back, nothing else queued before
+        the last of them (0 unless the first event is `tick` at t_ns + dt_ns); at most up to end_ns.
+        The next event after the first is one of its two children in the heap."""
+        heap = self._heap
+        if not heap or heap[0][3] is not tick or heap[0][0] != t_ns + dt_ns:
+            return 0
+        limit = end_ns
+        for k in (1, 2):
+            if k < len(heap):
+                t, priority = heap[k][0], heap[k][1]
+                limit = min(limit, t if priority > Priority.PHYSICS_STEP else t - 1)  # a tick at t runs first
+        return max(0, (limit - t_ns) // dt_ns)
 
     def __len__(self) -> int:
-        return len(self.heap)
-
-
-def quiet_ticks(heap: list[Entry], t_ns: int, dt_ns: int, end_ns: int, tick: Callable[[], None]) -> int:
-    """How many physics ticks from t_ns + dt_ns on can run back to back, nothing else queued before
-    the last of them (0 unless the heap's first entry is `tick` at t_ns + dt_ns); at most up to end_ns.
-    The next entry after the first is one of its two children in the heap."""
-    if not heap or heap[0][3] is not tick or heap[0][0] != t_ns + dt_ns:
-        return 0
-    limit = end_ns
-    for k in (1, 2):
-        if k < len(heap):
-            t, priority = heap[k][0], heap[k][1]
-            limit = min(limit, t if priority > Priority.PHYSICS_STEP else t - 1)  # a tick at t runs first
-    return max(0, (limit - t_ns) // dt_ns)
+        return len(self._heap)

@@ -5,7 +5,6 @@ taken off the event queue (what the compiled loop runs itself; the rest stays qu
 
 from __future__ import annotations
 
-import heapq
 from types import MethodType
 from typing import TYPE_CHECKING
 
@@ -17,7 +16,7 @@ from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 from controllers.compiled.program import Program
 from controllers.compiled.scratch import joined, own_stream
 from cosim.core.group_handle import GroupTick
-from cosim.core.timeline import Priority
+from cosim.core.timeline import Entry, Priority
 from cosim.core.timers import Timer
 from cosim.fused import loop
 from cosim.fused.controllers import STEP, CtlParts, Ctls
@@ -101,20 +100,21 @@ def take_timers(sim: Simulation, groups: list[CompiledGroup]) -> Timers:
     (ticks, latches, samples) off the queue, as rings of one kind, period and argument in the order they
     fire; what else is queued (Python timers) stays, and the rings' sequence numbers continue the queue's."""
     entries: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}  # (kind, period, arg) -> [(t, seq, node)]
-    kept = []
     kinds: dict[type, dict] = {}
-    for entry in sim.queue.heap:
+
+    def loop_runs(entry: Entry) -> bool:
+        """Whether the compiled loop (or the runner) runs this event itself; its timers go to `entries`."""
         t, priority, seq, action = entry
         if priority != Priority.TIMER:
-            continue  # the tick, the latch, samples and progress: the loop and the runner have their own
+            return True  # the tick, the latch, samples and progress: the loop and the runner have their own
         timer = action.__self__ if isinstance(action, MethodType) else None
         role = _roles(groups, timer, kinds) if isinstance(timer, Timer) and not timer.cancelled else None
         if role is None:
-            kept.append(entry)
-            continue
+            return False  # a Python timer: stays queued
         entries.setdefault((role[0], timer.period_ns, role[2]), []).append((t, seq, role[1]))
-    sim.queue.heap[:] = kept
-    heapq.heapify(sim.queue.heap)
+        return True
+
+    sim.queue.take(loop_runs)
     rings = [sorted(v) for v in entries.values()]
     flat = [e for ring in rings for e in ring]
     lengths = np.array([len(r) for r in rings], np.int64)

@@ -6,7 +6,6 @@ Python controllers, a group's Python timers) at the instants the event loop woul
 
 from __future__ import annotations
 
-import heapq
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -73,10 +72,10 @@ class _Stretches:
 
     def _stop(self, end_ns: int) -> tuple[int, int, int]:
         """The next event Python runs: (time, priority, sequence); (end + 1, 0, 0) if none."""
-        heap = self.sim.queue.heap
+        head = self.sim.queue.peek()
         best = (end_ns + 1, 0, 0)
-        if heap and heap[0][0] <= end_ns:
-            best = heap[0][:3]
+        if head is not None and head[0] <= end_ns:
+            best = head[:3]
         for t in (self.next_sample, self.next_progress):
             if 0 <= t and (t, int(Priority.SAMPLE), -1) < best:
                 best = (t, int(Priority.SAMPLE), -1)
@@ -135,7 +134,7 @@ class _Stretches:
         """The first queued Python event, its timers numbered after the loop's own; commands it gave
         the drives reach them now (the loop latches by itself)."""
         sim = self.sim
-        entry = heapq.heappop(sim.queue.heap)
+        entry = sim.queue.pop()
         sim.queue.resume_seq(int(T.state[0]))
         sim.current_node = None
         entry[3]()
