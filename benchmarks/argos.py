@@ -34,9 +34,9 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 import yaml  # noqa: E402
-from cli_run import cosim_run  # noqa: E402
 
 import cosim  # noqa: E402
+from benchmarks.cli_run import cosim_run  # noqa: E402
 
 CONTROLLERS = {"group": "controllers.library.avoider_group:ObstacleAvoiderGroup",
                "per_robot": "controllers.library.avoider:ObstacleAvoider"}

@@ -29,8 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cli_run import plain_line  # noqa: E402
-
+from benchmarks.cli_run import plain_line  # noqa: E402
 from netstack.backend import BROADCAST, NS_PER_S  # noqa: E402
 from netstack.fast.config import FastRadioConfig  # noqa: E402
 from netstack.fast.csma import CsmaBackend  # noqa: E402

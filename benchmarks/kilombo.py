@@ -38,9 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cli_run import cosim_run  # noqa: E402
-
 import cosim  # noqa: E402
+from benchmarks.cli_run import cosim_run  # noqa: E402
 from controllers.compiled.program import Program  # noqa: E402
 
 FOLLOWERS = {"group": "controllers.case_studies.kilobot_group:ChainFollowerGroup",

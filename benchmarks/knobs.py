@@ -22,9 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cli_run import cosim_run  # noqa: E402
-
 import cosim  # noqa: E402
+from benchmarks.cli_run import cosim_run  # noqa: E402
 
 NEEDS_A_VEHICLE = {"mavlink_mixed.yaml", "sitl_copter.yaml"}
 TRACES_OFF = ("output.trace.positions_every=null", "output.trace.network=false")

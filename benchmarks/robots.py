@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
-from cli_run import plain_line  # noqa: E402
 
+from benchmarks.cli_run import plain_line  # noqa: E402
 from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank  # noqa: E402
 
 

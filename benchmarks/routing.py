@@ -22,9 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cli_run import plain_line  # noqa: E402
-
 import cosim  # noqa: E402
+from benchmarks.cli_run import plain_line  # noqa: E402
 
 SCENARIO = ROOT / "configs" / "ppsn2004_manet.yaml"
 

@@ -25,9 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cli_run import cosim_run  # noqa: E402
-
 import cosim  # noqa: E402
+from benchmarks.cli_run import cosim_run  # noqa: E402
 
 TARGETS = [("typical", "kinematic", 10_000), ("typical", "pybullet", 1_500), ("broadcast", "kinematic", 1_100)]
 

@@ -9,6 +9,7 @@ import traceback
 from pathlib import Path
 
 from cosim.core.progress import ProgressLine, startup_phases
+from cosim.engine.signals import ignore_until_exit
 from cosim.errors import ScenarioError
 from cosim.scenario.loading import load, parse_set_option
 from cosim.scenario.specs import Scenario
@@ -90,6 +91,7 @@ def _run_loaded(args: argparse.Namespace, scenario: Scenario) -> int:
     print(text or f"status: {result.status}\n" + (f"error: {result.error}\n" if result.error else ""), end="")
     print(f"run directory: {result.directory}")
     if result.status == "interrupted":
+        ignore_until_exit()
         print(f"interrupted: partial results in {result.directory}", file=sys.stderr)
         return 130
     if result.status != "ok":
@@ -286,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except KeyboardInterrupt:  # before a run started (loading, checking): nothing to keep
+        ignore_until_exit()
         print("\ninterrupted", file=sys.stderr)
         return 130
 

@@ -60,3 +60,12 @@ def interrupts() -> Iterator[Interrupts]:
         _active.pop()
         for s, handler in before.items():
             signal.signal(s, handler)
+
+
+def ignore_until_exit() -> None:
+    """The work stopped as asked: a later Ctrl-C or SIGTERM before this process has exited changes
+    nothing (one during the interpreter's exit would kill it by the signal, losing exit status 130).
+    Main thread only, as `interrupts`."""
+    if threading.current_thread() is threading.main_thread():
+        for s in _SIGNALS:
+            signal.signal(s, signal.SIG_IGN)

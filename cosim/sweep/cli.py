@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cosim.core.progress import ProgressLine
+from cosim.engine.signals import ignore_until_exit
 from cosim.errors import ScenarioError
 
 AddParser = Callable[..., argparse.ArgumentParser]
@@ -103,6 +104,7 @@ def sweep_command(args: argparse.Namespace) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
+            ignore_until_exit()
             print("\ninterrupted: finished runs are kept; run the same command again to resume", file=sys.stderr)
             return 130
     if progress is not None and sys.stderr.isatty():
