@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from netstack.fast.reach import _matrix_pairs
+
 
 def xy_extent(pos: np.ndarray) -> tuple[float, float]:
     """(max - min) of x and of y over all rows."""
@@ -73,16 +75,9 @@ def reach_one(pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, ca
     return cand, np.sqrt(np.einsum("ij,ij->i", diff, diff))
 
 
-def sender_pairs(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray, limit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(sender row, node, distance) for every alive node other than the sender within `limit`, sender
-    by sender, nodes ascending."""
-    n = len(pos)
-    d = (pos[None, :, :] - pos[srcs][:, None, :]).reshape(-1, 3)
-    dist = np.sqrt(np.einsum("ij,ij->i", d, d))
-    ok = (dist <= limit) & np.tile(alive, len(srcs))
-    ok[np.arange(len(srcs)) * n + srcs] = False
-    flat = np.nonzero(ok)[0]
-    return flat // n, flat % n, dist[flat]
+sender_pairs = _matrix_pairs
+"""(sender row, node, distance) for every alive node other than the sender within `limit`, sender by
+sender, nodes ascending: the radio's own numpy matrix (netstack.fast.reach), used for dense clusters."""
 
 
 def sender_pairs_cells(pos: np.ndarray, alive: np.ndarray, srcs: np.ndarray, cell: float,
