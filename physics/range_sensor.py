@@ -210,10 +210,7 @@ class _Fans:
     def stacked(self, headings: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(robots, directions, ray counts, max ranges) for the robots' headings now: sensor k's
         counts[k] rays are the next rows of directions (World.cast_fans)."""
-        if len(self._robots) == 1:  # one robot's read: the same sums, without the arrays' set-up
-            a = self._angles + (headings[self._robots[0]] + self._yaw[0])
-        else:
-            a = self._angles + np.repeat(headings[self._robots] + self._yaw, self._counts)
+        a = self._angles + np.repeat(headings[self._robots] + self._yaw, self._counts)
         dirs = np.empty((len(a), 3))
         dirs[:, 0] = np.cos(a)
         dirs[:, 1] = np.sin(a)
