@@ -4,11 +4,11 @@ numba checks a cached function against its own source file only. A kernel that c
 reads a constant) of another module keeps the machine code it was compiled with after that other
 module changes (a `git pull`, an edit), and would silently compute with the old one. So everything
 compiled lives in `<base>/<digest>`, the digest taken over every module that uses numba and every
-project module those import directly: any change there starts a fresh folder. numba's cache is that
-folder; the modules generated for compiled programs (controllers.compiled.codegen) sit in its
-`programs/`. `<base>` is COSIM_CACHE_DIR if set, else ~/.cache/swarm-cosim/numba (a temporary folder
-where that cannot be written); there, other digests' folders left untouched for two weeks are
-removed. Importing `jit` sets this up, before numba is loaded.
+project module those import directly, and the bounds-check switch: any change there starts a fresh
+folder. numba's cache is that folder; the modules generated for compiled programs
+(controllers.compiled.codegen) sit in its `programs/`. `<base>` is COSIM_CACHE_DIR if set, else
+~/.cache/swarm-cosim/numba (a temporary folder where that cannot be written); there, other digests'
+folders left untouched for two weeks are removed. Importing `jit` sets this up, before numba is loaded.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ ENV = "COSIM_CACHE_DIR"
 """The one setting: where the cache's digest folders go (default ~/.cache/swarm-cosim/numba)."""
 NUMBA_ENV = "NUMBA_CACHE_DIR"
 """numba's own setting, which configure() sets to the folder chosen."""
+BOUNDSCHECK_ENV = "NUMBA_BOUNDSCHECK"
+"""numba's bounds-check switch, read when numba is imported; its machine code differs, its cache key not."""
 MARK = "COSIM_NUMBA_CACHE"
 """Set to the folder chosen, so that child processes (sweeps, test workers) keep it."""
 
@@ -59,8 +61,10 @@ def compiled_sources(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) ->
 
 
 def digest(paths: list[Path], root: Path = ROOT) -> str:
-    """A digest of these files' names and contents and of numba's version."""
-    h = hashlib.sha256(metadata.version("numba").encode())
+    """A digest of these files' names and contents, numba's version and the compile flags numba's own
+    cache does not tell apart (NUMBA_BOUNDSCHECK: checked and unchecked code in different folders)."""
+    flags = "boundscheck=" + os.environ.get(BOUNDSCHECK_ENV, "")
+    h = hashlib.sha256(metadata.version("numba").encode() + b"\0" + flags.encode())
     for p in paths:
         h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()[:16]

@@ -16,6 +16,7 @@ import numpy as np
 from netstack.backend import IndexedPayloads, NetEvents, TxStatus
 from netstack.fast import csma_compiled as k
 from netstack.fast.config import FastRadioConfig
+from netstack.fast.csma_bounds import step_access, step_needs
 from netstack.fast.csma_loop import push_many, run
 from netstack.fast.medium import Csma
 from netstack.fast.nodes import NodeTable
@@ -190,25 +191,27 @@ class CsmaBackend:
         return state
 
     def _grow(self) -> tuple:
-        """Room for the loop's next step: more flight slots, heap, output rows, random numbers."""
+        """Room for the loop's next step (csma_loop.step_needs): flight slots, heap, output rows,
+        random numbers, each at least doubled when it grows."""
         a, n = self._a, self.nodes.n
-        ni, fl, ct = a[0], a[3], a[8]
-        first = ni[:, k.ACCESS].min()
-        starts = 1 + (int(np.count_nonzero(ni[:, k.ACCESS] == first)) if first != k.NEVER else 0)
-        if int(np.count_nonzero(fl[:, k.L_USED] == 0)) < starts:
-            extra = max(len(fl), starts)
+        starts, heap, out, draws = step_needs(tuple(a), step_access(tuple(a)))
+        fl = a[3]
+        free = int(np.count_nonzero(fl[:, k.L_USED] == 0))
+        if free < starts:
+            extra = max(len(fl), starts - free)
             a[3] = np.concatenate([fl, np.zeros((extra, k.FLIGHT_INTS), _I64)])
             a[4] = np.concatenate([a[4], np.zeros((extra, n))])
             a[14] = np.concatenate([a[14], np.zeros((extra, n), _I64)])
-        if int(ct[k.C_HEAP]) + 2 * starts + 8 > len(a[5]):
-            a[5] = np.concatenate([a[5], np.zeros((len(a[5]) + 2 * starts + 8, 6), _I64)])
-        if int(ct[k.C_OUT]) + 2 * n + 4 > len(a[6]):
-            a[6] = np.concatenate([a[6], np.zeros((len(a[6]) + 2 * n + 4, 6), _I64)])
-            a[7] = np.concatenate([a[7], np.zeros(len(a[7]) + 2 * n + 4)])
-        used = int(ct[k.C_RND])
-        if used + n + 2 > len(a[11]):
+        if heap > len(a[5]):
+            a[5] = np.concatenate([a[5], np.zeros((max(len(a[5]), heap - len(a[5])), 6), _I64)])
+        if out > len(a[6]):
+            extra = max(len(a[6]), out - len(a[6]))
+            a[6] = np.concatenate([a[6], np.zeros((extra, 6), _I64)])
+            a[7] = np.concatenate([a[7], np.zeros(extra)])
+        used = int(a[8][k.C_RND])
+        if draws > len(a[11]):
             a[11] = np.concatenate([a[11][used:], self._rng.random(max(4096, 4 * n))])
-            ct[k.C_RND] = 0
+            a[8][k.C_RND] = 0
         return tuple(a)
 
     def _take(self, t: int) -> NetEvents:

@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit
 
 from netstack.fast import csma_compiled as cc
+from netstack.fast.csma_bounds import next_access, room, step_access
 
 
 # -- backoff (802.11 DCF) ----------------------------------------------------------------------------
@@ -335,29 +336,6 @@ def _event(S, solids, t: int) -> None:
 
 
 @njit(cache=True)
-def _next_access(ni) -> int:
-    t = cc.NEVER
-    for i in range(len(ni)):
-        t = min(t, ni[i, cc.ACCESS])
-    return t
-
-
-@njit(cache=True)
-def _room(S, t_access: int) -> bool:
-    """Whether the arrays can take the next step (else the caller grows them)."""
-    ni, fl, hp, oi, rnd, ct = S[0], S[3], S[5], S[6], S[11], S[8]
-    n = len(ni)
-    starts = 1
-    if t_access != cc.NEVER:
-        starts = max(1, np.sum(ni[:, cc.ACCESS] == t_access))
-    free = 0
-    for m in range(len(fl)):
-        free += fl[m, cc.L_USED] == 0
-    return (free >= starts and ct[cc.C_HEAP] + 2 * starts + 8 <= len(hp) and ct[cc.C_OUT] + 2 * n + 4 <= len(oi)
-            and ct[cc.C_RND] + n + 2 <= len(rnd))
-
-
-@njit(cache=True)
 def run(S, solids, until: int) -> tuple[int, int]:
     """Run internal events up to `until`; stop before one that comes after an output is due.
     Returns (REACHED, until), (OUTPUT, its time) or (NEED_ROOM, time reached)."""
@@ -365,13 +343,13 @@ def run(S, solids, until: int) -> tuple[int, int]:
     now = -1
     while True:
         t_heap = hp[0, 0] if ct[cc.C_HEAP] > 0 else cc.NEVER
-        t_access = _next_access(ni)
+        t_access = next_access(ni)
         t_in = min(t_heap, t_access)
         if ct[cc.C_OUT] > 0 and ct[cc.C_OUTMIN] < t_in and ct[cc.C_OUTMIN] <= until:
             return cc.OUTPUT, ct[cc.C_OUTMIN]
         if t_in > until:
             return cc.REACHED, until
-        if not _room(S, t_access if t_access < t_heap else cc.NEVER):
+        if not room(S, step_access(S)):
             return cc.NEED_ROOM, now
         now = t_in
         if t_heap <= t_access:

@@ -77,6 +77,14 @@ def test_importing_cosim_chose_the_folder_of_this_code(monkeypatch, tmp_path):
     assert cache.programs() == chosen / "programs" and cache.programs().is_dir()
 
 
+def test_bounds_checked_code_has_a_folder_of_its_own(monkeypatch):
+    sources = cache.compiled_sources()
+    monkeypatch.delenv(cache.BOUNDSCHECK_ENV, raising=False)
+    unchecked = cache.digest(sources)
+    monkeypatch.setenv(cache.BOUNDSCHECK_ENV, "1")
+    assert cache.digest(sources) != unchecked  # numba's own cache would serve the unchecked code
+
+
 def test_old_digests_folders_are_pruned_and_nothing_else(tmp_path):
     keep, old, fresh, other = (tmp_path / n for n in ("0123456789abcdef", "fedcba9876543210", "00000000000000aa", "notes"))
     for folder in (keep, old, fresh, other):

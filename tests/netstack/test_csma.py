@@ -12,6 +12,8 @@ from netstack.fast.medium import Csma
 from netstack.fast.pathloss import Friis, LogDistance, TwoRayGround, UnitDisk
 from netstack.fast.shadowing import Solids
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 US = 1_000
 # 802.11b at 1 Mbit/s with ns-3's radio defaults: about 51 m of range
 RADIO = {"tx_power_dbm": 16.0206, "rx_threshold_dbm": -82.0, "noise_floor_dbm": -93.6, "bit_rate_bps": 1e6,

@@ -6,6 +6,8 @@ from netstack.fast.backend import FastBackend
 from netstack.fast.config import FastRadioConfig
 from netstack.fast.pathloss import LogDistance, UnitDisk
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 
 def backend(positions, seed=0, **cfg) -> FastBackend:
     b = FastBackend(FastRadioConfig(**cfg), np.random.default_rng(seed))

@@ -8,6 +8,8 @@ import pytest
 from netstack.fast import kernels as compiled
 from tests.netstack import kernels_reference as reference
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 
 def _both(name: str, *args):
     return getattr(reference, name)(*args), getattr(compiled, name)(*args)

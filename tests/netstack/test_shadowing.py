@@ -10,6 +10,8 @@ import cosim
 from cosim.errors import ScenarioError
 from netstack.fast.shadowing import Solids, crossings
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 
 def _solids(boxes=(), cylinders=()) -> Solids:
     z3 = np.zeros((0, 3))

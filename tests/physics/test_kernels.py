@@ -5,9 +5,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from physics import kernels as compiled
 from tests.physics import kernels_reference as reference
+
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
 
 
 def _twice(fn_name: str, *args):

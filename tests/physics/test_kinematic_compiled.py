@@ -15,6 +15,8 @@ from physics.kinematic import KinematicWorld
 from physics.obstacles import Cylinder, Wall
 from physics.world import Arena, Box, RobotSpec
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 SCENERY = (Box((3, 0, 0.5), (1, 1, 1)), Cylinder((-2, 2, 0.5), 0.4, 1.0), Wall((-4, -3), (4, -3), height=1.0, thickness=0.1),
            Box((0, 4, 0.5), (0.5, 0.5, 1)))
 

@@ -8,6 +8,8 @@ from physics.kinematic import KinematicWorld
 from physics.robot import Robot
 from physics.world import Arena, Box, RobotSpec
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 
 def world_with(*positions, **kw) -> KinematicWorld:
     w = KinematicWorld(Arena((-50, -50, 0), (50, 50, 20)), pair_finder=pairs_within, **kw)

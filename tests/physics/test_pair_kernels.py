@@ -7,6 +7,8 @@ import pytest
 
 from physics.pair_kernels import grid_pairs, near_pairs
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 
 def _brute(pos: np.ndarray, r: float) -> np.ndarray:
     d = pos[None, :, :] - pos[:, None, :]

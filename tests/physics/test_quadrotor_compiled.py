@@ -13,6 +13,8 @@ from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank
 from physics.wind import Wind
 from tests.physics.quadrotor_reference import NumpyQuadrotors
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 STATE = ("pos", "vel", "euler", "rates", "rotor", "on_ground", "_i_vel", "_i_rate")
 
 

@@ -17,6 +17,8 @@ from physics.robot import Robot
 from physics.sensors import RangeOptions, RangeSensor
 from physics.world import Arena, Box, RobotSpec
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 BOX = Box((3.0, 0.0, 1.0), (1.0, 4.0, 2.0))
 ARENA = Arena((-20, -20, 0), (20, 20, 10))
 

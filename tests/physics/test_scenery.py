@@ -13,6 +13,8 @@ from physics.raycast import cast_among
 from physics.scenery import Scenery
 from physics.world import Arena, RobotSpec
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 
 def _scene(seed: int, n_shapes: int) -> tuple:
     rng = np.random.default_rng(seed)

@@ -6,9 +6,12 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from controllers.library.avoider_compiled import clear_ahead
 from tests.controllers.library.avoider_reference import clear_ahead_numpy
+
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
 
 CONFIG = Path(__file__).resolve().parents[3] / "configs" / "ground_robots.yaml"
 

@@ -14,6 +14,8 @@ from controllers.library.avoider_compiled import group_rule
 from cosim.errors import SimulationError
 from tests.controllers.library.avoider_reference import rule_numpy
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 CONFIG = Path(__file__).resolve().parents[3] / "configs" / "ground_robots.yaml"
 
 

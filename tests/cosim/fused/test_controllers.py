@@ -11,6 +11,8 @@ import cosim
 from tests.conftest import ROOT, base_scenario
 from tests.cosim.fused.engines import both, same
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 PROBES = "tests.controllers.compiled.probes"
 
 

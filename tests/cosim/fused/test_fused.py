@@ -14,6 +14,8 @@ import pytest
 import cosim
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 CONFIG = ROOT / "configs" / "kilolib_follow_compiled.yaml"
 
 

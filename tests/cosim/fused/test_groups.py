@@ -11,6 +11,8 @@ import cosim
 from tests.conftest import ROOT, base_scenario
 from tests.cosim.fused.engines import both
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
+
 GROUP_CONFIG = ROOT / "configs" / "kilombo_follow_group.yaml"
 COMPILED = "controllers.compiled.group_examples:ChainFollowerCompiled"
 BAD = "tests.controllers.compiled.bad_programs"
