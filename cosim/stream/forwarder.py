@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import ctypes
 import json
+import os
 import resource
 import signal
 import sys
+import tempfile
 
 import zmq
 
@@ -29,6 +31,8 @@ flood waits (in this process's memory, capped)."""
 MAX_UPSTREAM_BYTES = 64
 """The longest message a subscriber may send (a subscription is 1 byte + a topic of at most 14):
 libzmq disconnects a sender of a longer one, forgetting every subscription it made."""
+MAX_IPC_PATH = 107
+"""The longest path of a Unix socket on Linux (sun_path holds 108 bytes with the closing zero)."""
 TOPICS = (b"cosim.v1.state", b"cosim.v1.end")
 """cosim.stream.wire's topics, spelled here so that this process imports no numpy (a test checks they agree)."""
 USEFUL = frozenset(t[:k] for t in TOPICS for k in range(len(t) + 1))
@@ -43,13 +47,60 @@ def bound_everywhere(endpoint: str) -> bool:
     return host in ("0.0.0.0", "::", "*")
 
 
-def _open(ctx: zmq.Context, url: str, hwm: int) -> zmq.Socket:
+def bind_ipc(sock: zmq.Socket, path: str) -> str:
+    """Bind `sock` at the file `path` without replacing anything there; returns the endpoint.
+
+    libzmq deletes whatever is at an ipc path before it binds. So the socket is bound in a private
+    folder made beside `path` and hard-linked into place, which fails if anything is there; the
+    temporary name and folder go at once. Linux's abstract names (`@name`) have no file."""
+    if path.startswith("@"):
+        sock.bind(f"ipc://{path}")
+        return f"ipc://{path}"
+    url = f"output.stream.url: ipc://{path}"
+    parent = os.path.dirname(path)
+    if len(os.fsencode(path)) > MAX_IPC_PATH or len(os.fsencode(parent)) > MAX_IPC_PATH - len("/.csXXXXXXXX/s"):
+        raise RuntimeError(f"{url}: a socket's path holds at most {MAX_IPC_PATH} bytes (and the stream binds "
+                           f"first in a folder of its own beside it, 14 bytes longer); name a shorter one")
+    if not os.path.isdir(parent):
+        raise RuntimeError(f"{url}: {parent} is not an existing folder")
+    if os.path.lexists(path):
+        raise RuntimeError(f"{url}: something is there already; the stream makes its own socket file there and "
+                           "removes it at the end, and never replaces a file (remove it yourself if it is a "
+                           "socket a killed run left)")
+    try:
+        private = tempfile.mkdtemp(prefix=".cs", dir=parent)
+    except OSError as exc:
+        raise RuntimeError(f"{url}: cannot make a socket in {parent}: {exc.strerror}") from None
+    temp = os.path.join(private, "s")
+    try:
+        sock.bind(f"ipc://{temp}")
+        os.link(temp, path)
+    except FileExistsError:
+        raise RuntimeError(f"{url}: something appeared there while the stream started; nothing was "
+                           "replaced") from None
+    except (OSError, zmq.ZMQError) as exc:
+        raise RuntimeError(f"{url}: cannot listen there: {exc}") from None
+    finally:
+        if os.path.lexists(temp):
+            os.unlink(temp)
+        os.rmdir(private)
+    return f"ipc://{path}"
+
+
+def _open(ctx: zmq.Context, url: str, hwm: int) -> tuple[zmq.Socket, str]:
+    """The public socket, bound, and the endpoint it listens on."""
     sock = ctx.socket(zmq.XPUB)
     sock.setsockopt(zmq.SNDHWM, hwm)
     sock.setsockopt(zmq.XPUB_NODROP, 1)  # a full queue refuses (counted) instead of dropping silently
     sock.setsockopt(zmq.XPUB_VERBOSE, 1)  # every subscription comes up, repeated ones too: each joins
     sock.setsockopt(zmq.MAXMSGSIZE, MAX_UPSTREAM_BYTES)
     sock.setsockopt(zmq.LINGER, LINGER_MS)
+    if url.startswith("ipc://"):
+        try:
+            return sock, bind_ipc(sock, os.path.abspath(url[6:]) if url[6:7] != "@" else url[6:])
+        except RuntimeError:
+            sock.close(linger=0)
+            raise
     try:
         sock.bind(url)
     except zmq.ZMQError as exc:
@@ -60,7 +111,7 @@ def _open(ctx: zmq.Context, url: str, hwm: int) -> zmq.Socket:
         sock.close(linger=0)
         raise RuntimeError(f"output.stream.url: {url} resolved to {bound}, every interface; name the one you mean "
                            "(tcp://127.0.0.1:PORT for this machine only)")
-    return sock
+    return sock, bound
 
 
 class Forwarder:
@@ -117,12 +168,12 @@ def main(argv: list[str]) -> int:
     link = ctx.socket(zmq.PAIR)
     link.connect(private)
     try:
-        pub = _open(ctx, public, hwm)
+        pub, endpoint = _open(ctx, public, hwm)
     except RuntimeError as exc:
         link.send_multipart([b"error", str(exc).encode()])
         link.close(linger=1000)
         return 2
-    link.send_multipart([b"bound", pub.getsockopt(zmq.LAST_ENDPOINT)])
+    link.send_multipart([b"bound", endpoint.encode()])
     fwd = Forwarder(pub, link)
     fwd.loop()
     stats = {"published": fwd.published, "dropped": fwd.dropped, "ignored_from_subscribers": fwd.ignored}

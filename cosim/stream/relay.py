@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -39,6 +41,7 @@ class ForwarderLink:
         self._proc = subprocess.Popen([sys.executable, str(FORWARDER), spec.url, f"ipc://{self._dir / 'link'}",
                                        str(spec.hwm), str(FORWARDER_MEMORY)], stdin=subprocess.DEVNULL)
         self.died: str | None = None
+        self._socket_file: tuple[str, int, int] | None = None  # path, device, inode of an ipc socket made
 
     def start(self) -> None:
         """Wait until the forwarder listens; RuntimeError (naming output.stream.url) if it cannot."""
@@ -50,6 +53,10 @@ class ForwarderLink:
         if reply[0] == b"error":
             self.close()
             raise RuntimeError(reply[1].decode())
+        endpoint = reply[1].decode()
+        if endpoint.startswith("ipc://") and not endpoint.startswith("ipc://@"):
+            made = os.lstat(endpoint[6:])
+            self._socket_file = (endpoint[6:], made.st_dev, made.st_ino)
 
     def wait_for(self, count: int, wait_s: float) -> None:
         """Hold the start (wall clock, at most `wait_s`) until `count` subscribers have joined."""
@@ -90,7 +97,23 @@ class ForwarderLink:
             self.died = f"the stream's forwarder stopped (exit status {self._proc.returncode})"
         self._sock.close()
         shutil.rmtree(self._dir, ignore_errors=True)
+        self._remove_socket_file()
         return stats
+
+    def _remove_socket_file(self) -> None:
+        """Remove the ipc socket file the forwarder made, if it is still that one (never anything else)."""
+        if self._socket_file is None:
+            return
+        path, dev, ino = self._socket_file
+        self._socket_file = None
+        try:
+            now = os.lstat(path)
+        except FileNotFoundError:
+            return
+        if stat.S_ISSOCK(now.st_mode) and (now.st_dev, now.st_ino) == (dev, ino):
+            os.unlink(path)
+        else:
+            log.warning("output.stream.url: %s is no longer the stream's socket; left as it is", path)
 
     def _recv(self, timeout_s: float, kinds: set[bytes]) -> list[bytes] | None:
         """The next message of one of `kinds` within `timeout_s`, or None (the forwarder died: `died`)."""
