@@ -13,6 +13,7 @@ import yaml
 
 from cosim.errors import ScenarioError
 from cosim.scenario.checks import check
+from cosim.scenario.input_files import MAX_MODEL_BYTES, check_input, read_text
 from cosim.scenario.radio_keys import read_radio
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import NetworkSpec, Scenario
@@ -43,7 +44,7 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
     if "world" in data:
         data["world"] = _world_section(data["world"], source, m)
     if "groups" in data:
-        data["groups"] = _model_files(data["groups"], source)
+        data["groups"] = _model_files(data["groups"], source, m)
     if isinstance(data.get("initial_state"), str):
         base = Path(source).parent if source != "<memory>" else Path.cwd()
         data["initial_state"] = str((base / data["initial_state"]).resolve())
@@ -73,17 +74,28 @@ def _interface(item: Any, k: int, m: Mapper) -> Any:
     return {**item, "radio": read_radio(item.get("radio"), backend, f"{path}.radio", m)}
 
 
-def _model_files(groups: Any, source: str) -> Any:
+def _model_file(base: Path, name: str, key: str, m: Mapper) -> str:
+    """A model file's path resolved against the file that names it, checked before anything reads it."""
+    path = (base / name).resolve()
+    try:
+        check_input(path, MAX_MODEL_BYTES)
+    except ValueError as exc:
+        raise m.error(key, str(exc)) from None
+    return str(path)
+
+
+def _model_files(groups: Any, source: str, m: Mapper) -> Any:
     """Resolve each group's `robot.urdf.file` against the scenario file."""
     if not isinstance(groups, list):
         return groups
     base = Path(source).parent if source != "<memory>" else Path.cwd()
     out = []
-    for g in groups:
+    for k, g in enumerate(groups):
         robot = g.get("robot") if isinstance(g, dict) else None
         urdf = robot.get("urdf") if isinstance(robot, dict) else None
         if isinstance(urdf, dict) and isinstance(urdf.get("file"), str):
-            g = {**g, "robot": {**robot, "urdf": {**urdf, "file": str((base / urdf["file"]).resolve())}}}
+            path = _model_file(base, urdf["file"], f"groups[{k}].robot.urdf.file", m)
+            g = {**g, "robot": {**robot, "urdf": {**urdf, "file": path}}}
         out.append(g)
     return out
 
@@ -100,9 +112,9 @@ def _world_section(world: Any, source: str, m: Mapper) -> Any:
             raise m.error("world", f"a world file replaces the whole section; move {others} into {world['file']}")
         path = base / str(world["file"])
         try:
-            loaded = load_yaml(path.read_text())
-        except OSError as exc:
-            raise m.error("world.file", f"cannot read the world file {str(path)!r}: {exc.strerror}") from None
+            loaded = load_yaml(read_text(path))
+        except ValueError as exc:
+            raise m.error("world.file", f"cannot read the world file: {exc}") from None
         except yaml.YAMLError as exc:
             raise m.error("world.file", f"{path} is not valid YAML: {exc}") from None
         if not isinstance(loaded, dict):
@@ -113,17 +125,17 @@ def _world_section(world: Any, source: str, m: Mapper) -> Any:
         items = world.get(key)
         if isinstance(items, list):
             fixed = []
-            for item in items:
+            for k, item in enumerate(items):
                 if isinstance(item, dict):
                     item = {"type": "box", **item}
                     if item["type"] == with_file and isinstance(item.get("file"), str):
-                        item["file"] = str((base / item["file"]).resolve())
+                        item["file"] = _model_file(base, item["file"], f"world.{key}[{k}].file", m)
                 fixed.append(item)
             world[key] = fixed
     terrain = world.get("terrain")
     if isinstance(terrain, dict):
-        world["terrain"] = {k: str((base / v).resolve()) if k in ("file", "mesh") and isinstance(v, str) else v
-                            for k, v in terrain.items()}
+        world["terrain"] = {k: _model_file(base, v, f"world.terrain.{k}", m) if k in ("file", "mesh") and isinstance(v, str)
+                            else v for k, v in terrain.items()}
     return world
 
 
@@ -132,9 +144,9 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None) -> Scenario:
     path = Path(path)
     source = str(path)
     try:
-        text = path.read_text()
-    except OSError as exc:
-        raise ScenarioError(source, "", f"cannot read the file: {exc.strerror}") from None
+        text = read_text(path)
+    except ValueError as exc:
+        raise ScenarioError(source, "", f"cannot read the file: {exc}") from None
     try:
         data = load_yaml(text)
     except yaml.YAMLError as exc:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cosim.scenario.input_files import MAX_MODEL_BYTES, read_text
+
 FORMAT = "swarm-cosim state 1"
 
 
@@ -48,22 +50,11 @@ def write_state(path: Path, scenario: str, seed: int, t_s: float, robots: list[R
     path.write_text(f'{head}, "robots": [\n  {body}\n]}}\n')  # one robot per line
 
 
-MAX_BYTES = 1 << 30
-"""A state file larger than this is refused before reading (a million robots take about 300 MB)."""
-
-
 def read_state(path: Path) -> list[RobotState]:
     """The robots of a state file, in node order; ValueError saying what is wrong."""
-    p = Path(path)
-    if p.exists() and not p.is_file():
-        raise ValueError(f"{path} is not a state file: not a regular file (a run's final_state.json)")
-    if p.is_file() and p.stat().st_size > MAX_BYTES:
-        raise ValueError(f"{path} is not a state file: {p.stat().st_size:,} bytes, more than {MAX_BYTES:,}")
     try:
-        data = json.loads(p.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"no such file: {path}") from None
-    except (OSError, json.JSONDecodeError) as exc:
+        data = json.loads(read_text(path, MAX_MODEL_BYTES))
+    except json.JSONDecodeError as exc:
         raise ValueError(f"{path} is not a state file ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path} is not a state file: expected \"format\": \"{FORMAT}\" (a run's final_state.json)")

@@ -20,6 +20,7 @@ import numpy as np
 import yaml
 
 from cosim.errors import ScenarioError
+from cosim.scenario.input_files import read_text
 from cosim.scenario.loading import load
 from cosim.scenario.specs import Scenario
 from cosim.scenario.strict_yaml import load_yaml
@@ -88,9 +89,9 @@ def load_sweep(path: str | Path) -> SweepSpec:
     path = Path(path)
     src = str(path)
     try:
-        data = load_yaml(path.read_text())
-    except OSError as exc:
-        raise ScenarioError(src, "", f"cannot read the file: {exc.strerror}") from None
+        data = load_yaml(read_text(path))
+    except ValueError as exc:
+        raise ScenarioError(src, "", f"cannot read the file: {exc}") from None
     except yaml.YAMLError as exc:
         raise ScenarioError(src, "", f"not valid YAML: {exc}") from None
     if not isinstance(data, dict):

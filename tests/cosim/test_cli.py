@@ -106,4 +106,4 @@ def test_an_initial_state_that_is_not_a_file_is_refused_without_reading_it(tmp_p
     path = tmp_path / "s.yaml"
     path.write_text(yaml.safe_dump(data))
     assert main(["validate", str(path)]) == 2
-    assert "/dev/zero is not a state file: not a regular file" in capsys.readouterr().err
+    assert "/dev/zero is a character device, not a regular file" in capsys.readouterr().err
