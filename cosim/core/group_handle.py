@@ -11,6 +11,7 @@ import numpy as np
 
 from controllers import GroupController, Inbox
 from cosim.core.geometry import bearings, ranges, wrap_angle
+from cosim.core.recorder import record_values
 from cosim.core.timeunits import NS_PER_S
 from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
 from physics.robot import FLY_MODES, check_ground_velocity, require_finite
@@ -202,7 +203,7 @@ class SimGroup:
 
     def record(self, name: str, values: Any, idx: np.ndarray | None = None) -> None:
         nodes = self.ids if idx is None else self.first + np.asarray(idx, dtype=np.int64)
-        values = np.broadcast_to(np.asarray(values, dtype=np.float64), (len(nodes),))
+        values = np.broadcast_to(record_values(values), (len(nodes),))
         self._sim.recorder.record_many(self._sim.now_ns, nodes, name, values)
 
 

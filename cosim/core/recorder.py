@@ -9,6 +9,7 @@ trace's content, never on where chunks were cut.
 from __future__ import annotations
 
 import hashlib
+import numbers
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -212,13 +213,15 @@ class Recorder:
             self._net(t_ns, SEND, src, dst, tx_id, size, iface=iface)
 
     def record_many(self, t_ns: int, nodes: np.ndarray, name: str, values: np.ndarray) -> None:
-        """One sample per node of metric `name` at one instant."""
+        """One sample per node of metric `name` at one instant (TypeError at the call for a name that
+        is not a string or values that are not numbers)."""
+        record_name(name)
+        values = record_values(values)
         for o in self.observers:
             o.records(t_ns, nodes, name, values)
         if not self.want_records:
             return
-        self._rec.extend(zip([t_ns] * len(nodes), np.asarray(nodes).tolist(), [name] * len(nodes),
-                             np.asarray(values, dtype=np.float64).tolist()))
+        self._rec.extend(zip([t_ns] * len(nodes), np.asarray(nodes).tolist(), [name] * len(nodes), values.tolist()))
         if len(self._rec) >= self._chunk_rows:
             self._flush_records()
 
@@ -281,6 +284,11 @@ class Recorder:
                                        "kind": [kind], "detail": [detail]})
 
     def record(self, t_ns: int, node: int, name: str, value: float) -> None:
+        """One sample of metric `name` (TypeError at the call for a name that is not a string or a
+        value that is not a real number: it would fail only when the trace is written)."""
+        record_name(name)
+        if not isinstance(value, numbers.Real):
+            raise TypeError(f"record(name, value): value must be a real number, got {type(value).__name__} {value!r:.40}")
         for o in self.observers:
             o.records(t_ns, (node,), name, (value,))
         if not self.want_records:
@@ -360,3 +368,17 @@ class Recorder:
         """The trace as columns, for recorders that were not streamed (tests, in-memory runs)."""
         self._flush_all()
         return {name: t.columns() for name, t in self._tables.items() if t.rows}
+
+
+def record_name(name: Any) -> None:
+    """A record's name is a non-empty string (the trace's `name` column)."""
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"record(name, value): name must be a non-empty string, got {type(name).__name__} {name!r:.40}")
+
+
+def record_values(values: Any) -> np.ndarray:
+    """Numbers (bools, integers, floats) as float64; TypeError for text, objects and the like."""
+    a = np.asarray(values)
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"record(name, values): values must be numbers, got {a.dtype} {values!r:.40}")
+    return a.astype(np.float64, copy=False)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
-    run_dir, source, command = Path(argv[0]), argv[1], json.loads(argv[2])
+    run_dir, source, command = Path(argv[0]).absolute(), argv[1], json.loads(argv[2])
     import yaml
 
     from cosim.core.progress import startup_phases

@@ -16,7 +16,7 @@ from cosim.engine.assemble import build
 from cosim.engine.compiling import CompileWatch
 from cosim.engine.signals import Terminated, interrupts
 from cosim.errors import ScenarioError, SimulationError
-from cosim.output.final_state import write_final_state
+from cosim.output.final_state import final_states, write_final_state
 from cosim.output.metrics import metrics_of, record_summary, run_routing_metrics
 from cosim.output.rundir import RunResult, default_dir, prepare, write_status
 from cosim.output.staging import Staging
@@ -40,6 +40,7 @@ def run(
     an existing non-empty `out_dir` is refused unless `overwrite`, and then replaced only by a run
     that succeeds. A failed or interrupted run still leaves its directory, with what was computed."""
     target = Path(out_dir) if out_dir is not None else default_dir(scenario.output.dir, scenario.name, scenario.seed)
+    target = target.absolute()  # a controller may change the working directory
     with interrupts() as signals:  # shared with run_in's: a signal after the run is written waits for the rename
         stage = Staging(target, overwrite, scenario.source)
         result = run_in(scenario, stage.work, progress, argv, phase)
@@ -53,6 +54,7 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
     """Run `scenario` writing straight into `directory` (a staged or otherwise private one).
     The first Ctrl-C or SIGTERM stops the simulation and the run is recorded as interrupted; later
     ones, and any once the simulation has ended, wait until its results are written."""
+    directory = directory.absolute()  # a controller may change the working directory
     sim: Simulation | None = None
     error: str | None = None
     status = "ok"
@@ -86,23 +88,28 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
             status, error = "failed", f"{type(exc).__name__}: {exc}"
             _write_quietly(directory / "error.txt", traceback.format_exc())
         signals.hold()
-        status, error, metrics, digest = _finish(sim, scenario, directory, status, error, compiling)
+        status, error, metrics, digest, warnings = _finish(sim, scenario, directory, status, error, compiling)
         if len(signals.caught) > (status == "interrupted"):
             log.warning("a signal arrived while the results were written; they are complete")
-    return RunResult(directory, status, metrics, error, digest)
+    return RunResult(directory, status, metrics, error, digest, warnings=tuple(warnings))
 
 
 def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status: str, error: str | None,
-            compiling: CompileWatch | None = None) -> tuple[str, str | None, dict, str | None]:
-    """Close the simulation, write metrics, summary and status. A failure here (a full disk) makes
-    the run failed with the reason; status.json is written last, whatever happened."""
+            compiling: CompileWatch | None = None) -> tuple[str, str | None, dict, str | None, list[str]]:
+    """Close the simulation and write the trace and metrics.json, then the optional parts, then
+    summary and status. A failure of the trace or metrics (a full disk) makes the run failed with the
+    reason; an optional part that fails (a robot's save_state(), a metrics section) is a warning
+    naming it, everything else kept. status.json is written last, whatever happened."""
     metrics: dict = {}
     digest = None
+    warnings: list[str] = []
     try:
         if sim is not None:
-            write_final_state(sim, scenario, directory)
+            robots = final_states(sim, scenario, warnings)  # before the world closes
             sim.close()
-            metrics, digest = _write_metrics(sim, scenario, directory, compiling.compile_s if compiling else 0.0)
+            metrics, digest = _write_metrics(sim, scenario, directory, compiling.compile_s if compiling else 0.0,
+                                             warnings)
+            _optional("final_state.json", warnings, lambda: write_final_state(sim, scenario, directory, robots))
             failures = [f for ext in sim.extensions for f in ext.failures()]
             if failures and status == "ok":  # the run went on, but the real vehicles did not do what was asked
                 status, error = "failed", "a real vehicle did not do what was asked: " + "; ".join(failures)
@@ -111,10 +118,23 @@ def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status:
         status, error = "failed", f"{error + '; then ' if error else ''}writing the results failed: {type(exc).__name__}: {exc}"
         log.error("run %s: %s", directory, error)
         _write_quietly(directory / "error.txt", traceback.format_exc())
-    _write_quietly(directory / "summary.txt", summary_text(scenario, metrics, status, error))
-    extra = {"error": error, "t_s": sim.now_ns / NS_PER_S if sim else 0.0} if error else {}
+    for w in warnings:
+        log.warning("run %s: %s", scenario.name, w)
+    _write_quietly(directory / "summary.txt", summary_text(scenario, metrics, status, error, warnings))
+    extra: dict = {"error": error, "t_s": sim.now_ns / NS_PER_S if sim else 0.0} if error else {}
+    if warnings:
+        extra["warnings"] = warnings
     write_status(directory, status, **extra)
-    return status, error, metrics, digest
+    return status, error, metrics, digest, warnings
+
+
+def _optional(what: str, warnings: list[str], write: Callable[[], object]) -> None:
+    """A part of the results the rest does not depend on: its failure is a warning, not a failed run."""
+    try:
+        write()
+    except Exception as exc:
+        warnings.append(f"{what} left out: {type(exc).__name__}: {exc}")
+        log.debug("%s failed", what, exc_info=True)
 
 
 def _write_quietly(path: Path, text: str) -> None:
@@ -125,16 +145,22 @@ def _write_quietly(path: Path, text: str) -> None:
         log.error("cannot write %s: %s", path, exc)
 
 
-def _write_metrics(sim: Simulation, scenario: Scenario, directory: Path, compile_s: float) -> tuple[dict, str]:
-    """Close the trace and write metrics.json; returns the metrics and the trace digest."""
+def _write_metrics(sim: Simulation, scenario: Scenario, directory: Path, compile_s: float,
+                   warnings: list[str]) -> tuple[dict, str]:
+    """Close the trace and write metrics.json; returns the metrics and the trace digest. The routing,
+    extension and records sections are optional parts (_optional)."""
     digest = sim.recorder.finish()
     metrics = metrics_of(sim, scenario, digest, compile_s)
     if sim.stacks is not None:
-        metrics["routing"] = run_routing_metrics(sim, scenario, directory / "trace")
+        _optional("metrics.json's routing section", warnings,
+                  lambda: metrics.update(routing=run_routing_metrics(sim, scenario, directory / "trace")))
     for ext in sim.extensions:
-        metrics.update(ext.metrics())
-    summary = record_summary(directory / "trace" / "records.parquet")
-    if summary:
-        metrics["records"] = summary
+        _optional(f"metrics.json's {type(ext).__name__} section", warnings, lambda ext=ext: metrics.update(ext.metrics()))
+
+    def records() -> None:
+        summary = record_summary(directory / "trace" / "records.parquet")
+        if summary:
+            metrics["records"] = summary
+    _optional("metrics.json's records section", warnings, records)
     (directory / "metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics, digest

@@ -151,7 +151,8 @@ def _outcome(directory: Path, recorded: dict) -> RunResult:
         if status == "ok":
             status, error = "failed", f"the run finished but its metrics.json cannot be read back ({exc}); is the disk full?"
             _write_quietly(lambda: write_status(directory, status, error=error))
-    return RunResult(directory, status, metrics, error, metrics.get("trace_sha256"))
+    return RunResult(directory, status, metrics, error, metrics.get("trace_sha256"),
+                     warnings=tuple(recorded.get("warnings", ())))
 
 
 def _read_text(path: Path) -> str:

@@ -35,6 +35,8 @@ class RunResult:
     error: str | None = None
     trace_digest: str | None = None
     lost: bool = False  # the process running it was killed from outside (SIGKILL): worth retrying
+    warnings: tuple[str, ...] = ()
+    """Optional parts that failed while everything else was kept (a robot's save_state(), say)."""
 
 
 def versions() -> dict[str, str | None]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cosim.scenario.specs import Scenario
 
 
-def summary_text(scenario: Scenario, m: dict, status: str, error: str | None) -> str:
+def summary_text(scenario: Scenario, m: dict, status: str, error: str | None, warnings: Sequence[str] = ()) -> str:
     lines = [f"scenario   {scenario.name} ({scenario.source}), seed {scenario.seed}, status {status}"]
     if m:  # a run that died before producing metrics has only its status and error
         lines += [
@@ -30,6 +32,7 @@ def summary_text(scenario: Scenario, m: dict, status: str, error: str | None) ->
                 f"routing    {r['protocol']}: delivered {r['data_delivered']} of {r['data_sent']} packets "
                 f"(ratio {r['delivery_ratio']:.3f}), delay median {r['delay_median_s'] * 1e3:.2f} ms, "
                 f"{r['control_frames']} control frames")
+    lines += [f"warning    {w}" for w in warnings]
     if error:
         lines.append(f"error      {error}")
     return "\n".join(lines) + "\n"

@@ -36,15 +36,26 @@ class RobotState:
     state: dict[str, Any] | None
 
 
+def state_problem(state: Any) -> str | None:
+    """What keeps a controller's save_state() result out of a state file, or None if it fits."""
+    if state is not None and not isinstance(state, dict):
+        return f"returned a {type(state).__name__}, not a dict (or None)"
+    try:
+        json.dumps(state, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        return f"returned something JSON cannot hold ({exc})"
+    return None
+
+
 def write_state(path: Path, scenario: str, seed: int, t_s: float, robots: list[RobotState]) -> None:
+    """Write a state file; ValueError naming the robot whose state does not fit (state_problem)."""
     rows = [{"node": r.node, "group": r.group, "position": list(r.position), "heading": r.heading, "alive": r.alive,
              "state": r.state} for r in robots]
     for r in rows:
-        try:
-            json.dumps(r["state"], allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"robot {r['node']}: its controller's save_state() returned something JSON cannot hold "
-                             f"({exc}); return a dict of numbers, strings, lists and dicts") from None
+        problem = state_problem(r["state"])
+        if problem:
+            raise ValueError(f"robot {r['node']}: its controller's save_state() {problem}; return a dict of numbers, "
+                             "strings, lists and dicts")
     head = json.dumps({"format": FORMAT, "scenario": scenario, "seed": seed, "t_s": t_s})[:-1]
     body = ",\n  ".join(json.dumps(r) for r in rows)
     path.write_text(f'{head}, "robots": [\n  {body}\n]}}\n')  # one robot per line

@@ -1,0 +1,46 @@
+"""Controllers whose optional parts misbehave, for tests/cosim/engine/test_execute.py."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from controllers import GroupController
+from controllers.library.random_walk import RandomWalk
+
+
+class OddStates(RandomWalk):
+    """Robot i's save_state(): a set, a raise, NaN, bytes, or a good dict, by i modulo 5."""
+
+    def save_state(self) -> Any:
+        kind = self.id % 5
+        if kind == 1:
+            raise RuntimeError("cannot say")
+        return [{1, 2}, None, {"x": float("nan")}, b"raw", {"steps": self.id}][kind]
+
+
+class RecordsAnInt(RandomWalk):
+    def step(self) -> None:
+        super().step()
+        self.record(42, 1.0)
+
+
+class RecordsText(RandomWalk):
+    def step(self) -> None:
+        super().step()
+        self.record("speed", "1.5")
+
+
+class GroupRecordsText(GroupController):
+    period = 0.1
+
+    def step(self) -> None:
+        self.group.record("speed", np.array(["fast"] * len(self.group.ids)))
+
+
+class LeavesTheFolder(RandomWalk):
+    def setup(self) -> None:
+        super().setup()
+        os.chdir("/")
