@@ -1,6 +1,10 @@
-"""Telling a Ctrl-C or SIGTERM from a failure when it surfaces from compiled code."""
+"""Telling a Ctrl-C or SIGTERM from a failure when it surfaces from compiled code, and stretches
+that one must not cut in two."""
 
 from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
 
 
 def interruption(exc: BaseException) -> KeyboardInterrupt | None:
@@ -13,3 +17,33 @@ def interruption(exc: BaseException) -> KeyboardInterrupt | None:
         seen.add(id(exc))
         exc = exc.__cause__ or exc.__context__
     return None
+
+
+class _Section:
+    """The state of `uninterrupted`: how deep, and the interruption that waits for its end."""
+
+    depth = 0
+    pending: KeyboardInterrupt | None = None
+
+
+@contextlib.contextmanager
+def uninterrupted() -> Iterator[None]:
+    """A stretch a Ctrl-C or SIGTERM must not cut in two (a trace chunk written and counted): an
+    interruption that arrives within it (cosim.engine.signals hands it to `defer`) is raised at
+    its end instead."""
+    _Section.depth += 1
+    try:
+        yield
+    finally:
+        _Section.depth -= 1
+        if _Section.depth == 0 and _Section.pending is not None:
+            exc, _Section.pending = _Section.pending, None
+            raise exc
+
+
+def defer(exc: KeyboardInterrupt) -> bool:
+    """Within `uninterrupted`, keep `exc` for its end and say so (True); else False (raise it now)."""
+    if _Section.depth == 0:
+        return False
+    _Section.pending = _Section.pending or exc
+    return True

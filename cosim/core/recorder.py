@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from cosim.core.interruption import uninterrupted
 from cosim.core.trace_observer import TraceObserver
 from netstack.backend import DROP_REASONS as LINK_DROP_REASONS
 
@@ -103,18 +104,20 @@ class _Table:
         self._flushed(cols)
 
     def _flushed(self, cols: dict[str, Any]) -> None:
-        """The buffered rows, as one column each: hashed, then kept or written."""
-        for c, kind in self.schema.items():
-            if kind == "str":
-                self._hash[c].update("".join(s + "\x00" for s in cols[c]).encode())
+        """The buffered rows, as one column each: written (or kept), then counted and hashed, in one
+        stretch no Ctrl-C cuts in two, so the counts are always what the file holds."""
+        with uninterrupted():
+            if self.path is None:
+                self._kept.append(cols)
             else:
-                self._hash[c].update(np.ascontiguousarray(cols[c]).tobytes())
-        self.rows += self._buffered
-        self._buffered = 0
-        if self.path is None:
-            self._kept.append(cols)
-        else:
-            self._write(cols)
+                self._write(cols)
+            for c, kind in self.schema.items():
+                if kind == "str":
+                    self._hash[c].update("".join(s + "\x00" for s in cols[c]).encode())
+                else:
+                    self._hash[c].update(np.ascontiguousarray(cols[c]).tobytes())
+            self.rows += self._buffered
+            self._buffered = 0
 
     def _write(self, cols: dict[str, Any]) -> None:
         import pyarrow as pa
@@ -136,8 +139,9 @@ class _Table:
     def close(self) -> None:
         self.flush()
         if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+            with uninterrupted():
+                self._writer.close()
+                self._writer = None
 
     def columns(self) -> dict[str, Any]:
         self.flush()
@@ -256,9 +260,10 @@ class Recorder:
     def _flush_sends(self) -> None:
         if not self._send_rows:
             return
-        a = np.array(self._send_rows, dtype=np.int64)
-        self._net(a[:, 0], SEND, a[:, 1], a[:, 2], a[:, 3], a[:, 4], iface=a[:, 5])
-        self._send_rows = []
+        with uninterrupted():  # taken and handed on whole: never twice, never lost
+            a = np.array(self._send_rows, dtype=np.int64)
+            self._net(a[:, 0], SEND, a[:, 1], a[:, 2], a[:, 3], a[:, 4], iface=a[:, 5])
+            self._send_rows = []
 
     def net_events(self, ev) -> None:
         """Deliveries, drops and transmit statuses of one NetEvents batch (sends before them come first)."""
@@ -326,20 +331,22 @@ class Recorder:
     def _flush_packets(self) -> None:
         if not self._pkt:
             return
-        cols = list(zip(*self._pkt))
-        names = ("t_ns", "node", "kind", "src", "dst", "port", "seq", "hops", "size")
-        chunk = {n: np.array(c, dtype=np.int64) for n, c in zip(names, cols)}
-        chunk["detail"] = list(cols[9])
-        self._tables["packets"].append(chunk)
-        self._pkt = []
+        with uninterrupted():
+            cols = list(zip(*self._pkt))
+            names = ("t_ns", "node", "kind", "src", "dst", "port", "seq", "hops", "size")
+            chunk = {n: np.array(c, dtype=np.int64) for n, c in zip(names, cols)}
+            chunk["detail"] = list(cols[9])
+            self._tables["packets"].append(chunk)
+            self._pkt = []
 
     def _flush_records(self) -> None:
         if not self._rec:
             return
-        t, node, name, value = zip(*self._rec)
-        self._tables["records"].append({"t_ns": np.array(t, np.int64), "node": np.array(node, np.int32),
-                                        "name": list(name), "value": np.array(value, np.float64)})
-        self._rec = []
+        with uninterrupted():
+            t, node, name, value = zip(*self._rec)
+            self._tables["records"].append({"t_ns": np.array(t, np.int64), "node": np.array(node, np.int32),
+                                            "name": list(name), "value": np.array(value, np.float64)})
+            self._rec = []
 
     # -- output --------------------------------------------------------------------------------
     def _flush_all(self) -> None:

@@ -80,7 +80,7 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
                 _write_quietly(directory / "error.txt", exc.traceback_text)
         except KeyboardInterrupt as exc:
             status = "interrupted"
-            error = "terminated by SIGTERM" if isinstance(exc, Terminated) else "interrupted by the user (Ctrl-C)"
+            error = str(exc) if isinstance(exc, Terminated) else "interrupted by the user (Ctrl-C)"
             log.warning("run %s at t = %.3f s; writing what was computed", error, sim.now_ns / NS_PER_S if sim else 0.0)
         except Exception as exc:  # a bug in a backend: still leave a record
             if not prepared:

@@ -11,11 +11,20 @@ import signal
 import threading
 from collections.abc import Iterator
 
-_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+from cosim.core.interruption import defer
+
+_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGXCPU)
+"""Signals that end a run with its results written: Ctrl-C, a scheduler's or `kill`'s SIGTERM,
+SIGHUP (the terminal closed) and SIGXCPU (a CPU-time limit reached)."""
+
+
+def _name(signum: int) -> str:
+    return signal.Signals(signum).name
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM arrived (a scheduler, `kill`, a container stopping)."""
+    """SIGTERM (a scheduler, `kill`, a container stopping), SIGHUP (the terminal closed) or SIGXCPU
+    (a CPU-time limit) arrived; the message names which."""
 
 
 class Interrupts:
@@ -30,7 +39,9 @@ class Interrupts:
         self.caught.append(signum)
         if self.armed:
             self.armed = False  # before raising: a second signal while this one unwinds is only noted
-            raise Terminated("terminated by SIGTERM") if signum == signal.SIGTERM else KeyboardInterrupt()
+            exc = KeyboardInterrupt() if signum == signal.SIGINT else Terminated(f"terminated by {_name(signum)}")
+            if not defer(exc):  # else raised once the trace chunk being written is whole
+                raise exc
 
     def hold(self) -> None:
         """From now on signals are only noted (the results are being written)."""

@@ -116,6 +116,9 @@ def compare(a: Path, b: Path, out: Path) -> tuple[Path, list[list[object]]]:
     out.mkdir(parents=True, exist_ok=True)
     rep = Report(f"Comparison: {sides[0].label} and {sides[1].label}", out)
     rep.text(f"A = {a} ({sides[0].engines}); B = {b} ({sides[1].engines})", "meta")
+    for label, d in zip("AB", runs):
+        for name, why in d.torn.items():
+            rep.text(f"{label}: {name} cannot be read ({why}): what depends on it is left out", "bad")
     rep.table(["quantity", "A", "B", "B - A"], rows)
     figures = (
         ("compare_traffic", "Traffic", lambda: traffic(runs, sides), "Receptions per second in each run."),

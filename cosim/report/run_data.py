@@ -35,6 +35,8 @@ class RunData:
     events: dict[str, np.ndarray] = field(default_factory=dict)
     topology: dict[str, np.ndarray] = field(default_factory=dict)
     topology_nodes: dict[str, np.ndarray] = field(default_factory=dict)
+    torn: dict[str, str] = field(default_factory=dict)
+    """Files that could not be read, each with why (cosim.output.results.RunOutput.torn)."""
     _packet_samples: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
@@ -85,6 +87,7 @@ def load_run(directory: str | Path) -> RunData:
         events=_columns(t["events"]) if "events" in t else {},
         topology=_columns(t["topology"]) if "topology" in t else {},
         topology_nodes=_columns(t["topology_nodes"]) if "topology_nodes" in t else {},
+        torn=run.torn,
     )
 
 

@@ -93,6 +93,8 @@ def run_report(directory: Path, out: Path) -> Report:
              f"status {d.status}", "meta")
     if d.error:
         rep.text(f"error: {d.error}", "bad")
+    for name, why in d.torn.items():
+        rep.text(f"{name} cannot be read ({why}): what depends on it is left out", "bad")
     for spec in F.RUN_FIGURES:
         built = safe_build(lambda s=spec: s.build(d), spec.name)
         if built is not None:

@@ -133,7 +133,7 @@ def _world_section(world: Any, source: str, m: Mapper) -> Any:
                 fixed.append(item)
             world[key] = fixed
     terrain = world.get("terrain")
-    if isinstance(terrain, dict):
+    if isinstance(terrain, dict) and len(set(terrain) & {"heights", "file", "mesh"}) == 1:  # else the spec says why
         world["terrain"] = {k: _model_file(base, v, f"world.terrain.{k}", m) if k in ("file", "mesh") and isinstance(v, str)
                             else v for k, v in terrain.items()}
     return world

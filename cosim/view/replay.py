@@ -27,6 +27,9 @@ def write_recording(run_dir: str | Path, spec: ViewSpec | None = None, path: str
         raise FileNotFoundError(f"{run_dir / 'trace' / 'positions.parquet'}: no position trace to view; run with "
                                 "output.trace.positions_every set, or record live with output.view")
     d = load_run(run_dir)
+    if "trace/positions.parquet" in d.torn:
+        raise ValueError(f"{run_dir / 'trace' / 'positions.parquet'} cannot be read ({d.torn['trace/positions.parquet']}): "
+                         "no position trace to view")
     pos = d.positions
     scene = scene_of(d.scenario)
     out = Path(path) if path is not None else run_dir / RECORDING

@@ -88,7 +88,7 @@ def test_props_and_terrain_need_pybullet():
 
 @pytest.mark.parametrize("terrain, message", [
     ({"heights": [[0, 0], [0]]}, "every row must have the same number of values"),
-    ({"file": "nowhere.csv"}, "cannot read heights from"),
+    ({"file": "nowhere.csv"}, "file: no such file: .*nowhere.csv"),
     ({"heights": [[0, 0], [0, 0]], "mesh": "ground.obj"}, "give exactly one of heights, file and mesh"),
 ])
 def test_bad_terrain_is_refused_with_the_key(terrain, message):

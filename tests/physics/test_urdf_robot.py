@@ -49,7 +49,7 @@ def test_the_model_file_is_found_beside_the_scenario(tmp_path):
 
 
 @pytest.mark.parametrize("urdf, message", [
-    ({"file": "/nowhere/robot.urdf"}, "URDF file '/nowhere/robot.urdf' does not exist"),
+    ({"file": "/nowhere/robot.urdf"}, "file: no such file: /nowhere/robot"),
     ({"left_wheel": "left_wheel"}, "left_wheel: 'left_wheel' is not a joint of the model; its turning joints: "
                                    "left_wheel_joint, right_wheel_joint"),
     ({"right_wheel": "caster_joint"}, "right_wheel: 'caster_joint' is not a revolute or continuous joint"),

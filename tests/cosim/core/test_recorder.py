@@ -63,3 +63,34 @@ def test_trace_switches_turn_tables_off(tmp_path):
     data["output"] = {"trace": {"positions_every": None, "network": False, "records": True}}
     result = cosim.run(cosim.from_dict(data, source="on.yaml"), out_dir=tmp_path / "on")
     assert pq.read_table(tmp_path / "on" / "trace" / "records.parquet").column("name").to_pylist() == ["delay_s", "hops"]
+
+
+def test_a_ctrl_c_while_a_chunk_is_written_comes_after_it_is_written_and_counted(tmp_path, monkeypatch):
+    import os
+    import signal
+    import time
+
+    import pytest
+
+    from cosim.core import recorder
+    from cosim.engine.signals import interrupts
+    from cosim.output.trace_digest import trace_digest
+
+    rec = recorder.Recorder(chunk_rows=4)
+    rec.stream_to(tmp_path / "trace")
+    write = recorder._Table._write
+
+    def pressed_meanwhile(table, cols):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.2)  # the handler runs here, in the middle of the chunk
+        write(table, cols)
+
+    monkeypatch.setattr(recorder._Table, "_write", pressed_meanwhile)
+    with interrupts(), pytest.raises(KeyboardInterrupt):
+        for k in range(4):
+            rec.record(k, 0, "x", float(k))
+    monkeypatch.undo()
+    rec.record(9, 0, "x", 9.0)
+    digest = rec.finish()
+    assert pq.read_table(tmp_path / "trace" / "records.parquet").column("value").to_pylist() == [0.0, 1.0, 2.0, 3.0, 9.0]
+    assert trace_digest(tmp_path / "trace") == digest  # what was counted is what is on disk

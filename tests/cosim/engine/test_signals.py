@@ -96,7 +96,7 @@ def _assert_whole(out, t_min: float, error: str = "interrupted by the user (Ctrl
 
 
 @pytest.mark.parametrize("signum, presses, gap_s", [(signal.SIGINT, 2, 0.0), (signal.SIGINT, 3, 0.1),
-                                                    (signal.SIGTERM, 2, 0.0)])
+                                                    (signal.SIGTERM, 2, 0.0), (signal.SIGHUP, 1, 0.0)])
 def test_signals_to_the_process_group_during_the_loop_keep_every_result(tmp_path, signum, presses, gap_s):
     proc, out = _start(tmp_path, duration=100_000.0)
     seen = _progress_reader(proc)
@@ -109,7 +109,8 @@ def test_signals_to_the_process_group_during_the_loop_keep_every_result(tmp_path
     err = "".join(seen)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
-    _assert_whole(out, 0.5, "terminated by SIGTERM" if signum == signal.SIGTERM else "interrupted by the user (Ctrl-C)")
+    _assert_whole(out, 0.5, "interrupted by the user (Ctrl-C)" if signum == signal.SIGINT
+                  else f"terminated by {signal.Signals(signum).name}")
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
