@@ -12,6 +12,8 @@ import shutil
 import time
 from pathlib import Path
 
+from cosim.output.lock import FileLock, Locked
+
 log = logging.getLogger(__name__)
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -26,6 +28,26 @@ def safe_name(name: str) -> str:
     parts = [p for p in re.split(r"[/\\]+", name) if p not in ("", ".", "..")]
     cleaned = _UNSAFE.sub("_", "_".join(parts)).lstrip(".") or "run"
     return cleaned[:120]
+
+
+RUN_FILES = frozenset({"scenario.yaml", "metadata.json", "status.json", "metrics.json", "summary.txt", "error.txt",
+                       "final_state.json", "child_stderr.txt", "console.txt", "sweep_point.json", "recording.rrd"})
+"""The files a run (and `cosim view`, and a sweep) writes at the top of its directory."""
+RUN_FOLDERS = {"trace": (".parquet",), "pcap": (".pcap",), "report": (".html", ".png")}
+"""Its folders, and the kinds of file each holds (`report`: `cosim report`'s default output)."""
+
+
+def foreign_files(directory: Path) -> list[str]:
+    """The paths in a run directory, relative to it, that no run writes: what `--overwrite` would
+    delete of someone else's."""
+    out = []
+    for p in sorted(directory.iterdir()):
+        if p.name in RUN_FOLDERS and p.is_dir() and not p.is_symlink():
+            out += [f"{p.name}/{q.name}" for q in sorted(p.iterdir())
+                    if not (q.is_file() and not q.is_symlink() and q.suffix in RUN_FOLDERS[p.name])]
+        elif not (p.name in RUN_FILES and p.is_file() and not p.is_symlink()):
+            out.append(p.name + ("/" if p.is_dir() else ""))
+    return out
 
 
 def _is_run_dir(path: Path) -> bool:
@@ -52,23 +74,45 @@ def check_target(target: Path, overwrite: bool, scenario_file: str | None = None
     if not _is_run_dir(target):
         raise RunDirError(f"refusing to replace {target}: --overwrite replaces only a run directory "
                           "(one with status.json and scenario.yaml)")
+    foreign = foreign_files(target)
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        raise RunDirError(f"refusing to replace {target}: it holds files no run writes ({shown}); move them out "
+                          "or choose another --out")
 
 
 class Staging:
-    """One run's hidden work directory next to `target`; `publish(status)` renames it into place."""
+    """One run's hidden work directory next to `target`; `publish(status)` renames it into place.
+    From start to publication the run holds a lock beside `target` (`.NAME.lock`), so a second run
+    into the same directory is refused naming the first, instead of one replacing the other."""
 
     def __init__(self, target: Path, overwrite: bool = False, scenario_file: str | None = None) -> None:
-        check_target(target, overwrite, scenario_file)
         self.target = target
-        target.parent.mkdir(parents=True, exist_ok=True)
-        self.work = target.parent / f".{target.name}.partial-{os.getpid()}"
-        shutil.rmtree(self.work, ignore_errors=True)
-        self.work.mkdir()
+        self._lock = FileLock(target.parent / f".{target.name}.lock", f"another run is writing {target}",
+                              "; wait for it or choose another --out", remove=True)
+        try:
+            self._lock.acquire()
+        except Locked as exc:
+            raise RunDirError(str(exc)) from None
+        try:
+            check_target(target, overwrite, scenario_file)
+            self.work = target.parent / f".{target.name}.partial-{os.getpid()}"
+            shutil.rmtree(self.work, ignore_errors=True)
+            self.work.mkdir()
+        except BaseException:
+            self._lock.release()
+            raise
 
     def publish(self, status: str) -> Path:
-        """Move the finished run into place and return where it is. An earlier run at the target
-        is replaced only if this one is ok; otherwise this one is kept beside it, suffixed with
-        its status and time."""
+        """Move the finished run into place and return where it is, then let the next run in. An
+        earlier run at the target is replaced only if this one is ok; otherwise this one is kept
+        beside it, suffixed with its status and time."""
+        try:
+            return self._publish(status)
+        finally:
+            self._lock.release()
+
+    def _publish(self, status: str) -> Path:
         t = self.target
         if t.exists() and not any(t.iterdir()):
             t.rmdir()

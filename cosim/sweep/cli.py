@@ -80,7 +80,7 @@ def sweep_command(args: argparse.Namespace) -> int:
     """`cosim sweep FILE`: run what is missing, on a local pool or a Dask scheduler."""
     if args.target == "results":
         return results_command(args)
-    from cosim.sweep.lock import SweepLocked
+    from cosim.output.lock import Locked
     from cosim.sweep.runner import run_sweep
     from cosim.sweep.spec import load_sweep
 
@@ -100,7 +100,7 @@ def sweep_command(args: argparse.Namespace) -> int:
         try:
             outcome = run_sweep(spec, out_dir=args.out, jobs=args.jobs, retry_failed=args.retry_failed, progress=progress,
                                 dask_client=client)
-        except (ScenarioError, SweepLocked) as exc:
+        except (ScenarioError, Locked) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:

@@ -22,10 +22,10 @@ from pathlib import Path
 
 from cosim.engine.isolated import run_isolated
 from cosim.errors import ScenarioError
+from cosim.output.lock import FileLock
 from cosim.output.rundir import git_commit, versions
 from cosim.output.trace_digest import trace_digest
 from cosim.sweep.index import SweepIndex, read_run_state
-from cosim.sweep.lock import DriverLock
 from cosim.sweep.spec import RunPoint, SweepSpec
 
 log = logging.getLogger(__name__)
@@ -199,8 +199,14 @@ def run_sweep(
     """Run what is missing of `spec`: locally with `jobs` runs at a time (default: the number of CPUs),
     or on a Dask cluster through `dask_client` (a distributed.Client)."""
     directory = sweep_directory(spec, out_dir)
-    with DriverLock(directory):
+    with driver_lock(directory):
         return _run_locked(spec, directory, jobs, retry_failed, progress, dask_client)
+
+
+def driver_lock(directory: Path) -> FileLock:
+    """One sweep driver per directory (`driver.lock`, naming its holder); finished runs are kept."""
+    return FileLock(directory / "driver.lock", f"{directory} is in use by another sweep driver",
+                    "; wait for it to finish or stop it, then run again (finished runs are kept)")
 
 
 def _run_locked(spec: SweepSpec, directory: Path, jobs: int | None, retry_failed: bool,

@@ -12,8 +12,6 @@ import cosim
 from controllers.compiled import CompiledController, ProgramError
 from tests.conftest import ROOT, base_scenario
 
-pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
-
 BAD = "tests.controllers.compiled.bad_programs"
 PROBES = "tests.controllers.compiled.probes"
 

@@ -11,8 +11,6 @@ import cosim
 from controllers.compiled import ProgramError
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
-
 
 def run(config: str, module: str, duration: float, monkeypatch, engine: str = "event"):
     monkeypatch.setenv("COSIM_ENGINE", engine)

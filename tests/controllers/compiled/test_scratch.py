@@ -7,15 +7,12 @@ import threading
 from dataclasses import dataclass
 
 import numpy as np
-import pytest
 from numba import njit
 
 from controllers.compiled.codegen import program_module
 from controllers.compiled.examples import Follower
 from controllers.compiled.program import params_record
 from controllers.compiled.scratch import joined, own_stream, record_buffers
-
-pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
 
 
 @njit(cache=True)

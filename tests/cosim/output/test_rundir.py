@@ -5,6 +5,7 @@ kept. Through `cosim run` (cosim.cli.main) and as a user would call it from a sh
 import json
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -68,6 +69,41 @@ def test_overwrite_never_replaces_the_users_files(tmp_path, monkeypatch, capsys)
     assert main(["run", str(path), "--out", str(notes), "--overwrite", "--quiet"]) == 2
     assert "replaces only a run directory" in capsys.readouterr().err
     assert (notes / "paper.tex").read_text() == "months of work" and path.exists()
+
+
+def test_overwrite_refuses_a_run_directory_holding_files_no_run_writes(tmp_path, capsys):
+    path, out = _write(tmp_path), tmp_path / "out"
+    assert main(["run", str(path), "--out", str(out), "--quiet", "--in-process"]) == 0
+    (out / "thesis.tex").write_text("chapter 1")
+    (out / "data").mkdir()
+    (out / "data" / "raw.csv").write_text("1,2")
+    (out / "trace" / "notes.txt").write_text("what I saw")
+    capsys.readouterr()
+    assert main(["run", str(path), "--out", str(out), "--quiet", "--overwrite"]) == 2
+    assert (f"refusing to replace {out}: it holds files no run writes (data/, thesis.tex, trace/notes.txt)"
+            in capsys.readouterr().err)
+    assert (out / "thesis.tex").read_text() == "chapter 1" and (out / "data" / "raw.csv").is_file()
+    (out / "thesis.tex").unlink()
+    shutil.rmtree(out / "data")
+    (out / "trace" / "notes.txt").unlink()
+    (out / "report").mkdir()  # what `cosim report` and `cosim view` write into a run are the run's own
+    (out / "report" / "index.html").write_text("<html>")
+    (out / "recording.rrd").write_bytes(b"rrd")
+    assert main(["run", str(path), "--out", str(out), "--quiet", "--overwrite", "--in-process"]) == 0
+    assert not (out / "report").exists()
+
+
+def test_a_second_run_into_one_directory_is_refused_naming_the_first(tmp_path, capsys):
+    from cosim.output.staging import Staging
+
+    path, out = _write(tmp_path), tmp_path / "out"
+    first = Staging(out)
+    assert main(["run", str(path), "--out", str(out), "--quiet"]) == 2
+    assert f"error: another run is writing {out} (process {os.getpid()} on " in capsys.readouterr().err
+    (first.work / "status.json").write_text('{"status": "ok"}')
+    assert first.publish("ok") == out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "s.yaml"]  # the lock file goes with the lock
+    assert main(["run", str(path), "--out", str(tmp_path / "next"), "--quiet", "--in-process"]) == 0
 
 
 def test_a_scenario_name_cannot_leave_the_output_directory(tmp_path, run_dict):

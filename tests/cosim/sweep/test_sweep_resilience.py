@@ -12,10 +12,10 @@ import sys
 import pytest
 
 from cosim.cli import main
+from cosim.output.lock import Locked
 from cosim.output.rundir import RunResult
 from cosim.sweep import runner
-from cosim.sweep.lock import DriverLock, SweepLocked
-from cosim.sweep.runner import run_sweep
+from cosim.sweep.runner import driver_lock, run_sweep
 from cosim.sweep.spec import load_sweep
 from tests.conftest import ROOT
 from tests.cosim.sweep.test_sweep import write_sweep
@@ -113,22 +113,23 @@ def test_a_run_killed_by_ctrl_c_before_it_could_record_it_is_interrupted_and_rer
 
 def test_one_driver_per_directory(finished, capsys):
     spec, out, _ = finished
-    with DriverLock(out):
+    with driver_lock(out):
         assert main(["sweep", str(spec.source), "--out", str(out), "--quiet"]) == 2
         err = capsys.readouterr().err
         assert f"error: {out} is in use by another sweep driver (process {os.getpid()} on " in err
-        with pytest.raises(SweepLocked):
+        with pytest.raises(Locked):
             run_sweep(spec, out_dir=out)
     assert main(["sweep", str(spec.source), "--out", str(out), "--quiet"]) == 0
 
 
 def test_the_lock_dies_with_its_holder(finished):
     spec, out, _ = finished
-    code = (f"import pathlib, time; from cosim.sweep.lock import DriverLock; DriverLock(pathlib.Path({str(out)!r})).acquire(); "
+    code = (f"import pathlib, time; from cosim.sweep.runner import driver_lock; "
+            f"driver_lock(pathlib.Path({str(out)!r})).acquire(); "
             "print('held', flush=True); time.sleep(60)")
     holder = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"
-    with pytest.raises(SweepLocked, match=f"process {holder.pid} on "):
+    with pytest.raises(Locked, match=f"process {holder.pid} on "):
         run_sweep(spec, out_dir=out)
     holder.send_signal(signal.SIGKILL)
     holder.wait()
