@@ -28,7 +28,7 @@ class Net(Protocol):
     def bearing_to(self, node: int) -> float: ...
     def poses(self) -> tuple[np.ndarray, np.ndarray]:
         """Every node's position (n, 3) and heading (rad) by node id, as range_to and bearing_to read
-        them (read only: compiled controllers measure from these)."""
+        them (read-only views of the world's arrays: writing into them raises)."""
     def routes(self) -> dict:
         """The routing table: {destination: [RouteEntry, ...] best first}; empty without routing."""
     def invalidate_route(self, dst: int, next_hop: int) -> None: ...

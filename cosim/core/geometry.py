@@ -1,5 +1,6 @@
 """Ranges and bearings between robots, for many pairs at once, computed exactly as the single-pair
-`net.range_to` / `net.bearing_to` do (so per-robot and group controllers agree to the last bit)."""
+`net.range_to` / `net.bearing_to` do (so per-robot and group controllers agree to the last bit), and
+the read-only views of the poses that controllers are handed."""
 
 from __future__ import annotations
 
@@ -8,6 +9,14 @@ import math
 import numpy as np
 
 _TWO_PI = 2.0 * math.pi
+
+
+def read_only(a: np.ndarray) -> np.ndarray:
+    """A view of `a` that cannot be written through: a controller given the world's own arrays (to
+    read without a copy) cannot change other robots' poses or the trace by writing into them."""
+    view = a.view()
+    view.flags.writeable = False
+    return view
 
 
 def wrap_angle(x: np.ndarray) -> np.ndarray:

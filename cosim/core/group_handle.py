@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from controllers import GroupController, Inbox
-from cosim.core.geometry import bearings, ranges, wrap_angle
+from cosim.core.geometry import bearings, ranges, read_only, wrap_angle
 from cosim.core.recorder import record_values
 from cosim.core.timeunits import NS_PER_S
 from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
@@ -42,16 +42,16 @@ class SimGroup:
 
     # -- state -----------------------------------------------------------------------------------
     def positions(self) -> np.ndarray:
-        return self._sim.world.positions()[self._slice]
+        return read_only(self._sim.world.positions()[self._slice])
 
     def velocities(self) -> np.ndarray:
-        return self._sim.world.velocities()[self._slice]
+        return read_only(self._sim.world.velocities()[self._slice])
 
     def headings(self) -> np.ndarray:
-        return self._sim.world.headings()[self._slice]
+        return read_only(self._sim.world.headings()[self._slice])
 
     def alive(self) -> np.ndarray:
-        return self._sim.alive[self._slice]
+        return read_only(self._sim.alive[self._slice])
 
     def read(self, sensor: str, idx: np.ndarray | None = None) -> np.ndarray:
         """Each robot's `sensor` reading, stacked: what each robot's own sensor would read, with the
@@ -65,10 +65,10 @@ class SimGroup:
         return read_many(sensors)
 
     def all_positions(self) -> np.ndarray:
-        return self._sim.world.positions()
+        return read_only(self._sim.world.positions())
 
     def all_headings(self) -> np.ndarray:
-        return self._sim.world.headings()
+        return read_only(self._sim.world.headings())
 
     def range_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         me = self.first + np.asarray(idx, dtype=np.int64)

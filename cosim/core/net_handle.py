@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from controllers import Message, Neighbor
-from cosim.core.geometry import bearings, ranges
+from cosim.core.geometry import bearings, ranges, read_only
 from cosim.core.timeunits import NS_PER_S
 from netstack.backend import BROADCAST
 
@@ -21,11 +21,12 @@ if TYPE_CHECKING:
 class NetHandle:
     """A controller's radio: send, broadcast, and the nodes heard recently."""
 
-    __slots__ = ("_sim", "node")
+    __slots__ = ("_poses", "_sim", "node")
 
     def __init__(self, sim: Simulation, node: int) -> None:
         self._sim = sim
         self.node = node
+        self._poses: tuple[np.ndarray, ...] = ()  # the world's pose arrays and read-only views of them
 
     def send(self, dst: int, payload: bytes, port: int = 0, interface: str | None = None) -> int | None:
         """Send `payload` to node `dst` now. Without a routing protocol this is one link-layer frame on
@@ -96,7 +97,10 @@ class NetHandle:
         """Every node's position (n, 3) and heading (rad), by node id: the world's own arrays, which
         range_to and bearing_to read (compiled controllers measure from them). Read only."""
         w = self._sim.world
-        return w.positions(), w.active_heading
+        pos, heading = w.positions(), w.active_heading
+        if not self._poses or self._poses[0] is not pos or self._poses[1] is not heading:
+            self._poses = (pos, heading, read_only(pos), read_only(heading))  # the same views while the arrays last
+        return self._poses[2], self._poses[3]
 
     def _geometry(self, node: int) -> tuple[float, float]:
         """(range m, bearing rad in this robot's frame) to `node`, from the world's current poses."""

@@ -44,3 +44,20 @@ class LeavesTheFolder(RandomWalk):
     def setup(self) -> None:
         super().setup()
         os.chdir("/")
+
+
+class WritesPoses(RandomWalk):
+    """Writes NaN into the poses it is handed to read."""
+
+    def step(self) -> None:
+        if self.now > 0.25:  # once positions are in the trace
+            pos, _ = self.net.poses()
+            pos[self.id] = np.nan
+
+
+class GroupWritesPositions(GroupController):
+    period = 0.1
+
+    def step(self) -> None:
+        if self.now > 0.25:
+            self.group.positions()[:, 0] = np.nan

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import yaml
@@ -81,3 +82,20 @@ def test_a_controller_that_changes_the_working_folder_loses_nothing(tmp_path, mo
     assert result.status == "ok" and result.directory == tmp_path / "run"
     assert pq.read_table(tmp_path / "run" / "trace" / "positions.parquet").num_rows == 33
     assert math.isclose(json.loads((tmp_path / "run" / "metrics.json").read_text())["simulated_s"], 1.0)
+
+
+@pytest.mark.parametrize("cls", ["WritesPoses", "GroupWritesPositions"])
+def test_arrays_handed_out_to_read_cannot_be_written(tmp_path, cls):
+    result = cosim.run(cosim.from_dict(_scenario(cls), source="t.yaml"), out_dir=tmp_path / "run")
+    assert result.status == "failed" and "assignment destination is read-only" in result.error
+    positions = pq.read_table(result.directory / "trace" / "positions.parquet").column("x").to_numpy()
+    assert len(positions) >= 30 and not np.isnan(positions).any()
+
+
+def test_every_array_a_group_reads_is_read_only():
+    group = cosim.build(cosim.from_dict(_scenario("GroupWritesPositions"), source="t.yaml")).groups[0]
+    net = cosim.build(cosim.from_dict(_scenario("WritesPoses"), source="t.yaml")).controllers[0].net
+    for a in (group.positions(), group.velocities(), group.headings(), group.alive(), group.all_positions(),
+              group.all_headings(), *net.poses()):
+        assert not a.flags.writeable
+    assert net.poses()[0] is net.poses()[0]  # the same view while the world keeps its arrays
