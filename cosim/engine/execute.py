@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import logging
 import traceback
@@ -103,12 +104,13 @@ def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status:
     metrics: dict = {}
     digest = None
     warnings: list[str] = []
+    metrics_digest: list[str] = []
     try:
         if sim is not None:
             robots = final_states(sim, scenario, warnings)  # before the world closes
             sim.close()
             metrics, digest = _write_metrics(sim, scenario, directory, compiling.compile_s if compiling else 0.0,
-                                             warnings)
+                                             warnings, metrics_digest)
             _optional("final_state.json", warnings, lambda: write_final_state(sim, scenario, directory, robots))
             failures = [f for ext in sim.extensions for f in ext.failures()]
             if failures and status == "ok":  # the run went on, but the real vehicles did not do what was asked
@@ -124,6 +126,8 @@ def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status:
     extra: dict = {"error": error, "t_s": sim.now_ns / NS_PER_S if sim else 0.0} if error else {}
     if warnings:
         extra["warnings"] = warnings
+    if metrics_digest:
+        extra["metrics_sha256"] = metrics_digest[0]
     write_status(directory, status, **extra)
     return status, error, metrics, digest, warnings
 
@@ -146,9 +150,10 @@ def _write_quietly(path: Path, text: str) -> None:
 
 
 def _write_metrics(sim: Simulation, scenario: Scenario, directory: Path, compile_s: float,
-                   warnings: list[str]) -> tuple[dict, str]:
-    """Close the trace and write metrics.json; returns the metrics and the trace digest. The routing,
-    extension and records sections are optional parts (_optional)."""
+                   warnings: list[str], metrics_digest: list[str]) -> tuple[dict, str]:
+    """Close the trace and write metrics.json; returns the metrics and the trace digest, and appends
+    the digest of the file's bytes to `metrics_digest` (status.json keeps it: an edit shows). The
+    routing, extension and records sections are optional parts (_optional)."""
     digest = sim.recorder.finish()
     metrics = metrics_of(sim, scenario, digest, compile_s)
     if sim.stacks is not None:
@@ -162,5 +167,7 @@ def _write_metrics(sim: Simulation, scenario: Scenario, directory: Path, compile
         if summary:
             metrics["records"] = summary
     _optional("metrics.json's records section", warnings, records)
-    (directory / "metrics.json").write_text(json.dumps(metrics, indent=2))
+    text = json.dumps(metrics, indent=2).encode()
+    (directory / "metrics.json").write_bytes(text)
+    metrics_digest.append(hashlib.sha256(text).hexdigest())
     return metrics, digest

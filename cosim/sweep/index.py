@@ -4,11 +4,14 @@ directories (each holds `sweep_point.json`, `status.json` and, if it ran, `metri
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
+import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
 
+log = logging.getLogger(__name__)
 _SCHEMA = """CREATE TABLE IF NOT EXISTS runs (
     key TEXT PRIMARY KEY, replication INTEGER, seed INTEGER, params TEXT,
     status TEXT, error TEXT, metrics TEXT)"""
@@ -58,7 +61,18 @@ def read_run_state(run_dir: Path) -> dict[str, Any] | None:
     except (OSError, ValueError) as exc:  # a torn or corrupted file: the run is redone, not trusted
         return {"key": run_dir.name, "status": "corrupt", "error": f"unreadable run files in {run_dir}: {exc}",
                 "metrics": {}}
+    recorded = status.get("metrics_sha256")
+    if status.get("status") == "ok" and recorded != _file_sha256(metrics_file):
+        return {"key": run_dir.name, "status": "corrupt", "metrics": {},
+                "error": f"{metrics_file} is not the one the run wrote (its digest is not the {recorded} in status.json)"}
     return {**point, "status": status.get("status"), "error": status.get("error"), "metrics": metrics}
+
+
+def _file_sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def rebuild_index(directory: Path) -> SweepIndex:
@@ -76,6 +90,19 @@ def rebuild_index(directory: Path) -> SweepIndex:
     return index
 
 
+def open_index(directory: Path) -> SweepIndex:
+    """The sweep's index; rebuilt from the run directories when it is missing or damaged (it is derived)."""
+    path = directory / "index.sqlite"
+    if path.is_file():
+        try:
+            index = SweepIndex(path)
+            index.rows()
+            return index
+        except (sqlite3.DatabaseError, ValueError, TypeError) as exc:  # not a database, or rows that are not ours
+            log.warning("%s is damaged (%s); rebuilding it from the run directories", path, exc)
+    return rebuild_index(directory)
+
+
 def flatten(metrics: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """Scalar metrics at any depth as dotted names (routing.delivery_ratio, records.passed.max); lists are left out."""
     out: dict[str, Any] = {}
@@ -90,8 +117,7 @@ def flatten(metrics: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 def results_table(directory: Path) -> list[dict[str, Any]]:
     """One flat row per run: key, replication, seed, each parameter, status, error, scalar metrics."""
-    index_path = directory / "index.sqlite"
-    index = SweepIndex(index_path) if index_path.is_file() else rebuild_index(directory)
+    index = open_index(directory)
     rows = []
     for row in index.rows():
         flat: dict[str, Any] = {"key": row["key"], "replication": row["replication"], "seed": row["seed"]}

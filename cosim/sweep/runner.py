@@ -25,7 +25,7 @@ from cosim.errors import ScenarioError
 from cosim.output.lock import FileLock
 from cosim.output.rundir import git_commit, versions
 from cosim.output.trace_digest import trace_digest
-from cosim.sweep.index import SweepIndex, read_run_state
+from cosim.sweep.index import open_index, read_run_state
 from cosim.sweep.spec import RunPoint, SweepSpec
 
 log = logging.getLogger(__name__)
@@ -214,7 +214,7 @@ def _run_locked(spec: SweepSpec, directory: Path, jobs: int | None, retry_failed
     _prepare(spec, directory)
     todo, keep = _todo(spec, directory, retry_failed)
     outcome = SweepOutcome(directory, total=len(todo) + len(keep), skipped=len(keep))
-    index = SweepIndex(directory / "index.sqlite")
+    index = open_index(directory)
     for point in keep:  # the index is derived: make sure it lists what is on disk
         state = read_run_state(directory / "runs" / point.key)
         index.record(point.key, point.replication, point.seed, point.params, state["status"], state["error"], state["metrics"])

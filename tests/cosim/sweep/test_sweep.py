@@ -46,11 +46,52 @@ def test_expansion_keys_and_seeds(tmp_path):
     for r in range(3):
         assert {p.seed for p in points if p.replication == r} == {replication_seed(11, r)}
     assert len({replication_seed(11, r) for r in range(3)}) == 3
-    # keys depend on values, not on the order of the axes in the file
-    assert run_key({"a": 1, "b": [2, 3]}, 0) == run_key({"b": [2, 3], "a": 1}, 0) != run_key({"a": 1, "b": [2, 3]}, 1)
-    code = "from cosim.sweep.spec import run_key; print(run_key({'a': 1, 'b': [2, 3]}, 0))"
-    other = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert other.stdout.strip() == run_key({"a": 1, "b": [2, 3]}, 0)
+    # keys are digests of what runs: the same in another process, whatever the order of the axes
+    code = ("from cosim.sweep.spec import load_sweep; import sys; "
+            "print(' '.join(p.key for p in load_sweep(sys.argv[1]).points()))")
+    other = subprocess.run([sys.executable, "-c", code, str(tmp_path / "sweep.yaml")], cwd=ROOT, capture_output=True,
+                           text=True, check=True)
+    assert other.stdout.split() == [p.key for p in points]
+    flipped = load_sweep(write_sweep(tmp_path, dict(reversed(list(grid.items()))), replications=3, exclude=exclude))
+    assert {p.key for p in flipped.points()} == {p.key for p in points}
+    scenario = spec.scenario(points[0])
+    assert run_key(scenario, 0) == points[0].key != run_key(dataclasses.replace(scenario, seed=12), 0)
+
+
+def test_a_changed_set_campaign_seed_or_controller_gives_new_keys(tmp_path):
+    grid = {"groups.0.count": [4, 8]}
+    keys = {p.key for p in load_sweep(write_sweep(tmp_path, grid)).points()}
+    assert keys.isdisjoint(p.key for p in load_sweep(write_sweep(tmp_path, grid, fixed={"duration": 0.5})).points())
+    text = (tmp_path / "sweep.yaml").read_text()
+    (tmp_path / "sweep.yaml").write_text(text.replace("campaign_seed: 11", "campaign_seed: 12"))
+    assert keys.isdisjoint(p.key for p in load_sweep(tmp_path / "sweep.yaml").points())
+    (tmp_path / "mybee.py").write_text("from controllers.library.instrument import InstrumentBee\n\n\n"
+                                       "class Bee(InstrumentBee):\n    pass\n")
+    mine = {"groups": [{**base_scenario()["groups"][0], "count": 8,
+                        "controller": {"class": "mybee:Bee", "period": 0.1}}]}
+    before = {p.key for p in load_sweep(write_sweep(tmp_path, grid, base_overrides=mine)).points()}
+    (tmp_path / "mybee.py").write_text((tmp_path / "mybee.py").read_text() + "    # a changed controller\n")
+    assert before.isdisjoint(p.key for p in load_sweep(tmp_path / "sweep.yaml").points())
+
+
+def test_a_seed_axis_is_honoured_and_shown(tmp_path):
+    spec = load_sweep(write_sweep(tmp_path, {"seed": [5, 6, 7]}, replications=1))
+    assert [p.seed for p in spec.points()] == [5, 6, 7]
+    assert [spec.scenario(p).seed for p in spec.points()] == [5, 6, 7]
+    with pytest.raises(ScenarioError, match=r"replications: a seed axis .* 2 replications would repeat the same runs"):
+        load_sweep(write_sweep(tmp_path, {"seed": [5, 6]}, replications=2))
+
+
+@pytest.mark.parametrize(("grid", "fixed", "message"), [
+    ({"groups.0.count": [4], "groups.00.count": [8]}, None, r"grid.groups.00.count: the same key as grid.groups.0.count"),
+    ({"groups.0.count": [4, 8]}, {"groups.0.count": 6}, r"set.groups.0.count: the same key as grid.groups.0.count"),
+    ({"groups.0": [{"name": "a"}], "groups.0.count": [4]}, None, r"grid.groups.0.count: overlaps grid.groups.0"),
+    ({"groups.0.count": [4, 4]}, None, r"grid \(groups.0.count=4\): runs the same scenario as \(groups.0.count=4\)"),
+    ({"duration": [1.0, "1 s"]}, None, r"grid \(duration='1 s'\): runs the same scenario as \(duration=1.0\)"),
+])
+def test_keys_and_points_that_would_run_something_else_are_refused(tmp_path, grid, fixed, message):
+    with pytest.raises(ScenarioError, match=message):
+        load_sweep(write_sweep(tmp_path, grid, replications=1, fixed=fixed))
 
 
 @pytest.mark.parametrize(("change", "message"), [

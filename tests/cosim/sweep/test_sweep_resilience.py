@@ -153,3 +153,28 @@ def test_lost_runs_are_retried_and_the_message_counts_right(tmp_path, monkeypatc
     assert messages[:2] == [f"run {spec.points()[0].key}: its process was killed from outside; retrying (retry {k} of 2)"
                             for k in (1, 2)]
     assert "recorded as failed after 2 retries" in messages[2] and not any("3 of 2" in m for m in messages)
+
+
+def test_a_metrics_file_edited_after_the_run_is_not_trusted(finished, caplog):
+    spec, out, (a, _, _) = finished
+    metrics = json.loads((a / "metrics.json").read_text())
+    metrics["messages_sent"] += 1000  # a number that looks right
+    (a / "metrics.json").write_text(json.dumps(metrics, indent=2))
+    with caplog.at_level(logging.WARNING):
+        outcome = run_sweep(spec, out_dir=out, jobs=2)
+    assert (outcome.ran, outcome.ok, outcome.skipped) == (1, 1, 2)
+    assert "metrics.json is not the one the run wrote" in caplog.text
+    assert json.loads((a / "metrics.json").read_text())["messages_sent"] == metrics["messages_sent"] - 1000
+
+
+def test_a_damaged_index_is_rebuilt_from_the_runs(finished, caplog):
+    from cosim.sweep.index import results_table
+
+    spec, out, _ = finished
+    (out / "index.sqlite").write_bytes(b"not a database " * 100)
+    with caplog.at_level(logging.WARNING):
+        rows = results_table(out)
+    assert sorted(r["groups.0.count"] for r in rows) == [4, 5, 6] and {r["status"] for r in rows} == {"ok"}
+    assert "index.sqlite is damaged" in caplog.text
+    (out / "index.sqlite").write_bytes(b"not a database " * 100)
+    assert run_sweep(spec, out_dir=out).skipped == 3
