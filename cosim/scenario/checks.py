@@ -38,6 +38,7 @@ def check(s: Scenario, m: Mapper) -> None:
     if not s.groups:
         raise m.error("groups", "expected at least one group of robots")
     _check_memory(s, m)
+    _check_trace_rate(s, m)
     for k, kill in enumerate(s.kills):
         if kill.node >= s.n_nodes:
             raise m.error(f"kills[{k}].node", f"expected a node id below {s.n_nodes} (the scenario's robot count)")
@@ -366,3 +367,25 @@ def _check_memory(s: Scenario, m: Mapper) -> None:
         big = max(range(len(s.groups)), key=lambda k: s.groups[k].count)
         raise m.error(f"groups[{big}].count", f"{s.n_nodes:,} robots: at most {MAX_ROBOTS:,} in one scenario (building "
                                               "each robot is Python work; split a larger swarm over several runs)")
+
+
+MAX_SAMPLES = 100_000_000
+"""Position samples one run may take (each is an event; a day at 1 kHz is 86 million)."""
+MAX_TRACE_ROWS = 10_000_000_000
+"""Position rows one run may write (about 400 GB of Parquet)."""
+
+
+def _check_trace_rate(s: Scenario, m: Mapper) -> None:
+    """Refuse a position trace that cannot finish: too many samples, or too many rows to write."""
+    every = s.output.trace.positions_every_ns
+    if every is None:
+        return
+    samples = s.duration_ns // every + 1
+    if samples > MAX_SAMPLES:
+        raise m.error("output.trace.positions_every", f"every {format_ns(every)} over {format_ns(s.duration_ns)} is "
+                      f"{samples:,} samples, more than {MAX_SAMPLES:,}; positions change once per physics step "
+                      f"({format_ns(s.physics.dt_ns)}): sample less often")
+    if samples * s.n_nodes > MAX_TRACE_ROWS:
+        raise m.error("output.trace.positions_every", f"{samples:,} samples of {s.n_nodes:,} robots are "
+                      f"{samples * s.n_nodes:,} rows (about {samples * s.n_nodes * 40 / 1e9:,.0f} GB), more than "
+                      f"{MAX_TRACE_ROWS:,}: sample less often")

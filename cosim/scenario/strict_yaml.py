@@ -35,6 +35,8 @@ def _mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
+MAX_DEPTH = 100
+"""The deepest nesting of lists and mappings a file may have (a scenario has about 6)."""
 MAX_VALUES = 1_000_000
 """The most values a file may stand for once its aliases are expanded (a scenario has thousands)."""
 
@@ -44,9 +46,16 @@ def load_yaml(text: str) -> Any:
     for aliases that nest into more than MAX_VALUES values (a kilobyte can stand for billions)."""
     loader = _StrictLoader(text)
     try:
-        node = loader.get_single_node()
+        try:
+            node = loader.get_single_node()
+        except RecursionError:
+            raise yaml.YAMLError(f"the document nests too deeply (more than {MAX_DEPTH} levels are refused)") from None
         if node is None:
             return None
+        depth = _depth(node)
+        if depth > MAX_DEPTH:
+            raise yaml.YAMLError(f"the document nests {depth} levels deep, more than {MAX_DEPTH}; a scenario needs a "
+                                 "few (write deep data to a file of its own)")
         try:
             size = _expanded(node, {}, set())
         except RecursionError:
@@ -58,6 +67,22 @@ def load_yaml(text: str) -> Any:
         return loader.construct_document(node)
     finally:
         loader.dispose()
+
+
+def _depth(root: yaml.Node) -> int:
+    """How deeply lists and mappings nest under `root` (iteratively: any depth; an alias counts once)."""
+    deepest, stack, seen = 0, [(root, 1)], set()
+    while stack:
+        node, d = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        deepest = max(deepest, d)
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((child, d + 1) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend((child, d + 1) for pair in node.value for child in pair)
+    return deepest
 
 
 def _expanded(node: yaml.Node, sizes: dict[int, int], open_: set[int]) -> int:

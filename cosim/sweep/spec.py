@@ -31,6 +31,8 @@ from cosim.scenario.schema import dump
 from cosim.scenario.specs import Scenario
 from cosim.scenario.strict_yaml import load_yaml
 
+MAX_RUNS = 100_000
+"""Runs one sweep may have (each is a child process and a directory); checked before expanding the grid."""
 SWEEP_KEYS = {"base", "grid", "exclude", "set", "replications", "campaign_seed", "timeout", "output"}
 
 
@@ -164,6 +166,11 @@ def load_sweep(path: str | Path) -> SweepSpec:
         raise ScenarioError(src, "output", "expected {dir: PATH}")
     out_dir = Path(output["dir"]).resolve() if "dir" in output else None  # outputs: relative to the working directory
     _check_keys(src, grid, fixed, exclude)
+    runs = reps * math.prod(len(v) for v in grid.values())
+    if runs > MAX_RUNS:
+        sizes = " x ".join(str(len(v)) for v in grid.values()) or "1"
+        raise ScenarioError(src, "grid", f"{sizes} points x {reps:,} replications is {runs:,} runs, more than "
+                            f"{MAX_RUNS:,} in one sweep; split it, or sweep fewer values")
     if reps > 1 and ("seed" in grid or "seed" in fixed):
         raise ScenarioError(src, "replications", "a seed axis (or `seed` in set:) chooses every run's seed, so "
                             f"{reps} replications would repeat the same runs; set replications: 1")

@@ -73,3 +73,30 @@ def test_text_that_is_not_utf8_names_the_file_and_where(tmp_path):
     with pytest.raises(ScenarioError, match=r"latin1.yaml: cannot read the file: .*latin1.yaml is not UTF-8 text "
                                             r"\(byte [\d,]+, line \d+: b'\\xe9'\)"):
         cosim.load(path)
+
+
+@pytest.mark.parametrize("depth, words", [(3000, "nests too deeply"), (150, "nests 151 levels deep, more than 100")])
+def test_nesting_deeper_than_any_scenario_is_refused_with_a_message(tmp_path, depth, words):
+    path = tmp_path / "deep.yaml"
+    path.write_text("name: x\nworld: " + "[" * depth + "]" * depth + "\n")
+    with pytest.raises(ScenarioError, match=f"not valid YAML: the document {words}"):
+        cosim.load(path)
+
+
+def test_a_position_trace_that_cannot_finish_is_refused_before_the_run():
+    with pytest.raises(ScenarioError, match=r"output.trace.positions_every: every 1 ns over 2 s is 2,000,000,001 "
+                                            r"samples, more than 100,000,000"):
+        cosim.from_dict(base_scenario(output={"trace": {"positions_every": "1 ns"}}), source="s.yaml")
+    data = base_scenario(duration=86_400, output={"trace": {"positions_every": "1 ms"}})
+    data["groups"][0]["count"] = 200
+    with pytest.raises(ScenarioError, match=r"positions_every: 86,400,001 samples of 200 robots are 17,280,000,200 rows"):
+        cosim.from_dict(data, source="s.yaml")
+
+
+def test_a_sweep_too_large_to_run_is_refused_before_it_is_expanded(tmp_path):
+    (tmp_path / "base.yaml").write_text(yaml.safe_dump(base_scenario()))
+    for sweep, words in (({"grid": {f"a{k}": list(range(10)) for k in range(12)}}, "10 x 10 x 10"),
+                         ({"grid": {"groups.0.count": [4]}, "replications": 10**9}, "1 points x 1,000,000,000 replications")):
+        (tmp_path / "sweep.yaml").write_text(yaml.safe_dump({"base": "base.yaml", **sweep}))
+        with pytest.raises(ScenarioError, match=f"grid: {words}.* more than 100,000 in one sweep"):
+            load_sweep(tmp_path / "sweep.yaml")
