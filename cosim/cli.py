@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import sys
 import traceback
 from pathlib import Path
@@ -163,10 +164,18 @@ def serve_vehicle_command(args: argparse.Namespace) -> int:
 
     try:
         out = None
+        if not 0 <= args.port <= 65535:
+            raise ValueError(f"--port must be within 0..65535 (0: any free port), got {args.port}")
+        lat, lon, alt = args.origin
+        if not (-90 <= lat <= 90 and -180 <= lon <= 180 and -500 <= alt <= 9000):
+            raise ValueError(f"--origin must be a latitude within -90..90, a longitude within -180..180 and an "
+                             f"altitude within -500..9000 m, got {lat} {lon} {alt}")
+        if not all(map(math.isfinite, (*args.at, args.duration or 0.0))):
+            raise ValueError(f"--at and --duration must be finite numbers, got {args.at} and {args.duration}")
         if args.out:
             host, _, port = args.out.rpartition(":")
-            if not host or not port.isdigit():
-                raise ValueError(f"--out expects HOST:PORT, got {args.out!r}")
+            if not host or not port.isdigit() or not 0 < int(port) <= 65535:
+                raise ValueError(f"--out expects HOST:PORT with a port within 1..65535, got {args.out!r}")
             out = (host, int(port))
         key = key_from_env(args.signing_key_env) if args.signing_key_env else None
         failsafe = GcsFailsafe(args.gcs_timeout, args.gcs_failsafe)

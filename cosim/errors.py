@@ -50,3 +50,14 @@ class SimulationError(Exception):
         self.node = node
         self.traceback_text = traceback_text
         super().__init__(message)
+
+    @classmethod
+    def during(cls, exc: BaseException, t_ns: int, node: int | None, traceback_text: str) -> SimulationError:
+        """`exc`, raised by user code at t_ns in node `node`'s code (None: no one robot's, such as a
+        group controller's, which says whose in a note), as one line."""
+        what = f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, SystemExit):
+            what = f"the code called sys.exit({exc.code!r}), which controllers cannot do: the run stops here"
+        notes = "; ".join(getattr(exc, "__notes__", ()))
+        where = f"node {node}, " if node is not None else ""
+        return cls(f"{what}{f' ({notes})' if notes else ''} ({where}t = {t_ns / 1e9:.9f} s)", t_ns, node, traceback_text)

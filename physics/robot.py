@@ -29,6 +29,20 @@ def require_finite(command: str, names: str, *values: Any) -> None:
             raise ValueError(f"{command}: {name} must be a finite number, got {v!r}")
 
 
+LIGHT_SPEED = 299_792_458.0
+"""No velocity command may exceed it (m/s): the world caps speeds at max_speed, but the length of a
+vector beyond ~1e154 overflows to infinity and would stop the robot dead instead."""
+
+
+def require_speed(command: str, names: str, *values: Any) -> None:
+    """A velocity command's components (numbers or arrays) must be finite and below the speed of light."""
+    require_finite(command, names, *values)
+    for name, v in zip(names.split(), values):
+        if np.any(np.abs(np.asarray(v, dtype=np.float64)) > LIGHT_SPEED):
+            raise ValueError(f"{command}: {name} must be within +-{LIGHT_SPEED:.0f} m/s (the speed of light; "
+                             f"max_speed caps it anyway), got {v!r}")
+
+
 def check_ground_velocity(world: World, robots: np.ndarray, vy, vz) -> None:
     """Wheels roll on the ground: no robot on wheels climbs (vz), and one with a left and a right wheel
     (diff_drive, urdf) cannot move sideways (vy); refused rather than ignored."""
@@ -107,8 +121,8 @@ class Robot:
     def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
         """Desired body-frame velocity (m/s), capped at the robot's max_speed by the world. A quadrotor
         flies it in ground speed + vertical speed mode, holding the commanded heading."""
-        if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(vz)):
-            require_finite("set_velocity", "vx vy vz", vx, vy, vz)
+        if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(vz)) or max(abs(vx), abs(vy), abs(vz)) > LIGHT_SPEED:
+            require_speed("set_velocity", "vx vy vz", vx, vy, vz)
         kind = self._body()
         if kind & _WHEELS and (vy or vz):
             check_ground_velocity(self._w, np.array([self.id]), vy, vz)

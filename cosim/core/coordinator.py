@@ -307,14 +307,11 @@ class Simulation:
                 self._loop(end)
             if self.progress is not None:
                 self.progress(self.now_ns, end, time.perf_counter() - self._wall0)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # SystemExit: user code called sys.exit()
             stop = interruption(exc)
             if stop is not None:  # Ctrl-C or SIGTERM landed inside compiled code, which re-raised it wrapped
                 raise stop from None
-            raise SimulationError(
-                f"{type(exc).__name__}: {exc} (node {self.current_node}, t = {self.now_ns / NS_PER_S:.9f} s)",
-                self.now_ns, self.current_node, traceback.format_exc(),
-            ) from exc
+            raise SimulationError.during(exc, self.now_ns, self.current_node, traceback.format_exc()) from exc
         finally:
             self.wall_s = time.perf_counter() - self._wall0
             for ext in self.extensions:

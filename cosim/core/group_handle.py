@@ -14,7 +14,7 @@ from cosim.core.geometry import bearings, ranges, read_only, wrap_angle
 from cosim.core.recorder import record_values
 from cosim.core.timeunits import NS_PER_S
 from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
-from physics.robot import FLY_MODES, check_ground_velocity, require_finite
+from physics.robot import FLY_MODES, check_ground_velocity, require_finite, require_speed
 from physics.sensors import read_many
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ class SimGroup:
         return self._slice if idx is None else self.first + np.asarray(idx, dtype=np.int64)
 
     def set_velocity(self, vx: Any, vy: Any = 0.0, vz: Any = 0.0, idx: np.ndarray | None = None) -> None:
-        require_finite("group.set_velocity", "vx vy vz", vx, vy, vz)
+        require_speed("group.set_velocity", "vx vy vz", vx, vy, vz)
         rows = self._rows(idx)
         if self._wheeled():
             check_ground_velocity(self._sim.world, self.ids if idx is None else rows, vy, vz)
@@ -234,7 +234,13 @@ class GroupTick:
         self.group = group
 
     def __call__(self) -> None:
-        self.controller.step()
+        try:
+            self.controller.step()
+        except Exception as exc:  # no one robot's code: say whose it is
+            g = self.group
+            exc.add_note(f"in {type(self.controller).__name__}.step, the group controller of robots "
+                         f"{g.first}..{g.first + g.n - 1}")
+            raise
         self.group.end_tick()
 
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from controllers import Controller, GroupController
+from controllers.compiled.codegen import ProgramError
 from cosim.core.contact_log import ContactLog
 from cosim.core.coordinator import Simulation
 from cosim.core.crashes import CrashRules
@@ -147,7 +149,7 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
         period = controller_period_ns(g.controller, cls, mapper, f"groups[{gi}].controller")
         grouped = issubclass(cls, GroupController)
         if grouped:
-            groups.append((len(nodes), g.count, cls(params)))
+            groups.append((len(nodes), g.count, _construct(cls, params, gi, mapper)))
         starts = start_positions(s, gi, layout_rng, mapper)
         first = len(nodes)
         if initial is not None:
@@ -164,8 +166,22 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
             node = len(nodes)
             if net is not None:
                 net.add_node(node)
-            nodes.append(_Node(Controller() if grouped else cls(params), node, gi, None if grouped else period))
+            nodes.append(_Node(Controller() if grouped else _construct(cls, params, gi, mapper), node, gi,
+                               None if grouped else period))
     return nodes
+
+
+def _construct(cls: type, params: Any, gi: int, mapper: Mapper) -> Any:
+    """The group's controller class built with its parameters; its failure names the class, the group
+    and where it was raised (a compiled program's refusal names its file and line already)."""
+    try:
+        return cls(params)
+    except ProgramError:
+        raise
+    except Exception as exc:
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        raise mapper.error(f"groups[{gi}].controller.class", f"{cls.__name__}(params) raised {type(exc).__name__}: "
+                           f"{exc} (at {where.filename}:{where.lineno}, in {where.name})") from exc
 
 
 def _program_states(nodes: list[_Node], initial: list[RobotState] | None, mapper: Mapper) -> list[dict | None]:

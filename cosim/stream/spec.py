@@ -43,6 +43,8 @@ class StreamSpec:
     def __post_init__(self) -> None:
         if not _URL.match(self.url):
             raise ValueError(f"url must be tcp://HOST:PORT or ipc://PATH, got {self.url!r}")
+        if self.url.startswith("tcp://") and not 1 <= int(self.url.rpartition(":")[2]) <= 65535:
+            raise ValueError(f"url {self.url!r}: a TCP port is within 1..65535")
         if self.url.startswith("tcp://") and _every_interface(self.url[6:].rpartition(":")[0]):
             raise ValueError(f"url {self.url!r} listens on every interface; name the one you mean "
                              "(tcp://127.0.0.1:PORT for this machine only)")

@@ -107,3 +107,18 @@ def test_an_initial_state_that_is_not_a_file_is_refused_without_reading_it(tmp_p
     path.write_text(yaml.safe_dump(data))
     assert main(["validate", str(path)]) == 2
     assert "/dev/zero is a character device, not a regular file" in capsys.readouterr().err
+
+
+def test_serve_vehicle_refuses_nonsense_arguments_with_a_message(capsys):
+    import pytest
+
+    for args, message in ((["--port", "70000"], "--port must be within 0..65535"),
+                          (["--origin", "nan", "nan", "nan"], "--origin must be a latitude within -90..90"),
+                          (["--origin", "47", "190", "0"], "--origin must be a latitude within -90..90, a longitude"),
+                          (["--at", "inf", "0"], "--at and --duration must be finite numbers"),
+                          (["--out", "127.0.0.1:99999"], "--out expects HOST:PORT with a port within 1..65535")):
+        assert main(["serve-vehicle", *args, "--duration", "1"]) == 2, args
+        err = capsys.readouterr().err
+        assert f"error: {message}" in err and "Traceback" not in err
+    with pytest.raises(SystemExit):  # argparse's own message for a port that is not a number
+        main(["serve-vehicle", "--port", "x"])

@@ -61,3 +61,39 @@ class GroupWritesPositions(GroupController):
     def step(self) -> None:
         if self.now > 0.25:
             self.group.positions()[:, 0] = np.nan
+
+
+class GroupFails(GroupController):
+    period = 0.1
+
+    def step(self) -> None:
+        raise ValueError("no plan")
+
+
+class BadConstructor(RandomWalk):
+    def __init__(self, params: Any = None) -> None:
+        raise RuntimeError("cannot start")
+
+
+class Exits(RandomWalk):
+    def step(self) -> None:
+        super().step()
+        if self.now > 0.25:
+            raise SystemExit(3)
+
+
+class RangesToMinusOne(RandomWalk):
+    def step(self) -> None:
+        self.net.range_to(-1)
+
+
+class FasterThanLight(RandomWalk):
+    def step(self) -> None:
+        self.robot.set_velocity(1e308, 0.0, 0.0)
+
+
+class GroupFasterThanLight(GroupController):
+    period = 0.1
+
+    def step(self) -> None:
+        self.group.set_velocity(np.full(len(self.group.ids), 1e308))

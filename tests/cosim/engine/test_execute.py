@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -99,3 +100,26 @@ def test_every_array_a_group_reads_is_read_only():
               group.all_headings(), *net.poses()):
         assert not a.flags.writeable
     assert net.poses()[0] is net.poses()[0]  # the same view while the world keeps its arrays
+
+
+def test_errors_say_whose_code_failed(tmp_path):
+    result = cosim.run(cosim.from_dict(_scenario("GroupFails"), source="t.yaml"), out_dir=tmp_path / "a")
+    assert result.status == "failed" and "node None" not in result.error
+    assert result.error.startswith("ValueError: no plan (in GroupFails.step, the group controller of robots 0..9) (t = ")
+    with pytest.raises(cosim.ScenarioError, match=r"t.yaml: groups\[0\].controller.class: BadConstructor\(params\) "
+                                                  r"raised RuntimeError: cannot start \(at .*faulty.py:\d+"):
+        cosim.build(cosim.from_dict(_scenario("BadConstructor"), source="t.yaml"))
+    result = cosim.run(cosim.from_dict(_scenario("Exits"), source="t.yaml"), out_dir=tmp_path / "b")
+    assert result.status == "failed" and result.error.startswith("the code called sys.exit(3), which controllers cannot do")
+    assert re.search(r"\(node \d+, t = 0\.2\d+ s\)$", result.error)
+    assert (result.directory / "metrics.json").is_file()
+
+
+@pytest.mark.parametrize("cls, message", [
+    ("RangesToMinusOne", "range_to/bearing_to: node must be a node id in 0..9, got -1"),
+    ("FasterThanLight", "set_velocity: vx must be within +-299792458 m/s"),
+    ("GroupFasterThanLight", "group.set_velocity: vx must be within +-299792458 m/s"),
+])
+def test_nonsense_commands_are_refused_at_the_call(tmp_path, cls, message):
+    result = cosim.run(cosim.from_dict(_scenario(cls), source="t.yaml"), out_dir=tmp_path / "run")
+    assert result.status == "failed" and message in result.error

@@ -86,6 +86,8 @@ def test_bad_stream_settings_name_the_key():
         cosim.from_dict(base_scenario(output={"stream": {"url": "tcp://0.0.0.0:5556"}}), source="s.yaml")
     with pytest.raises(ScenarioError, match=r"output.stream: url must be tcp://HOST:PORT or ipc://PATH, got 'udp://x:1'"):
         cosim.from_dict(base_scenario(output={"stream": {"url": "udp://x:1"}}), source="s.yaml")
+    with pytest.raises(ScenarioError, match=r"output.stream: url 'tcp://127.0.0.1:70000': a TCP port is within 1..65535"):
+        cosim.from_dict(base_scenario(output={"stream": {"url": "tcp://127.0.0.1:70000"}}), source="s.yaml")
     with pytest.raises(ScenarioError, match=r"output.stream: every must be >= 1 quantum, got 0"):
         cosim.from_dict(base_scenario(output={"stream": {"url": "tcp://127.0.0.1:1", "every": 0}}), source="s.yaml")
 
