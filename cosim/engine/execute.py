@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -16,6 +17,7 @@ from cosim.core.timeunits import NS_PER_S
 from cosim.engine.assemble import build
 from cosim.engine.compiling import CompileWatch
 from cosim.engine.signals import Terminated, interrupts
+from cosim.engine.watchdog import Watchdog
 from cosim.errors import ScenarioError, SimulationError
 from cosim.output.final_state import final_states, write_final_state
 from cosim.output.metrics import metrics_of, record_summary, run_routing_metrics
@@ -71,7 +73,8 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
             sim.recorder.stream_to(directory / "trace")
             compiling = CompileWatch(progress, phase)
             try:
-                sim.run(compiling.progress, phase)
+                with Watchdog(sim, scenario.watchdog_ns / 1e9) if scenario.watchdog_ns else contextlib.nullcontext():
+                    sim.run(compiling.progress, phase)
             finally:
                 compiling.stop()
             signals.hold()

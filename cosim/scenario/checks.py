@@ -39,6 +39,8 @@ def check(s: Scenario, m: Mapper) -> None:
         raise m.error("groups", "expected at least one group of robots")
     _check_memory(s, m)
     _check_trace_rate(s, m)
+    if s.watchdog_ns is not None and s.watchdog_ns <= 0:
+        raise m.error("watchdog", f"expected a positive wall time (or null for none), got {format_ns(s.watchdog_ns)}")
     for k, kill in enumerate(s.kills):
         if kill.node >= s.n_nodes:
             raise m.error(f"kills[{k}].node", f"expected a node id below {s.n_nodes} (the scenario's robot count)")

@@ -380,6 +380,9 @@ class Scenario:
     """A state file (a run's final_state.json; cosim.scenario.state_file): where the robots start,
     which way they face, who is dead, and each controller's state. The path is resolved against the
     scenario file."""
+    watchdog_ns: int | None = None
+    """Wall time (not simulated) that simulated time may stand still, as when a controller's code never
+    returns; past it the run stops, naming the robot whose code was running. None: no limit."""
     source: str = field(default="<memory>", compare=False)
 
     @property

@@ -97,3 +97,10 @@ class GroupFasterThanLight(GroupController):
 
     def step(self) -> None:
         self.group.set_velocity(np.full(len(self.group.ids), 1e308))
+
+
+class NeverReturns(RandomWalk):
+    def step(self) -> None:
+        super().step()
+        while self.id == 3 and self.now > 0.25:
+            pass

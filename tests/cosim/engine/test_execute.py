@@ -123,3 +123,18 @@ def test_errors_say_whose_code_failed(tmp_path):
 def test_nonsense_commands_are_refused_at_the_call(tmp_path, cls, message):
     result = cosim.run(cosim.from_dict(_scenario(cls), source="t.yaml"), out_dir=tmp_path / "run")
     assert result.status == "failed" and message in result.error
+
+
+def test_the_watchdog_stops_a_controller_that_never_returns_and_names_it(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump({**_scenario("NeverReturns"), "watchdog": "1 s"}))
+    out = subprocess.run([sys.executable, "-m", "cosim.cli", "run", str(path), "--out", str(tmp_path / "run")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1
+    status = json.loads((tmp_path / "run" / "status.json").read_text())
+    assert status["status"] == "failed"
+    assert re.match(r"Stuck: robot 3's code has not returned for 1 s of wall time \(watchdog\), at t = 0\.[23]\d+ s "
+                    r"simulated: a loop that never ends\? \(node 3, t = 0\.[23]\d+ s\)$", status["error"])
+    assert (tmp_path / "run" / "trace" / "positions.parquet").is_file()
+    with pytest.raises(cosim.ScenarioError, match="watchdog: expected a positive wall time"):
+        cosim.from_dict({**_scenario("NeverReturns"), "watchdog": 0}, source="t.yaml")
