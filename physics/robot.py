@@ -121,7 +121,8 @@ class Robot:
     def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
         """Desired body-frame velocity (m/s), capped at the robot's max_speed by the world. A quadrotor
         flies it in ground speed + vertical speed mode, holding the commanded heading."""
-        if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(vz)) or max(abs(vx), abs(vy), abs(vz)) > LIGHT_SPEED:
+        c = LIGHT_SPEED
+        if not (-c <= vx <= c and -c <= vy <= c and -c <= vz <= c):  # false for NaN too
             require_speed("set_velocity", "vx vy vz", vx, vy, vz)
         kind = self._body()
         if kind & _WHEELS and (vy or vz):

@@ -106,7 +106,7 @@ class _Table:
     def _flushed(self, cols: dict[str, Any]) -> None:
         """The buffered rows, as one column each: written (or kept), then counted and hashed, in one
         stretch no Ctrl-C cuts in two, so the counts are always what the file holds."""
-        with uninterrupted():
+        with uninterrupted:
             if self.path is None:
                 self._kept.append(cols)
             else:
@@ -139,7 +139,7 @@ class _Table:
     def close(self) -> None:
         self.flush()
         if self._writer is not None:
-            with uninterrupted():
+            with uninterrupted:
                 self._writer.close()
                 self._writer = None
 
@@ -260,7 +260,7 @@ class Recorder:
     def _flush_sends(self) -> None:
         if not self._send_rows:
             return
-        with uninterrupted():  # taken and handed on whole: never twice, never lost
+        with uninterrupted:  # taken and handed on whole: never twice, never lost
             a = np.array(self._send_rows, dtype=np.int64)
             self._net(a[:, 0], SEND, a[:, 1], a[:, 2], a[:, 3], a[:, 4], iface=a[:, 5])
             self._send_rows = []
@@ -331,7 +331,7 @@ class Recorder:
     def _flush_packets(self) -> None:
         if not self._pkt:
             return
-        with uninterrupted():
+        with uninterrupted:
             cols = list(zip(*self._pkt))
             names = ("t_ns", "node", "kind", "src", "dst", "port", "seq", "hops", "size")
             chunk = {n: np.array(c, dtype=np.int64) for n, c in zip(names, cols)}
@@ -342,7 +342,7 @@ class Recorder:
     def _flush_records(self) -> None:
         if not self._rec:
             return
-        with uninterrupted():
+        with uninterrupted:
             t, node, name, value = zip(*self._rec)
             self._tables["records"].append({"t_ns": np.array(t, np.int64), "node": np.array(node, np.int32),
                                             "name": list(name), "value": np.array(value, np.float64)})
