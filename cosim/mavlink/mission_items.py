@@ -18,6 +18,9 @@ from pymavlink.dialects.v20 import common as mav
 NAV_COMMANDS = {mav.MAV_CMD_NAV_WAYPOINT, mav.MAV_CMD_NAV_LOITER_TIME, mav.MAV_CMD_NAV_TAKEOFF, mav.MAV_CMD_NAV_LAND,
                 mav.MAV_CMD_NAV_RETURN_TO_LAUNCH, mav.MAV_CMD_NAV_DELAY}
 """Items the vehicle flies (to a position, or home) or waits through (NAV_DELAY)."""
+MAX_ALTITUDE_M = 20_000.0
+"""The highest (or lowest) altitude an item may give, in any frame: a target beyond the vehicle's
+reach by far is a mistake, refused at upload (cosim.mavlink.limits bounds targets once flown)."""
 DO_COMMANDS = {mav.MAV_CMD_DO_CHANGE_SPEED, mav.MAV_CMD_DO_JUMP}
 """Items that change how the mission goes on, at once."""
 COPTER_ONLY = {mav.MAV_CMD_NAV_TAKEOFF, mav.MAV_CMD_NAV_LAND}
@@ -120,6 +123,8 @@ def problem(item: MissionItem, count: int, vehicle: str) -> tuple[int, str] | No
             return mav.MAV_MISSION_UNSUPPORTED_FRAME, f"item {item.seq}: frame {item.frame} is not a global frame"
         if not (-90.0 <= item.lat <= 90.0 and -180.0 <= item.lon <= 180.0):
             return mav.MAV_MISSION_INVALID, f"item {item.seq}: latitude or longitude out of range"
+        if abs(item.alt) > MAX_ALTITUDE_M:
+            return mav.MAV_MISSION_INVALID, f"item {item.seq}: altitude {item.alt:g} m (max {MAX_ALTITUDE_M:g})"
     if item.command == mav.MAV_CMD_DO_JUMP:
         target, repeat = item.params[0], item.params[1]
         if not (math.isfinite(target) and 0 <= target < count and target != item.seq):

@@ -21,11 +21,15 @@ from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.frames import GeoOrigin, yaw_to_heading
+from cosim.mavlink.limits import target_problem
 from cosim.mavlink.mission_items import MissionItem
 from cosim.mavlink.return_home import ReturnHome
 
 DEFAULT_RADIUS_M = 2.0
 """Acceptance radius of a waypoint that gives none (ArduPilot's WPNAV_RADIUS, PX4's NAV_ACC_RAD)."""
+MAX_JUMPS = 64
+"""DO_JUMPs taken in search of the next position item before the mission is given up as over (and the
+vehicle holds where it is): AP_Mission::get_next_cmd's limit."""
 CLIMB_DONE_M = 0.3
 """A take-off (or the climb before the first leg) is over this close below its altitude."""
 
@@ -64,7 +68,8 @@ class MissionRunner:
     def _go(self, seq: int, now: float) -> None:
         """Make `seq` current, running DO_ items at once, and begin the next nav item."""
         done_do: list[int] = []
-        for _ in range(len(self.items) + 1):
+        jumps = 0
+        while True:
             if seq >= len(self.items):
                 self._finish()
                 return
@@ -78,6 +83,11 @@ class MissionRunner:
                 if left == 0:
                     seq += 1
                     continue
+                jumps += 1
+                if jumps > MAX_JUMPS:  # DO_JUMPs that loop with no position item between them
+                    self._say("Mission: DO_JUMP loop, no waypoint; mission over")
+                    self._finish()
+                    return
                 self.jumps_left[seq] = left - 1 if left > 0 else left
                 seq = int(item.params[0])
             else:
@@ -101,6 +111,11 @@ class MissionRunner:
             self._reached(now)
             return
         tx, ty, tz = self._target(item)
+        far = target_problem(tx, ty, tz - self.f.home[2])
+        if far is not None:  # a waypoint on another continent, or in space: said, and not flown
+            self._say(f"Mission {item.seq}: {far}")
+            self._finish()
+            return
         if item.command == mav.MAV_CMD_NAV_TAKEOFF:
             self._phase, self._leg = "climb", (x, y, tz, x, y, tz, now)
             body.goto(x, y, tz, None)
@@ -193,6 +208,10 @@ class MissionRunner:
         if not self.f.body.on_ground:
             self.f.body.hold()
         self._send_current()
+
+    def _say(self, text: str) -> None:
+        """A warning for the ground station (STATUSTEXT holds 50 characters)."""
+        self._send(mav.MAVLink_statustext_message(mav.MAV_SEVERITY_WARNING, text.encode()[:50]))
 
     def _send_current(self) -> None:
         self._send(self.current_message())

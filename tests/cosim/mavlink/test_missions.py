@@ -6,6 +6,7 @@ messages for refusals, re-requests and flight.
 """
 
 import math
+import re
 import time
 
 import numpy as np
@@ -181,6 +182,51 @@ def test_px4_flies_a_mission_with_a_jump_a_speed_change_and_a_return(vehicle):
     gcs.backlog.clear()
     current = gcs.wait("MISSION_CURRENT")
     assert (current.seq, current.total, current.mission_state) == (5, 6, mav.MISSION_STATE_COMPLETE)
+
+
+def test_jumps_that_loop_with_no_waypoint_end_the_mission_where_the_vehicle_is(vehicle):
+    """Two DO_JUMPs sending each other back forever, after waypoint A: as AP_Mission gives up after 64
+    jumps in search of a position item, the mission is over and the copter holds at A (it used to
+    take a jump for a waypoint and descend towards 0 m with no word)."""
+    bank, endpoint, gcs = vehicle
+    gcs.beat()
+    loop = [MISSION[0], MISSION[1], (mav.MAV_CMD_DO_JUMP, (3, -1, 0, 0), None, None, 0.0),
+            (mav.MAV_CMD_DO_JUMP, (2, -1, 0, 0), None, None, 0.0), MISSION[5]]
+    send_items(gcs, loop)
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4, 4).result == mav.MAV_RESULT_ACCEPTED
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
+    text = gcs.wait("STATUSTEXT", lambda m: "DO_JUMP loop" in m.text, timeout=60 / SPEED + 10)
+    assert text.text == "Mission: DO_JUMP loop, no waypoint; mission over"
+    gcs.pump(5.0 / SPEED)
+    assert np.hypot(bank.pos[0, 0] - 0.0, bank.pos[0, 1] - 12.0) < 1.5 and abs(bank.pos[0, 2] - 5.0) < 0.5
+    gcs.backlog.clear()
+    assert gcs.wait("MISSION_CURRENT").mission_state == mav.MISSION_STATE_COMPLETE
+    assert endpoint.armed
+
+
+def test_waypoints_out_of_reach_are_refused_at_upload_or_not_flown(vehicle):
+    bank, _, gcs = vehicle
+    gcs.beat()
+    gcs.send(mav.MAVLink_mission_count_message(1, 1, 2, 0))
+    gcs.wait("MISSION_REQUEST_INT", lambda m: m.seq == 0)
+    gcs.send(mav.MAVLink_mission_item_int_message(1, 1, 0, REL, mav.MAV_CMD_NAV_TAKEOFF, 0, 1, 0, 0, 0, math.nan,
+                                                  0, 0, 1e9, 0))
+    assert gcs.wait("MISSION_ACK").type == mav.MAV_MISSION_INVALID
+    assert gcs.latest["STATUSTEXT"].text == "Mission: item 0: altitude 1e+09 m (max 20000)"
+    north_pole = [MISSION[0], (mav.MAV_CMD_NAV_WAYPOINT, (0, 1.0, 0, math.nan), None, None, 5.0)]
+    gcs.send(mav.MAVLink_mission_count_message(1, 1, 2, 0))
+    for seq, (command, params, _, _, alt) in enumerate(north_pole):
+        gcs.wait("MISSION_REQUEST_INT", lambda m, s=seq: m.seq == s)
+        lat, lon = (89.9, 179.0) if seq else (0.0, 0.0)
+        gcs.send(mav.MAVLink_mission_item_int_message(1, 1, seq, REL, command, 0, 1, *params, round(lat * 1e7),
+                                                      round(lon * 1e7), alt, 0))
+    assert gcs.wait("MISSION_ACK").type == mav.MAV_MISSION_ACCEPTED
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4, 4).result == mav.MAV_RESULT_ACCEPTED
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
+    text = gcs.wait("STATUSTEXT", lambda m: m.text.startswith("Mission 1:"), timeout=60 / SPEED + 10)
+    assert re.fullmatch(r"Mission 1: target \d+ km away \(max 100 km\)", text.text)
+    gcs.pump(3.0 / SPEED)
+    assert np.hypot(*bank.pos[0, :2]) < 1.0 and abs(bank.pos[0, 2] - 5.0) < 0.5  # holds where the take-off left it
 
 
 @pytest.mark.parametrize("vehicle", [ARDUPILOT], indirect=True, ids=["ardupilot"])
