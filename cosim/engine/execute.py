@@ -16,7 +16,7 @@ from cosim.core.parts import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.assemble import build
 from cosim.engine.compiling import CompileWatch
-from cosim.engine.signals import Terminated, interrupts
+from cosim.engine.signals import Terminated, interrupts, reclaim
 from cosim.engine.watchdog import Watchdog
 from cosim.errors import ScenarioError, SimulationError
 from cosim.output.final_state import final_states, write_final_state
@@ -74,7 +74,7 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
             compiling = CompileWatch(progress, phase)
             try:
                 with Watchdog(sim, scenario.watchdog_ns / 1e9) if scenario.watchdog_ns else contextlib.nullcontext():
-                    sim.run(compiling.progress, phase)
+                    sim.run(_guarded(compiling.progress), phase)
             finally:
                 compiling.stop()
             signals.hold()
@@ -96,6 +96,17 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
         if len(signals.caught) > (status == "interrupted"):
             log.warning("a signal arrived while the results were written; they are complete")
     return RunResult(directory, status, metrics, error, digest, warnings=tuple(warnings))
+
+
+def _guarded(progress: ProgressFn) -> ProgressFn:
+    """The progress callback, which also takes cosim's signal handlers back where user code replaced
+    them: checked once the controllers are set up and at every 1% of the run, in the main thread."""
+    def report(now_ns: int, end_ns: int, wall_s: float) -> None:
+        for name in reclaim():
+            log.warning("user code replaced cosim's %s handler at t = %.3f s; it is restored (a run stops on "
+                        "SIGINT, SIGTERM, SIGHUP and SIGXCPU whatever a controller does)", name, now_ns / NS_PER_S)
+        progress(now_ns, end_ns, wall_s)
+    return report
 
 
 def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status: str, error: str | None,

@@ -73,6 +73,20 @@ def interrupts() -> Iterator[Interrupts]:
             signal.signal(s, handler)
 
 
+def reclaim() -> list[str]:
+    """Put the running block's handlers back where user code replaced them (a controller's
+    `signal.signal(SIGTERM, SIG_IGN)` would make the run unstoppable); the names of those signals.
+    Main thread only, as `interrupts`."""
+    if not _active or threading.current_thread() is not threading.main_thread():
+        return []
+    handle, taken = _active[0].handle, []
+    for s in _SIGNALS:
+        if signal.getsignal(s) != handle:
+            signal.signal(s, handle)
+            taken.append(_name(s))
+    return taken
+
+
 def ignore_until_exit() -> None:
     """The work stopped as asked: a later Ctrl-C or SIGTERM before this process has exited changes
     nothing (one during the interpreter's exit would kill it by the signal, losing exit status 130).

@@ -51,10 +51,18 @@ class Announcer(InstrumentBee):
             print("looping", flush=True)
 
 
-def _start(tmp_path, duration: float):
+class IgnoresSigterm(Announcer):
+    """Tries to take SIGTERM away from cosim in its setup."""
+
+    def setup(self) -> None:
+        super().setup()
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _start(tmp_path, duration: float, controller: str = "Announcer"):
     path, out = tmp_path / "s.yaml", tmp_path / "out"
     data = base_scenario(duration=duration, output={"trace": {"positions_every": 0.1}})
-    data["groups"][0]["controller"]["class"] = "tests.cosim.engine.test_signals:Announcer"
+    data["groups"][0]["controller"]["class"] = f"tests.cosim.engine.test_signals:{controller}"
     path.write_text(yaml.safe_dump(data))
     proc = subprocess.Popen([sys.executable, "-m", "cosim.cli", "run", str(path), "--out", str(out)], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
@@ -144,3 +152,17 @@ def test_a_signal_while_the_parent_reads_the_run_back_waits_for_it(tmp_path, mon
     result = isolated.run_isolated(scenario, out_dir=tmp_path / "out", argv=["cosim", "run"])
     assert result.status == "ok" and result.directory == tmp_path / "out"
     assert json.loads((tmp_path / "out" / "status.json").read_text())["status"] == "ok"
+
+
+def test_a_controller_cannot_take_sigterm_away(tmp_path):
+    proc, out = _start(tmp_path, duration=100_000.0, controller="IgnoresSigterm")
+    seen = _progress_reader(proc)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and "looping" not in "".join(seen):
+        time.sleep(0.02)
+    _ctrl_c(proc, 1, 0.0, signal.SIGTERM)
+    proc.wait(timeout=60)
+    time.sleep(0.1)
+    assert proc.returncode == 130, "".join(seen)
+    _assert_whole(out, 0.5, "terminated by SIGTERM")
+    assert "user code replaced cosim's SIGTERM handler at t = 0.000 s; it is restored" in (out / "child_stderr.txt").read_text()
