@@ -53,12 +53,12 @@ def test_a_restarted_ground_station_takes_the_slot_of_a_sender_gone_quiet():
 class Station:
     """A UDP socket speaking MAVLink 2 (signed with `key` if given)."""
 
-    def __init__(self, key=None) -> None:
+    def __init__(self, key=None, component: int = 190) -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.bind(("127.0.0.1", 0))
         self.sock.setblocking(False)
         self.addr = self.sock.getsockname()
-        self.codec = Codec(255, 190, key)
+        self.codec = Codec(255, component, key)
 
     def beat(self, port: int) -> None:
         hb = mav.MAVLink_heartbeat_message(mav.MAV_TYPE_GCS, mav.MAV_AUTOPILOT_INVALID, 0, 0, 0, 3)
@@ -109,7 +109,8 @@ def test_a_flood_of_senders_cannot_crowd_out_the_ground_station(caplog):
 
 def test_with_signing_only_signed_senders_become_peers():
     port = served(KEY)
-    unsigned, wrong, signed = Station(), Station("another key"), Station(KEY)
+    # three components: signing keeps a timestamp per (link, system, component), which must rise
+    unsigned, wrong, signed = Station(), Station("another key", 191), Station(KEY, 192)
     for s in (unsigned, wrong, signed):
         s.beat(port.port)
     port.poll(0.0)
