@@ -52,7 +52,7 @@ def view_command(args: argparse.Namespace) -> int:
     if args.rebuild or not path.is_file():
         try:
             write_recording(args.directory, ViewSpec(layers=args.layers))
-        except FileNotFoundError as exc:
+        except (FileNotFoundError, ValueError) as exc:  # no run there, or its position trace is torn
             print(f"error: {exc}", file=sys.stderr)
             return 2
     print(f"recording: {path}  (open it anywhere with `rerun {path.name}` or at app.rerun.io)")

@@ -65,3 +65,11 @@ def test_view_names_a_torn_position_trace_and_replays_without_a_torn_network(fin
     shutil.rmtree(run)
     run = _torn(finished, tmp_path, "trace/network.parquet")
     assert write_recording(run).stat().st_size > 0
+
+
+def test_cosim_view_names_a_torn_position_trace_without_a_traceback(finished, tmp_path):
+    run = _torn(finished, tmp_path, "trace/positions.parquet")
+    out = subprocess.run([sys.executable, "-m", "cosim.cli", "view", str(run), "--write-only"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "positions.parquet cannot be read (ArrowInvalid" in out.stderr
