@@ -291,8 +291,9 @@ class Recorder:
     def record(self, t_ns: int, node: int, name: str, value: float) -> None:
         """One sample of metric `name` (TypeError at the call for a name that is not a string or a
         value that is not a real number: it would fail only when the trace is written)."""
-        record_name(name)
-        if not isinstance(value, numbers.Real):
+        if type(name) is not str or not name:  # the full check only when not plainly right (a record per robot step)
+            record_name(name)
+        if type(value) is not float and not isinstance(value, numbers.Real):
             raise TypeError(f"record(name, value): value must be a real number, got {type(value).__name__} {value!r:.40}")
         for o in self.observers:
             o.records(t_ns, (node,), name, (value,))

@@ -92,13 +92,17 @@ class SweepSpec:
         return load(self.base, point.overrides(self.fixed))
 
 
-def run_key(scenario: Scenario, replication: int) -> str:
+def run_key(scenario: Scenario, replication: int, code: dict[str, str] | None = None) -> str:
     """A short, stable name for what a run runs: a digest of its resolved scenario (seed included,
-    the file it came from left out) and of its controller classes' source; the same in any process."""
+    the file it came from left out) and of its controller classes' source; the same in any process.
+    `code` keeps each class's source digest for the other runs of one sweep (its files read once)."""
+    code = {} if code is None else code
     resolved = {k: v for k, v in dump(scenario).items() if k != "source"}
     h = hashlib.sha256(json.dumps(resolved, sort_keys=True, separators=(",", ":"), default=str).encode())
     for name in sorted({g.controller.cls for g in scenario.groups if g.controller is not None}):
-        h.update(b"\0" + name.encode() + b"\0" + _code_digest(import_class(name, scenario.source)).encode())
+        if name not in code:
+            code[name] = _code_digest(import_class(name, scenario.source))
+        h.update(b"\0" + name.encode() + b"\0" + code[name].encode())
     return f"p{h.hexdigest()[:12]}-r{replication}"
 
 
@@ -210,6 +214,7 @@ def _keyed_points(spec: SweepSpec) -> tuple[RunPoint, ...]:
     out: list[RunPoint] = []
     first: dict[str, str] = {}  # key: the point that first gave it
     loaded: dict[str, Scenario] = {}
+    code: dict[str, str] = {}  # controller class: its source digest
     for params, r, seed in spec.parameter_points():
         where = ", ".join(f"{k}={v!r}" for k, v in params.items())
         token = json.dumps(params, sort_keys=True, default=str)
@@ -218,7 +223,7 @@ def _keyed_points(spec: SweepSpec) -> tuple[RunPoint, ...]:
                 loaded[token] = load(spec.base, {**spec.fixed, **params, "seed": seed})
             except ScenarioError as exc:
                 raise ScenarioError(str(spec.source), f"grid ({where})", f"the base scenario rejects this point: {exc}") from None
-        key = run_key(dataclasses.replace(loaded[token], seed=seed), r)
+        key = run_key(dataclasses.replace(loaded[token], seed=seed), r, code)
         if key in first:
             raise ScenarioError(str(spec.source), f"grid ({where})", f"runs the same scenario as ({first[key]}), "
                                 "replication for replication: give each point once")
