@@ -181,6 +181,8 @@ def _write_metrics(sim: Simulation, scenario: Scenario, directory: Path, compile
         if summary:
             metrics["records"] = summary
     _optional("metrics.json's records section", warnings, records)
+    if warnings:  # what the run left out shows here too, as in status.json and summary.txt
+        metrics["warnings"] = list(warnings)
     text = json.dumps(metrics, indent=2).encode()
     (directory / "metrics.json").write_bytes(text)
     metrics_digest.append(hashlib.sha256(text).hexdigest())

@@ -47,6 +47,7 @@ def test_save_states_that_fail_cost_those_robots_states_and_nothing_else(tmp_pat
     assert [r["state"] for r in states[:5]] == [None, None, None, None, {"steps": 4}]
     status = json.loads((result.directory / "status.json").read_text())
     assert status["status"] == "ok" and status["warnings"] == list(result.warnings)
+    assert json.loads((result.directory / "metrics.json").read_text())["warnings"] == list(result.warnings)
     summary = (result.directory / "summary.txt").read_text()
     assert summary.count("\nwarning    ") == 4 and (result.directory / "metrics.json").is_file()
 
