@@ -96,7 +96,9 @@ def _run_loaded(args: argparse.Namespace, scenario: Scenario) -> int:
         print(f"interrupted: partial results in {result.directory}", file=sys.stderr)
         return 130
     if result.status != "ok":
-        print(f"error: the run failed: {result.error}\n(traceback in {result.directory / 'error.txt'})", file=sys.stderr)
+        trace = result.directory / "error.txt"
+        where = f"\n(traceback in {trace})" if trace.is_file() else ""
+        print(f"error: the run failed: {result.error}{where}", file=sys.stderr)
         return 1
     return 0
 
@@ -295,11 +297,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv, namespace=argparse.Namespace(command_line=command_line))
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
-        return args.handler(args)
+        code = args.handler(args)
     except KeyboardInterrupt:  # before a run started (loading, checking): nothing to keep
         ignore_until_exit()
         print("\ninterrupted", file=sys.stderr)
         return 130
+    if argv is None:  # the command itself, not a caller in Python: its process must end
+        from cosim.engine.leftover_threads import exit_despite_threads, warn_of_leftover_threads
+
+        warn_of_leftover_threads()
+        return exit_despite_threads(code)
+    return code
 
 
 if __name__ == "__main__":

@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import sysconfig
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parents[1]
+# Frames in these are the engine's or a library's; the innermost frame elsewhere is the user's code.
+_NOT_USER = tuple(str(p) for p in (
+    *(_ROOT / name for name in ("cosim", "netstack", "physics", "jit", "controllers/api")),
+    *{Path(sysconfig.get_paths()[k]).resolve() for k in ("stdlib", "platstdlib", "purelib", "platlib")},
+))
+
 
 class ScenarioError(Exception):
     """A scenario (or override) that cannot run as written."""
@@ -58,6 +68,23 @@ class SimulationError(Exception):
         what = f"{type(exc).__name__}: {exc}"
         if isinstance(exc, SystemExit):
             what = f"the code called sys.exit({exc.code!r}), which controllers cannot do: the run stops here"
+        elif isinstance(exc, KeyboardInterrupt):
+            what = "the code raised KeyboardInterrupt itself (no Ctrl-C or signal arrived): the run stops here"
         notes = "; ".join(getattr(exc, "__notes__", ()))
         where = f"node {node}, " if node is not None else ""
-        return cls(f"{what}{f' ({notes})' if notes else ''} ({where}t = {t_ns / 1e9:.9f} s)", t_ns, node, traceback_text)
+        code = user_frame(exc)
+        return cls(f"{what}{f' ({notes})' if notes else ''} ({where}t = {t_ns / 1e9:.9f} s{code})", t_ns, node,
+                   traceback_text)
+
+
+def user_frame(exc: BaseException) -> str:
+    """', in Class.method() at file.py:line' for the innermost frame of the traceback in user code
+    (not the engine's packages, not the standard library or installed ones), or ''."""
+    found = ""
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not str(Path(code.co_filename).resolve()).startswith(_NOT_USER):
+            found = f", in {code.co_qualname}() at {Path(code.co_filename).name}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return found

@@ -24,7 +24,10 @@ def require_finite(command: str, names: str, *values: Any) -> None:
     """A command's numbers (or arrays of them) must be finite: NaN or infinity would reach the physics
     and the trace. Refused, naming the command and the argument."""
     for name, v in zip(names.split(), values):
-        ok = math.isfinite(v) if isinstance(v, (int, float)) else bool(np.isfinite(np.asarray(v, dtype=np.float64)).all())
+        try:
+            ok = math.isfinite(v) if isinstance(v, (int, float)) else bool(np.isfinite(np.asarray(v, dtype=np.float64)).all())
+        except (TypeError, ValueError):
+            ok = False
         if not ok:
             raise ValueError(f"{command}: {name} must be a finite number, got {v!r}")
 
@@ -122,7 +125,11 @@ class Robot:
         """Desired body-frame velocity (m/s), capped at the robot's max_speed by the world. A quadrotor
         flies it in ground speed + vertical speed mode, holding the commanded heading."""
         c = LIGHT_SPEED
-        if not (-c <= vx <= c and -c <= vy <= c and -c <= vz <= c):  # false for NaN too
+        try:
+            fine = -c <= vx <= c and -c <= vy <= c and -c <= vz <= c  # false for NaN too
+        except TypeError:  # not numbers: require_speed says which
+            fine = False
+        if not fine:
             require_speed("set_velocity", "vx vy vz", vx, vy, vz)
         kind = self._body()
         if kind & _WHEELS and (vy or vz):

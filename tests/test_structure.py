@@ -57,6 +57,8 @@ def _private_reads(path: Path) -> list[str]:
                 continue
             if isinstance(node.value, ast.Name) and node.value.id == "np":
                 continue  # numpy's own ufunc module, used for speed on small arrays (physics.quadrotor)
+            if isinstance(node.value, ast.Name) and node.value.id == "os" and node.attr == "_exit":
+                continue  # the documented way to end a process without waiting for its threads
             if node.attr not in own:
                 out.append(f"{_rel(path)}:{node.lineno} .{node.attr}")
     return out

@@ -56,7 +56,7 @@ class SimGroup:
     def read(self, sensor: str, idx: np.ndarray | None = None) -> np.ndarray:
         """Each robot's `sensor` reading, stacked: what each robot's own sensor would read, with the
         arithmetic in arrays where the sensor class can (`read_many`)."""
-        rows = range(self.n) if idx is None else np.asarray(idx, dtype=np.int64).tolist()
+        rows = range(self.n) if idx is None else (self._members(idx) - self.first).tolist()
         try:
             sensors = [self.sensors[k][sensor] for k in rows]
         except (KeyError, IndexError):
@@ -71,12 +71,12 @@ class SimGroup:
         return read_only(self._sim.world.headings())
 
     def range_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
-        me = self.first + np.asarray(idx, dtype=np.int64)
+        me = self._members(idx)
         return ranges(self._sim.world.positions(), me, np.asarray(nodes, dtype=np.int64))
 
     def bearing_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         world = self._sim.world
-        me = self.first + np.asarray(idx, dtype=np.int64)
+        me = self._members(idx)
         return bearings(world.positions(), world.headings(), me, np.asarray(nodes, dtype=np.int64))
 
     # -- the inbox -------------------------------------------------------------------------------
@@ -122,12 +122,30 @@ class SimGroup:
         slots = self._sim.world.quad_slot
         return bool(slots.size) and bool(np.any(slots[self._slice] >= 0))
 
+    def _members(self, idx: Any) -> np.ndarray:
+        """The node ids of the group's robots `idx`: indices 0..n-1 into the group, or a boolean mask
+        of n; anything else (fractions, ids past the group) is refused rather than truncated."""
+        a = np.asarray(idx)
+        if a.dtype == np.bool_:
+            if a.shape != (self.n,):
+                raise ValueError(f"idx: a boolean mask needs one entry per robot of the group ({self.n}), "
+                                 f"got shape {a.shape}")
+            return self.first + np.flatnonzero(a)
+        if a.dtype.kind not in "iu" and a.size:
+            raise ValueError(f"idx must be integer indices 0..{self.n - 1} into the group (or a boolean mask), "
+                             f"got {a.dtype} values")
+        a = np.atleast_1d(a).astype(np.int64, copy=False)
+        if a.size and (a.min() < 0 or a.max() >= self.n):
+            raise ValueError(f"idx must be indices 0..{self.n - 1} into the group, got values in {a.min()}..{a.max()}")
+        return self.first + a
+
     def _rows(self, idx: np.ndarray | None) -> np.ndarray | slice:
-        return self._slice if idx is None else self.first + np.asarray(idx, dtype=np.int64)
+        return self._slice if idx is None else self._members(idx)
 
     def set_velocity(self, vx: Any, vy: Any = 0.0, vz: Any = 0.0, idx: np.ndarray | None = None) -> None:
         require_speed("group.set_velocity", "vx vy vz", vx, vy, vz)
         rows = self._rows(idx)
+        _require_per_robot("group.set_velocity", "vx vy vz", self.n if idx is None else len(rows), vx, vy, vz)
         if self._wheeled():
             check_ground_velocity(self._sim.world, self.ids if idx is None else rows, vy, vz)
         cmd = self._sim.world.cmd_vel
@@ -142,6 +160,7 @@ class SimGroup:
     def set_heading(self, heading: Any, idx: np.ndarray | None = None) -> None:
         require_finite("group.set_heading (or turn)", "heading", heading)
         rows = self._rows(idx)
+        _require_per_robot("group.set_heading (or turn)", "heading", self.n if idx is None else len(rows), heading)
         self._sim.world.cmd_heading[rows] = wrap_angle(np.asarray(heading, dtype=np.float64))
         if self._quads():
             self._sim.world.quads_steer(self.ids if idx is None else rows)
@@ -159,6 +178,7 @@ class SimGroup:
         require_finite("group.drive", "v w", v, w)
         rows = self.ids if idx is None else self._rows(idx)
         count = len(rows)
+        _require_per_robot("group.drive", "v w", count, v, w)
         self._sim.world.drive_many(rows, np.broadcast_to(np.asarray(v, dtype=np.float64), (count,)),
                                    np.broadcast_to(np.asarray(w, dtype=np.float64), (count,)))
 
@@ -166,7 +186,7 @@ class SimGroup:
         """Quadrotors: one setpoint per robot in a flight mode (see Robot.fly); each goes to the vehicle's
         cascaded PID, so this costs a call per robot."""
         world = self._sim.world
-        rows = self.ids if idx is None else self.first + np.asarray(idx, dtype=np.int64)
+        rows = self.ids if idx is None else self._members(idx)
         if not world.quad_slot.size or np.any(world.quad_slot[rows] < 0):
             raise ValueError(f"group of robots {self.first}..{self.first + self.n - 1} is not quadrotors "
                              "(robot.model: quadrotor)")
@@ -183,18 +203,18 @@ class SimGroup:
     # -- radio -----------------------------------------------------------------------------------
     def broadcast(self, idx: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray,
                   interface: str | None = None) -> np.ndarray:
-        idx = np.asarray(idx, dtype=np.int64)
-        dst = np.full(len(idx), BROADCAST, dtype=np.int64)
-        return self._sim.send_many(self.first + idx, dst, _payload_list(payloads, len(idx)),
+        src = self._members(idx)
+        dst = np.full(len(src), BROADCAST, dtype=np.int64)
+        return self._sim.send_many(src, dst, _payload_list(payloads, len(src)),
                                    self._sim.interface_index(interface))
 
     def send(self, idx: np.ndarray, dst: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray,
              interface: str | None = None) -> np.ndarray:
-        idx = np.asarray(idx, dtype=np.int64)
-        dst = np.broadcast_to(np.asarray(dst, dtype=np.int64), (len(idx),))
+        src = self._members(idx)
+        dst = np.broadcast_to(np.asarray(dst, dtype=np.int64), (len(src),))
         if len(dst) and (dst.min() < 0 or dst.max() >= len(self._sim.alive)):
             raise ValueError(f"dst must be node ids in 0..{len(self._sim.alive) - 1}")
-        return self._sim.send_many(self.first + idx, dst, _payload_list(payloads, len(idx)),
+        return self._sim.send_many(src, dst, _payload_list(payloads, len(src)),
                                    self._sim.interface_index(interface))
 
     # -- randomness and metrics ------------------------------------------------------------------
@@ -202,9 +222,18 @@ class SimGroup:
         return self._robot_rng(self.first + int(i))
 
     def record(self, name: str, values: Any, idx: np.ndarray | None = None) -> None:
-        nodes = self.ids if idx is None else self.first + np.asarray(idx, dtype=np.int64)
+        nodes = self.ids if idx is None else self._members(idx)
         values = np.broadcast_to(record_values(values), (len(nodes),))
         self._sim.recorder.record_many(self._sim.now_ns, nodes, name, values)
+
+
+def _require_per_robot(command: str, names: str, count: int, *values: Any) -> None:
+    """Each value is one number for all `count` robots or one per robot: numpy would broadcast other
+    shapes with a message naming neither the command nor the argument."""
+    for name, v in zip(names.split(), values):
+        shape = np.shape(v)
+        if shape not in ((), (count,), (1,)):
+            raise ValueError(f"{command}: {name} must be one number or one per robot ({count}), got shape {shape}")
 
 
 def _payload_list(payloads: bytes | Sequence[bytes] | np.ndarray, count: int) -> list[bytes]:
@@ -227,19 +256,20 @@ def _payload_list(payloads: bytes | Sequence[bytes] | np.ndarray, count: int) ->
 class GroupTick:
     """One tick of a group controller: its step, then the messages it left unread are dropped."""
 
-    __slots__ = ("controller", "group")
+    __slots__ = ("controller", "group", "name")
 
-    def __init__(self, controller: GroupController, group: SimGroup) -> None:
+    def __init__(self, controller: GroupController, group: SimGroup, name: str) -> None:
         self.controller = controller
         self.group = group
+        self.name = name
 
     def __call__(self) -> None:
         try:
             self.controller.step()
         except Exception as exc:  # no one robot's code: say whose it is
             g = self.group
-            exc.add_note(f"in {type(self.controller).__name__}.step, the group controller of robots "
-                         f"{g.first}..{g.first + g.n - 1}")
+            exc.add_note(f"in {type(self.controller).__name__}.step, the group controller of {self.name} (robots "
+                         f"{g.first}..{g.first + g.n - 1})")
             raise
         self.group.end_tick()
 

@@ -105,7 +105,7 @@ class NetHandle:
     def _geometry(self, node: int) -> tuple[float, float]:
         """(range m, bearing rad in this robot's frame) to `node`, from the world's current poses."""
         w = self._sim.world
-        if not 0 <= node < len(self._sim.alive):
+        if not isinstance(node, (int, np.integer)) or isinstance(node, bool) or not 0 <= node < len(self._sim.alive):
             raise ValueError(f"range_to/bearing_to: node must be a node id in 0..{len(self._sim.alive) - 1}, got {node!r}")
         d = w.position_of(node) - w.position_of(self.node)
         rng = float(math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))

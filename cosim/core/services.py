@@ -26,6 +26,11 @@ def _seconds_to_ns(value: float, what: str) -> int:
     return round(value * NS_PER_S)
 
 
+def _require_callable(call: str, fn: object) -> None:
+    if not callable(fn):
+        raise TypeError(f"{call}: fn must be callable (a function or a method, called with no arguments), got {fn!r}")
+
+
 class SimServices:
     """Implements controllers.Services for one node, on simulated time."""
 
@@ -47,6 +52,7 @@ class SimServices:
         return self.every_ns(period, fn, None if phase_s is None else _seconds_to_ns(phase_s, "phase"))
 
     def every_ns(self, period: int, fn: Callable[[], None], phase: int | None) -> Timer:
+        _require_callable("every", fn)
         if phase is None:
             phase = int(self._rng.integers(0, period))
         elif not 0 <= phase:
@@ -57,6 +63,7 @@ class SimServices:
         delay = _seconds_to_ns(delay_s, "delay")
         if delay < 0:
             raise ValueError(f"delay must be >= 0 seconds, got {delay_s!r}")
+        _require_callable("after", fn)
         return self.timer(self._sim, fn, self._sim.now_ns + delay, 0, self.node)
 
     def record(self, name: str, value: float) -> None:

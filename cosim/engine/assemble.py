@@ -317,4 +317,4 @@ def _bind_groups(s: Scenario, sim: Simulation, streams: SeedStreams, mapper: Map
         ctrl.bind(group, streams.generator("group", group.first), services)
         period = controller_period_ns(spec, type(ctrl), mapper, f"groups[{gi}].controller")
         if period is not None and type(ctrl).steps():
-            services.every_ns(period, GroupTick(ctrl, group), spec.phase_ns or 0)
+            services.every_ns(period, GroupTick(ctrl, group, s.groups[gi].name), spec.phase_ns or 0)

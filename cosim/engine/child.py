@@ -20,6 +20,7 @@ def main(argv: list[str]) -> int:
     from cosim.core.progress import startup_phases
     from cosim.engine import console
     from cosim.engine.execute import run_in
+    from cosim.engine.leftover_threads import exit_despite_threads, warn_of_leftover_threads
     from cosim.scenario.loading import from_dict
 
     control = os.fdopen(os.dup(1), "w", buffering=1)  # the protocol's lines, on the same pipe as the console's
@@ -44,11 +45,12 @@ def main(argv: list[str]) -> int:
     try:
         result = run_in(scenario, run_dir, progress=progress, argv=command, phase=lambda text: say(f"phase {text}"),
                         built=built)
+        warn_of_leftover_threads()
     finally:
         out.close_line()
         err.close_line()
         keep.close()
-    return 0 if result.status == "ok" else 1
+    return exit_despite_threads(0 if result.status == "ok" else 1)
 
 
 if __name__ == "__main__":

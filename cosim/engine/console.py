@@ -116,6 +116,7 @@ class LazyFile(io.TextIOBase):
     def close(self) -> None:
         if self._f is not None:
             self._f.close()
+            self._f = None  # io's close() flushes first: there is nothing left to flush
         super().close()
 
 

@@ -83,9 +83,15 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
             if isinstance(exc, SimulationError):
                 _write_quietly(directory / "error.txt", exc.traceback_text)
         except KeyboardInterrupt as exc:
-            status = "interrupted"
-            error = str(exc) if isinstance(exc, Terminated) else "interrupted by the user (Ctrl-C)"
-            log.warning("run %s at t = %.3f s; writing what was computed", error, sim.now_ns / NS_PER_S if sim else 0.0)
+            if not signals.caught and sim is not None:  # no signal came: the run's own code raised it
+                status = "failed"
+                error = str(SimulationError.during(exc, sim.now_ns, sim.current_node, traceback.format_exc()))
+                _write_quietly(directory / "error.txt", traceback.format_exc())
+            else:
+                status = "interrupted"
+                error = str(exc) if isinstance(exc, Terminated) else "interrupted by the user (Ctrl-C)"
+                log.warning("run %s at t = %.3f s; writing what was computed", error,
+                            sim.now_ns / NS_PER_S if sim else 0.0)
         except Exception as exc:  # a bug in a backend: still leave a record
             if not prepared:
                 raise  # the directory cannot be written: nothing to record in

@@ -32,7 +32,7 @@ def check(s: Scenario, m: Mapper) -> None:
                                  "nothing would happen between its start and its end")
     if q % dt:
         raise m.error(
-            "quantum", f"the physics step ({format_ns(dt)}) must divide the quantum ({format_ns(q)}); "
+            "quantum", f"the physics step physics.dt ({format_ns(dt)}) must divide the quantum ({format_ns(q)}); "
             f"try a quantum of {format_ns(dt * max(1, round(q / dt)))}"
         )
     if not s.groups:

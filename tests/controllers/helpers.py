@@ -1,5 +1,7 @@
 """Small controllers used by the controller API tests (importable by the scenario loader)."""
 
+import os
+import signal
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,7 +57,7 @@ class CtrlC(Controller):
             self.after(1.25, self._press)
 
     def _press(self):
-        raise KeyboardInterrupt
+        os.kill(os.getpid(), signal.SIGINT)  # what Ctrl-C sends; the run's handler turns it into KeyboardInterrupt
 
 
 class Ns3Fatal(Controller):

@@ -3,6 +3,9 @@ an exception set"): the run is still interrupted, not failed."""
 
 from __future__ import annotations
 
+import os
+import signal
+
 from controllers.api.controller import Controller
 from tests.conftest import base_scenario
 
@@ -13,7 +16,7 @@ class WrappedInterrupt(Controller):
     def step(self) -> None:
         if self.now >= 0.5:
             try:
-                raise KeyboardInterrupt
+                os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C; the run's handler raises KeyboardInterrupt here
             except KeyboardInterrupt as exc:
                 raise SystemError("CPUDispatcher(...) returned a result with an exception set") from exc
 
@@ -23,3 +26,20 @@ def test_a_wrapped_interrupt_interrupts_the_run(run_dict):
     data["groups"][0]["controller"] = {"class": "tests.cosim.core.test_interruption:WrappedInterrupt"}
     result = run_dict(data)
     assert result.status == "interrupted" and "interrupted by the user" in result.error
+
+
+class RaisesInterrupt(Controller):
+    period = 0.1
+
+    def step(self) -> None:
+        if self.now >= 0.5:
+            raise KeyboardInterrupt
+
+
+def test_a_keyboard_interrupt_raised_by_user_code_with_no_signal_fails_the_run_naming_the_code(run_dict):
+    data = base_scenario(duration=2.0)
+    data["groups"][0]["controller"] = {"class": "tests.cosim.core.test_interruption:RaisesInterrupt"}
+    result = run_dict(data)
+    assert result.status == "failed"
+    assert result.error.startswith("the code raised KeyboardInterrupt itself (no Ctrl-C or signal arrived)")
+    assert "in RaisesInterrupt.step() at test_interruption.py:" in result.error

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from controllers import GroupController
+from controllers import Controller, GroupController
 from controllers.library.random_walk import RandomWalk
 
 
@@ -104,3 +104,18 @@ class NeverReturns(RandomWalk):
         super().step()
         while self.id == 3 and self.now > 0.25:
             pass
+
+
+class SpeedInWords(RandomWalk):
+    def step(self) -> None:
+        self.robot.set_velocity("fast", 0.0, 0.0)
+
+
+class RangeToHalf(RandomWalk):
+    def step(self) -> None:
+        self.net.range_to(1.5)
+
+
+class EveryFive(Controller):
+    def setup(self) -> None:
+        self.every(1.0, 5)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 import yaml
 
 from cosim.sweep.runner import run_sweep
@@ -55,7 +56,9 @@ def test_print_stderr_and_logging_reach_the_terminal_and_console_txt(tmp_path):
     shown = [ln for ln in proc.stderr.splitlines() if ln.startswith("[t = ")]
     assert shown == kept
     assert "hello" not in proc.stdout  # stdout keeps the summary
-    assert "a complaint" in (tmp_path / "out" / "child_stderr.txt").read_text()  # stderr is still kept whole there
+    child_stderr = (tmp_path / "out" / "child_stderr.txt").read_text()
+    assert "a complaint" in child_stderr  # stderr is still kept whole there
+    assert "Traceback" not in child_stderr and "closed file" not in child_stderr  # console.txt closes cleanly
 
 
 def test_a_progress_lookalike_printed_by_a_controller_is_output_not_progress(tmp_path):
@@ -78,3 +81,30 @@ def test_each_sweep_run_keeps_its_own_console(tmp_path):
     assert run_sweep(load_sweep(tmp_path / "sweep.yaml"), out_dir=out, jobs=1).ok == 2
     consoles = sorted((p / "console.txt").read_text().count("\n") for p in (out / "runs").iterdir())
     assert consoles == [1, 11]  # one robot says hello; two robots say hello and the second talks
+
+
+SPINNER = textwrap.dedent('''
+    import threading
+    import time
+
+    from controllers.api.controller import Controller
+
+
+    class Spinner(Controller):
+        def setup(self):
+            threading.Thread(target=time.sleep, args=(1e9,), name=f"spin-{self.robot.id}").start()
+''')
+
+
+@pytest.mark.parametrize("where", [[], ["--in-process"]])
+def test_threads_user_code_leaves_running_do_not_keep_cosim_run_alive(tmp_path, where):
+    (tmp_path / "spinner.py").write_text(SPINNER)
+    data = _scenario(tmp_path)
+    data["groups"][0]["controller"] = {"class": "spinner:Spinner"}
+    path = tmp_path / "spin.yaml"
+    path.write_text(yaml.safe_dump(data))
+    proc = subprocess.run([sys.executable, "-m", "cosim.cli", "run", str(path), "--out", str(tmp_path / "out"), "--quiet",
+                           *where], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "user code left 2 thread(s) running (spin-0, spin-1)" in proc.stderr
+    assert (tmp_path / "out" / "metrics.json").is_file()

@@ -109,13 +109,13 @@ def test_every_array_a_group_reads_is_read_only():
 def test_errors_say_whose_code_failed(tmp_path):
     result = cosim.run(cosim.from_dict(_scenario("GroupFails"), source="t.yaml"), out_dir=tmp_path / "a")
     assert result.status == "failed" and "node None" not in result.error
-    assert result.error.startswith("ValueError: no plan (in GroupFails.step, the group controller of robots 0..9) (t = ")
+    assert result.error.startswith("ValueError: no plan (in GroupFails.step, the group controller of bees (robots 0..9)) (t = ")
     with pytest.raises(cosim.ScenarioError, match=r"t.yaml: groups\[0\].controller.class: BadConstructor\(params\) "
                                                   r"raised RuntimeError: cannot start \(at .*faulty.py:\d+"):
         cosim.build(cosim.from_dict(_scenario("BadConstructor"), source="t.yaml"))
     result = cosim.run(cosim.from_dict(_scenario("Exits"), source="t.yaml"), out_dir=tmp_path / "b")
     assert result.status == "failed" and result.error.startswith("the code called sys.exit(3), which controllers cannot do")
-    assert re.search(r"\(node \d+, t = 0\.2\d+ s\)$", result.error)
+    assert re.search(r"\(node \d+, t = 0\.2\d+ s, in Exits\.step\(\) at faulty\.py:\d+\)$", result.error)
     assert (result.directory / "metrics.json").is_file()
 
 
@@ -129,7 +129,20 @@ def test_the_watchdog_stops_a_controller_that_never_returns_and_names_it(tmp_pat
     status = json.loads((tmp_path / "run" / "status.json").read_text())
     assert status["status"] == "failed"
     assert re.match(r"Stuck: robot 3's code has not returned for 1 s of wall time \(watchdog\), at t = 0\.[23]\d+ s "
-                    r"simulated: a loop that never ends\? \(node 3, t = 0\.[23]\d+ s\)$", status["error"])
+                    r"simulated: a loop that never ends\? \(node 3, t = 0\.[23]\d+ s, in NeverReturns\.step\(\) "
+                    r"at faulty\.py:\d+\)$", status["error"])
     assert (tmp_path / "run" / "trace" / "positions.parquet").is_file()
     with pytest.raises(cosim.ScenarioError, match="watchdog: expected a positive wall time"):
         cosim.from_dict({**_scenario("NeverReturns"), "watchdog": 0}, source="t.yaml")
+
+
+@pytest.mark.parametrize(("cls", "message"), [
+    ("SpeedInWords", r"ValueError: set_velocity: vx must be a finite number, got 'fast' \(node \d+, t = [\d.]+ s, "
+                     r"in SpeedInWords\.step\(\) at faulty\.py:\d+\)$"),
+    ("RangeToHalf", r"ValueError: range_to/bearing_to: node must be a node id in 0\.\.9, got 1\.5 .*in RangeToHalf\.step"),
+    ("EveryFive", r"TypeError: every: fn must be callable .*got 5 .*in EveryFive\.setup\(\) at faulty\.py:\d+\)$"),
+])
+def test_a_bad_call_is_refused_at_the_call_naming_the_class_method_and_line(tmp_path, cls, message):
+    result = cosim.run(cosim.from_dict(_scenario(cls, period=0.1 if cls != "EveryFive" else None), source="t.yaml"),
+                       out_dir=tmp_path / "r")
+    assert result.status == "failed" and re.match(message, result.error), result.error

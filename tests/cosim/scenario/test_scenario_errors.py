@@ -112,7 +112,7 @@ CASES = [
     ("wrong type", with_("groups.0.count", "many"), "test.yaml: groups[0].count: expected an integer, got 'many'"),
     ("negative count", with_("groups.0.count", 0), "test.yaml: groups[0]: count must be >= 1, got 0"),
     ("quantum not a multiple of dt", with_("quantum", "15 ms"),
-     "test.yaml: quantum: the physics step (10 ms) must divide the quantum (15 ms)"),
+     "test.yaml: quantum: the physics step physics.dt (10 ms) must divide the quantum (15 ms)"),
     ("controller period vs dt", with_("groups.0.controller.period", "25 ms"),
      "test.yaml: groups[0].controller.period: the controller period (25 ms) must be a multiple of the physics step (10 ms)"),
     ("unimportable controller", with_("groups.0.controller.class", "controllers.nope:Missing"),
