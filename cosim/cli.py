@@ -157,6 +157,24 @@ def compare_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_vehicle_args(args: argparse.Namespace) -> None:
+    """serve-vehicle's numbers, each refused naming its option."""
+    lat, lon, alt = args.origin
+    if not (-90 <= lat <= 90 and -180 <= lon <= 180 and -500 <= alt <= 9000):
+        raise ValueError(f"--origin must be a latitude within -90..90, a longitude within -180..180 and an "
+                         f"altitude within -500..9000 m, got {lat} {lon} {alt}")
+    if not all(map(math.isfinite, args.at)):
+        raise ValueError(f"--at must be finite numbers, got {args.at}")
+    if args.duration is not None and not 0 < args.duration < math.inf:
+        raise ValueError(f"--duration must be a positive number of seconds, got {args.duration}")
+    if not 1 <= args.sysid <= 255:
+        raise ValueError(f"--sysid: a MAVLink system id is within 1..255, got {args.sysid}")
+    if not 0 < args.gcs_timeout < math.inf:
+        raise ValueError(f"--gcs-timeout must be a positive number of seconds, got {args.gcs_timeout}")
+    if not 0 <= args.cold_start < math.inf:
+        raise ValueError(f"--cold-start must be a number of seconds >= 0, got {args.cold_start}")
+
+
 def serve_vehicle_command(args: argparse.Namespace) -> int:
     """`cosim serve-vehicle`: one simulated vehicle over MAVLink, paced to the wall clock."""
     from cosim.mavlink.datagrams import key_from_env
@@ -166,14 +184,7 @@ def serve_vehicle_command(args: argparse.Namespace) -> int:
 
     try:
         out = None
-        if not 0 <= args.port <= 65535:
-            raise ValueError(f"--port must be within 0..65535 (0: any free port), got {args.port}")
-        lat, lon, alt = args.origin
-        if not (-90 <= lat <= 90 and -180 <= lon <= 180 and -500 <= alt <= 9000):
-            raise ValueError(f"--origin must be a latitude within -90..90, a longitude within -180..180 and an "
-                             f"altitude within -500..9000 m, got {lat} {lon} {alt}")
-        if not all(map(math.isfinite, (*args.at, args.duration or 0.0))):
-            raise ValueError(f"--at and --duration must be finite numbers, got {args.at} and {args.duration}")
+        _check_vehicle_args(args)
         if args.out:
             host, _, port = args.out.rpartition(":")
             if not host or not port.isdigit() or not 0 < int(port) <= 65535:
@@ -257,7 +268,7 @@ def _add_validate_and_report(sub: AddParser) -> None:
 
 def _add_serve_vehicle(sub: AddParser) -> None:
     p = sub("serve-vehicle", help="serve one simulated vehicle over MAVLink (a stand-in for a real one)")
-    p.add_argument("--port", type=int, default=14550, help="UDP port (default 14550)")
+    p.add_argument("--port", type=view_cli.port_number, default=14550, help="UDP port (default 14550)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; others are your choice)")
     p.add_argument("--personality", choices=["px4", "ardupilot", "ardupilot_rover"], default="ardupilot")
     p.add_argument("--origin", type=float, nargs=3, metavar=("LAT", "LON", "ALT"), default=(47.3977, 8.5456, 488.0),

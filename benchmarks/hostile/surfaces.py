@@ -42,7 +42,7 @@ STREAMS = {
     "tcp-word-port": ("tcp://127.0.0.1:http", "refuse", ("http",)),
     "http-scheme": ("http://127.0.0.1:5556", "refuse", ("http",)),
     "garbage": ("not a url", "refuse", ("not a url",)),
-    "empty": ("", "refuse", ("stream",)),
+    "empty": ("", "refuse", ("URL",)),
     "unknown-host": ("tcp://no.such.host.invalid:5556", "refuse", ("no.such.host.invalid",)),
     "foreign-address": ("tcp://10.255.255.1:5556", "refuse", ("10.255.255.1",)),
 }

@@ -20,7 +20,7 @@ SWEEP = ("cosim", "sweep", "w.yaml", "--jobs", "2", "--quiet")
 CRASHY = ("from controllers.library.instrument import InstrumentBee\n\n"
           "class Crashy(InstrumentBee):\n"
           "    def step(self):\n"
-          "        if self.params.max_speed > 2.5 and self.now > 0.3:\n"
+          "        if self.params.max_speed > 2.5 and self.now > 0.1:\n"
           "            raise RuntimeError('crash at high speed')\n"
           "        super().step()\n")
 
@@ -43,7 +43,7 @@ def _files(**changes: object) -> dict[str, str]:
 BAD_FILES = {
     "axis-unknown-key": ({"grid": {"groups.0.bogus": [1, 2]}}, ("bogus",)),
     "axis-empty-list": ({"grid": {"groups.0.count": []}}, ("groups.0.count",)),
-    "axis-scalar": ({"grid": {"groups.0.count": 5}}, ("groups.0.count",)),
+    "axis-word": ({"grid": {"groups.0.count": "many"}}, ("groups.0.count",)),
     "axis-bad-values": ({"grid": {"groups.0.count": [-1, 4]}}, ("count",)),
     "axis-nan": ({"grid": {"groups.0.robot.max_speed": [float("nan"), 1.0]}}, ("max_speed",)),
     "two-spellings": ({"grid": {"groups.0.count": [4, 6], "groups.00.count": [5, 7]}}, ("groups.00.count",)),
@@ -77,7 +77,7 @@ BAD_OPTIONS = {
     "jobs-zero": (("--jobs", "0"), ("--jobs",)),
     "jobs-negative": (("--jobs", "-2"), ("--jobs",)),
     "jobs-word": (("--jobs", "many"), ("--jobs",)),
-    "dask-garbage": (("--dask", "not an address"), ("--dask",)),
+    "dask-garbage": (("--dask", "not an address"), ("not an address",)),
     "dask-bad-port": (("--dask", "tcp://127.0.0.1:99999"), ("99999",)),
     "dask-local-zero": (("--dask", "local:0"), ("local",)),
 }

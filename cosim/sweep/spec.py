@@ -168,6 +168,8 @@ def load_sweep(path: str | Path) -> SweepSpec:
     output = data.get("output") or {}
     if not isinstance(output, dict) or set(output) - {"dir"}:
         raise ScenarioError(src, "output", "expected {dir: PATH}")
+    if "dir" in output and (not isinstance(output["dir"], str) or not output["dir"].strip()):
+        raise ScenarioError(src, "output.dir", f"expected a path, got {output['dir']!r}")
     out_dir = Path(output["dir"]).resolve() if "dir" in output else None  # outputs: relative to the working directory
     _check_keys(src, grid, fixed, exclude)
     runs = reps * math.prod(len(v) for v in grid.values())

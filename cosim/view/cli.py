@@ -20,13 +20,30 @@ def _layers(text: str) -> tuple[str, ...]:
     return names
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP or UDP port, 0..65535 (0: any free one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number within 0..65535, got {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number within 0..65535, got {port}")
+    return port
+
+
+def _url(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a ZeroMQ URL such as tcp://127.0.0.1:5556 or ipc://PATH, got ''")
+    return text
+
+
 def add_run_options(p: argparse.ArgumentParser) -> None:
     """`cosim run`'s viewing options."""
     p.add_argument("--view", action="store_true",
                    help="watch it live in Rerun's web viewer, served on 127.0.0.1 (the URL is printed), and record "
                         "recording.rrd in the run directory")
-    p.add_argument("--view-port", type=int, default=None, help="web viewer port (default: a free one)")
-    p.add_argument("--stream", metavar="URL", help="publish states and network events on a ZeroMQ PUB socket, "
+    p.add_argument("--view-port", type=port_number, default=None, help="web viewer port (default: a free one)")
+    p.add_argument("--stream", metavar="URL", type=_url, help="publish states and network events on a ZeroMQ PUB socket, "
                                                    "e.g. tcp://127.0.0.1:5556 (docs/viewing.md: the format)")
 
 
@@ -35,7 +52,7 @@ def add_parser(sub) -> None:
     p.add_argument("directory", type=Path, help="a run directory")
     p.add_argument("--web", action="store_true", help="serve the web viewer (the default without a display)")
     p.add_argument("--bind", default="127.0.0.1", help="address to serve on (default 127.0.0.1; others are your choice)")
-    p.add_argument("--port", type=int, default=None, help="web viewer port (default: a free one)")
+    p.add_argument("--port", type=port_number, default=None, help="web viewer port (default: a free one)")
     p.add_argument("--rebuild", action="store_true", help="remake recording.rrd from the trace even if it exists")
     p.add_argument("--layers", type=_layers, default=LAYERS, help=f"comma-separated subset of {','.join(LAYERS)}")
     p.add_argument("--write-only", action="store_true", help="write recording.rrd and print its path; open nothing")

@@ -112,13 +112,20 @@ def test_an_initial_state_that_is_not_a_file_is_refused_without_reading_it(tmp_p
 def test_serve_vehicle_refuses_nonsense_arguments_with_a_message(capsys):
     import pytest
 
-    for args, message in ((["--port", "70000"], "--port must be within 0..65535"),
-                          (["--origin", "nan", "nan", "nan"], "--origin must be a latitude within -90..90"),
+    for args, message in ((["--origin", "nan", "nan", "nan"], "--origin must be a latitude within -90..90"),
                           (["--origin", "47", "190", "0"], "--origin must be a latitude within -90..90, a longitude"),
-                          (["--at", "inf", "0"], "--at and --duration must be finite numbers"),
+                          (["--at", "inf", "0"], "--at must be finite numbers"),
+                          (["--duration", "-5"], "--duration must be a positive number of seconds, got -5.0"),
+                          (["--sysid", "0"], "--sysid: a MAVLink system id is within 1..255, got 0"),
+                          (["--gcs-timeout", "-1"], "--gcs-timeout must be a positive number of seconds, got -1.0"),
+                          (["--cold-start", "nan"], "--cold-start must be a number of seconds >= 0, got nan"),
                           (["--out", "127.0.0.1:99999"], "--out expects HOST:PORT with a port within 1..65535")):
-        assert main(["serve-vehicle", *args, "--duration", "1"]) == 2, args
+        assert main(["serve-vehicle", "--duration", "1", *args]) == 2, args
         err = capsys.readouterr().err
         assert f"error: {message}" in err and "Traceback" not in err
-    with pytest.raises(SystemExit):  # argparse's own message for a port that is not a number
-        main(["serve-vehicle", "--port", "x"])
+    for argv in (["serve-vehicle", "--port", "x"], ["serve-vehicle", "--port", "70000"],
+                 ["run", "s.yaml", "--view-port", "70000"], ["run", "s.yaml", "--stream", ""]):
+        with pytest.raises(SystemExit):  # argparse's own message, naming the option
+            main(argv)
+        err = capsys.readouterr().err
+        assert argv[2] in err and ("within 0..65535" in err or "expected a ZeroMQ URL" in err), err

@@ -97,6 +97,7 @@ def test_keys_and_points_that_would_run_something_else_are_refused(tmp_path, gri
 @pytest.mark.parametrize(("change", "message"), [
     ({"grdi": {}}, "sweep.yaml: grdi: unknown key"),
     ({"replications": 0}, "sweep.yaml: replications: expected an integer >= 1, got 0"),
+    ({"output": {"dir": 5}}, "sweep.yaml: output.dir: expected a path, got 5"),
     ({"exclude": [{"seed": 3}]}, "sweep.yaml: exclude[0].seed: not a grid axis"),
     ({"grid": {"groups.0.count": [4, -1]}}, "sweep.yaml: grid (groups.0.count=-1): the base scenario rejects this point"),
     ({"timeout": float("nan")}, "sweep.yaml: timeout: expected seconds > 0, got nan"),
