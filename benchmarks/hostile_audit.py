@@ -121,6 +121,10 @@ def main() -> int:
     parser.add_argument("--jsonl", type=Path)
     parser.add_argument("--keep", action="store_true", help="keep the case folders")
     args = parser.parse_args()
+    # A shell's background job starts with SIGINT and SIGQUIT ignored, and the commands would inherit
+    # that: handled signals are reset to their defaults across exec, so each command gets its own.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGQUIT, lambda *_: None)
     cases = [c for f in (args.family or sorted(FAMILIES)) for c in FAMILIES[f].cases()]
     if args.case:
         cases = [c for c in cases if args.case in c.name]

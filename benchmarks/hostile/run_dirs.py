@@ -40,7 +40,7 @@ def _good_run() -> Path:
     """One finished run, made once per audit and copied into every case."""
     if not _template:
         root = Path(tempfile.mkdtemp(prefix="hostile-template-"))
-        (root / "s.yaml").write_text(scenario_text({"groups.0.sensors": {}, "groups.0.controller.params.sensor_period": 1.0}))
+        (root / "s.yaml").write_text(scenario_text())
         subprocess.run([str(Path(sys.executable).parent / "cosim"), "run", "s.yaml", "--out", "run", "--quiet"], cwd=root,
                        check=True, capture_output=True)
         _template.append(root / "run")

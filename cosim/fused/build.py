@@ -5,6 +5,7 @@ taken off the event queue (what the compiled loop runs itself; the rest stays qu
 
 from __future__ import annotations
 
+import logging
 from types import MethodType
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,7 @@ from cosim.core.timers import Timer
 from cosim.fused import loop
 from cosim.fused.controllers import STEP, CtlParts, Ctls
 from cosim.fused.groups import Parts
-from cosim.fused.kernels import INF, Flights, Radio, Timers, World
+from cosim.fused.kernels import FLIGHT_FIELDS, INF, POOL_FIELDS, Flights, Radio, Timers, World, compact
 from netstack.backend import BROADCAST
 from netstack.fast.backend import FastBackend
 from netstack.fast.pathloss import SPEED_OF_LIGHT
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 LOG_ROWS = 1 << 18
 INBOX_ROWS = 64
 """Inbox rows per robot of a compiled group (messages one robot may get in one tick)."""
+
+log = logging.getLogger(__name__)
 
 
 def world_of(world: KinematicWorld) -> World:
@@ -65,6 +68,31 @@ def flights_of(n: int, width: int, first_tx: int) -> Flights:
                    np.zeros(slots, np.int64), np.zeros(slots, np.bool_), np.empty(pool, np.int64), np.empty(pool),
                    np.empty(pool, np.bool_), np.array([0, 0, 0, first_tx, INF], np.int64), np.zeros(slots, np.int64),
                    np.zeros(slots, np.int64), np.zeros(slots, np.int64))
+
+
+def roomy(F: Flights, n: int) -> Flights:
+    """`F`, or a copy with twice the slots or receivers, so that at least half of each is free
+    (with room for one more frame's n receivers): the loop returns FULL when either is more than
+    half used, and frames are launched only between such checks, so a launch finds room unless one
+    event launches more than the free half holds."""
+    compact(F)
+    live = np.flatnonzero(F.live[:F.state[0]])
+    F.state[0] = live[-1] + 1 if live.size else 0  # slots past the last frame in the air are free
+    slots, pool = len(F.live), len(F.node)
+    while F.state[0] > slots // 2:
+        slots *= 2
+    while F.state[1] > pool // 2 - n:
+        pool *= 2
+    if (slots, pool) == (len(F.live), len(F.node)):
+        return F
+    log.info("the fused engine's frames in the air grow to %d slots and %d receivers", slots, pool)
+    grown = {}
+    for name in FLIGHT_FIELDS:
+        a = getattr(F, name)
+        length = len(a) if name == "state" else pool if name in POOL_FIELDS else slots
+        grown[name] = np.zeros((length, *a.shape[1:]), a.dtype)
+        grown[name][:len(a)] = a
+    return Flights(**grown)
 
 
 def log_of() -> loop.Log:

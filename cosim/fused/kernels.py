@@ -44,8 +44,11 @@ in y (0: no table of cell starts), cells across in x; cstart: the table, cosim.f
 for one query's candidates (`cand`, one per node); the transmit power (dBm) and wavelength (m) for
 the RSSI a compiled controller's message reports (UnitDisk's Friis loss)."""
 
-Flights = namedtuple("Flights", ["arrive", "seq", "src", "tx", "payload", "start", "count", "live", "node", "dist",
-                                 "lost", "state", "due", "dst", "size"])
+FLIGHT_FIELDS = ("arrive", "seq", "src", "tx", "payload", "start", "count", "live", "node", "dist", "lost", "state",
+                 "due", "dst", "size")
+POOL_FIELDS = ("node", "dist", "lost")
+"""The receivers' pool; every other field but `state` has a row per slot."""
+Flights = namedtuple("Flights", FLIGHT_FIELDS)
 """Frames in the air (slots) and their receivers (a pool); state = slots used, pool used, next seq,
 next tx id, earliest arrival; `due` holds one instant's arriving slots (one per slot). Per slot also
 the destination (BROADCAST or a node) and the payload's true length (`payload` holds its first bytes)."""
@@ -212,7 +215,7 @@ def reach(r: Radio, alive: np.ndarray, src: int, dst: int, start_ns: int, nodes:
 
 
 @njit(cache=True)
-def _compact(f: Flights) -> None:
+def compact(f: Flights) -> None:
     """Move the receivers of frames still in the air to the front of the pool."""
     used = 0
     for s in range(f.state[0]):
@@ -234,14 +237,16 @@ def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, dst: int, size: in
     f, r, alive = borrow((f, r, alive))
     n = len(r.pos)
     if f.state[1] + n > len(f.node):
-        _compact(f)
+        compact(f)
         if f.state[1] + n > len(f.node):
-            raise ValueError("the fused engine's pool of receivers is full")
+            raise ValueError("the fused engine's pool of receivers is full (it grows between events: one event "
+                             "launched more frames than half of it holds)")
     s = 0
     while s < f.state[0] and f.live[s]:
         s += 1
     if s == len(f.live):
-        raise ValueError("the fused engine has too many frames in the air")
+        raise ValueError("the fused engine has too many frames in the air (the slots grow between events: one "
+                         "event launched more frames than half of them hold)")
     f.state[0] = max(f.state[0], s + 1)
     tx = f.state[3]
     f.state[3] += 1

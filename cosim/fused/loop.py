@@ -182,10 +182,12 @@ def _loops(ring, i, t_ring, limit, tt, ts, tn, tstart, tlen, tcur, tper, tlive, 
 @njit(cache=True)
 def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.ndarray) -> int:
     """Run every event before `stop` (time, priority, sequence; none after end_ns). Returns STOPPED
-    there, ENDED at the end, FULL when the logs should be emptied first, or NEWTIMER when a compiled
+    there, ENDED at the end, FULL when the logs should be emptied or the frames' room grown first
+    (cosim.fused.build.roomy), or NEWTIMER when a compiled
     controller asked for timers (C.pend) that Python starts before anything else happens."""
     W, R, F, T, P, G, C, L, clock, stop = borrow((W, R, F, T, P, G, C, L, clock, stop))
     room, rec_room = len(L.t) // 2, len(P.rec_v) // 2
+    slot_room, pool_room = len(F.live) // 2, len(F.node) // 2 - len(W.alive)  # half free: cosim.fused.build.roomy
     log_n, rec_n, counters, fstate = L.n, P.rec_n, L.counters, F.state
     tt, ts, tn, tstart, tlen, tcur, tper, tkind, tlive, tstate = (T.t, T.seq, T.node, T.start, T.length, T.cur,
                                                                  T.period, T.kind, T.live, T.state)
@@ -208,7 +210,7 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.nda
             return STOPPED
         if which < 0:
             return ENDED
-        if log_n[0] > room or rec_n[0] > rec_room:
+        if log_n[0] > room or rec_n[0] > rec_room or fstate[0] > slot_room or fstate[1] > pool_room:
             return FULL
         counters[4] += 1
         if which == 0:

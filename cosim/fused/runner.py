@@ -55,15 +55,17 @@ class FusedLoop:
             L = build.log_of()
         clock = np.array([sim.dt_ns, 0, sim.dt_ns, sim.quantum_ns, sim.duration_ns], dtype=np.int64)
         outputs = _Outputs(sim, net, P, L)
-        _Stretches(sim, module, outputs, world, (W, R, F, T, P, G, C, L, clock)).run(end_ns)
+        _Stretches(sim, module, outputs, world, (W, R, F, T, P, G, C, L, clock), sender).run(end_ns)
         sim.now_ns = end_ns
 
 
 class _Stretches:
     """The compiled loop between the events Python runs: samples, progress, Python timers."""
 
-    def __init__(self, sim: Simulation, module, outputs: _Outputs, world: KinematicWorld, parts: tuple) -> None:
+    def __init__(self, sim: Simulation, module, outputs: _Outputs, world: KinematicWorld, parts: tuple,
+                 sender: _Sender) -> None:
         self.sim, self.module, self.outputs, self.world, self.parts = sim, module, outputs, world, parts
+        self.sender = sender
         sample = sim.recorder.want_positions or sim.neighbor_table is not None
         self.next_sample, self.next_progress = (0 if sample else -1), 0
         if sim.progress is None:  # the event loop's progress events do nothing then: count them, do not stop
@@ -83,10 +85,11 @@ class _Stretches:
 
     def run(self, end_ns: int) -> None:
         sim, outputs = self.sim, self.outputs
-        W, R, F, T, P, G, C, L, clock = self.parts
         advance, typed_once = self.module.advance, False
         stop = np.zeros(3, np.int64)
         while True:
+            W, R, _, T, P, G, C, L, clock = self.parts
+            F = self.sender.parts[0]  # the frames in the air, grown by either (build.roomy)
             stop[:] = self._stop(end_ns)
             status = advance(stop, end_ns, W, R, F, T, P, G, C, L, clock)
             if not typed_once:  # the dispatcher has compiled or loaded its one signature by now
@@ -96,6 +99,7 @@ class _Stretches:
                 self._timers(T, C)
                 continue
             if status == loop.FULL:
+                self.sender.make_room()
                 continue
             if status == loop.ENDED:
                 break
@@ -166,9 +170,18 @@ class _Sender:
     def bind(self, W, R, F) -> None:
         self.parts = (F, R, W.alive)
 
+    def make_room(self) -> None:
+        """Grow the frames in the air when more than half their room is used (build.roomy); the
+        compiled loop reads them from here."""
+        F, R, alive = self.parts
+        self.parts = (build.roomy(F, len(alive)), R, alive)
+
     def __call__(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
         cfg = self.net.config
         cfg.check_frame(src, dst, len(payload), len(self.parts[2]))
+        F, _, alive = self.parts
+        if F.state[0] >= len(F.live) or F.state[1] + len(alive) > len(F.node):  # Python code may send many at once
+            self.make_room()
         args = (*self.parts, src, dst, len(payload), cfg.airtime_to_ns(dst, len(payload)), at_ns)
         s = self._launch(*args)
         if self._launch is launch:

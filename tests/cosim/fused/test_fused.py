@@ -35,6 +35,7 @@ CASES = {
     "losses and noisy distances": {"network.radio.fast.loss_probability": 0.3, "groups.1.controller.params":
                                    {"distance_noise_mm": 3.0}, "groups.0.controller.params": {"distance_noise_mm": 1.0}},
     "300 robots (the radio's cell index)": LINE,
+    "frames in the air that outgrow their first room": {**LINE, "network.radio.fast.latency": "4 s"},
     "a crowd that collides, a quantum of 3 steps": {"quantum": "30 ms", "groups.1.layout": {"type": "list", "points":
                                                     [[-0.02, 0, 0], [-0.03, 0.01, 0], [-0.04, -0.01, 0]]}},
 }
@@ -47,6 +48,15 @@ def test_the_fused_engine_gives_the_event_engines_trace(case, monkeypatch):
     assert (event[0], fused[0]) == ("event", "fused")
     assert fused[2] == event[2] and event[2][1] > 0
     assert fused[1] == event[1]
+
+
+def test_the_frames_in_the_air_grow_rather_than_overflow(monkeypatch, caplog):
+    caplog.set_level("INFO", logger="cosim.fused.build")
+    engine, _, (sent, delivered, *_) = run(monkeypatch, "auto", CASES["frames in the air that outgrow their first room"])
+    assert engine == "fused" and delivered > 0
+    grew = [r.getMessage() for r in caplog.records if "grow to" in r.getMessage()]
+    # grown twice: more frames were in the air at once than the first 4n + 64 slots hold (n = 300)
+    assert grew and int(grew[-1].split(" grow to ")[1].split()[0]) > 2 * (4 * 300 + 64)
 
 
 def test_losses_are_drops_in_the_trace_on_both_engines(monkeypatch):
