@@ -14,16 +14,30 @@ loading, checks, layouts), `engine` (build and run), `output` (run directory, me
 `sweep`, `mavlink`, `report`.
 """
 
-import jit  # noqa: F401  (first: points numba's cache at the folder for this code, before numba loads)
-from cosim.engine.assemble import build
-from cosim.engine.execute import run
-from cosim.errors import ScenarioError, SimulationError
-from cosim.output.results import RunOutput, read_run
-from cosim.output.rundir import RunResult
-from cosim.scenario.loading import from_dict, load
-from cosim.scenario.specs import Scenario
+import importlib
 
-__all__ = [
-    "RunOutput", "RunResult", "Scenario", "ScenarioError", "SimulationError", "build", "from_dict", "load", "read_run", "run",
-]
+import jit  # noqa: F401  (first: points numba's cache at the folder for this code, before numba loads)
+
+_EXPORTS = {
+    "build": "cosim.engine.assemble", "run": "cosim.engine.execute", "ScenarioError": "cosim.errors",
+    "SimulationError": "cosim.errors", "RunOutput": "cosim.output.results", "read_run": "cosim.output.results",
+    "RunResult": "cosim.output.rundir", "from_dict": "cosim.scenario.loading", "load": "cosim.scenario.loading",
+    "Scenario": "cosim.scenario.specs",
+}
+"""The API's names, each loaded from its module on first use: `import cosim` stays light, so the
+`cosim` command starts (and takes Ctrl-C) before the engine is loaded."""
+
+__all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    else:
+        try:
+            value = importlib.import_module(f"cosim.{name}")  # a subpackage, as `cosim.engine`
+        except ModuleNotFoundError:
+            raise AttributeError(f"module 'cosim' has no attribute {name!r}") from None
+    globals()[name] = value
+    return value

@@ -309,9 +309,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         code = args.handler(args)
-    except KeyboardInterrupt:  # before a run started (loading, checking): nothing to keep
+    except KeyboardInterrupt as exc:  # before a run started (loading, checking): nothing to keep
         ignore_until_exit()
-        print("\ninterrupted", file=sys.stderr)
+        print(f"\nstopped by {exc}" if str(exc) and str(exc) != "SIGINT" else "\ninterrupted (Ctrl-C)", file=sys.stderr)
         return 130
     if argv is None:  # the command itself, not a caller in Python: its process must end
         from cosim.engine.leftover_threads import exit_despite_threads, warn_of_leftover_threads

@@ -19,6 +19,7 @@ from cosim.engine.compiling import CompileWatch
 from cosim.engine.signals import Terminated, interrupts, reclaim
 from cosim.engine.watchdog import Watchdog
 from cosim.errors import ScenarioError, SimulationError
+from cosim.output.digests import kept_digests
 from cosim.output.final_state import final_states, write_final_state
 from cosim.output.metrics import metrics_of, record_summary, run_routing_metrics
 from cosim.output.rundir import RunResult, default_dir, prepare, write_status
@@ -148,6 +149,7 @@ def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status:
         extra["warnings"] = warnings
     if metrics_digest:
         extra["metrics_sha256"] = metrics_digest[0]
+    extra["files_sha256"] = kept_digests(directory)
     write_status(directory, status, **extra)
     return status, error, metrics, digest, warnings
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from cosim.core.parts import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.console import is_control
-from cosim.engine.signals import Terminated, interrupts
+from cosim.engine.signals import ENDING, Terminated, interrupts
 from cosim.output.rundir import RunResult, default_dir, prepare, write_status
 from cosim.output.staging import Staging
 from cosim.output.summary import summary_text
@@ -113,7 +113,7 @@ def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None,
             signals.hold()  # from here on the parent only reads back: signals wait
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the child records 'interrupted' and keeps its trace
             interrupted = True
-            child.send_signal(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)  # once: later ones wait
+            child.send_signal(exc.signum if isinstance(exc, Terminated) else signal.SIGINT)  # the same; once
             child.wait()
         finally:
             if watchdog is not None:
@@ -203,7 +203,7 @@ def _record_death(directory: Path, scenario: Scenario, returncode: int, stderr_t
     how = reason or _describe_exit(returncode)
     times = [float(m) for m in _NS3_TIME.findall(stderr_text)]
     t_s = times[-1] if times else last_ns / NS_PER_S
-    by_signal = returncode in (-signal.SIGINT, -signal.SIGTERM, 128 + signal.SIGINT, 128 + signal.SIGTERM)
+    by_signal = -returncode in ENDING or returncode - 128 in ENDING
     if reason is None and (interrupted or by_signal):
         return _record_interrupted(directory, scenario, how, t_s)
     message = ns3_message(stderr_text)

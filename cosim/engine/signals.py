@@ -17,14 +17,25 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGXCPU)
 """Signals that end a run with its results written: Ctrl-C, a scheduler's or `kill`'s SIGTERM,
 SIGHUP (the terminal closed) and SIGXCPU (a CPU-time limit reached)."""
 
+_FATAL_BY_DEFAULT = (signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF)
+"""Signals that would otherwise kill the process and lose the run; taken only while nothing else
+handles them (a profiler's SIGPROF, a user's alarm), and ending the run as SIGTERM does."""
+
+ENDING = _SIGNALS + _FATAL_BY_DEFAULT
+"""Every signal a run may end by, with its results written."""
+
 
 def _name(signum: int) -> str:
     return signal.Signals(signum).name
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM (a scheduler, `kill`, a container stopping), SIGHUP (the terminal closed) or SIGXCPU
-    (a CPU-time limit) arrived; the message names which."""
+    """SIGTERM (a scheduler, `kill`, a container stopping), SIGHUP (the terminal closed), SIGXCPU
+    (a CPU-time limit) or another signal that would kill the process arrived; the message names which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"terminated by {_name(signum)}")
+        self.signum = signum
 
 
 class Interrupts:
@@ -39,7 +50,7 @@ class Interrupts:
         self.caught.append(signum)
         if self.armed:
             self.armed = False  # before raising: a second signal while this one unwinds is only noted
-            exc = KeyboardInterrupt() if signum == signal.SIGINT else Terminated(f"terminated by {_name(signum)}")
+            exc = KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
             if not defer(exc):  # else raised once the trace chunk being written is whole
                 raise exc
 
@@ -63,7 +74,8 @@ def interrupts() -> Iterator[Interrupts]:
         yield _active[0]
         return
     state = Interrupts()
-    before = {s: signal.signal(s, state.handle) for s in _SIGNALS}
+    taken = _SIGNALS + tuple(s for s in _FATAL_BY_DEFAULT if signal.getsignal(s) == signal.SIG_DFL)
+    before = {s: signal.signal(s, state.handle) for s in taken}
     _active.append(state)
     try:
         yield state
@@ -92,5 +104,6 @@ def ignore_until_exit() -> None:
     nothing (one during the interpreter's exit would kill it by the signal, losing exit status 130).
     Main thread only, as `interrupts`."""
     if threading.current_thread() is threading.main_thread():
-        for s in _SIGNALS:
-            signal.signal(s, signal.SIG_IGN)
+        for s in ENDING:
+            if s in _SIGNALS or signal.getsignal(s) == signal.SIG_DFL:
+                signal.signal(s, signal.SIG_IGN)

@@ -11,6 +11,9 @@ from typing import Any
 
 import yaml
 
+from cosim.core.recorder import SCHEMAS
+from cosim.output.digests import file_sha256
+
 log = logging.getLogger(__name__)
 
 
@@ -41,45 +44,81 @@ class RunOutput:
 
 def read_run(directory: str | Path) -> RunOutput:
     """Load everything a run wrote; works for failed and interrupted runs too. A file that cannot be
-    read is named in `torn` (and logged) and the rest is read."""
-    import pyarrow.parquet as pq
-
+    read, or that changed since the run wrote it, is named in `torn` (and logged) and the rest is read."""
     d = Path(directory)
-    status_file = d / "status.json"
-    if not status_file.is_file():
+    if not (d / "status.json").is_file():
         raise FileNotFoundError(f"{d} is not a run directory (no status.json)")
-    torn: dict[str, str] = {}
-
-    def readable(name: str, read: Callable[[Path], Any], default: Any) -> Any:
-        path = d / name
-        if not path.is_file():
-            return default
-        try:
-            return read(path)
-        except (OSError, ValueError, yaml.YAMLError) as exc:  # pyarrow's ArrowInvalid is a ValueError
-            torn[name] = f"{type(exc).__name__}: {exc}"
-            log.warning("%s: %s cannot be read (%s); reading the rest", d, name, torn[name])
-            return default
-
-    def json_file(path: Path) -> dict:
-        data = json.loads(path.read_text())
-        if not isinstance(data, dict):
-            raise ValueError(f"expected a JSON object, got {type(data).__name__}")
-        return data
-
-    status = readable("status.json", json_file, {})
+    files = _Files(d)
+    status = files.read("status.json", _json_object, {})
+    files.expect(status)
     traces = {}
     for p in sorted((d / "trace").glob("*.parquet")):
-        table = readable(f"trace/{p.name}", pq.read_table, None)
+        table = files.read(f"trace/{p.name}", _trace_table, None)
         if table is not None:
             traces[p.stem] = table
+    files.read("final_state.json", lambda path: None, None)  # read by its own reader; named here when torn
     return RunOutput(
         directory=d,
         status=str(status.get("status", "unknown")),
         error=status.get("error"),
-        metrics=readable("metrics.json", json_file, {}),
-        scenario=readable("scenario.yaml", lambda path: yaml.safe_load(path.read_text()) or {}, {}),
-        metadata=readable("metadata.json", json_file, {}),
+        metrics=files.read("metrics.json", _json_object, {}),
+        scenario=files.read("scenario.yaml", _mapping, {}),
+        metadata=files.read("metadata.json", _json_object, {}),
         traces=traces,
-        torn=torn,
+        torn=files.torn,
     )
+
+
+class _Files:
+    """A run directory's files, each read whole or named in `torn` with why."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.torn: dict[str, str] = {}
+        self.digests: dict[str, str] = {}
+
+    def expect(self, status: dict) -> None:
+        """The digests status.json recorded for the files the run wrote (cosim.output.digests)."""
+        recorded = status.get("files_sha256")
+        self.digests.update(recorded if isinstance(recorded, dict) else {})
+        if isinstance(status.get("metrics_sha256"), str):
+            self.digests["metrics.json"] = status["metrics_sha256"]
+
+    def read(self, name: str, read: Callable[[Path], Any], default: Any) -> Any:
+        path = self.directory / name
+        if not path.exists() and not path.is_symlink():
+            return default
+        try:
+            if not path.is_file():
+                raise ValueError("not a regular file")
+            if name in self.digests and file_sha256(path) != self.digests[name]:
+                raise ValueError("changed since the run wrote it (its sha256 is not the one status.json recorded)")
+            return read(path)
+        except (OSError, ValueError, yaml.YAMLError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+            self.torn[name] = f"{type(exc).__name__}: {exc}"
+            log.warning("%s: %s cannot be read (%s); reading the rest", self.directory, name, self.torn[name])
+            return default
+
+
+def _json_object(path: Path) -> dict:
+    data = json.loads(path.read_text())
+    if not isinstance(data, dict):
+        raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _mapping(path: Path) -> dict:
+    data = yaml.safe_load(path.read_text())
+    if not isinstance(data, dict):
+        raise ValueError(f"expected a mapping, got {type(data).__name__}")
+    return data
+
+
+def _trace_table(path: Path) -> Any:
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    missing = sorted(set(SCHEMAS.get(path.stem, {})) - set(table.column_names))
+    if missing:
+        raise ValueError(f"not a {path.stem} trace: no column {', '.join(missing)}")
+    return table

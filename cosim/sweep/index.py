@@ -4,12 +4,13 @@ directories (each holds `sweep_point.json`, `status.json` and, if it ran, `metri
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
+
+from cosim.output.digests import file_sha256
 
 log = logging.getLogger(__name__)
 _SCHEMA = """CREATE TABLE IF NOT EXISTS runs (
@@ -70,7 +71,7 @@ def read_run_state(run_dir: Path) -> dict[str, Any] | None:
 
 def _file_sha256(path: Path) -> str | None:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return file_sha256(path)
     except OSError:
         return None
 

@@ -6,6 +6,7 @@ FrameBuilder as a live run.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import numpy as np
@@ -15,14 +16,18 @@ from cosim.report.run_data import RunData, load_run
 from cosim.view.frames import FrameBuilder
 from cosim.view.live import RECORDING
 from cosim.view.painter import Painter
-from cosim.view.scene import scene_of
+from cosim.view.scene import plain_scene, scene_of
 from cosim.view.spec import ViewSpec
+
+log = logging.getLogger(__name__)
 
 
 def write_recording(run_dir: str | Path, spec: ViewSpec | None = None, path: str | Path | None = None) -> Path:
     """Write the run's recording (default `RUN_DIR/recording.rrd`) from its trace; returns its path."""
     run_dir = Path(run_dir)
     spec = spec or ViewSpec()
+    if not (run_dir / "status.json").is_file():
+        raise FileNotFoundError(f"{run_dir} is not a run directory (no status.json)")
     if not (run_dir / "trace" / "positions.parquet").is_file():
         raise FileNotFoundError(f"{run_dir / 'trace' / 'positions.parquet'}: no position trace to view; run with "
                                 "output.trace.positions_every set, or record live with output.view")
@@ -32,6 +37,11 @@ def write_recording(run_dir: str | Path, spec: ViewSpec | None = None, path: str
                          "no position trace to view")
     pos = d.positions
     scene = scene_of(d.scenario)
+    n = int(pos["node"].max()) + 1 if len(pos["node"]) else 0
+    if scene.n < n:  # scenario.yaml missing or torn: the positions alone
+        log.warning("%s: scenario.yaml %s; drawing %d robots without their groups, sizes or obstacles", run_dir,
+                    f"cannot be read ({d.torn['scenario.yaml']})" if "scenario.yaml" in d.torn else "is missing", n)
+        scene = plain_scene(n)
     out = Path(path) if path is not None else run_dir / RECORDING
     rec = rr.RecordingStream("swarm-cosim", recording_id=f"{run_dir.name}-replay", send_properties=False,
                              batcher_config=rr.ChunkBatcherConfig.NEVER())

@@ -75,6 +75,13 @@ def scene_of(resolved: dict[str, Any]) -> Scene:
                  np.array(radius, dtype=np.float64), np.array(quad, dtype=bool))
 
 
+def plain_scene(n: int) -> Scene:
+    """n robots of one group in the default arena: what a replay draws when the run's scenario.yaml
+    is missing or torn (the trace still holds every position)."""
+    return Scene((-500.0, -500.0, 0.0), (500.0, 500.0, 100.0), (), ("robots",), np.zeros(n, dtype=np.int64),
+                 np.full(n, 0.1), np.zeros(n, dtype=bool))
+
+
 def _shape(item: dict[str, Any]) -> Shape | None:
     kind = item.get("type")
     if kind == "box":

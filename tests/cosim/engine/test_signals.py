@@ -121,6 +121,26 @@ def test_signals_to_the_process_group_during_the_loop_keep_every_result(tmp_path
                   else f"terminated by {signal.Signals(signum).name}")
 
 
+@pytest.mark.parametrize("signum, to_group", [(signal.SIGHUP, False), (signal.SIGUSR1, False), (signal.SIGQUIT, True),
+                                              (signal.SIGALRM, True)])
+def test_any_signal_that_would_kill_the_process_ends_the_run_with_every_result(tmp_path, signum, to_group):
+    """To the CLI alone (it passes the same signal on to its child) or to the group; SIGUSR1, SIGQUIT
+    and SIGALRM used to kill both processes and leave only the hidden partial directory."""
+    proc, out = _start(tmp_path, duration=100_000.0)
+    seen = _progress_reader(proc)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and "looping" not in "".join(seen):
+        time.sleep(0.02)
+    if to_group:
+        os.killpg(proc.pid, signum)
+    else:
+        os.kill(proc.pid, signum)
+    proc.wait(timeout=60)
+    time.sleep(0.1)
+    assert proc.returncode == 130, "".join(seen)
+    _assert_whole(out, 0.5, f"terminated by {signal.Signals(signum).name}")
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_signals_during_start_up_record_an_interrupted_run(tmp_path, signum):
     proc, out = _start(tmp_path, duration=100_000.0)

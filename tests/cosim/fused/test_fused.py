@@ -52,7 +52,7 @@ def test_the_fused_engine_gives_the_event_engines_trace(case, monkeypatch):
 
 def test_the_frames_in_the_air_grow_rather_than_overflow(monkeypatch, caplog):
     caplog.set_level("INFO", logger="cosim.fused.build")
-    engine, _, (sent, delivered, *_) = run(monkeypatch, "auto", CASES["frames in the air that outgrow their first room"])
+    engine, _, (_, delivered, *_) = run(monkeypatch, "auto", CASES["frames in the air that outgrow their first room"])
     assert engine == "fused" and delivered > 0
     grew = [r.getMessage() for r in caplog.records if "grow to" in r.getMessage()]
     # grown twice: more frames were in the air at once than the first 4n + 64 slots hold (n = 300)

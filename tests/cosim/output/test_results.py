@@ -3,6 +3,7 @@ is readable; `read_run`, `cosim report`, `cosim compare` and `cosim view` name e
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -73,3 +74,57 @@ def test_cosim_view_names_a_torn_position_trace_without_a_traceback(finished, tm
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "positions.parquet cannot be read (ArrowInvalid" in out.stderr
+
+
+def _damaged(finished, tmp_path, name: str, how: str):
+    run = tmp_path / "damaged"
+    shutil.copytree(finished, run)
+    path = run / name
+    if how == "folder":
+        path.unlink()
+        path.mkdir()
+    elif how == "other table":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table({"colour": ["red"]}), path)
+    elif how == "list":
+        path.write_text("- just\n- a list\n")
+    else:  # cut at a line: still valid YAML or JSON, but not what the run wrote
+        text = path.read_text()
+        path.write_text(text[: text.index("\n", len(text) // 2) + 1] if how == "cut at a line" else text.replace("1", "2"))
+    return run
+
+
+@pytest.mark.parametrize(("name", "how", "why"), [
+    ("scenario.yaml", "cut at a line", "changed since the run wrote it"),
+    ("scenario.yaml", "list", "changed since the run wrote it"),
+    ("metrics.json", "edited", "changed since the run wrote it"),
+    ("metrics.json", "folder", "not a regular file"),
+    ("final_state.json", "edited", "changed since the run wrote it"),
+    ("metadata.json", "folder", "not a regular file"),
+    ("trace/positions.parquet", "other table", "not a positions trace: no column alive, battery_j, heading, node, t_ns, vx"),
+])
+def test_files_changed_replaced_or_of_another_shape_are_named_torn(finished, tmp_path, name, how, why):
+    out = cosim.read_run(_damaged(finished, tmp_path, name, how))
+    assert list(out.torn) == [name] and why in out.torn[name], out.torn
+
+
+def test_a_scenario_that_is_not_a_mapping_is_torn_even_without_digests(finished, tmp_path):
+    run = _damaged(finished, tmp_path, "scenario.yaml", "list")
+    status = json.loads((run / "status.json").read_text())
+    del status["files_sha256"]  # a run written before digests were kept
+    (run / "status.json").write_text(json.dumps(status))
+    out = cosim.read_run(run)
+    assert out.torn == {"scenario.yaml": "ValueError: expected a mapping, got list"} and out.scenario == {}
+
+
+def test_view_replays_the_positions_when_the_scenario_is_missing(finished, tmp_path, caplog):
+    run = tmp_path / "no-scenario"
+    shutil.copytree(finished, run)
+    (run / "scenario.yaml").unlink()
+    assert write_recording(run).stat().st_size > 0
+    assert "scenario.yaml is missing; drawing 20 robots without their groups" in caplog.text
+    (run / "status.json").unlink()
+    with pytest.raises(FileNotFoundError, match=r"is not a run directory \(no status.json\)"):
+        write_recording(run)
