@@ -10,7 +10,7 @@ import traceback
 from pathlib import Path
 
 from cosim.core.progress import ProgressLine, startup_phases
-from cosim.engine.signals import ignore_until_exit
+from cosim.engine.signals import Terminated, ignore_until_exit
 from cosim.errors import ScenarioError
 from cosim.scenario.loading import load, parse_set_option
 from cosim.scenario.specs import Scenario
@@ -311,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         code = args.handler(args)
     except KeyboardInterrupt as exc:  # before a run started (loading, checking): nothing to keep
         ignore_until_exit()
-        print(f"\nstopped by {exc}" if str(exc) and str(exc) != "SIGINT" else "\ninterrupted (Ctrl-C)", file=sys.stderr)
+        print(f"\n{exc if isinstance(exc, Terminated) else 'interrupted (Ctrl-C)'}", file=sys.stderr)
         return 130
     if argv is None:  # the command itself, not a caller in Python: its process must end
         from cosim.engine.leftover_threads import exit_despite_threads, warn_of_leftover_threads

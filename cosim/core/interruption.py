@@ -3,6 +3,23 @@ that one must not cut in two."""
 
 from __future__ import annotations
 
+import signal
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a scheduler, `kill`, a container stopping), SIGHUP (the terminal closed), SIGXCPU
+    (a CPU-time limit) or another signal that would kill the process arrived; the message names which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"terminated by {signal.Signals(signum).name}")
+        self.signum = signum
+
+
+def stop_by_signal(signum: int, frame: object) -> None:
+    """A handler that ends what runs as Ctrl-C does: KeyboardInterrupt for SIGINT, Terminated for
+    the others (the `cosim` command's, from its first instant; cosim.engine.signals takes over from it)."""
+    raise KeyboardInterrupt if signum == signal.SIGINT else Terminated(signum)
+
 
 def interruption(exc: BaseException) -> KeyboardInterrupt | None:
     """The KeyboardInterrupt (Ctrl-C, or SIGTERM as Terminated) behind an exception, if any: a signal

@@ -11,7 +11,7 @@ import signal
 import threading
 from collections.abc import Iterator
 
-from cosim.core.interruption import defer
+from cosim.core.interruption import Terminated, defer, stop_by_signal
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGXCPU)
 """Signals that end a run with its results written: Ctrl-C, a scheduler's or `kill`'s SIGTERM,
@@ -25,17 +25,13 @@ ENDING = _SIGNALS + _FATAL_BY_DEFAULT
 """Every signal a run may end by, with its results written."""
 
 
+def _unhandled(signum: int) -> bool:
+    """Whether the signal would kill the process, or end it as the `cosim` command's entry does."""
+    return signal.getsignal(signum) in (signal.SIG_DFL, stop_by_signal)
+
+
 def _name(signum: int) -> str:
     return signal.Signals(signum).name
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (a scheduler, `kill`, a container stopping), SIGHUP (the terminal closed), SIGXCPU
-    (a CPU-time limit) or another signal that would kill the process arrived; the message names which."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(f"terminated by {_name(signum)}")
-        self.signum = signum
 
 
 class Interrupts:
@@ -74,7 +70,7 @@ def interrupts() -> Iterator[Interrupts]:
         yield _active[0]
         return
     state = Interrupts()
-    taken = _SIGNALS + tuple(s for s in _FATAL_BY_DEFAULT if signal.getsignal(s) == signal.SIG_DFL)
+    taken = _SIGNALS + tuple(s for s in _FATAL_BY_DEFAULT if _unhandled(s))
     before = {s: signal.signal(s, state.handle) for s in taken}
     _active.append(state)
     try:
@@ -105,5 +101,5 @@ def ignore_until_exit() -> None:
     Main thread only, as `interrupts`."""
     if threading.current_thread() is threading.main_thread():
         for s in ENDING:
-            if s in _SIGNALS or signal.getsignal(s) == signal.SIG_DFL:
+            if s in _SIGNALS or _unhandled(s):
                 signal.signal(s, signal.SIG_IGN)

@@ -28,7 +28,7 @@ def test_a_signal_while_the_command_loads_ends_it_with_a_word(sig):
     proc = subprocess.run([sys.executable, "-c", SIGNAL_DURING_IMPORT.format(sig=sig), "validate", "configs/demo.yaml"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 130
-    said = "interrupted (Ctrl-C)" if sig == "SIGINT" else f"stopped by {sig}"
+    said = "interrupted (Ctrl-C)" if sig == "SIGINT" else f"terminated by {sig}"
     assert f"{said} while starting" in proc.stderr and "Traceback" not in proc.stderr
 
 

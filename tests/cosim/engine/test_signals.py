@@ -59,12 +59,15 @@ class IgnoresSigterm(Announcer):
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
-def _start(tmp_path, duration: float, controller: str = "Announcer"):
+ENTRY = ("-c", "import sys, cosim.entry; sys.exit(cosim.entry.main())")  # what the installed `cosim` script runs
+
+
+def _start(tmp_path, duration: float, controller: str = "Announcer", command: tuple[str, ...] = ("-m", "cosim.cli")):
     path, out = tmp_path / "s.yaml", tmp_path / "out"
     data = base_scenario(duration=duration, output={"trace": {"positions_every": 0.1}})
     data["groups"][0]["controller"]["class"] = f"tests.cosim.engine.test_signals:{controller}"
     path.write_text(yaml.safe_dump(data))
-    proc = subprocess.Popen([sys.executable, "-m", "cosim.cli", "run", str(path), "--out", str(out)], cwd=ROOT, text=True,
+    proc = subprocess.Popen([sys.executable, *command, "run", str(path), "--out", str(out)], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     return proc, out
 
@@ -126,7 +129,7 @@ def test_signals_to_the_process_group_during_the_loop_keep_every_result(tmp_path
 def test_any_signal_that_would_kill_the_process_ends_the_run_with_every_result(tmp_path, signum, to_group):
     """To the CLI alone (it passes the same signal on to its child) or to the group; SIGUSR1, SIGQUIT
     and SIGALRM used to kill both processes and leave only the hidden partial directory."""
-    proc, out = _start(tmp_path, duration=100_000.0)
+    proc, out = _start(tmp_path, duration=100_000.0, command=ENTRY)
     seen = _progress_reader(proc)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and "looping" not in "".join(seen):
