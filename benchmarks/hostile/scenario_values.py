@@ -52,7 +52,7 @@ KEYS = {
     "groups.0.layout": ("mapping", []),
     "groups.0.layout.type": ("enum", []),
     "groups.0.layout.center": ("vec3", [[1e9, 0, 0]]),
-    "groups.0.layout.radius": ("positive", [1e6]),
+    "groups.0.layout.radius": ("positive", []),
     "groups.0.robot": ("mapping", []),
     "groups.0.robot.radius": ("positive", [0, 1e6]),
     "groups.0.robot.mass": ("positive", [0]),

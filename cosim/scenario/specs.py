@@ -289,6 +289,8 @@ class GroupSpec:
     battery: BatterySpec | None = None
 
     def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise KeyValueError("name", "expected a name for the group (it names the robots in the trace and the report)")
         if self.count < 1:
             raise ValueError(f"count must be >= 1, got {self.count}")
 
@@ -318,6 +320,10 @@ class OutputSpec:
     view: ViewSpec | None = None
     stream: StreamSpec | None = None
     topology: TopologySpec | None = None
+
+    def __post_init__(self) -> None:
+        if not self.dir.strip():
+            raise KeyValueError("dir", "expected a folder for the run directories, got ''")
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,8 @@ CASES = [
      "test.yaml: groups[0].controller.params: sensor_period must be within 1e-6..1e6 seconds, got 1e+12"),
     ("missing duration", with_("duration", DELETE), "test.yaml: duration: missing required key"),
     ("wrong type", with_("groups.0.count", "many"), "test.yaml: groups[0].count: expected an integer, got 'many'"),
+    ("empty group name", with_("groups.0.name", " "), "test.yaml: groups[0].name: expected a name for the group"),
+    ("empty output folder", with_("output", {"dir": ""}), "test.yaml: output.dir: expected a folder for the run directories"),
     ("negative count", with_("groups.0.count", 0), "test.yaml: groups[0]: count must be >= 1, got 0"),
     ("quantum not a multiple of dt", with_("quantum", "15 ms"),
      "test.yaml: quantum: the physics step physics.dt (10 ms) must divide the quantum (15 ms)"),
