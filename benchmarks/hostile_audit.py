@@ -109,8 +109,11 @@ def run_case(case: Case, root: Path) -> dict:
     verdict = judge(case, folder, result, before)
     if not timed_out and _leftovers(proc.pid):
         verdict = type(verdict)("hang", "processes of the command were still running after it ended")
-    return {"family": case.family, "case": case.name, "outcome": verdict.outcome, "why": verdict.why,
-            "exit": proc.returncode, "wall_s": round(wall, 2)}
+    row = {"family": case.family, "case": case.name, "outcome": verdict.outcome, "why": verdict.why,
+           "exit": proc.returncode, "wall_s": round(wall, 2)}
+    if verdict.outcome != "handled":
+        row["output"] = result.output[-4000:]
+    return row
 
 
 def main() -> int:

@@ -4,6 +4,7 @@ keeps every result: cosim.engine.signals takes these handlers over)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -13,13 +14,28 @@ _ENDING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGXCPU, signal.
            signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF)
 
 
+def _said(exc: KeyboardInterrupt) -> str:
+    return str(exc) if isinstance(exc, Terminated) else "interrupted (Ctrl-C)"
+
+
+def _exit_while_starting(signum: int, frame: object) -> None:
+    """Nothing is computed yet, so nothing to keep: leave at once. Raising instead could land in an
+    object's __del__ during the imports, where Python prints the exception and carries on."""
+    said = "interrupted (Ctrl-C)" if signum == signal.SIGINT else f"terminated by {signal.Signals(signum).name}"
+    os.write(2, f"\n{said} while starting\n".encode())
+    os._exit(130)
+
+
 def main() -> int:
-    for s in _ENDING:
-        if s == signal.SIGINT or signal.getsignal(s) == signal.SIG_DFL:
-            signal.signal(s, stop_by_signal)
+    taken = [s for s in _ENDING if s == signal.SIGINT or signal.getsignal(s) == signal.SIG_DFL]
+    for s in taken:
+        signal.signal(s, _exit_while_starting)
+    from cosim.cli import main as cli_main
+
+    for s in taken:  # from here a signal raises, so that what the command is doing can end in order
+        signal.signal(s, stop_by_signal)
     try:
-        from cosim.cli import main as cli_main
-    except KeyboardInterrupt as exc:
-        print(f"\n{exc if isinstance(exc, Terminated) else 'interrupted (Ctrl-C)'} while starting", file=sys.stderr)
+        return cli_main()
+    except KeyboardInterrupt as exc:  # before cosim.cli.main could catch it itself (its arguments)
+        print(f"\n{_said(exc)}", file=sys.stderr)
         return 130
-    return cli_main()  # the handlers stay: a signal before or after a run ends the command as Ctrl-C does
