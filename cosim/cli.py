@@ -171,8 +171,6 @@ def _check_vehicle_args(args: argparse.Namespace) -> None:
         raise ValueError(f"--sysid: a MAVLink system id is within 1..255, got {args.sysid}")
     if not 0 < args.gcs_timeout < math.inf:
         raise ValueError(f"--gcs-timeout must be a positive number of seconds, got {args.gcs_timeout}")
-    if not 0 <= args.cold_start < math.inf:
-        raise ValueError(f"--cold-start must be a number of seconds >= 0, got {args.cold_start}")
 
 
 def serve_vehicle_command(args: argparse.Namespace) -> int:

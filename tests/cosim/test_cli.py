@@ -118,7 +118,7 @@ def test_serve_vehicle_refuses_nonsense_arguments_with_a_message(capsys):
                           (["--duration", "-5"], "--duration must be a positive number of seconds, got -5.0"),
                           (["--sysid", "0"], "--sysid: a MAVLink system id is within 1..255, got 0"),
                           (["--gcs-timeout", "-1"], "--gcs-timeout must be a positive number of seconds, got -1.0"),
-                          (["--cold-start", "nan"], "--cold-start must be a number of seconds >= 0, got nan"),
+                          (["--cold-start", "nan"], "the cold start (--cold-start, position_after_s) is >= 0 s, got nan"),
                           (["--out", "127.0.0.1:99999"], "--out expects HOST:PORT with a port within 1..65535")):
         assert main(["serve-vehicle", "--duration", "1", *args]) == 2, args
         err = capsys.readouterr().err

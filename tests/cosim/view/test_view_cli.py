@@ -32,6 +32,9 @@ def test_view_writes_the_recording_from_the_trace(tmp_path, capsys):
 def test_view_of_a_directory_without_a_trace_says_what_is_missing(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["view", str(tmp_path / "empty"), "--write-only"]) == 2
+    assert "is not a run directory (no status.json)" in capsys.readouterr().err
+    (tmp_path / "empty" / "status.json").write_text('{"status": "ok"}')
+    assert main(["view", str(tmp_path / "empty"), "--write-only"]) == 2
     assert "no position trace to view" in capsys.readouterr().err
 
 
