@@ -73,8 +73,8 @@ def flights_of(n: int, width: int, first_tx: int) -> Flights:
 def roomy(F: Flights, n: int) -> Flights:
     """`F`, or a copy with twice the slots or receivers, so that at least half of each is free
     (with room for one more frame's n receivers): the loop returns FULL when either is more than
-    half used, and frames are launched only between such checks, so a launch finds room unless one
-    event launches more than the free half holds."""
+    half used at a physics step, so a launch finds room unless the robots of one step launch more
+    than the free half holds (a launch then raises, naming the buffer)."""
     compact(F)
     live = np.flatnonzero(F.live[:F.state[0]])
     F.state[0] = live[-1] + 1 if live.size else 0  # slots past the last frame in the air are free

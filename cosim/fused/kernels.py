@@ -239,14 +239,14 @@ def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, dst: int, size: in
     if f.state[1] + n > len(f.node):
         compact(f)
         if f.state[1] + n > len(f.node):
-            raise ValueError("the fused engine's pool of receivers is full (it grows between events: one event "
-                             "launched more frames than half of it holds)")
+            raise ValueError("the fused engine's pool of receivers is full (it grows between physics steps: one "
+                             "step launched more frames than half of it holds)")
     s = 0
     while s < f.state[0] and f.live[s]:
         s += 1
     if s == len(f.live):
-        raise ValueError("the fused engine has too many frames in the air (the slots grow between events: one "
-                         "event launched more frames than half of them hold)")
+        raise ValueError("the fused engine has too many frames in the air (the slots grow between physics steps: "
+                         "one step launched more frames than half of them hold)")
     f.state[0] = max(f.state[0], s + 1)
     tx = f.state[3]
     f.state[3] += 1

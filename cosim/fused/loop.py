@@ -210,8 +210,8 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.nda
             return STOPPED
         if which < 0:
             return ENDED
-        if log_n[0] > room or rec_n[0] > rec_room or fstate[0] > slot_room or fstate[1] > pool_room:
-            return FULL
+        if log_n[0] > room or rec_n[0] > rec_room or (which == 0 and (fstate[0] > slot_room or fstate[1] > pool_room)):
+            return FULL  # the frames' room is looked at once a physics step (cosim.fused.build.roomy)
         counters[4] += 1
         if which == 0:
             tick(W, R, clock, L)
