@@ -9,9 +9,7 @@ import signal
 import sys
 
 from cosim.core.interruption import Terminated, stop_by_signal
-
-_ENDING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGXCPU, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2,
-           signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF)
+from cosim.engine.signals import ENDING
 
 
 def _said(exc: KeyboardInterrupt) -> str:
@@ -27,7 +25,7 @@ def _exit_while_starting(signum: int, frame: object) -> None:
 
 
 def main() -> int:
-    taken = [s for s in _ENDING if s == signal.SIGINT or signal.getsignal(s) == signal.SIG_DFL]
+    taken = [s for s in ENDING if s == signal.SIGINT or signal.getsignal(s) == signal.SIG_DFL]
     for s in taken:
         signal.signal(s, _exit_while_starting)
     from cosim.cli import main as cli_main
