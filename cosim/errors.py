@@ -8,7 +8,8 @@ from pathlib import Path
 _ROOT = Path(__file__).resolve().parents[1]
 # Frames in these are the engine's or a library's; the innermost frame elsewhere is the user's code.
 _NOT_USER = tuple(str(p) for p in (
-    *(_ROOT / name for name in ("cosim", "netstack", "physics", "jit", "controllers/api")),
+    *(_ROOT / name for name in ("cosim", "netstack", "physics", "jit", "controllers/api", "controllers/compiled",
+                                "controllers/kilolib", "controllers/swarm")),
     *{Path(sysconfig.get_paths()[k]).resolve() for k in ("stdlib", "platstdlib", "purelib", "platlib")},
 ))
 
