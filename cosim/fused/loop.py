@@ -202,6 +202,8 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.nda
         head = stop[0] if stopped else tq
         fa = fstate[4]
         if fa <= head and fa <= end_ns:
+            if log_n[0] > room or rec_n[0] > rec_room:  # deliveries in a row fill them too: emptied first
+                return FULL
             _deliver(W, R, F, P, G, C, L, fa)
             if C.pend_n[0]:
                 return NEWTIMER
