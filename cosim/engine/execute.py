@@ -85,9 +85,9 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
                 _write_quietly(directory / "error.txt", exc.traceback_text)
         except KeyboardInterrupt as exc:
             if not signals.caught and sim is not None:  # no signal came: the run's own code raised it
-                status = "failed"
-                error = str(SimulationError.during(exc, sim.now_ns, sim.current_node, traceback.format_exc()))
-                _write_quietly(directory / "error.txt", traceback.format_exc())
+                status, text = "failed", traceback.format_exc()
+                error = str(SimulationError.during(exc, sim.now_ns, sim.current_node, text))
+                _write_quietly(directory / "error.txt", text)
             else:
                 status = "interrupted"
                 error = str(exc) if isinstance(exc, Terminated) else "interrupted by the user (Ctrl-C)"
