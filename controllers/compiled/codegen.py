@@ -281,10 +281,13 @@ def fused_module(classes: tuple[type, ...], template: Path, groups: tuple[type, 
 
 
 def _group_dispatchers(n: int) -> str:
-    """`_call_group` (a group's step with its context, then its commands applied) and `_call_take` (a
-    reception into a group's inbox), each a branch per group."""
+    """`_call_group` (a group's step with its context, then its commands applied), `_call_resume` (the
+    commands' rest, after a pause for room) and `_call_take` (a reception into a group's inbox), each a
+    branch per group."""
     step = ["", "", "@njit(cache=True)", "def _call_group(g, W, R, F, L, P, G, t):",
             "    W, R, F, L, P, G = borrow((W, R, F, L, P, G))"]
+    resume = ["", "", "@njit(cache=True)", "def _call_resume(g, W, R, F, L, P, G):",
+              "    W, R, F, L, P, G = borrow((W, R, F, L, P, G))"]
     take_ = ["", "", "@njit(cache=True)", "def _call_take(g, G, i, src, t, size, frame):", "    G, frame = borrow((G, frame))"]
     for g in range(n):
         branch = f"    {'if' if g == 0 else 'elif'} g == {g}:"
@@ -293,9 +296,13 @@ def _group_dispatchers(n: int) -> str:
                  "                 gp.in_dst[:m], gp.in_src[:m], gp.in_t[:m], gp.in_len[:m], gp.in_payload[:m], gp.motion,",
                  "                 gp.cmd, gp.out, gp.payload, gp.rec, gp.rec_n)",
                  "        gp.motion[:] = NO_MOTION", "        gp.out[:] = NO_MESSAGE", f"        _gtick_{g}(gp.state, k)",
-                 "        apply_group(W, R, F, L, P, gp, t)"]
-        take_ += [branch, f"        take(G.parts[{g}], i, src, t, size, frame)"]
-    return "\n".join(step + take_) + "\n"
+                 "        G.cursor[0], G.cursor[1], G.cursor[2], G.cursor[3] = g, t, 0, 0",
+                 "        apply_group(W, R, F, L, P, gp, t, G.cursor)"]
+        resume += [branch, f"        apply_group(W, R, F, L, P, G.parts[{g}], G.cursor[1], G.cursor)"]
+        take_ += [branch, f"        return take(G.parts[{g}], i, src, t, size, frame)"]
+    resume.append("    pass")
+    take_.append("    return True")
+    return "\n".join(step + resume + take_) + "\n"
 
 
 _CTL = ("        cp = C.parts[{q}]\n"

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from controllers.compiled.controller import CompiledController, TimerCall
+from controllers.compiled.core import OUTBOX
+from controllers.compiled.core import RECORDS as CALL_RECORDS
 from controllers.compiled.group import CompiledGroup
 from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE, RECORD_CAPACITY
 from controllers.compiled.program import Program
@@ -21,7 +23,7 @@ from cosim.core.timeline import Entry, Priority
 from cosim.core.timers import Timer
 from cosim.fused import loop
 from cosim.fused.controllers import STEP, CtlParts, Ctls
-from cosim.fused.groups import Parts
+from cosim.fused.groups import PART_FIELDS, Parts
 from cosim.fused.kernels import FLIGHT_FIELDS, INF, POOL_FIELDS, Flights, Radio, Timers, World, compact
 from netstack.backend import BROADCAST
 from netstack.fast.backend import FastBackend
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 
 LOG_ROWS = 1 << 18
 INBOX_ROWS = 64
-"""Inbox rows per robot of a compiled group (messages one robot may get in one tick)."""
+"""Inbox rows per robot of a compiled group at the start (it doubles whenever a reception finds it full)."""
 
 log = logging.getLogger(__name__)
 
@@ -60,28 +62,30 @@ def radio_of(net: FastBackend, n: int, sender) -> tuple[Radio, int]:
                  np.zeros(4 * n + 1025, np.int64)), first_tx
 
 
-def flights_of(n: int, width: int, first_tx: int) -> Flights:
-    slots = 4 * n + 64
-    pool = max(64 * n, 1 << 16)
+def flights_of(n: int, width: int, first_tx: int, slots: int = 0, pool: int = 0) -> Flights:
+    """The frames in the air at the start: `slots` frames and `pool` receivers (0: room for a few
+    frames per robot); they grow as needed (roomy)."""
+    slots = slots or 4 * n + 64
+    pool = pool or max(64 * n, 1 << 16)
     return Flights(np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.int64),
                    np.zeros(slots, np.int64), np.zeros((slots, width), np.uint8), np.zeros(slots, np.int64),
                    np.zeros(slots, np.int64), np.zeros(slots, np.bool_), np.empty(pool, np.int64), np.empty(pool),
-                   np.empty(pool, np.bool_), np.array([0, 0, 0, first_tx, INF], np.int64), np.zeros(slots, np.int64),
+                   np.empty(pool, np.bool_), np.array([0, 0, 0, first_tx, INF, -1, 0, 0, 0], np.int64), np.zeros(slots, np.int64),
                    np.zeros(slots, np.int64), np.zeros(slots, np.int64))
 
 
-def roomy(F: Flights, n: int) -> Flights:
-    """`F`, or a copy with twice the slots or receivers, so that at least half of each is free
-    (with room for one more frame's n receivers): the loop returns FULL when either is more than
-    half used at a physics step, so a launch finds room unless the robots of one step launch more
-    than the free half holds (a launch then raises, naming the buffer)."""
+def roomy(F: Flights, n: int, launches: int = 1) -> Flights:
+    """`F`, or a copy with twice the slots or receivers (as often as needed), so that at least half
+    of each is free and `launches` frames of n receivers each fit: the loop returns FULL when either
+    is more than half used at a physics step, and before any call whose frames (Log.room) would not
+    fit, so every launch finds room."""
     compact(F)
     live = np.flatnonzero(F.live[:F.state[0]])
     F.state[0] = live[-1] + 1 if live.size else 0  # slots past the last frame in the air are free
     slots, pool = len(F.live), len(F.node)
-    while F.state[0] > slots // 2:
+    while F.state[0] > slots // 2 or F.state[0] + launches > slots:
         slots *= 2
-    while F.state[1] > pool // 2 - n:
+    while F.state[1] > pool // 2 - launches * n:
         pool *= 2
     if (slots, pool) == (len(F.live), len(F.node)):
         return F
@@ -95,11 +99,52 @@ def roomy(F: Flights, n: int) -> Flights:
     return Flights(**grown)
 
 
-def log_of() -> loop.Log:
-    """Room for the network rows between two drains (written before read: not zeroed, a few ms saved)."""
-    z = [np.empty(LOG_ROWS, np.int64) for _ in range(5)]
-    return loop.Log(*z, np.empty(LOG_ROWS), np.empty(LOG_ROWS, np.int64), np.empty(LOG_ROWS, np.int64),
-                    np.zeros(1, np.int64), np.zeros(7, np.int64))
+def call_room(programs: bool, controllers: bool, groups: list[CompiledGroup]) -> np.ndarray:
+    """What one compiled call may leave at most, for Log.room: records (a program's RECORD_CAPACITY, a
+    controller's RECORDS, a group's record buffer), network rows and frames (a controller's OUTBOX, a
+    group's robots: its frames' room is made sure of one frame at a time)."""
+    records = max([RECORD_CAPACITY if programs else 0, CALL_RECORDS if controllers else 0]
+                  + [len(g.fused_parts()[6]) for g in groups])
+    rows = max([1, OUTBOX if controllers else 0] + [g.group.n for g in groups])
+    return np.array([0, records, rows, OUTBOX if controllers else 1], np.int64)
+
+
+def log_of(room: np.ndarray, rows: int = 0) -> loop.Log:
+    """Room for the network rows between two drains (`rows`, 0: LOG_ROWS), at least twice what one
+    call may log (written before read: not zeroed, a few ms saved)."""
+    rows = max(rows or LOG_ROWS, 2 * int(room[2]))
+    z = [np.empty(rows, np.int64) for _ in range(5)]
+    return loop.Log(*z, np.empty(rows), np.empty(rows, np.int64), np.empty(rows, np.int64),
+                    np.zeros(1, np.int64), np.zeros(7, np.int64), room)
+
+
+def wider_log(L: loop.Log) -> loop.Log:
+    """`L` emptied and grown to twice the rows one delivery wants (L.room[0]), kept as it is if it holds them."""
+    want, L.room[0] = int(L.room[0]), 0
+    if want <= len(L.t):
+        return L
+    log.info("the fused engine's network log grows to %d rows", 2 * want)
+    wide = log_of(L.room, 2 * want)
+    wide.counters[:] = L.counters
+    return wide
+
+
+def wider_inbox(G: loop.Groups) -> loop.Groups:
+    """`G` with the inbox of the group G.full names (if any) twice as large, its messages kept."""
+    g = int(G.full[0])
+    if g < 0:
+        return G
+    G.full[0] = -1
+    gp = G.parts[g]
+    rows = 2 * len(gp.in_dst)
+    log.info("a compiled group's inbox grows to %d messages", rows)
+    wide = {}
+    for name in ("in_dst", "in_src", "in_t", "in_len", "in_payload"):
+        a = getattr(gp, name)
+        wide[name] = np.zeros((rows, *a.shape[1:]), a.dtype)
+        wide[name][:len(a)] = a
+    part = Parts(*(wide.get(name, value) for name, value in zip(PART_FIELDS, gp)))
+    return loop.Groups((*G.parts[:g], part, *G.parts[g + 1:]), G.group_of, G.index, G.always, G.cursor, G.full)
 
 
 def _roles(groups: list[CompiledGroup], timer: Timer, kinds: dict[type, dict]) -> tuple | None:
@@ -159,8 +204,9 @@ def _stack(records: list[np.ndarray]) -> np.ndarray:
     return np.frombuffer(b"".join(r.tobytes() for r in records), dtype=records[0].dtype).copy()
 
 
-def programs_of(controllers: list, variants: list[tuple]) -> loop.Programs:
-    """The Programs' parts, by robot (prog -1 for a robot that runs none)."""
+def programs_of(controllers: list, variants: list[tuple], records: int) -> loop.Programs:
+    """The Programs' parts, by robot (prog -1 for a robot that runs none); room for the records of at
+    least two calls (`records` each at most) between drains."""
     index = {v: q for q, v in enumerate(variants)}
     n = len(controllers)
     prog, slot = np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64)
@@ -177,7 +223,7 @@ def programs_of(controllers: list, variants: list[tuple]) -> loop.Programs:
         streams.append(h.stream if isinstance(h, (Program, CompiledController)) else idle)  # what compiled code draws from
     first = [controllers[int(np.nonzero(prog == q)[0][0])] for q in range(len(variants))]
     motion = np.array([h.motion.row() for h in first]).reshape(-1, 7)
-    room = max(RECORD_CAPACITY, 4 * n)
+    room = max(2 * records, 4 * n)
     return loop.Programs(
         prog, slot, tuple(_stack(r) for r in rows), io, joined(streams), tuple(h.values for h in first), motion,
         np.array([float(h.params.distance_noise_mm) for h in first]), np.zeros((len(first), 3), np.int64),
@@ -199,13 +245,14 @@ def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) ->
         index[first:first + size] = np.arange(size)
         state, payload, values, motion, cmd, out, rec, rec_n = ctrl.fused_parts()
         width = payload.shape[1]
-        rows = INBOX_ROWS * size
+        rows = max(INBOX_ROWS * size, 1)
         air = np.array([cfg.airtime_to_ns(BROADCAST, width), cfg.airtime_to_ns(0, width)], np.int64)
         wheeled = bool(slots.size) and bool(np.all(slots[first:first + size] >= 0))
         parts.append(Parts(first, size, state, values, grp.ids, motion, cmd, out, payload, rec, rec_n,
                            np.zeros(rows, np.int64), np.zeros(rows, np.int64), np.zeros(rows), np.zeros(rows, np.int64),
                            np.zeros((rows, width), np.uint8), np.zeros(1, np.int64), air, wheeled))
-    return loop.Groups(tuple(parts), group_of, index, np.ones(max(len(groups), 1), np.bool_))
+    return loop.Groups(tuple(parts), group_of, index, np.ones(max(len(groups), 1), np.bool_),
+                       np.array([-1, 0, 0, 0], np.int64), np.array([-1], np.int64))
 
 
 def controllers_of(controllers: list, variants: list[tuple], net: FastBackend) -> Ctls:

@@ -50,7 +50,9 @@ POOL_FIELDS = ("node", "dist", "lost")
 """The receivers' pool; every other field but `state` has a row per slot."""
 Flights = namedtuple("Flights", FLIGHT_FIELDS)
 """Frames in the air (slots) and their receivers (a pool); state = slots used, pool used, next seq,
-next tx id, earliest arrival; `due` holds one instant's arriving slots (one per slot). Per slot also
+next tx id, earliest arrival, then the delivery under way (its instant, -1 none; the next due slot's
+index, -1 before its rows; the next receiver's offset in that slot; how many slots are due), kept
+when the loop pauses inside it; `due` holds one instant's arriving slots (one per slot). Per slot also
 the destination (BROADCAST or a node) and the payload's true length (`payload` holds its first bytes)."""
 
 Timers = namedtuple("Timers", ["t", "seq", "node", "start", "length", "cur", "period", "kind", "live", "state", "arg"])
@@ -216,18 +218,36 @@ def reach(r: Radio, alive: np.ndarray, src: int, dst: int, start_ns: int, nodes:
 
 @njit(cache=True)
 def compact(f: Flights) -> None:
-    """Move the receivers of frames still in the air to the front of the pool."""
+    """Move the receivers of frames still in the air to the front of the pool, in pool order: each
+    moves only down, onto room already vacated (in slot order a reused low slot's receivers, sent
+    later, would land on an older frame's not yet moved)."""
+    live = np.flatnonzero(f.live[:f.state[0]])
     used = 0
-    for s in range(f.state[0]):
-        if not f.live[s]:
-            continue
+    for s in live[np.argsort(f.start[live], kind="mergesort")]:
         a, c = f.start[s], f.count[s]
-        f.node[used:used + c] = f.node[a:a + c].copy()
-        f.dist[used:used + c] = f.dist[a:a + c].copy()
-        f.lost[used:used + c] = f.lost[a:a + c].copy()
+        if a != used:
+            f.node[used:used + c] = f.node[a:a + c].copy()
+            f.dist[used:used + c] = f.dist[a:a + c].copy()
+            f.lost[used:used + c] = f.lost[a:a + c].copy()
         f.start[s] = used
         used += c
     f.state[1] = used
+
+
+@njit(cache=True)
+def room(f: Flights, launches: int, n: int) -> bool:
+    """Whether `launches` more frames find slots and receivers (n each at most), compacting the
+    receivers first when they would not."""
+    if f.state[1] + launches * n > len(f.node):
+        compact(f)
+        if f.state[1] + launches * n > len(f.node):
+            return False
+    if f.state[0] + launches <= len(f.live):
+        return True
+    free = len(f.live) - f.state[0]
+    for s in range(f.state[0]):
+        free += not f.live[s]
+    return free >= launches
 
 
 @njit(cache=True)
@@ -238,15 +258,13 @@ def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, dst: int, size: in
     n = len(r.pos)
     if f.state[1] + n > len(f.node):
         compact(f)
-        if f.state[1] + n > len(f.node):
-            raise ValueError("the fused engine's pool of receivers is full (it grows between physics steps: one "
-                             "step launched more frames than half of it holds)")
+        if f.state[1] + n > len(f.node):  # callers make sure of room first (`room`): a defect if reached
+            raise ValueError("the fused engine's pool of receivers is full")
     s = 0
     while s < f.state[0] and f.live[s]:
         s += 1
     if s == len(f.live):
-        raise ValueError("the fused engine has too many frames in the air (the slots grow between physics steps: "
-                         "one step launched more frames than half of them hold)")
+        raise ValueError("the fused engine has too many frames in the air")
     f.state[0] = max(f.state[0], s + 1)
     tx = f.state[3]
     f.state[3] += 1
@@ -267,8 +285,9 @@ def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, dst: int, size: in
 
 @njit(cache=True)
 def arriving(f: Flights, t_ns: int) -> int:
-    """The frames arriving at t_ns leave the air; their slots, in the order they were sent, go into
-    f.due. Returns how many."""
+    """The frames arriving at t_ns: their slots, in the order they were sent, go into f.due. Returns
+    how many. They stay live (their slots and receivers kept from launches and compaction) until
+    their delivery ends (`landed`): a robot may reply while others still receive them."""
     f = borrow(f)
     due, live, arrive, seq = f.due, f.live, f.arrive, f.seq
     m = 0
@@ -284,9 +303,15 @@ def arriving(f: Flights, t_ns: int) -> int:
                 j -= 1
             due[j + 1] = v
             m += 1
-            live[s] = False
         elif arrive[s] < best:
             best = arrive[s]
     f.state[4] = best
     return m
+
+
+@njit(cache=True)
+def landed(f: Flights, m: int) -> None:
+    """The first m slots of f.due (delivered) leave the air."""
+    for k in range(m):
+        f.live[f.due[k]] = False
 

@@ -17,12 +17,13 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from controllers.compiled.core import TIMERS
 from controllers.kilolib.api import HIGH_K, LOW_K
 from cosim.fused.controllers import apply as apply_ctl  # noqa: F401
 from cosim.fused.controllers import inbound  # noqa: F401
 from cosim.fused.groups import apply as apply_group  # noqa: F401 (the generated dispatchers call these)
 from cosim.fused.groups import take  # noqa: F401
-from cosim.fused.kernels import DELIVER, INF, SEND, advance_ring, arriving, latch, launch, next_timer
+from cosim.fused.kernels import DELIVER, INF, SEND, advance_ring, arriving, landed, latch, launch, next_timer, room
 from cosim.fused.rows import log_row
 from cosim.fused.steps import before, crc_ok, drops, move, moves, next_event, other_rings, tick, timer_limit
 from jit.borrow import borrow
@@ -32,17 +33,22 @@ Programs = namedtuple("Programs", ["prog", "slot", "states", "io", "gens", "para
 """Per robot: its program class (index), its row in that class's state array, its timer periods
 (loop, transmit, motion); per class: the Kilobot motion and distance noise; buffers for one call."""
 
-Log = namedtuple("Log", ["t", "kind", "src", "dst", "tx", "dist", "size", "reason", "n", "counters"])
+Log = namedtuple("Log", ["t", "kind", "src", "dst", "tx", "dist", "size", "reason", "n", "counters", "room"])
 """Network rows for the trace (distance for receptions: the RSSI is computed from it in Python; the
 trace's drop reason codes), and the counters: sent, delivered, dropped, physics steps, events, acked,
-not acked."""
+not acked. `room`: the rows a delivery's first part wants (0: none waiting), then what one call may
+leave at most (records, network rows, frames: cosim.fused.build.call_room); every call waits until
+the buffers have that much room, so none overflows."""
 
-Groups = namedtuple("Groups", ["parts", "group_of", "index", "always"])
+Groups = namedtuple("Groups", ["parts", "group_of", "index", "always", "cursor", "full"])
 """The compiled groups (a tuple of cosim.fused.groups.Parts), each node's group (-1: none) and index
-in it, and an alive flag per group for their tick timers (a group's timers outlive its robots)."""
+in it, and an alive flag per group for their tick timers (a group's timers outlive its robots); the
+step being applied (group, instant, stage, robot; group -1: none) when it paused for frames' room,
+and the group whose inbox is full (-1: none), for Python to grow."""
 
 LOOP, TRANSMIT, MOVE, GROUP, CTIMER = 0, 1, 2, 3, 4
 STOPPED, ENDED, FULL, NEWTIMER = 0, 1, 2, 3
+DONE = 0
 
 
 def _call_loop(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist):  # replaced when generated
@@ -66,6 +72,10 @@ def _call_group(g, W, R, F, L, P, G, t):  # replaced when generated
 
 
 def _call_take(g, G, i, src, t, size, frame):  # replaced when generated
+    raise NotImplementedError
+
+
+def _call_resume(g, W, R, F, L, P, G):  # replaced when generated
     raise NotImplementedError
 
 
@@ -103,38 +113,101 @@ def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, r
     _call_rx(prog[me], slot[me], me, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
 
 
+@njit(cache=True, inline="always")
+def _room(F, P, C, L, n: int) -> int:
+    """DONE when every buffer has the room one call may need (Log.room), else FULL (emptied or grown
+    by Python first) or NEWTIMER (the timer requests started first)."""
+    lim = L.room
+    if L.n[0] + lim[2] > len(L.t) or P.rec_n[0] + lim[1] > len(P.rec_v) or not room(F, lim[3], n):
+        return FULL
+    if C.pend_n[0] + TIMERS > len(C.pend):
+        return NEWTIMER
+    return DONE
+
+
 @njit(cache=True)
-def _deliver(W, R, F, P, G, C, L, t: int) -> None:
-    """FastBackend._events and the coordinator's deliver: rows for every reception (receivers still
-    alive), then every drop and status, then each reception handed over in row order: message_rx for
-    a program, the inbox for a compiled group, on_message for a compiled controller."""
-    W, R, F, P, G, C, L = borrow((W, R, F, P, G, C, L))
-    slots = F.due[:arriving(F, t)]
-    c = L.counters
+def _rows(W, F, L, slots: np.ndarray, t: int) -> bool:
+    """The delivery's rows: every reception (receivers still alive), then every drop and status. False
+    (nothing written, L.room[0] the rows wanted) when the log lacks room for them."""
+    W, F, L, slots = borrow((W, F, L, slots))
     start, count, lost, node, dist, alive, src, tx, size = F.start, F.count, F.lost, F.node, F.dist, W.alive, F.src, F.tx, F.size
+    need = 0
+    for s in slots:
+        need += count[s] + 2  # a row per receiver, at most a drop and a status per frame
+    if L.n[0] + need > len(L.t):
+        L.room[0] = need
+        return False
     for s in slots:
         for q in range(start[s], start[s] + count[s]):
             if not lost[q] and alive[node[q]]:
                 log_row(L, t, DELIVER, src[s], node[q], tx[s], dist[q], size[s], 0)
-                c[1] += 1
+                L.counters[1] += 1
     drops(F, L, alive, slots, t)
+    return True
+
+
+@njit(cache=True)
+def _hand_over(W, R, F, P, G, C, L, slots: np.ndarray, t: int) -> int:
+    """Each reception handed over in row order from where F.state[6:8] says: message_rx for a program,
+    the inbox for a compiled group, on_message for a compiled controller. Before each it makes sure
+    of the call's room; without it, it keeps its place and returns FULL or NEWTIMER."""
+    W, R, F, P, G, C, L, slots = borrow((W, R, F, P, G, C, L, slots))
+    st, node, lost, alive, src, size, dist = F.state, F.node, F.lost, W.alive, F.src, F.size, F.dist
     pos, payload, prog, slot, noise, gens = W.pos, F.payload, P.prog, P.slot, P.noise, P.gens
     states, io, params, rec_i, rec_v, rec_n, msg, mdist = P.states, P.io, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist
-    group_of, index = G.group_of, G.index
-    for s in slots:
-        for q in range(start[s], start[s] + count[s]):
+    group_of, index, n = G.group_of, G.index, len(alive)
+    for k in range(st[6], len(slots)):
+        s = slots[k]
+        for j in range(st[7], F.count[s]):
+            q = F.start[s] + j  # read at each reception: a reply's launch may compact the receivers
             me = node[q]
             if lost[q] or not alive[me]:
                 continue
+            status = DONE
             if prog[me] >= 0:
                 if size[s] == 12:  # message_t.parse: a kilolib frame is 12 bytes
-                    _receive(pos, payload[s], prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg,
-                             mdist, me, src[s], t)
+                    if rec_n[0] + L.room[1] > len(rec_v):
+                        status = FULL
+                    else:
+                        _receive(pos, payload[s], prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg,
+                                 mdist, me, src[s], t)
             elif group_of[me] >= 0:
-                _call_take(group_of[me], G, index[me], src[s], t, size[s], payload[s])
+                if not _call_take(group_of[me], G, index[me], src[s], t, size[s], payload[s]):
+                    G.full[0], status = group_of[me], FULL
             elif C.ctl[me] >= 0:
-                rssi = R.tx_dbm - 20.0 * np.log10(4.0 * np.pi * max(dist[q], 0.01) / R.wavelength)
-                _call_ctl_rx(C.ctl[me], W, R, F, L, P, C, me, src[s], t, size[s], payload[s], rssi)
+                status = _room(F, P, C, L, n)
+                if status == DONE:  # (its compaction may have moved the receivers: q read again)
+                    d = dist[F.start[s] + j]
+                    rssi = R.tx_dbm - 20.0 * np.log10(4.0 * np.pi * max(d, 0.01) / R.wavelength)
+                    _call_ctl_rx(C.ctl[me], W, R, F, L, P, C, me, src[s], t, size[s], payload[s], rssi)
+            if status != DONE:
+                st[6], st[7] = k, j
+                return status
+        st[7] = 0
+    return DONE
+
+
+@njit(cache=True)
+def _deliver(W, R, F, P, G, C, L, t: int) -> int:
+    """FastBackend._events and the coordinator's deliver: the frames arriving at t, their rows, then
+    each reception handed over. Returns DONE, or FULL or NEWTIMER where it paused for room (F.state
+    keeps its place; `advance` resumes it before anything else). The frames leave the air at the end,
+    so replies sent meanwhile take other slots."""
+    W, R, F, P, G, C, L = borrow((W, R, F, P, G, C, L))
+    st = F.state
+    if st[5] != t:
+        st[5], st[6], st[7], st[8] = t, -1, 0, arriving(F, t)
+    slots = F.due[:st[8]]
+    if st[6] < 0:
+        if not _rows(W, F, L, slots, t):
+            return FULL
+        st[6] = 0
+    status = _hand_over(W, R, F, P, G, C, L, slots, t)
+    if status != DONE:
+        return status
+    landed(F, st[8])
+    st[5] = -1
+    return DONE
 
 
 @njit(cache=True)
@@ -169,7 +242,7 @@ def _loops(ring, i, t_ring, limit, tt, ts, tn, tstart, tlen, tcur, tper, tlive, 
     while True:
         if i >= 0:
             _call_loop(prog[i], slot[i], i, t_ring, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
-        if not tlive[ring] or rec_n[0] > rec_room:
+        if not tlive[ring] or rec_n[0] > rec_room:  # (room for the next call's records: Log.room)
             return
         k = tstart[ring] + tcur[ring]
         t_ring = tt[k]
@@ -180,19 +253,70 @@ def _loops(ring, i, t_ring, limit, tt, ts, tn, tstart, tlen, tcur, tper, tlive, 
 
 
 @njit(cache=True)
+def _resume(W, R, F, P, G, C, L) -> int:
+    """A delivery or a group's step that paused for room, carried on (DONE once finished, else where
+    it paused again)."""
+    if F.state[5] >= 0:
+        status = _deliver(W, R, F, P, G, C, L, F.state[5])
+        return NEWTIMER if status == DONE and C.pend_n[0] else status
+    _call_resume(G.cursor[0], W, R, F, L, P, G)
+    return FULL if G.cursor[0] >= 0 else DONE
+
+
+@njit(cache=True, inline="always")
+def _timer(ring: int, t_ring: int, W, R, F, T, P, G, C, L, clock: np.ndarray, stop: np.ndarray, end_ns: int,
+           rec_room: int) -> int:
+    """The timer at the head of `ring` (then, for loops and motion, its ring's next ones while nothing
+    else comes first), once the buffers have room for its call. DONE, or FULL or NEWTIMER."""
+    kind, counters, alive, fstate = T.kind[ring], L.counters, W.alive, F.state
+    if kind != MOVE:
+        status = _room(F, P, C, L, len(alive))
+        if status != DONE:
+            return status
+    counters[4] += 1
+    tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate = (T.t, T.seq, T.node, T.start, T.length, T.cur, T.period, T.live,
+                                                          T.state)
+    i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, G.always if kind == GROUP else alive)
+    if i < 0:
+        return DONE
+    if kind == MOVE:
+        io, motion, prog, cvel, chead = P.io, P.motion, P.prog, W.cvel, W.chead
+        move(io, motion, prog, cvel, chead, i)
+        counters[4] += moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive,
+                              timer_limit(clock, fstate, end_ns, stop), io, motion, prog, cvel, chead)
+    elif kind == LOOP:
+        _loops(ring, i, t_ring, timer_limit(clock, fstate, end_ns, stop), tt, ts, tn, tstart, tlen, tcur, tper, tlive,
+               tstate, alive, P, counters, rec_room)
+    elif kind == GROUP:
+        _call_group(i, W, R, F, L, P, G, t_ring)
+        if G.cursor[0] >= 0:
+            return FULL
+    elif kind == CTIMER:
+        _call_ctl(C.ctl[i], T.arg[ring], W, R, F, L, P, C, i, t_ring)
+        if C.pend_n[0]:
+            return NEWTIMER
+    else:
+        _transmit(W, R, F, P, L, i, t_ring)
+    return DONE
+
+
+@njit(cache=True)
 def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.ndarray) -> int:
     """Run every event before `stop` (time, priority, sequence; none after end_ns). Returns STOPPED
-    there, ENDED at the end, FULL when the logs should be emptied or the frames' room grown first
-    (cosim.fused.build.roomy), or NEWTIMER when a compiled
-    controller asked for timers (C.pend) that Python starts before anything else happens."""
+    there, ENDED at the end, FULL when the logs should be emptied or a buffer grown first (before a
+    call without room for what it may leave, or at a physics step with the frames' room more than
+    half used: cosim.fused.build.roomy), or NEWTIMER when a compiled controller asked for timers
+    (C.pend) that Python starts before anything else happens."""
     W, R, F, T, P, G, C, L, clock, stop = borrow((W, R, F, T, P, G, C, L, clock, stop))
-    room, rec_room = len(L.t) // 2, len(P.rec_v) // 2
+    rec_room = len(P.rec_v) - L.room[1]
     slot_room, pool_room = len(F.live) // 2, len(F.node) // 2 - len(W.alive)  # half free: cosim.fused.build.roomy
-    log_n, rec_n, counters, fstate = L.n, P.rec_n, L.counters, F.state
-    tt, ts, tn, tstart, tlen, tcur, tper, tkind, tlive, tstate = (T.t, T.seq, T.node, T.start, T.length, T.cur,
-                                                                 T.period, T.kind, T.live, T.state)
-    io, motion, prog, cvel, chead, alive = P.io, P.motion, P.prog, W.cvel, W.chead, W.alive
+    counters, fstate = L.counters, F.state
+    tt, ts, tstart, tcur, tlive = T.t, T.seq, T.start, T.cur, T.live
     while True:
+        if fstate[5] >= 0 or G.cursor[0] >= 0:
+            status = _resume(W, R, F, P, G, C, L)
+            if status != DONE:
+                return status
         ring = next_timer(tt, ts, tstart, tcur, tlive)
         t_ring, s_ring = (tt[tstart[ring] + tcur[ring]], ts[tstart[ring] + tcur[ring]]) if ring >= 0 else (INF, INF)
         tq, pq, sq, which = next_event(t_ring, s_ring, clock)
@@ -202,9 +326,9 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.nda
         head = stop[0] if stopped else tq
         fa = fstate[4]
         if fa <= head and fa <= end_ns:
-            if log_n[0] > room or rec_n[0] > rec_room:  # deliveries in a row fill them too: emptied first
-                return FULL
-            _deliver(W, R, F, P, G, C, L, fa)
+            status = _deliver(W, R, F, P, G, C, L, fa)
+            if status != DONE:
+                return status
             if C.pend_n[0]:
                 return NEWTIMER
             continue
@@ -212,31 +336,16 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.nda
             return STOPPED
         if which < 0:
             return ENDED
-        if log_n[0] > room or rec_n[0] > rec_room or (which == 0 and (fstate[0] > slot_room or fstate[1] > pool_room)):
+        if which == 0 and (fstate[0] > slot_room or fstate[1] > pool_room):
             return FULL  # the frames' room is looked at once a physics step (cosim.fused.build.roomy)
-        counters[4] += 1
-        if which == 0:
+        if which == 1:
+            status = _timer(ring, t_ring, W, R, F, T, P, G, C, L, clock, stop, end_ns, rec_room)
+            if status != DONE:
+                return status
+        elif which == 0:
+            counters[4] += 1
             tick(W, R, clock, L)
-        elif which == 1:
-            kind = tkind[ring]
-            i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, G.always if kind == GROUP else alive)
-            if i < 0:
-                continue
-            if kind == MOVE:
-                move(io, motion, prog, cvel, chead, i)
-                counters[4] += moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive,
-                                      timer_limit(clock, fstate, end_ns, stop), io, motion, prog, cvel, chead)
-            elif kind == LOOP:
-                _loops(ring, i, t_ring, timer_limit(clock, fstate, end_ns, stop), tt, ts, tn, tstart, tlen, tcur, tper, tlive,
-                       tstate, alive, P, counters, rec_room)
-            elif kind == GROUP:
-                _call_group(i, W, R, F, L, P, G, t_ring)
-            elif kind == CTIMER:
-                _call_ctl(C.ctl[i], T.arg[ring], W, R, F, L, P, C, i, t_ring)
-                if C.pend_n[0]:
-                    return NEWTIMER
-            else:
-                _transmit(W, R, F, P, L, i, t_ring)
         else:
+            counters[4] += 1
             latch(W)
             clock[1] = -1

@@ -49,12 +49,13 @@ class FusedLoop:
             F = build.flights_of(n, width, first_tx)
             sender.bind(W, R, F)
             T = build.take_timers(sim, groups)
-            P = build.programs_of(sim.controllers, variants)
+            room = build.call_room(bool(variants), bool(ctl_variants), groups)
+            P = build.programs_of(sim.controllers, variants, int(room[1]))
             G = build.groups_of(sim, groups, net)
             C = build.controllers_of(sim.controllers, ctl_variants, net)
-            L = build.log_of()
+            L = build.log_of(room)
         clock = np.array([sim.dt_ns, 0, sim.dt_ns, sim.quantum_ns, sim.duration_ns], dtype=np.int64)
-        outputs = _Outputs(sim, net, P, L)
+        outputs = _Outputs(sim, net, P)
         _Stretches(sim, module, outputs, world, (W, R, F, T, P, G, C, L, clock), sender).run(end_ns)
         sim.now_ns = end_ns
 
@@ -94,12 +95,12 @@ class _Stretches:
             status = advance(stop, end_ns, W, R, F, T, P, G, C, L, clock)
             if not typed_once:  # the dispatcher has compiled or loaded its one signature by now
                 advance, typed_once = _entry_point(self.module.advance), True
-            outputs.drain()
+            outputs.drain(L)
             if status == loop.NEWTIMER:
                 self._timers(T, C)
                 continue
             if status == loop.FULL:
-                self.sender.make_room()
+                self._grow()
                 continue
             if status == loop.ENDED:
                 break
@@ -109,6 +110,14 @@ class _Stretches:
                 self._samples(t)
             else:
                 self._python(T)
+
+    def _grow(self) -> None:
+        """After a FULL (the logs just emptied): the frames in the air, the network log and a group's
+        inbox grown where the loop found them short."""
+        W, R, F, T, P, G, C, L, clock = self.parts
+        self.sender.make_room(int(L.room[3]))
+        L, G = build.wider_log(L), build.wider_inbox(G)
+        self.parts = (W, R, F, T, P, G, C, L, clock)
 
     def _samples(self, t: int) -> None:
         sim, outputs = self.sim, self.outputs
@@ -170,11 +179,11 @@ class _Sender:
     def bind(self, W, R, F) -> None:
         self.parts = (F, R, W.alive)
 
-    def make_room(self) -> None:
-        """Grow the frames in the air when more than half their room is used (build.roomy); the
-        compiled loop reads them from here."""
+    def make_room(self, launches: int = 1) -> None:
+        """Grow the frames in the air when more than half their room is used or `launches` frames
+        would not fit (build.roomy); the compiled loop reads them from here."""
         F, R, alive = self.parts
-        self.parts = (build.roomy(F, len(alive)), R, alive)
+        self.parts = (build.roomy(F, len(alive), launches), R, alive)
 
     def __call__(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
         cfg = self.net.config
@@ -209,12 +218,13 @@ def _entry_point(dispatcher):
 class _Outputs:
     """What the compiled loop leaves in its logs, written where the event loop writes it."""
 
-    def __init__(self, sim: Simulation, net: FastBackend, P: loop.Programs, L: loop.Log) -> None:
-        self.sim, self.net, self.P, self.L = sim, net, P, L
+    def __init__(self, sim: Simulation, net: FastBackend, P: loop.Programs) -> None:
+        self.sim, self.net, self.P = sim, net, P
         self.extra_events = 0
 
-    def drain(self) -> None:
-        sim, L, P = self.sim, self.L, self.P
+    def drain(self, L: loop.Log) -> None:
+        """The loop's network rows (`L`), records and counters into the trace, then emptied."""
+        sim, P = self.sim, self.P
         n = int(L.n[0])
         if n:
             self._network(L.t[:n], L.kind[:n], L.src[:n], L.dst[:n], L.tx[:n], L.dist[:n], L.size[:n], L.reason[:n])

@@ -121,3 +121,25 @@ class RssiReader(CompiledController):
 
     def on_message(s, k, m):
         core.record(k, "rssi", m.rssi_dbm)
+
+
+class Echo(CompiledController):
+    """Robot 0 broadcasts a hop count of 0 every step; every robot records each message's hop count and
+    sender and broadcasts it again, one hop more, while the count is under 3 (replies sent from within
+    a reception, at the instant other robots still receive the frame replied to)."""
+
+    period = 0.2
+    payload_bytes: ClassVar[int] = 2
+    records: ClassVar[tuple] = ("hops", "sender")
+
+    def step(s, k):
+        if k.me == 0:
+            row = core.broadcast(k)
+            row[0], row[1] = 0, 0
+
+    def on_message(s, k, m):
+        core.record(k, "hops", m.payload[0])
+        core.record(k, "sender", m.payload[1])
+        if m.payload[0] < 3:
+            row = core.broadcast(k)
+            row[0], row[1] = m.payload[0] + 1, k.me

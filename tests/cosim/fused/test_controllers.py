@@ -78,3 +78,13 @@ def test_a_controller_reading_the_rssi_stays_on_the_event_engine_and_says_why(mo
     sim = cosim.build(s)
     assert sim.engine_path == "event"
     assert "RssiReader.on_message reads m.rssi_dbm" in why_not_fused(s, sim, [{}, {}])
+
+
+def test_replies_sent_while_others_still_receive_give_the_event_engines_trace(monkeypatch):
+    """Each robot rebroadcasts what it hears from within on_message, at the instant the other robots
+    still receive the same frame: the reply takes a slot of its own, not the frame being delivered."""
+    make = scenario([at("Echo", [[0, 0, 1], [2, 0, 1], [4, 0, 1], [1, 1, 1]], phase=0)])
+    event, fused = both(monkeypatch, make)
+    same(event, fused)
+    sent, delivered = event[2][:2]
+    assert sent == 201 and delivered == 600  # 5 steps of robot 0, each echoed over three hops
