@@ -1,6 +1,5 @@
-"""Fixed-radius pair search: column cell list vs brute force, over N and radius; prints JSON lines.
-
-Used to choose the thresholds in netstack/fast/neighbors.py (BRUTE_FORCE_MAX_N, DENSE_CANDIDATES).
+"""Fixed-radius pair search: the column cell list (physics.pairs, the one the kinematic world's
+Verlet list rebuilds with) against brute force, over N and radius; prints JSON lines.
 Robots are uniform in a 20 m disc, as in Simbeeotic's workloads.
 """
 
@@ -15,7 +14,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from netstack.fast.neighbors import pairs_within, pairs_within_brute, pairs_within_columns
+from physics.pairs import brute_pairs, column_pairs
 
 
 def disc(n: int, seed: int = 0) -> np.ndarray:
@@ -36,10 +35,9 @@ def main() -> None:
             if n >= 3000 and radius == 30.0:
                 continue  # millions of pairs; nobody resolves overlaps at radio range
             row = {"workload": "pairs_within", "N": n, "radius_m": radius,
-                   "columns_ms": round(best_ms(lambda p=pos, r=radius: pairs_within_columns(p, r)), 3),
-                   "chosen_ms": round(best_ms(lambda p=pos, r=radius: pairs_within(p, r)), 3)}
+                   "columns_ms": round(best_ms(lambda p=pos, r=radius: column_pairs(p, r)), 3)}
             if n <= 3000:
-                row["brute_ms"] = round(best_ms(lambda p=pos, r=radius: pairs_within_brute(p, r), 2), 3)
+                row["brute_ms"] = round(best_ms(lambda p=pos, r=radius: brute_pairs(p, r), 2), 3)
             print(json.dumps(row), flush=True)
 
 

@@ -7,7 +7,6 @@ arena, and overlapping robots are pushed apart along the line between their cent
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,27 +20,24 @@ from physics.quad_steps import step_bank
 from physics.quadrotor import AIRFRAMES, QuadrotorBank
 from physics.raycast import cast_among
 from physics.scenery import Scenery
+from physics.verlet import touching, verlet_of
 from physics.wind import winds
 from physics.world import Arena, CommandArrays, MotorFeed, RobotSpec, place_within
 
 if TYPE_CHECKING:
     from physics.kinematic_compiled import CompiledStep
-PairFinder = Callable[[np.ndarray, float], np.ndarray]  # (positions, radius) -> (P, 2) pairs i < j, sorted
 
 
 class KinematicWorld(CommandArrays):
     """Point robots moved kinematically; see the module docstring."""
 
-    def __init__(self, arena: Arena, max_accel: float = float("inf"), collisions: bool = True,
-                 pair_finder: PairFinder | None = None, obstacles: tuple = (), wind: tuple | None = None,
-                 batteries: Batteries | None = None) -> None:
+    def __init__(self, arena: Arena, max_accel: float = float("inf"), collisions: bool = True, obstacles: tuple = (),
+                 wind: tuple | None = None, batteries: Batteries | None = None) -> None:
         super().__init__(batteries)
-        if collisions and pair_finder is None:
-            raise ValueError("collisions need a pair_finder (fixed-radius neighbour search)")
         self.arena = arena
         self.max_accel = max_accel
         self.collisions = collisions
-        self._pairs = pair_finder
+        self._verlet = verlet_of(0)  # the pairs that may touch (physics.verlet), sized at start
         self._lo = np.array(arena.lower, dtype=np.float64)
         self._hi = np.array(arena.upper, dtype=np.float64)
         for shape in obstacles:
@@ -84,6 +80,7 @@ class KinematicWorld(CommandArrays):
         self._trig = np.full((self.n, 3), np.nan)  # (heading, cos, sin) the last step used, per robot
         self._radius = np.array([s.radius_m for s in self.specs], dtype=np.float64)
         self._max_r = float(self._radius.max()) if self.n else 0.0
+        self._verlet = verlet_of(self.n)
         self._at_rest = False  # the first step resolves overlaps and clamps to the arena
         self._clip_lo = self._lo + self._radius[:, None]
         self._clip_hi = self._hi - self._radius[:, None]
@@ -123,7 +120,7 @@ class KinematicWorld(CommandArrays):
         arrays = (self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, self.max_speed, self.alive,
                   self._pos, self._vel, self._trig, self._radius, self._clip_lo, self._clip_hi)
         return kc.CompiledStep(arrays, self.collisions and self.n > 1, self._max_r,
-                               kc.drives_of(self.drives, self._drive_idx), kc.scene_of(self.scenery, self.n))
+                               kc.drives_of(self.drives, self._drive_idx), kc.scene_of(self.scenery, self.n), self._verlet)
 
     def make_external(self, robots: list[int]) -> None:
         """These robots' poses come from `set_external_pose` (e.g. a real vehicle's telemetry): the
@@ -265,7 +262,7 @@ class KinematicWorld(CommandArrays):
         return all(b is None for b in banks) and self._at_rest and not self.active_vel.any() and not self._ext_idx.size
 
     def _separate(self) -> None:
-        pairs = self._pairs(self._pos, 2.0 * self._max_r)
+        pairs = touching(self._verlet, self._pos, 2.0 * self._max_r)
         if not len(pairs):
             return
         i, j = np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1])
@@ -278,14 +275,15 @@ class KinematicWorld(CommandArrays):
 
     def step_arrays(self) -> tuple:
         """What an engine stepping this world itself (cosim.fused) changes in place: pos, vel, radius, clip_lo,
-        clip_hi, trig, at_rest (a copy), and the drives (kinematic_compiled.Drives), commands applied."""
+        clip_hi, trig, at_rest (a copy), the drives (kinematic_compiled.Drives), commands applied, and the
+        list of pairs that may touch (physics.verlet), shared with this world's own steps."""
         if self.quads is not None or self.omnis is not None or self.obstacles:
             raise ValueError("step_arrays: this world has quadrotors, omnidirectional robots or obstacles")
         from physics import kinematic_compiled as kc
 
         self.apply_drive_commands()
         return (self._pos, self._vel, self._radius, self._clip_lo, self._clip_hi, self._trig, np.array([self._at_rest]),
-                kc.drives_of(self.drives, self._drive_idx))
+                kc.drives_of(self.drives, self._drive_idx), self._verlet)
 
     def take_drive_commands(self) -> list[tuple[int, float | None, float]]:
         return self._drive_cmd.take()  # for an engine that latches them itself (DriveCommands.take)

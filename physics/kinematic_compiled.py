@@ -17,9 +17,9 @@ from numba import njit
 from jit.calls import bound_overload
 from physics.kernels import drive_blocked, drive_step, drive_writeback, move_points, push_apart
 from physics.numpy_rules import np_clip
-from physics.pair_kernels import near_pairs
 from physics.scenery import push_room
 from physics.scenery_kernels import push_all
+from physics.verlet import Verlet, touching
 
 Drives = namedtuple("Drives", ["idx", "alive", "cmd_wheels", "steer", "cmd_speed", "cmd_heading", "base", "gain",
                                "max_wheel", "accel", "wheels", "pos", "heading"])
@@ -105,22 +105,27 @@ def settle(pos, vel, radius, pairs, clip_lo, clip_hi, s: Scene, d: Drives) -> bo
 
 
 @njit(cache=True)
-def run(m, dt, max_accel, at_rest: bool, latched: bool, cand, cmd_vel, cmd_heading, active_vel, active_heading,
-        max_speed, alive, pos, vel, trig, radius, clip_lo, clip_hi, reach, d: Drives, s: Scene, ref, built) -> tuple:
+def step(dt, max_accel, heading, cmd, max_speed, alive, pos, vel, trig, radius, clip_lo, clip_hi, reach, at_rest: bool,
+         d: Drives, s: Scene, v: Verlet) -> bool:
+    """One KinematicWorld.step after its latch: motion, the pairs within `reach` (0: no collisions)
+    pushed apart, scenery, walls. Returns whether every robot is at rest."""
+    if not advance(dt, max_accel, heading, cmd, max_speed, alive, vel, pos, trig, at_rest, d):
+        return at_rest
+    pairs = touching(v, pos, reach)
+    return settle(pos, vel, radius, pairs, clip_lo, clip_hi, s, d)
+
+
+@njit(cache=True)
+def run(m, dt, max_accel, at_rest: bool, latched: bool, cmd_vel, cmd_heading, active_vel, active_heading, max_speed,
+        alive, pos, vel, trig, radius, clip_lo, clip_hi, reach, d: Drives, s: Scene, v: Verlet) -> bool:
     """m steps, each after a latch but the first when `latched` (a quiet stretch; m = 1, latched: one
-    step), the pairs that may touch from physics.pair_kernels (reach 0: no collisions). Returns (at
-    rest, the Verlet candidates)."""
-    no_pairs = np.zeros((0, 2), np.int64)
+    step). Returns whether every robot is at rest."""
     for k in range(m):
         if k or not latched:
             latch(cmd_vel, cmd_heading, active_vel, active_heading, d)
-        if not advance(dt, max_accel, active_heading, active_vel, max_speed, alive, vel, pos, trig, at_rest, d):
-            continue
-        pairs = no_pairs
-        if reach > 0:
-            pairs, cand = near_pairs(pos, reach, ref, built, cand)
-        at_rest = settle(pos, vel, radius, pairs, clip_lo, clip_hi, s, d)
-    return at_rest, cand
+        at_rest = step(dt, max_accel, active_heading, active_vel, max_speed, alive, pos, vel, trig, radius, clip_lo,
+                       clip_hi, reach, at_rest, d, s, v)
+    return at_rest
 
 
 class CompiledStep:
@@ -128,16 +133,13 @@ class CompiledStep:
     world changes in place, never replaces, after start). Only for worlds without quadrotors,
     omnidirectional robots, external robots or contact tracking (KinematicWorld checks)."""
 
-    def __init__(self, arrays: tuple, collide: bool, max_r: float, drives: Drives, scene: Scene) -> None:
+    def __init__(self, arrays: tuple, collide: bool, max_r: float, drives: Drives, scene: Scene, verlet: Verlet) -> None:
         (self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, self.max_speed, self.alive, self.pos,
          self.vel, self.trig, self.radius, self.clip_lo, self.clip_hi) = arrays
         self.reach = 2.0 * max_r if collide else 0.0
         self.drives = drives
         self.scene = scene
-        self.ref = np.zeros_like(self.pos)  # the pair search's Verlet list: positions when built, built yet,
-        self.built = np.zeros(1, np.int64)  # and the candidates
-        self.cand = np.zeros((0, 2), np.int64)
-        self.bound = (*arrays, self.reach, drives, scene, self.ref, self.built)  # run's arguments from cmd_vel on
+        self.bound = (*arrays, self.reach, drives, scene, verlet)  # run's arguments from cmd_vel on
         self._latch_args = (self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, drives)
         self._latch, self._run = latch, run  # the dispatchers until the first calls, then their machine code
 
@@ -151,8 +153,8 @@ class CompiledStep:
     def step(self, dt_s: float, max_accel: float, at_rest: bool, m: int = 1, latched: bool = True) -> bool:
         """m steps of dt_s, each after a latch but the first when `latched`; returns whether every robot
         is now at rest (at_rest again if none moved)."""
-        args = (m, dt_s, max_accel, at_rest, latched, self.cand, *self.bound)
-        at_rest, self.cand = self._run(*args)
+        args = (m, dt_s, max_accel, at_rest, latched, *self.bound)
+        at_rest = self._run(*args)
         if self._run is run:
             self._run = bound_overload(run, args)
         return bool(at_rest)

@@ -40,7 +40,6 @@ from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import RobotModelSpec, Scenario
 from cosim.scenario.state_file import RobotState, read_state
 from netstack.backend import NetworkBackend
-from netstack.fast.neighbors import VerletPairs
 from netstack.routing.registry import PROTOCOL_OF_PARAMS
 from physics.battery import Batteries
 from physics.diff_drive import DriveSpec
@@ -80,7 +79,7 @@ def make_world(s: Scenario, batteries: Batteries | None = None) -> World:
     from physics.kinematic import KinematicWorld
 
     max_accel = math.inf if ph.max_accel is None else ph.max_accel
-    return KinematicWorld(arena, max_accel=max_accel, collisions=ph.collisions, pair_finder=VerletPairs(), obstacles=shapes,
+    return KinematicWorld(arena, max_accel=max_accel, collisions=ph.collisions, obstacles=shapes,
                           wind=wind, batteries=batteries)
 
 

@@ -42,12 +42,12 @@ log = logging.getLogger(__name__)
 
 
 def world_of(world: KinematicWorld) -> World:
-    pos, vel, radius, lo, hi, trig, at_rest, drives = world.step_arrays()
+    pos, vel, radius, lo, hi, trig, at_rest, drives, verlet = world.step_arrays()
+    reach = 2.0 * float(radius.max()) if world.collisions and len(radius) > 1 else 0.0
     return World(pos, vel, world.active_vel, world.cmd_vel, world.active_heading, world.cmd_heading, world.max_speed,
-                 world.alive, radius, lo, hi, trig, at_rest, float(world.max_accel), bool(world.collisions),
-                 float(radius.max()) if len(radius) else 0.0, np.zeros_like(pos), np.zeros((16 * len(pos) + 64, 2), np.int64),
-                 np.zeros(2, np.int64), drives, scene_of(world.scenery, len(pos)), np.zeros((0, 2), np.int64),
-                 world.drive_slot, np.zeros(len(drives.idx), np.int8), np.zeros((len(drives.idx), 2)))
+                 world.alive, radius, lo, hi, trig, at_rest, float(world.max_accel), reach, verlet, drives,
+                 scene_of(world.scenery, len(pos)), world.drive_slot, np.zeros(len(drives.idx), np.int8),
+                 np.zeros((len(drives.idx), 2)))
 
 
 def radio_of(net: FastBackend, n: int, sender) -> tuple[Radio, int]:

@@ -1,6 +1,6 @@
-"""The fused engine's compiled pieces that call no program: the timer heap, the point robots' physics
-step and latch, the fast radio's reach and loss draws (its cell index: cosim.fused.cells), and the
-frames in flight.
+"""The fused engine's compiled pieces that call no program: the timer heap, the world's step (its own
+kernel, physics.kinematic_compiled.step) and the latch of commands, the fast radio's reach and loss
+draws (its cell index: cosim.fused.cells), and the frames in flight.
 
 Each does exactly what its event-engine counterpart does, operation by operation (named in each
 docstring), so the trace is the same on either engine.
@@ -16,21 +16,19 @@ from numba import njit
 
 from cosim.fused.cells import candidates
 from jit.borrow import borrow
-from netstack.fast.kernels import column_pairs, max_displacement, near_pairs
-from physics.kernels import move_points, push_apart
-from physics.kinematic_compiled import advance as advance_world
 from physics.kinematic_compiled import latch as latch_world
-from physics.kinematic_compiled import settle
+from physics.kinematic_compiled import step as step_world
 
 TWO_PI = 2.0 * math.pi
 INF = np.iinfo(np.int64).max
 SEND, DELIVER, DROP = 0, 1, 2  # the trace's network kinds (cosim.core.recorder.NET_KINDS)
 
 World = namedtuple("World", ["pos", "vel", "avel", "cvel", "ahead", "chead", "max_speed", "alive", "radius", "clip_lo",
-                             "clip_hi", "trig", "at_rest", "max_accel", "collide", "max_r", "vref", "vpairs", "vstate",
-                             "drives", "scene", "no_pairs", "dslot", "dpend", "dcmd"])
-"""The kinematic world's arrays (the world's own, changed in place); at_rest is a 1-element array.
-vref, vpairs and vstate (count, valid) are a Verlet list of the pairs that may touch, as VerletPairs;
+                             "clip_hi", "trig", "at_rest", "max_accel", "reach", "verlet", "drives", "scene", "dslot",
+                             "dpend", "dcmd"])
+"""The kinematic world's arrays (the world's own, changed in place); at_rest is a 1-element array;
+reach the distance within which robots push apart (0: no collisions) and verlet the world's own
+list of the pairs that may touch (physics.verlet);
 drives and scene as physics.kinematic_compiled's (no scenery: the fused engine takes no obstacles),
 dslot each robot's row in the drives (-1: none); dpend and dcmd the drive commands given since the
 last latch (DriveCommands): per drive 0 none, DRIVE_CMD (v, w in dcmd) or STEER_CMD (generic commands)."""
@@ -99,55 +97,11 @@ def advance_ring(tt: np.ndarray, ts: np.ndarray, tn: np.ndarray, start: np.ndarr
 
 
 @njit(cache=True)
-def _touching(w: World, radius: float) -> np.ndarray:
-    """Pairs i < j within radius, sorted (netstack.fast.neighbors.VerletPairs' answer), from a list of
-    candidates within twice the radius that is rebuilt when someone moved half that margin."""
-    w = borrow(w)
-    vstate, vpairs = w.vstate, w.vpairs
-    if not vstate[1] or max_displacement(w.pos, w.vref) > 0.49 * radius:
-        cand = column_pairs(w.pos, 2.0 * radius)
-        if len(cand) > len(vpairs):
-            vstate[1] = 0
-            return column_pairs(w.pos, radius)
-        vpairs[:len(cand)] = cand
-        vstate[0], vstate[1] = len(cand), 1
-        w.vref[:] = w.pos
-    return near_pairs(w.pos, vpairs[:vstate[0]], radius)
-
-
-@njit(cache=True)
-def _points_step(w: World, dt_s: float) -> None:
-    """KinematicWorld.step for point robots only: motion, pushes apart, arena walls (the same kernels
-    as physics.kinematic_compiled's step, without the drives' calls: a third of the step at 100 robots)."""
-    if w.at_rest[0] and not w.avel.any():
-        return
-    move_points(dt_s, w.max_accel, w.ahead, w.avel, w.max_speed, w.alive, w.vel, w.pos, w.trig)
-    if w.collide and len(w.pos) > 1:
-        pairs = _touching(w, 2.0 * w.max_r)
-        if len(pairs):
-            push_apart(w.pos, w.radius, pairs[:, 0].copy(), pairs[:, 1].copy())
-    pos, lo, hi = w.pos, w.clip_lo, w.clip_hi  # locals: a tuple's field read in a loop costs a refcount each time
-    for k in range(len(pos)):
-        for a in range(3):
-            pos[k, a] = min(max(pos[k, a], lo[k, a]), hi[k, a])
-    w.at_rest[0] = not w.vel.any()
-
-
-@njit(cache=True)
 def physics_step(w: World, dt_s: float) -> None:
-    """KinematicWorld.step through its own compiled kernels (physics.kinematic_compiled.run's step):
-    the drives and point motion, pushes apart, arena walls, blocked drives."""
+    """KinematicWorld.step: the world's own compiled step (physics.kinematic_compiled.step)."""
     w = borrow(w)
-    if not len(w.dpend):  # no differential drives
-        _points_step(w, dt_s)
-        return
-    if not advance_world(dt_s, w.max_accel, w.ahead, w.avel, w.max_speed, w.alive, w.vel, w.pos, w.trig, w.at_rest[0],
-                         w.drives):
-        return
-    pairs = w.no_pairs
-    if w.collide and len(w.pos) > 1:
-        pairs = _touching(w, 2.0 * w.max_r)
-    w.at_rest[0] = settle(w.pos, w.vel, w.radius, pairs, w.clip_lo, w.clip_hi, w.scene, w.drives)
+    w.at_rest[0] = step_world(dt_s, w.max_accel, w.ahead, w.avel, w.max_speed, w.alive, w.pos, w.vel, w.trig, w.radius,
+                              w.clip_lo, w.clip_hi, w.reach, w.at_rest[0], w.drives, w.scene, w.verlet)
 
 
 @njit(cache=True, inline="always")

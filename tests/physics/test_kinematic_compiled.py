@@ -8,7 +8,6 @@ import math
 import numpy as np
 import pytest
 
-from netstack.fast.neighbors import VerletPairs
 from physics import kinematic_compiled as kc
 from physics.diff_drive import DriveSpec
 from physics.kinematic import KinematicWorld
@@ -23,8 +22,7 @@ SCENERY = (Box((3, 0, 0.5), (1, 1, 1)), Cylinder((-2, 2, 0.5), 0.4, 1.0), Wall((
 
 def _world(compiled: bool, drives: bool, obstacles: tuple, max_accel: float, monkeypatch) -> KinematicWorld:
     rng = np.random.default_rng(3)
-    w = KinematicWorld(Arena((-5, -5, 0), (5, 5, 2)), max_accel=max_accel, pair_finder=VerletPairs(),
-                       obstacles=obstacles)
+    w = KinematicWorld(Arena((-5, -5, 0), (5, 5, 2)), max_accel=max_accel, obstacles=obstacles)
     for k in range(90):
         xy = rng.uniform(-4.5, 4.5, 2)
         drive = DriveSpec(wheel_base=0.14, max_wheel_speed=0.8, max_accel=3.0) if drives and k % 3 else None

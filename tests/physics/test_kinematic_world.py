@@ -3,7 +3,6 @@ import math
 import numpy as np
 import pytest
 
-from netstack.fast.neighbors import pairs_within
 from physics.kinematic import KinematicWorld
 from physics.robot import Robot
 from physics.world import Arena, Box, RobotSpec
@@ -12,7 +11,7 @@ pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_
 
 
 def world_with(*positions, **kw) -> KinematicWorld:
-    w = KinematicWorld(Arena((-50, -50, 0), (50, 50, 20)), pair_finder=pairs_within, **kw)
+    w = KinematicWorld(Arena((-50, -50, 0), (50, 50, 20)), **kw)
     for p in positions:
         w.add_robot(RobotSpec(p, max_speed=3.0))
     w.start()
@@ -78,7 +77,7 @@ def test_a_body_starting_through_the_floor_starts_on_it_and_says_so(caplog):
     import logging
 
     with caplog.at_level(logging.INFO, logger="physics.world"):
-        w = KinematicWorld(Arena((-5, -5, 0), (5, 5, 3)), pair_finder=pairs_within)
+        w = KinematicWorld(Arena((-5, -5, 0), (5, 5, 3)))
         w.add_robot(RobotSpec((0.0, 0.0, 0.1), radius_m=0.2))
         w.add_robot(RobotSpec((1.0, 0.0, 0.5), radius_m=0.2))
         w.start()
@@ -90,7 +89,7 @@ def test_a_body_starting_through_the_floor_starts_on_it_and_says_so(caplog):
 
 
 def test_a_body_starting_past_a_wall_is_a_warning(caplog):
-    w = KinematicWorld(Arena((-5, -5, 0), (5, 5, 3)), pair_finder=pairs_within)
+    w = KinematicWorld(Arena((-5, -5, 0), (5, 5, 3)))
     w.add_robot(RobotSpec((4.95, 0.0, 1.0), radius_m=0.2))
     w.start()
     assert w.positions()[0].tolist() == [4.8, 0.0, 1.0]

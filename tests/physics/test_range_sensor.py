@@ -10,7 +10,6 @@ import math
 import numpy as np
 import pytest
 
-from netstack.fast.neighbors import pairs_within
 from physics.kinematic import KinematicWorld
 from physics.pybullet.world import PybulletWorld
 from physics.robot import Robot
@@ -25,7 +24,7 @@ ARENA = Arena((-20, -20, 0), (20, 20, 10))
 
 def make(kind, *positions):
     if kind == "kinematic":
-        w = KinematicWorld(ARENA, pair_finder=pairs_within, collisions=False, obstacles=(BOX,))
+        w = KinematicWorld(ARENA, collisions=False, obstacles=(BOX,))
     else:
         w = PybulletWorld(ARENA, 0.01, obstacles=(BOX,), ground=False)
     for p in positions:
@@ -139,7 +138,7 @@ def test_mounted_rays_start_at_the_mount_and_turn_with_it(kind, rate):
 def test_a_mounted_fan_tilts_with_the_body():
     """A quadrotor pitched 0.3 rad nose down: its forward ray points 0.3 rad below the horizon, from
     a mount point carried by the same rotation."""
-    w = KinematicWorld(ARENA, pair_finder=pairs_within, collisions=False)
+    w = KinematicWorld(ARENA, collisions=False)
     w.add_robot(RobotSpec((0.0, 0.0, 2.0), airframe="crazyflie", mass_kg=0.027))
     w.start()
     w.quads.euler[0] = (0.0, 0.3, 0.0)

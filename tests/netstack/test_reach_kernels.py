@@ -1,4 +1,4 @@
-"""The compiled pair searches and reach queries give the numpy twins' results in the same order."""
+"""The compiled reach queries give the numpy twins' results in the same order."""
 
 from __future__ import annotations
 
@@ -21,30 +21,9 @@ def _equal(a, b) -> bool:
     return np.array_equal(np.asarray(a), np.asarray(b))
 
 
-@pytest.mark.parametrize("n, spread", [(300, 5.0), (2000, 30.0), (500, 0.5)])
-def test_column_pairs(n, spread):
-    rng = np.random.default_rng(n)
-    pos = np.column_stack([rng.uniform(0, spread, n), rng.uniform(0, spread, n), rng.uniform(0, 0.3, n)])
-    pos[:50, 1] = 1.0  # ties in the sort key (robots in a line)
-    radius = 0.4
-    a, b = _both("column_pairs", pos, radius)
-    assert _equal(a, b) and len(a) > 0
-    assert _equal(a, reference.brute_pairs(pos, radius))
-
-
-def test_column_pairs_far_apart_columns():
-    """Columns spread much wider than the swarm is numerous: sorted keys instead of a column table."""
-    rng = np.random.default_rng(9)
-    pos = np.column_stack([rng.uniform(0, 5000, 200), rng.uniform(0, 1, 200), np.zeros(200)])
-    pos[100:] = pos[:100] + rng.uniform(-0.2, 0.2, (100, 3))
-    a, b = _both("column_pairs", pos, 0.4)
-    assert _equal(a, b) and _equal(a, reference.brute_pairs(pos, 0.4)) and len(a) >= 50
-
-
-def test_brute_pairs_and_extent():
+def test_extent():
     rng = np.random.default_rng(2)
     pos = rng.uniform(0, 2, (60, 3))
-    assert _equal(*_both("brute_pairs", pos, 0.5))
     assert _both("xy_extent", pos)[0] == pytest.approx(_both("xy_extent", pos)[1], rel=0, abs=0)
 
 
