@@ -27,6 +27,7 @@ from cosim.fused.groups import PART_FIELDS, Parts
 from cosim.fused.kernels import FLIGHT_FIELDS, INF, POOL_FIELDS, Flights, Radio, Timers, World, compact
 from netstack.backend import BROADCAST
 from netstack.fast.backend import FastBackend
+from netstack.fast.cells import cells_of
 from netstack.fast.pathloss import SPEED_OF_LIGHT
 from physics.kinematic import KinematicWorld
 from physics.kinematic_compiled import scene_of
@@ -55,11 +56,10 @@ def radio_of(net: FastBackend, n: int, sender) -> tuple[Radio, int]:
     rng, busy, first_tx = net.hand_over(sender)
     cfg = net.config
     nodes = net.nodes
-    return Radio(nodes.pos.copy(), nodes.vel.copy(), np.array([nodes.sync_ns], np.int64), busy, rng,
-                 float(cfg.loss_probability), float(cfg.pathloss.range_m), int(cfg.airtime_to_ns(BROADCAST, 12)),
-                 int(cfg.latency_ns), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 3)), np.zeros(9),
-                 np.zeros(n, np.int64), float(cfg.tx_power_dbm), SPEED_OF_LIGHT / cfg.pathloss.frequency_hz,
-                 np.zeros(4 * n + 1025, np.int64)), first_tx
+    radio = Radio(nodes.pos.copy(), nodes.vel.copy(), np.array([nodes.sync_ns], np.int64), busy, rng,
+                  float(cfg.loss_probability), float(cfg.pathloss.range_m), int(cfg.airtime_to_ns(BROADCAST, 12)),
+                  int(cfg.latency_ns), cells_of(n), float(cfg.tx_power_dbm), SPEED_OF_LIGHT / cfg.pathloss.frequency_hz)
+    return radio, first_tx
 
 
 def flights_of(n: int, width: int, first_tx: int, slots: int = 0, pool: int = 0) -> Flights:

@@ -1,6 +1,6 @@
 """The fused engine's compiled pieces that call no program: the timer heap, the world's step (its own
 kernel, physics.kinematic_compiled.step) and the latch of commands, the fast radio's reach and loss
-draws (its cell index: cosim.fused.cells), and the frames in flight.
+draws (through netstack.fast), and the frames in flight.
 
 Each does exactly what its event-engine counterpart does, operation by operation (named in each
 docstring), so the trace is the same on either engine.
@@ -14,8 +14,9 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from cosim.fused.cells import candidates
 from jit.borrow import borrow
+from netstack.fast.cells import candidates, index
+from netstack.fast.kernels import within
 from physics.kinematic_compiled import latch as latch_world
 from physics.kinematic_compiled import step as step_world
 
@@ -35,12 +36,10 @@ last latch (DriveCommands): per drive 0 none, DRIVE_CMD (v, w in dcmd) or STEER_
 DRIVE_CMD, STEER_CMD = 1, 2
 
 Radio = namedtuple("Radio", ["pos", "vel", "sync", "busy", "rng", "loss_p", "range_m", "airtime_ns", "latency_ns",
-                             "gkey", "gorder", "gpos", "grid", "cand", "tx_dbm", "wavelength", "cstart"])
+                             "cells", "tx_dbm", "wavelength"])
 """The fast radio: positions at the last sync (`sync`[0] ns), busy-until per node, its loss stream,
-a cell index of positions `gpos` (grid = x0, y0, cell, slack, vmax, valid, moved since, cells across
-in y (0: no table of cell starts), cells across in x; cstart: the table, cosim.fused.cells), and room
-for one query's candidates (`cand`, one per node); the transmit power (dBm) and wavelength (m) for
-the RSSI a compiled controller's message reports (UnitDisk's Friis loss)."""
+its cell index for single sends (netstack.fast.cells.Cells); the transmit power (dBm) and
+wavelength (m) for the RSSI a compiled controller's message reports (UnitDisk's Friis loss)."""
 
 FLIGHT_FIELDS = ("arrive", "seq", "src", "tx", "payload", "start", "count", "live", "node", "dist", "lost", "state",
                  "due", "dst", "size")
@@ -130,14 +129,15 @@ def _latch_drives(w: World) -> None:
     latch_world(w.cvel, w.chead, w.avel, w.ahead, w.drives)
 
 
-@njit(cache=True, inline="always")
-def _distance(p: np.ndarray, v: np.ndarray, dt: float, sx: float, sy: float, sz: float, c: int) -> float:
-    """Node c's distance from (sx, sy, sz) after dt seconds of dead reckoning (reach_one's arithmetic)."""
-    if dt == 0.0:
-        x, y, z = p[c, 0] - sx, p[c, 1] - sy, p[c, 2] - sz
-    else:
-        x, y, z = (p[c, 0] + v[c, 0] * dt) - sx, (p[c, 1] + v[c, 1] * dt) - sy, (p[c, 2] + v[c, 2] * dt) - sz
-    return np.sqrt((x * x + z * z) + y * y)
+@njit(cache=True)
+def sync(r: Radio, w: World, t_ns: int) -> None:
+    """FastBackend.set_positions: the radio's copy of positions and velocities, then its cell index
+    looks at them (netstack.fast.cells.index)."""
+    r, w = borrow((r, w))
+    r.sync[0] = t_ns
+    r.pos[:] = w.pos
+    r.vel[:] = w.vel
+    index(r.cells, r.pos, r.vel, r.range_m)
 
 
 @njit(cache=True)
@@ -146,28 +146,13 @@ def reach(r: Radio, alive: np.ndarray, src: int, dst: int, start_ns: int, nodes:
     broadcast, ascending; only dst for a unicast), with their distances. Returns how many."""
     r, alive, nodes, dist = borrow((r, alive, nodes, dist))
     dt = (start_ns - r.sync[0]) / 1e9
-    p, v = r.pos, r.vel
-    if dt == 0.0:
-        sx, sy, sz = p[src, 0], p[src, 1], p[src, 2]
-    else:
-        sx, sy, sz = p[src, 0] + v[src, 0] * dt, p[src, 1] + v[src, 1] * dt, p[src, 2] + v[src, 2] * dt
+    cand = r.cells.cand
     if dst >= 0:
-        d = _distance(p, v, dt, sx, sy, sz, dst)
-        if dst == src or not alive[dst] or not d <= r.range_m:
-            return 0
-        nodes[0], dist[0] = dst, d
-        return 1
-    m = 0
-    cand = r.cand
-    for q in range(candidates(r, src, dt)):
-        c = cand[q]
-        if c == src or not alive[c]:
-            continue
-        d = _distance(p, v, dt, sx, sy, sz, c)
-        if d <= r.range_m:
-            nodes[m], dist[m] = c, d
-            m += 1
-    return m
+        cand[0] = dst
+        m = 1
+    else:
+        m = candidates(r.cells, len(r.pos), src, dt)
+    return within(r.pos, r.vel, dt, alive, cand, m, src, r.range_m, nodes, dist)
 
 
 @njit(cache=True)

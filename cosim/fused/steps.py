@@ -8,8 +8,7 @@ import numpy as np
 from numba import njit
 
 from controllers.compiled.kilolib import crc_update
-from cosim.fused.cells import sync
-from cosim.fused.kernels import DROP, INF, TWO_PI, advance_ring, physics_step
+from cosim.fused.kernels import DROP, INF, TWO_PI, advance_ring, physics_step, sync
 from cosim.fused.rows import log_row
 from jit.borrow import borrow
 from physics.kernels import remainder

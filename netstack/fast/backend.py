@@ -22,16 +22,11 @@ import numpy as np
 
 from netstack.backend import BROADCAST, NS_PER_S, IndexedPayloads, NetEvents, TxStatus
 from netstack.fast import kernels
+from netstack.fast.cells import Cells, candidates, cells_of, index
 from netstack.fast.config import FastRadioConfig
-from netstack.fast.neighbors import CellIndex
 from netstack.fast.nodes import NodeTable
 from netstack.fast.reach import reachable_many
 from netstack.fast.shadowing import Solids, shadowed_rssi
-
-# Use the cell index only above this many nodes, and only when the radio range is small against the
-# swarm's extent (a few cells across); otherwise one vectorized pass over all nodes is faster.
-CELL_INDEX_MIN_NODES = 256
-CELL_INDEX_MIN_CELLS = 4.0
 
 
 @dataclass
@@ -75,13 +70,8 @@ class FastBackend:
         self._tx_ids = itertools.count()
         self._range = config.max_range_m()
         self._ignores_threshold = config.pathloss.ignores_threshold()
-        self._index: CellIndex | None = None
-        self._index_pos = np.zeros((0, 3))  # positions the index was built from
-        self._index_slack = 0.0  # its cells are range + slack wide: valid while nobody moved slack/2 from there
-        self._moved = 0.0  # the farthest any node is from its indexed position, at the last sync
-        self._vmax = 0.0
-        self._sparse = False  # use the cell index (decided after each position sync, at the first single send)
-        self._synced = False
+        self._cells: Cells = cells_of(0)  # single sends' cell index (netstack.fast.cells), sized at the first send
+        self._synced = False  # positions synced since the index last looked at them
         self._sender: Callable[[int, int, bytes, int], int] | None = None  # an engine's, once it has taken over
         self.now_ns = 0
 
@@ -93,20 +83,6 @@ class FastBackend:
     def set_positions(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
         self.nodes.sync(t_ns, xyz, vel)
         self._synced = True  # the single-send index is checked against these positions at its next use
-
-    def _check_index(self) -> None:
-        """After a position sync: whether single sends use the cell index, and whether it is still valid."""
-        self._synced = False
-        self._sparse = False
-        if self.nodes.n < CELL_INDEX_MIN_NODES or not math.isfinite(self._range):
-            return  # small swarms and unbounded radios: one pass over all nodes per send
-        self._vmax = float(np.sqrt(np.einsum("ij,ij->i", self.nodes.vel, self.nodes.vel).max()))
-        if self._index is not None:
-            d = self.nodes.pos - self._index_pos
-            self._moved = float(np.sqrt(np.einsum("ij,ij->i", d, d).max()))
-            if self._moved > self._index_slack / 2.0:
-                self._index = None
-        self._sparse = max(kernels.xy_extent(self.nodes.pos)) > CELL_INDEX_MIN_CELLS * self._range
 
     def set_alive(self, node_id: int, alive: bool) -> None:
         self.nodes.alive[node_id] = alive
@@ -248,39 +224,39 @@ class FastBackend:
             return self.nodes.pos[idx]
         return self.nodes.pos[idx] + self.nodes.vel[idx] * dt
 
-    def _candidates(self, src: int, t_ns: int) -> np.ndarray | None:
-        """Nodes that may be in range of src, or None meaning 'all of them'. The cell index is rebuilt
-        only when some node may have moved more than half its slack since it was built."""
-        if self._synced:
-            self._check_index()
-        if not self._sparse:
-            return None
-        drift = self._vmax * max(0.0, (t_ns - self.nodes.sync_ns) / NS_PER_S)
-        if self._index is None or self._moved + drift > self._index_slack / 2.0:
-            self._index_slack = max(2.0 * self._vmax * 1.0, 0.05 * self._range)  # about a second of motion
-            self._index_pos = self._positions_at(t_ns, slice(None)).copy()
-            self._index = CellIndex(self._index_pos, self._range + self._index_slack)
-            self._moved = 0.0
-            return self._index.candidates_sorted(self._index_pos[src])
-        return self._index.candidates_sorted(self._positions_at(t_ns, src))  # ascending, as without the index
-
     def _reachable(self, src: int, dst: int, t_ns: int) -> tuple[np.ndarray, np.ndarray]:
-        if not self.nodes.alive[src]:
+        """Alive nodes that hear src's frame starting at t_ns (only dst for a unicast), with their RSSI."""
+        nodes = self.nodes
+        if not nodes.alive[src]:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
+        dt = (t_ns - nodes.sync_ns) / NS_PER_S
         if dst == BROADCAST:
-            cand = self._candidates(src, t_ns)
-            if cand is None:
-                cand = np.arange(self.nodes.n)
+            m = self._candidates(src, dt)  # (may size the index anew: its `cand` after)
+            cand = self._cells.cand
         else:
-            cand = np.array([dst], dtype=np.int64)
-        cand, dist = kernels.reach_one(self.nodes.pos, self.nodes.vel, (t_ns - self.nodes.sync_ns) / NS_PER_S, self.nodes.alive,
-                               np.asarray(cand, dtype=np.int64), src)
+            cand, m = np.array([dst], dtype=np.int64), 1
+        limit = self._range if self._ignores_threshold else math.inf  # the disk's edge is its loss's
+        found, dist = np.empty(m, dtype=np.int64), np.empty(m)
+        k = kernels.within(nodes.pos, nodes.vel, dt, nodes.alive, cand, m, src, limit, found, dist)
+        cand, dist = found[:k], dist[:k]
         rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
         if self._solids is not None and len(cand):
             here = self._positions_at(t_ns, np.array([src]))
             rssi = self._shadow(np.repeat(here, len(cand), axis=0), self._positions_at(t_ns, cand), rssi)
         ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm
         return cand[ok], rssi[ok]
+
+    def _candidates(self, src: int, dt: float) -> int:
+        """How many nodes may hear src after dt s of dead reckoning, into the index's `cand`, ascending
+        (every node, without a finite range); the index is checked after each position sync."""
+        n = self.nodes.n
+        if len(self._cells.cand) != n:
+            self._cells = cells_of(n)
+            self._synced = True
+        if self._synced and math.isfinite(self._range):
+            index(self._cells, self.nodes.pos, self.nodes.vel, self._range)
+        self._synced = False
+        return candidates(self._cells, n, src, dt)
 
     def _burst_rows(self, f: _Burst, cols: tuple[list, list, list, list, list]) -> IndexedPayloads:
         """Append a burst's rows whose receiver is still alive to (dst, src, tx, rssi, size); return their payloads."""

@@ -9,18 +9,17 @@ from numba import njit
 
 
 @njit(cache=True)
-def reach_one(pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, cand: np.ndarray,
-              src: int) -> tuple[np.ndarray, np.ndarray]:
-    """Candidates other than `src` that are alive, and their distances from it, with every position
-    dead-reckoned `dt` seconds (pos + vel * dt; none when dt is 0), as the numpy path computed them."""
-    keep = np.empty(len(cand), dtype=np.int64)
-    dist = np.empty(len(cand))
+def within(pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, cand: np.ndarray, m: int, src: int,
+           limit: float, nodes: np.ndarray, dist: np.ndarray) -> int:
+    """The first m candidates other than `src` that are alive and within `limit` of it (inf: any),
+    with their distances, into `nodes` and `dist`, every position dead-reckoned `dt` seconds (pos +
+    vel * dt; none when dt is 0). Returns how many. A single send's receivers, on either engine."""
     if dt == 0.0:
         sx, sy, sz = pos[src, 0], pos[src, 1], pos[src, 2]
     else:
         sx, sy, sz = pos[src, 0] + vel[src, 0] * dt, pos[src, 1] + vel[src, 1] * dt, pos[src, 2] + vel[src, 2] * dt
-    m = 0
-    for t in range(len(cand)):
+    k = 0
+    for t in range(m):
         c = cand[t]
         if c == src or not alive[c]:
             continue
@@ -30,10 +29,11 @@ def reach_one(pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, ca
             x = (pos[c, 0] + vel[c, 0] * dt) - sx
             y = (pos[c, 1] + vel[c, 1] * dt) - sy
             z = (pos[c, 2] + vel[c, 2] * dt) - sz
-        keep[m] = c
-        dist[m] = np.sqrt((x * x + z * z) + y * y)
-        m += 1
-    return keep[:m], dist[:m]
+        d = np.sqrt((x * x + z * z) + y * y)
+        if d <= limit:
+            nodes[k], dist[k] = c, d
+            k += 1
+    return k
 
 
 @njit(cache=True)

@@ -14,16 +14,17 @@ def xy_extent(pos: np.ndarray) -> tuple[float, float]:
     return float(x.max() - x.min()), float(y.max() - y.min())
 
 
-def reach_one(pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, cand: np.ndarray,
-              src: int) -> tuple[np.ndarray, np.ndarray]:
-    """Candidates other than `src` that are alive, and their distances from it, positions
-    dead-reckoned `dt` seconds (none when dt is 0)."""
+def within(pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, cand: np.ndarray, src: int,
+           limit: float) -> tuple[np.ndarray, np.ndarray]:
+    """Candidates other than `src` that are alive and within `limit` of it, and their distances,
+    positions dead-reckoned `dt` seconds (none when dt is 0)."""
     cand = cand[(cand != src) & alive[cand]]
     if dt == 0.0:
         diff = pos[cand] - pos[src]
     else:
         diff = (pos[cand] + vel[cand] * dt) - (pos[src] + vel[src] * dt)
-    return cand, np.sqrt(np.einsum("ij,ij->i", diff, diff))
+    dist = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+    return cand[dist <= limit], dist[dist <= limit]
 
 
 sender_pairs = _matrix_pairs

@@ -85,19 +85,19 @@ def test_dead_nodes_neither_send_nor_receive_and_oversize_payload_is_refused():
 
 
 def test_large_swarms_use_the_cell_index_and_find_the_same_receivers():
-    """Above CELL_INDEX_MIN_NODES the backend looks up candidates in a cell list; with nodes moving
-    since the last sync, receivers must still equal a brute-force check at the send time."""
-    from netstack.fast.backend import CELL_INDEX_MIN_NODES
+    """From netstack.fast.cells.MIN_NODES on, single sends take candidates from the cell index; with
+    nodes moving since the last sync, receivers must still equal a brute-force check at the send time
+    (a send long after the sync finds the index stale and measures every node)."""
+    from netstack.fast.cells import candidates
 
     rng = np.random.default_rng(9)
-    n = max(CELL_INDEX_MIN_NODES + 500, 2000)
+    n = 2000
     pos = rng.uniform(-300, 300, size=(n, 3)) * (1, 1, 0)
     vel = rng.uniform(-2, 2, size=(n, 3)) * (1, 1, 0)
     b = backend(pos, pathloss=UnitDisk(25.0), latency_ns=0)
     b.set_positions(0, pos, vel)
-    t_send = 400_000_000
-    for src in (0, 1234, n - 1, 7, 99):  # sends up to 8 s after the sync: the index is rebuilt as nodes drift
-        t_send = t_send * 2
+    narrowed = 0
+    for src, t_send in ((0, 10**7), (1234, 5 * 10**7), (n - 1, 10**8), (7, 2 * 10**9), (99, 8 * 10**9)):
         b.send(src, BROADCAST, b"x", at_ns=t_send)
         _, ev = b.advance(10**12)
         now = pos + vel * (t_send / 1e9)
@@ -105,7 +105,8 @@ def test_large_swarms_use_the_cell_index_and_find_the_same_receivers():
         expected = np.nonzero((d <= 25.0) & (np.arange(n) != src))[0]
         assert len(expected) > 3
         assert sorted(ev.dst.tolist()) == expected.tolist()
-        assert b._sparse  # 25 m range in a 600 m field: the cell index is in use (decided at the first send)
+        narrowed += candidates(b._cells, n, src, t_send / 1e9) < n / 10
+    assert narrowed == 3  # 25 m range in a 600 m field: the three sends soon after the sync used the index
 
 
 def test_two_ray_ground_is_friis_then_40_db_per_decade():

@@ -27,12 +27,19 @@ def test_extent():
     assert _both("xy_extent", pos)[0] == pytest.approx(_both("xy_extent", pos)[1], rel=0, abs=0)
 
 
-def test_reach_one():
+def test_a_single_sends_receivers_are_the_references():
     rng = np.random.default_rng(3)
     pos, vel = rng.normal(0, 10, (200, 3)), rng.normal(0, 2, (200, 3))
     alive = rng.random(200) > 0.2
+    cand = np.arange(200)
+    nodes, dist = np.empty(200, np.int64), np.empty(200)
     for dt in (0.0, 0.0375):
-        assert _equal(*_both("reach_one", pos, vel, dt, alive, np.arange(200), 7))
+        found = []
+        for limit in (np.inf, 16.0):
+            want = reference.within(pos, vel, dt, alive, cand, 7, limit)
+            found.append(compiled.within(pos, vel, dt, alive, cand, 200, 7, limit, nodes, dist))
+            assert _equal((nodes[:found[-1]], dist[:found[-1]]), want)
+        assert found[0] > found[1] > 20  # the limit leaves some out
 
 
 def test_sender_pairs_dense_and_cells():
