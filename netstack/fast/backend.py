@@ -22,7 +22,7 @@ import numpy as np
 
 from netstack.backend import BROADCAST, NS_PER_S, IndexedPayloads, NetEvents, TxStatus
 from netstack.fast import kernels
-from netstack.fast.cells import Cells, candidates, cells_of, index
+from netstack.fast.cells import SendIndex
 from netstack.fast.config import FastRadioConfig
 from netstack.fast.nodes import NodeTable
 from netstack.fast.reach import reachable_many
@@ -70,7 +70,8 @@ class FastBackend:
         self._tx_ids = itertools.count()
         self._range = config.max_range_m()
         self._ignores_threshold = config.pathloss.ignores_threshold()
-        self._cells: Cells = cells_of(0)  # single sends' cell index (netstack.fast.cells), sized at the first send
+        self._cells = SendIndex(0, self._range)  # single sends' cell index, sized at the first send
+        self._found, self._dist = np.zeros(0, dtype=np.int64), np.zeros(0)  # room for one send's receivers
         self._synced = False  # positions synced since the index last looked at them
         self._sender: Callable[[int, int, bytes, int], int] | None = None  # an engine's, once it has taken over
         self.now_ns = 0
@@ -230,15 +231,17 @@ class FastBackend:
         if not nodes.alive[src]:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         dt = (t_ns - nodes.sync_ns) / NS_PER_S
+        if self._cells.n != nodes.n:  # nodes added since the last send
+            self._cells = SendIndex(nodes.n, self._range)
+            self._found, self._dist = np.zeros(nodes.n, dtype=np.int64), np.zeros(nodes.n)
+            self._synced = True
         if dst == BROADCAST:
-            m = self._candidates(src, dt)  # (may size the index anew: its `cand` after)
-            cand = self._cells.cand
+            cand = self._candidates(src, dt)
         else:
-            cand, m = np.array([dst], dtype=np.int64), 1
+            cand = np.array([dst], dtype=np.int64)
         limit = self._range if self._ignores_threshold else math.inf  # the disk's edge is its loss's
-        found, dist = np.empty(m, dtype=np.int64), np.empty(m)
-        k = kernels.within(nodes.pos, nodes.vel, dt, nodes.alive, cand, m, src, limit, found, dist)
-        cand, dist = found[:k], dist[:k]
+        k = kernels.within(nodes.pos, nodes.vel, dt, nodes.alive, cand, len(cand), src, limit, self._found, self._dist)
+        cand, dist = self._found[:k].copy(), self._dist[:k]
         rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
         if self._solids is not None and len(cand):
             here = self._positions_at(t_ns, np.array([src]))
@@ -246,17 +249,13 @@ class FastBackend:
         ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm
         return cand[ok], rssi[ok]
 
-    def _candidates(self, src: int, dt: float) -> int:
-        """How many nodes may hear src after dt s of dead reckoning, into the index's `cand`, ascending
-        (every node, without a finite range); the index is checked after each position sync."""
-        n = self.nodes.n
-        if len(self._cells.cand) != n:
-            self._cells = cells_of(n)
-            self._synced = True
-        if self._synced and math.isfinite(self._range):
-            index(self._cells, self.nodes.pos, self.nodes.vel, self._range)
-        self._synced = False
-        return candidates(self._cells, n, src, dt)
+    def _candidates(self, src: int, dt: float) -> np.ndarray:
+        """Nodes that may hear src after dt s of dead reckoning, ascending (netstack.fast.cells); the
+        index looks at the positions once after each sync."""
+        if self._synced:
+            self._cells.look(self.nodes.pos, self.nodes.vel)
+            self._synced = False
+        return self._cells.candidates(src, dt)
 
     def _burst_rows(self, f: _Burst, cols: tuple[list, list, list, list, list]) -> IndexedPayloads:
         """Append a burst's rows whose receiver is still alive to (dst, src, tx, rssi, size); return their payloads."""

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import math
 from collections import namedtuple
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit
+
+from jit.calls import bound_overload
 
 MIN_NODES = 64
 """From this many nodes on, a send finds its receivers through the index (below: every node)."""
@@ -140,3 +143,41 @@ def candidates(c: Cells, n: int, src: int, dt: float) -> int:
             q += 1
     _insertion_sort(out, m)
     return m
+
+
+class SendIndex:
+    """One radio's index for its single sends (FastBackend), its kernels called through the machine
+    code they chose at their first call (jit.calls: the dispatcher's typing of the record alone costs
+    about a microsecond a call). Without a finite range or below MIN_NODES, every node is a candidate."""
+
+    def __init__(self, n: int, range_m: float) -> None:
+        self.cells = cells_of(n)
+        self.n = n
+        self.range_m = range_m
+        self.indexed = n >= MIN_NODES and math.isfinite(range_m)
+        self.everyone = np.arange(n, dtype=np.int64)
+        self._index: Callable | None = None  # index and candidates' machine code, after their first calls
+        self._candidates: Callable | None = None
+
+    def look(self, pos: np.ndarray, vel: np.ndarray) -> None:
+        """After a position sync: the index checked against the new positions (kept, or rebuilt)."""
+        if not self.indexed:
+            return
+        args = (self.cells, pos, vel, self.range_m)
+        if self._index is None:
+            index(*args)
+            self._index = bound_overload(index, args)
+        else:
+            self._index(*args)
+
+    def candidates(self, src: int, dt: float) -> np.ndarray:
+        """Nodes that may hear src after dt s of dead reckoning, ascending (valid until the next call)."""
+        if not self.indexed:
+            return self.everyone
+        args = (self.cells, self.n, int(src), float(dt))
+        if self._candidates is None:
+            m = candidates(*args)
+            self._candidates = bound_overload(candidates, args)
+        else:
+            m = self._candidates(*args)
+        return self.cells.cand[:m]

@@ -88,8 +88,6 @@ def test_large_swarms_use_the_cell_index_and_find_the_same_receivers():
     """From netstack.fast.cells.MIN_NODES on, single sends take candidates from the cell index; with
     nodes moving since the last sync, receivers must still equal a brute-force check at the send time
     (a send long after the sync finds the index stale and measures every node)."""
-    from netstack.fast.cells import candidates
-
     rng = np.random.default_rng(9)
     n = 2000
     pos = rng.uniform(-300, 300, size=(n, 3)) * (1, 1, 0)
@@ -105,7 +103,7 @@ def test_large_swarms_use_the_cell_index_and_find_the_same_receivers():
         expected = np.nonzero((d <= 25.0) & (np.arange(n) != src))[0]
         assert len(expected) > 3
         assert sorted(ev.dst.tolist()) == expected.tolist()
-        narrowed += candidates(b._cells, n, src, t_send / 1e9) < n / 10
+        narrowed += len(b._cells.candidates(src, t_send / 1e9)) < n / 10
     assert narrowed == 3  # 25 m range in a 600 m field: the three sends soon after the sync used the index
 
 
