@@ -21,13 +21,17 @@ MIN_NODES = 64
 Cells = namedtuple("Cells", ["key", "order", "pos", "grid", "cand", "start"])
 """The index: node keys ascending (gx * 2**32 + gy) with their nodes (`order`), the positions it was
 built from (`pos`), grid = x0, y0, cell, slack, top speed, valid, moved since, cells across in y
-(0: no table of cell starts), cells across in x; `start` the table; room for one query's
-candidates (`cand`, one per node)."""
+(0: no table of cell starts), cells across in x, cells across in y; `start` the table; room for
+one query's candidates (`cand`, one per node)."""
+
+FEW_CELLS = 16
+"""A swarm spanning this many cells or fewer gets every node as candidates: a query's nine cells
+would hold most of them, and sorting them costs more than measuring everyone."""
 
 
 def cells_of(n: int) -> Cells:
     """An index for n nodes, built at the first `index` call."""
-    return Cells(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 3)), np.zeros(9), np.zeros(n, np.int64),
+    return Cells(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, 3)), np.zeros(10), np.zeros(n, np.int64),
                  np.zeros(4 * n + 1025, np.int64))
 
 
@@ -80,12 +84,12 @@ def index(c: Cells, pos: np.ndarray, vel: np.ndarray, range_m: float) -> None:
 @njit(cache=True)
 def _cell_starts(key: np.ndarray, start: np.ndarray, grid: np.ndarray) -> None:
     """Where each cell's nodes begin in the sorted keys, start[gx * ny + gy] (and their end, the next
-    cell's start), when the cells spanned number fewer than the table's room; grid[7], grid[8] = ny,
-    nx, ny 0 when they do not (then a binary search finds each column)."""
+    cell's start), when the cells spanned number fewer than the table's room; grid[7], grid[8],
+    grid[9] = ny, nx, ny, grid[7] 0 when they do not (then a binary search finds each column)."""
     ny, nx = np.int64(0), key[-1] // 4294967296 + 1  # keys gx * 2**32 + gy, both >= 0
     for k in range(len(key)):
         ny = max(ny, key[k] % 4294967296 + 1)
-    grid[7], grid[8] = 0.0, float(nx)
+    grid[7], grid[8], grid[9] = 0.0, float(nx), float(ny)
     cells = nx * ny
     if cells >= len(start):
         return
@@ -112,9 +116,10 @@ def _insertion_sort(a: np.ndarray, m: int) -> None:
 @njit(cache=True)
 def candidates(c: Cells, n: int, src: int, dt: float) -> int:
     """Nodes that may be in range of src after dt seconds of dead reckoning, ascending, into c.cand;
-    returns how many (all n nodes when the index cannot answer)."""
+    returns how many (all n nodes when the index cannot answer, or the swarm spans FEW_CELLS)."""
     grid, out = c.grid, c.cand
-    if n < MIN_NODES or grid[5] == 0.0 or 2.0 * (grid[6] + grid[4] * dt) > grid[3]:
+    if (n < MIN_NODES or grid[5] == 0.0 or 2.0 * (grid[6] + grid[4] * dt) > grid[3]
+            or grid[8] * grid[9] <= FEW_CELLS):
         for k in range(n):
             out[k] = k
         return n

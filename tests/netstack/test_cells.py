@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from netstack.fast.cells import MIN_NODES, candidates, cells_of, index
+from netstack.fast.cells import FEW_CELLS, MIN_NODES, candidates, cells_of, index
 
 pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
 
@@ -49,3 +49,13 @@ def test_a_small_swarm_or_a_stale_index_gives_everyone():
     index(c, pos, vel, 10.0)
     assert candidates(c, n, 0, 0.0) < n
     assert candidates(c, n, 0, 1000.0) == n  # a thousand seconds of dead reckoning: nobody can be ruled out
+
+
+def test_a_swarm_within_a_few_cells_gives_everyone():
+    """200 nodes in a 40 m disc with a 30 m range: nine cells would hold nearly all of them."""
+    rng = np.random.default_rng(3)
+    pos = rng.uniform(-20, 20, (200, 3)) * [1, 1, 0]
+    c = cells_of(200)
+    index(c, pos, np.zeros_like(pos), 30.0)
+    assert c.grid[5] == 1.0 and c.grid[8] * c.grid[9] <= FEW_CELLS
+    assert candidates(c, 200, 0, 0.0) == 200
