@@ -2,7 +2,7 @@
 filled at its robots' receptions, and its step's commands applied as CompiledGroup._apply applies
 them through the group (drives, velocities, broadcasts, sends, each in robot order, then records).
 
-The step itself is called by a dispatcher generated with the scenario's classes (codegen.fused_module).
+The step itself is called by a dispatcher generated with the scenario's classes (cosim.fused.codegen.fused_module).
 """
 
 from __future__ import annotations

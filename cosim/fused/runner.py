@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from controllers.compiled.codegen import fused_module
 from controllers.compiled.controller import CompiledController
 from controllers.compiled.group import CompiledGroup
 from controllers.compiled.kilolib import channel_name
@@ -20,6 +19,7 @@ from controllers.compiled.program import Program
 from cosim.core.gc_pause import gc_paused
 from cosim.core.timeline import Priority
 from cosim.fused import build, loop
+from cosim.fused.codegen import fused_module
 from cosim.fused.kernels import DELIVER, DRIVE_CMD, STEER_CMD, launch
 from jit.calls import bound_overload
 from netstack.fast.backend import FastBackend

@@ -8,14 +8,16 @@ import numpy as np
 from numba import njit
 
 from controllers.compiled.kilolib import crc_update
+from cosim.core.recorder import DROP_REASONS, NET_KINDS
+from cosim.core.timeline import Priority
 from cosim.fused.kernels import DROP, INF, TWO_PI, advance_ring, physics_step, sync
 from cosim.fused.rows import log_row
 from jit.borrow import borrow
 from physics.kernels import remainder
 
-TIMER_PRIORITY = 2
-ACK, NOACK = 3, 4  # the trace's network kinds (cosim.core.recorder.NET_KINDS)
-LOST, UNREACHED, DST_DEAD = 1, 2, 3  # the trace's drop reason codes (cosim.core.recorder.DROP_REASONS)
+TIMER_PRIORITY = int(Priority.TIMER)
+ACK, NOACK = NET_KINDS.index("ack"), NET_KINDS.index("noack")  # the trace's codes
+LOST, UNREACHED, DST_DEAD = (DROP_REASONS.index(r) for r in ("loss", "out_of_range", "dead"))
 
 
 @njit(cache=True, inline="always")
