@@ -16,13 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from cosim.core.coded_text import Coded, joined, text_bytes
 from cosim.core.interruption import uninterrupted
+from cosim.core.record_buffer import RecordBuffer
+from cosim.core.trace_codes import ACK, DELIVER, DROP, DROP_REASONS, NET_KINDS, NOACK, SEND
 from cosim.core.trace_observer import TraceObserver
-from netstack.backend import DROP_REASONS as LINK_DROP_REASONS
 
-NET_KINDS = ("send", "deliver", "drop", "ack", "noack")
-SEND, DELIVER, DROP, ACK, NOACK = range(5)
-DROP_REASONS = ("", *LINK_DROP_REASONS)
 PACKET_KINDS = ("send", "recv", "drop", "frame")
 _PACKET_CODE = {k: i for i, k in enumerate(PACKET_KINDS)}
 
@@ -95,7 +94,7 @@ class _Table:
         for c, kind in self.schema.items():
             parts = [ch[c] for ch in self._buffer]
             if kind == "str":
-                col = [s for part in parts for s in part]
+                col = joined(parts)
             else:
                 dtype = np.int8 if isinstance(kind, tuple) else kind
                 col = np.concatenate([np.asarray(p, dtype=dtype) for p in parts])
@@ -113,7 +112,7 @@ class _Table:
                 self._write(cols)
             for c, kind in self.schema.items():
                 if kind == "str":
-                    self._hash[c].update("".join(s + "\x00" for s in cols[c]).encode())
+                    self._hash[c].update(text_bytes(cols[c]))
                 else:
                     self._hash[c].update(np.ascontiguousarray(cols[c]).tobytes())
             self.rows += self._buffered
@@ -127,6 +126,8 @@ class _Table:
         for c, kind in self.schema.items():
             if isinstance(kind, tuple):
                 arrays[c] = pa.DictionaryArray.from_arrays(pa.array(cols[c], pa.int8()), pa.array(kind))
+            elif isinstance(cols[c], Coded):
+                arrays[c] = cols[c].arrow()
             else:
                 arrays[c] = pa.array(cols[c])
         table = pa.table(arrays)
@@ -149,7 +150,7 @@ class _Table:
         for c, kind in self.schema.items():
             parts = [k[c] for k in self._kept]
             if kind == "str":
-                out[c] = [s for p in parts for s in p]
+                out[c] = [s for p in parts for s in (p.strings() if isinstance(p, Coded) else p)]
             else:
                 out[c] = np.concatenate(parts) if parts else np.zeros(0, np.int8 if isinstance(kind, tuple) else kind)
         return out
@@ -177,7 +178,7 @@ class Recorder:
             schemas["network"] = {**SCHEMAS["network"], "iface": tuple(interfaces)}
         self._tables = {name: _Table(name, chunk_rows, schema) for name, schema in schemas.items()}
         self._send_rows: list[tuple[int, int, int, int, int, int]] = []
-        self._rec: list[tuple[int, int, str, float]] = []
+        self._rec = RecordBuffer()
         self._pkt: list[tuple] = []
         self._chunk_rows = chunk_rows
 
@@ -225,8 +226,9 @@ class Recorder:
             o.records(t_ns, nodes, name, values)
         if not self.want_records:
             return
-        self._rec.extend(zip([t_ns] * len(nodes), np.asarray(nodes).tolist(), [name] * len(nodes), values.tolist()))
-        if len(self._rec) >= self._chunk_rows:
+        n = len(nodes)
+        self._rec.add_rows(np.full(n, t_ns, np.int64), nodes, np.full(n, self._rec.code(name), np.int32), values)
+        if self._rec.rows >= self._chunk_rows:
             self._flush_records()
 
     def network_rows(self, t: np.ndarray, kind: np.ndarray, src: np.ndarray, dst: np.ndarray, tx_id: np.ndarray,
@@ -237,15 +239,20 @@ class Recorder:
             self._flush_sends()
             self._net(t.copy(), kind.copy(), src.copy(), dst.copy(), tx_id.copy(), size, rssi, reason)
 
-    def record_rows(self, t_ns: np.ndarray, nodes: np.ndarray, names: list[str], values: np.ndarray) -> None:
-        """Records computed elsewhere (the fused engine), one per row, in the order given."""
+    def record_rows(self, t_ns: np.ndarray, nodes: np.ndarray, names: list[str], which: np.ndarray,
+                    values: np.ndarray) -> None:
+        """Records computed elsewhere (the fused engine), one per row, in the order given; row k's name
+        is names[which[k]]."""
         for o in self.observers:
-            for t, node, name, v in zip(t_ns.tolist(), nodes.tolist(), names, values.tolist()):
-                o.records(t, (node,), name, (v,))
+            for t, node, q, v in zip(t_ns.tolist(), nodes.tolist(), which.tolist(), values.tolist()):
+                o.records(t, (node,), names[q], (v,))
         if not self.want_records:
             return
-        self._rec.extend(zip(t_ns.tolist(), nodes.tolist(), names, values.tolist()))
-        if len(self._rec) >= self._chunk_rows:
+        for name in names:
+            record_name(name)
+        codes = np.array([self._rec.code(name) for name in names], np.int32)
+        self._rec.add_rows(t_ns, nodes, codes[which], values)
+        if self._rec.rows >= self._chunk_rows:
             self._flush_records()
 
     def _net(self, t, kind: int, src, dst, tx_id, size=0, rssi=np.nan, reason=0, lqi=-1, iface=0) -> None:
@@ -299,8 +306,8 @@ class Recorder:
             o.records(t_ns, (node,), name, (value,))
         if not self.want_records:
             return
-        self._rec.append((t_ns, node, name, float(value)))
-        if len(self._rec) >= self._chunk_rows:
+        self._rec.add(t_ns, node, name, float(value))
+        if self._rec.rows >= self._chunk_rows:
             self._flush_records()
 
     def packet(self, t_ns: int, node: int, kind: str, packet, hops: int, detail: str) -> None:
@@ -341,13 +348,10 @@ class Recorder:
             self._pkt = []
 
     def _flush_records(self) -> None:
-        if not self._rec:
-            return
         with uninterrupted:
-            t, node, name, value = zip(*self._rec)
-            self._tables["records"].append({"t_ns": np.array(t, np.int64), "node": np.array(node, np.int32),
-                                            "name": list(name), "value": np.array(value, np.float64)})
-            self._rec = []
+            chunk = self._rec.take()
+            if chunk is not None:
+                self._tables["records"].append(chunk)
 
     # -- output --------------------------------------------------------------------------------
     def _flush_all(self) -> None:

@@ -15,7 +15,8 @@ import numpy as np
 from numba import njit
 
 from controllers.compiled.core import DRIVE, VELOCITY
-from cosim.fused.kernels import DRIVE_CMD, SEND, STEER_CMD, launch
+from cosim.core.trace_codes import SEND
+from cosim.fused.kernels import DRIVE_CMD, STEER_CMD, launch
 from cosim.fused.rows import finite, log_row
 from jit.borrow import borrow
 

@@ -13,7 +13,8 @@ import numpy as np
 from numba import njit
 
 from controllers.compiled.group import BROADCAST_DST, DRIVE, VELOCITY
-from cosim.fused.kernels import DRIVE_CMD, SEND, STEER_CMD, launch, room
+from cosim.core.trace_codes import SEND
+from cosim.fused.kernels import DRIVE_CMD, STEER_CMD, launch, room
 from cosim.fused.rows import finite, log_row
 from jit.borrow import borrow
 

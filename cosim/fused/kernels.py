@@ -14,7 +14,6 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from cosim.core.recorder import NET_KINDS
 from jit.borrow import borrow
 from netstack.fast.cells import candidates, index
 from netstack.fast.kernels import within
@@ -23,7 +22,6 @@ from physics.kinematic_compiled import step as step_world
 
 TWO_PI = 2.0 * math.pi
 INF = np.iinfo(np.int64).max
-SEND, DELIVER, DROP = (NET_KINDS.index(k) for k in ("send", "deliver", "drop"))  # the trace's codes
 
 World = namedtuple("World", ["pos", "vel", "avel", "cvel", "ahead", "chead", "max_speed", "alive", "radius", "clip_lo",
                              "clip_hi", "trig", "at_rest", "max_accel", "reach", "verlet", "drives", "scene", "dslot",

@@ -19,11 +19,12 @@ from numba import njit
 
 from controllers.compiled.core import TIMERS
 from controllers.kilolib.api import HIGH_K, LOW_K
+from cosim.core.trace_codes import DELIVER, SEND
 from cosim.fused.controllers import apply as apply_ctl  # noqa: F401
 from cosim.fused.controllers import inbound  # noqa: F401
 from cosim.fused.groups import apply as apply_group  # noqa: F401 (the generated dispatchers call these)
 from cosim.fused.groups import take  # noqa: F401
-from cosim.fused.kernels import DELIVER, INF, SEND, advance_ring, arriving, landed, latch, launch, next_timer, room
+from cosim.fused.kernels import INF, advance_ring, arriving, landed, latch, launch, next_timer, room
 from cosim.fused.rows import log_row
 from cosim.fused.steps import before, crc_ok, drops, move, moves, next_event, other_rings, tick, timer_limit
 from jit.borrow import borrow

@@ -18,9 +18,10 @@ from controllers.compiled.kilolib import channel_name
 from controllers.compiled.program import Program
 from cosim.core.gc_pause import gc_paused
 from cosim.core.timeline import Priority
+from cosim.core.trace_codes import DELIVER
 from cosim.fused import build, loop
 from cosim.fused.codegen import fused_module
-from cosim.fused.kernels import DELIVER, DRIVE_CMD, STEER_CMD, launch
+from cosim.fused.kernels import DRIVE_CMD, STEER_CMD, launch
 from jit.calls import bound_overload
 from netstack.fast.backend import FastBackend
 from physics.kinematic import KinematicWorld
@@ -236,8 +237,7 @@ class _Outputs:
                 rows = P.rec_i[:m]
                 channels, which = np.unique(rows[:, 2], return_inverse=True)
                 names = [channel_name(int(ch)) for ch in channels]
-                rec.record_rows(rows[:, 0].copy(), rows[:, 1].copy(), [names[q] for q in which.tolist()],
-                                P.rec_v[:m].copy())
+                rec.record_rows(rows[:, 0].copy(), rows[:, 1].copy(), names, which, P.rec_v[:m].copy())
             P.rec_n[0] = 0
         c, k = sim.counters, L.counters.tolist()  # added, then zeroed: Python's own sends count too
         c.sent, c.delivered, c.dropped = c.sent + k[0], c.delivered + k[1], c.dropped + k[2]

@@ -8,15 +8,14 @@ import numpy as np
 from numba import njit
 
 from controllers.compiled.kilolib import crc_update
-from cosim.core.recorder import DROP_REASONS, NET_KINDS
 from cosim.core.timeline import Priority
-from cosim.fused.kernels import DROP, INF, TWO_PI, advance_ring, physics_step, sync
+from cosim.core.trace_codes import ACK, DROP, DROP_REASONS, NOACK
+from cosim.fused.kernels import INF, TWO_PI, advance_ring, physics_step, sync
 from cosim.fused.rows import log_row
 from jit.borrow import borrow
 from physics.kernels import remainder
 
 TIMER_PRIORITY = int(Priority.TIMER)
-ACK, NOACK = NET_KINDS.index("ack"), NET_KINDS.index("noack")  # the trace's codes
 LOST, UNREACHED, DST_DEAD = (DROP_REASONS.index(r) for r in ("loss", "out_of_range", "dead"))
 
 
