@@ -26,6 +26,7 @@ from cosim.core.ip_events import record_ip_events
 from cosim.core.neighbor_table import NeighborTable
 from cosim.core.parts import Counters, Extension, GroupPlan, LoopRunner, PhaseFn, ProgressFn, RoutingPlan
 from cosim.core.recorder import Recorder
+from cosim.core.sampler import Sampler
 from cosim.core.stack_host import SimStackHost
 from cosim.core.timeline import EventQueue, Priority
 from cosim.core.timeunits import NS_PER_S
@@ -77,13 +78,13 @@ class Simulation:
         self.listens = np.array([type(c).listens() for c in controllers], dtype=bool)
         """Per node: its controller overrides on_message (the network stops at its receive times)."""
         self.batteries = batteries
+        self.sampler = Sampler(recorder, world, self.alive, batteries, self.neighbor_table, self.counters, neighbor_timeout_ns)
         self.collision_kills = None if collision_kills is None or not np.any(collision_kills) else np.asarray(collision_kills)
         self.crash_rules, self.contact_log = crash_rules, contact_log
         if self.collision_kills is not None or crash_rules is not None or contact_log is not None:
             world.want_contacts()
         self.stack_host = SimStackHost(self) if routing is not None else None
-        self.stacks: list[NodeStack] | None = None if routing is None else [
-            NodeStack(i, routing.protocol(routing.params), self.stack_host, rng) for i, rng in enumerate(routing.rngs)]
+        self.stacks = None if routing is None else _node_stacks(routing, self.stack_host)
         self.rx_per_node: list[int] = [0] * len(controllers)  # frames each node's stack was handed
         self.extensions = tuple(extensions)
         self.group_controllers = [g.controller for g in groups]
@@ -247,12 +248,7 @@ class Simulation:
 
     def _sample(self) -> None:
         t = self.now_ns
-        w = self.world
-        if self.recorder.want_positions:
-            energy = self.batteries.energy_j if self.batteries is not None else None
-            self.recorder.positions(t, w.positions(), w.velocities(), w.headings(), self.alive, energy)
-        if self.neighbor_table is not None:
-            self.counters.neighbor_samples.append(self.neighbor_table.mean_count(t - self.neighbor_timeout_ns, self.alive))
+        self.sampler.sample(t)
         nxt = t + self._sample_every
         if nxt <= self.duration_ns:
             self.queue.push(nxt, Priority.SAMPLE, self._sample)
@@ -393,3 +389,8 @@ class Simulation:
 
 def _or(value: int | None, default: int) -> int:
     return default if value is None else value
+
+
+def _node_stacks(routing: RoutingPlan, host: SimStackHost) -> list[NodeStack]:
+    """A routing protocol's stack on every node, each with its own random stream."""
+    return [NodeStack(i, routing.protocol(routing.params), host, rng) for i, rng in enumerate(routing.rngs)]

@@ -262,12 +262,7 @@ class _Outputs:
 
     def sample(self, t: int) -> None:
         """Simulation._sample: positions into the trace, the mean neighbour count."""
-        sim = self.sim
-        w = sim.world
-        if sim.recorder.want_positions:
-            sim.recorder.positions(t, w.positions(), w.velocities(), w.headings(), sim.alive, None)
-        if sim.neighbor_table is not None:
-            sim.counters.neighbor_samples.append(sim.neighbor_table.mean_count(t - sim.neighbor_timeout_ns, sim.alive))
+        self.sim.sampler.sample(t)
         self.extra_events += 1
 
     def progress(self, t: int) -> None:
