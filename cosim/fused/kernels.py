@@ -172,10 +172,10 @@ def compact(f: Flights) -> None:
     f.state[1] = used
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def room(f: Flights, launches: int, n: int) -> bool:
     """Whether `launches` more frames find slots and receivers (n each at most), compacting the
-    receivers first when they would not."""
+    receivers first when they would not (inlined: the usual answer, yes, costs two comparisons)."""
     if f.state[1] + launches * n > len(f.node):
         compact(f)
         if f.state[1] + launches * n > len(f.node):

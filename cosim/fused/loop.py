@@ -121,8 +121,7 @@ def _room(F, P, C, L, n: int) -> int:
     lim = L.room
     if L.n[0] + lim[2] > len(L.t) or P.rec_n[0] + lim[1] > len(P.rec_v):
         return FULL
-    fs = F.state  # the frames' room: the usual case at a glance, else counted (kernels.room)
-    if (fs[1] + lim[3] * n > len(F.node) or fs[0] + lim[3] > len(F.live)) and not room(F, lim[3], n):
+    if not room(F, lim[3], n):
         return FULL
     if C.pend_n[0] + TIMERS > len(C.pend):
         return NEWTIMER

@@ -80,12 +80,13 @@ def record_summary(path: Path) -> dict:
         return {}
     import pyarrow.parquet as pq
 
-    cols = pq.read_table(path, columns=["name", "value"]).to_pydict()
-    names = np.array(cols["name"], dtype=object)
-    values = np.array(cols["value"], dtype=np.float64)
+    table = pq.read_table(path, columns=["name", "value"])
+    coded = table.column("name").combine_chunks().dictionary_encode()  # a code per row: no Python string each
+    codes, vocab = coded.indices.to_numpy(zero_copy_only=False), coded.dictionary.to_pylist()
+    values = table.column("value").to_numpy().astype(np.float64, copy=False)
     out = {}
-    for name in sorted(set(cols["name"])):
-        v = values[names == name]
+    for name in sorted(vocab):
+        v = values[codes == vocab.index(name)]
         finite = v[np.isfinite(v)]
         out[name] = {"count": len(v), "mean": float(finite.mean()) if len(finite) else math.nan,
                      "min": float(finite.min()) if len(finite) else math.nan,
