@@ -237,7 +237,7 @@ class _Outputs:
                 rows = P.rec_i[:m]
                 channels, which = np.unique(rows[:, 2], return_inverse=True)
                 names = [channel_name(int(ch)) for ch in channels]
-                rec.record_rows(rows[:, 0].copy(), rows[:, 1].copy(), names, which, P.rec_v[:m].copy())
+                rec.record_rows(rows[:, 0], rows[:, 1], names, which, P.rec_v[:m])  # (the buffer copies them)
             P.rec_n[0] = 0
         c, k = sim.counters, L.counters.tolist()  # added, then zeroed: Python's own sends count too
         c.sent, c.delivered, c.dropped = c.sent + k[0], c.delivered + k[1], c.dropped + k[2]

@@ -71,7 +71,6 @@ class FastBackend:
         self._range = config.max_range_m()
         self._ignores_threshold = config.pathloss.ignores_threshold()
         self._cells = SendIndex(0, self._range)  # single sends' cell index, sized at the first send
-        self._found, self._dist = np.zeros(0, dtype=np.int64), np.zeros(0)  # room for one send's receivers
         self._synced = False  # positions synced since the index last looked at them
         self._sender: Callable[[int, int, bytes, int], int] | None = None  # an engine's, once it has taken over
         self.now_ns = 0
@@ -233,15 +232,15 @@ class FastBackend:
         dt = (t_ns - nodes.sync_ns) / NS_PER_S
         if self._cells.n != nodes.n:  # nodes added since the last send
             self._cells = SendIndex(nodes.n, self._range)
-            self._found, self._dist = np.zeros(nodes.n, dtype=np.int64), np.zeros(nodes.n)
             self._synced = True
         if dst == BROADCAST:
             cand = self._candidates(src, dt)
         else:
             cand = np.array([dst], dtype=np.int64)
         limit = self._range if self._ignores_threshold else math.inf  # the disk's edge is its loss's
-        k = kernels.within(nodes.pos, nodes.vel, dt, nodes.alive, cand, len(cand), src, limit, self._found, self._dist)
-        cand, dist = self._found[:k].copy(), self._dist[:k]
+        room = self._cells
+        k = kernels.within(nodes.pos, nodes.vel, dt, nodes.alive, cand, len(cand), src, limit, room.found, room.dist)
+        cand, dist = room.found[:k], room.dist[:k]  # views: what is returned below is indexed (copied) from them
         rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
         if self._solids is not None and len(cand):
             here = self._positions_at(t_ns, np.array([src]))

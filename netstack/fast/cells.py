@@ -161,6 +161,7 @@ class SendIndex:
         self.range_m = range_m
         self.indexed = n >= MIN_NODES and math.isfinite(range_m)
         self.everyone = np.arange(n, dtype=np.int64)
+        self.found, self.dist = np.zeros(n, dtype=np.int64), np.zeros(n)  # room for one send's receivers
         self._index: Callable | None = None  # index and candidates' machine code, after their first calls
         self._candidates: Callable | None = None
 
