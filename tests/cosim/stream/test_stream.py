@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 import zmq
 
@@ -24,9 +25,11 @@ def _tcp_port() -> int:
         return s.getsockname()[1]
 
 
-def _run(tmp_path, stream: dict, duration: float = 2.0, count: int = 20):
+def _run(tmp_path, stream: dict, duration: float = 2.0, count: int = 20, controller: dict | None = None):
     data = base_scenario(duration=duration, output={"trace": {"positions_every": 0.5}, "stream": stream})
     data["groups"][0]["count"] = count
+    if controller is not None:
+        data["groups"][0]["controller"] = controller
     return cosim.run(cosim.from_dict(data, source="test.yaml"), out_dir=tmp_path / "run")
 
 
@@ -222,13 +225,14 @@ time.sleep(60)
 """
 
 
-def _flooded_run(tmp_path, count: int, duration: float):
+def _flooded_run(tmp_path, count: int, duration: float, controller: dict | None = None):
     url = f"tcp://127.0.0.1:{_tcp_port()}"
     _run(tmp_path / "warm", {"url": url}, duration=0.2)  # allocations of a first run, before measuring
     sub = subprocess.Popen([sys.executable, "-c", DISTINCT_SUBSCRIBER, url, str(count)])
     try:
         before = _rss_mb()
-        result = _run(tmp_path, {"url": url, "every": 1, "wait_for": 1, "wait_s": 30}, duration=duration)
+        result = _run(tmp_path, {"url": url, "every": 1, "wait_for": 1, "wait_s": 30}, duration=duration,
+                      controller=controller)
         return result, _rss_mb() - before
     finally:
         sub.kill()
@@ -246,8 +250,12 @@ def test_distinct_subscriptions_cost_the_forwarder_not_the_run(tmp_path):
 
 def test_a_flood_past_the_forwarders_memory_ends_the_stream_not_the_run(tmp_path, caplog):
     """600,000 distinct subscriptions need more than the forwarder's 1 GiB: it dies, the run goes on
-    and says so."""
-    result, grown = _flooded_run(tmp_path, 600_000, 8.0)
+    and says so. A controller holds the run at 0.5 s until the forwarder is gone (a busy machine
+    once finished the run before the flood had arrived)."""
+    hold = {"class": "tests.cosim.stream.holder:HoldUntilForwarderDies"}
+    result, grown = _flooded_run(tmp_path, 600_000, 2.0, controller=hold)
+    records = pq.read_table(result.directory / "trace" / "records.parquet").to_pydict()
+    assert records["name"] == ["forwarders_seen"] and records["value"] == [1.0]  # it held on the forwarder
     m = result.metrics["stream"]
     assert result.status == "ok" and m["published"] is None and "forwarder stopped" in m["forwarder"]
     assert grown < 50, f"the run grew by {grown:.0f} MB"
