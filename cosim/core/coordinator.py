@@ -26,6 +26,7 @@ from cosim.core.ip_events import record_ip_events
 from cosim.core.neighbor_table import NeighborTable
 from cosim.core.parts import Counters, Extension, GroupPlan, LoopRunner, PhaseFn, ProgressFn, RoutingPlan
 from cosim.core.recorder import Recorder
+from cosim.core.reports import NEVER, Reports
 from cosim.core.sampler import Sampler
 from cosim.core.stack_host import SimStackHost
 from cosim.core.timeline import EventQueue, Priority
@@ -78,7 +79,9 @@ class Simulation:
         self.listens = np.array([type(c).listens() for c in controllers], dtype=bool)
         """Per node: its controller overrides on_message (the network stops at its receive times)."""
         self.batteries = batteries
-        self.sampler = Sampler(recorder, world, self.alive, batteries, self.neighbor_table, self.counters, neighbor_timeout_ns)
+        sampler = Sampler(recorder, world, self.alive, batteries, self.neighbor_table, self.counters, neighbor_timeout_ns)
+        self.reports = Reports(sampler, duration_ns, positions_every_ns or NS_PER_S, max(duration_ns // 100, dt_ns),
+                               recorder.want_positions or self.neighbor_table is not None)
         self.collision_kills = None if collision_kills is None or not np.any(collision_kills) else np.asarray(collision_kills)
         self.crash_rules, self.contact_log = crash_rules, contact_log
         if self.collision_kills is not None or crash_rules is not None or contact_log is not None:
@@ -97,7 +100,6 @@ class Simulation:
         self.phase: PhaseFn | None = None
         self._sent = False
         self.wall_s = self._wall0 = 0.0
-        self._sample_every, self._progress_every = positions_every_ns or NS_PER_S, max(duration_ns // 100, dt_ns)
         self._runner: LoopRunner | None = None
         self._tick_action = self._tick  # one bound method, so the queue's first entry can be recognised
         self._latch = self.world.latch  # or _coast, decided when the run starts
@@ -107,20 +109,6 @@ class Simulation:
         """Let `runner` run the timeline (the fused engine), with this loop's semantics; call before run()."""
         self._runner = runner
         self.engine_path = "fused"
-
-    @property
-    def sample_every_ns(self) -> int:
-        """Time between trace samples (positions, neighbour counts)."""
-        return self._sample_every
-
-    @property
-    def progress_every_ns(self) -> int:
-        return self._progress_every
-
-    @property
-    def wall_start(self) -> float:
-        """perf_counter() when the timeline started (progress reports count wall time from it)."""
-        return self._wall0
 
     # -- services used by node handles ---------------------------------------------------------
     def interface_index(self, name: str | None) -> int:
@@ -246,19 +234,10 @@ class Simulation:
         pos, vel = self.world.network_state(self.now_ns / NS_PER_S)
         self.net.set_positions(self.now_ns, pos, vel)
 
-    def _sample(self) -> None:
-        t = self.now_ns
-        self.sampler.sample(t)
-        nxt = t + self._sample_every
-        if nxt <= self.duration_ns:
-            self.queue.push(nxt, Priority.SAMPLE, self._sample)
-
-    def _report_progress(self) -> None:
-        if self.progress is not None:
-            self.progress(self.now_ns, self.duration_ns, time.perf_counter() - self._wall0)
-        nxt = self.now_ns + self._progress_every
-        if nxt < self.duration_ns:
-            self.queue.push(nxt, Priority.SAMPLE, self._report_progress)
+    def _report(self) -> None:
+        nxt = self.reports.run(self.now_ns)
+        if nxt != NEVER:
+            self.queue.push(nxt, Priority.SAMPLE, self._report)
 
     def _deliver(self, ev: NetEvents) -> None:
         deliver(self, ev)
@@ -277,14 +256,13 @@ class Simulation:
             self._latch = self._coast
         q.push(self.dt_ns, Priority.PHYSICS_STEP, self._tick_action)
         q.push(0, Priority.LATCH, self._latch)
-        if self.recorder.want_positions or self.neighbor_table is not None:
-            q.push(0, Priority.SAMPLE, self._sample)
-        q.push(0, Priority.SAMPLE, self._report_progress)
+        q.push(self.reports.next_ns(), Priority.SAMPLE, self._report)
         self._wall0 = time.perf_counter()
         try:
             for ext in self.extensions:
                 ext.start(self)
             self._wall0 = time.perf_counter()
+            self.reports.start(progress, self._wall0)
             for i, stack in enumerate(self.stacks or ()):
                 self.current_node = i
                 stack.protocol.start()

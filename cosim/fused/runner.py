@@ -6,7 +6,6 @@ Python controllers, a group's Python timers) at the instants the event loop woul
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +16,7 @@ from controllers.compiled.group import CompiledGroup
 from controllers.compiled.kilolib import channel_name
 from controllers.compiled.program import Program
 from cosim.core.gc_pause import gc_paused
+from cosim.core.reports import NEVER
 from cosim.core.timeline import Priority
 from cosim.core.trace_codes import DELIVER
 from cosim.fused import build, loop
@@ -61,28 +61,28 @@ class FusedLoop:
         sim.now_ns = end_ns
 
 
+REPORTS = -1
+"""The sequence number a stop at the reports' instant carries: before the queue's events at its priority."""
+
+
 class _Stretches:
-    """The compiled loop between the events Python runs: samples, progress, Python timers."""
+    """The compiled loop between the events Python runs: the reports, Python timers."""
 
     def __init__(self, sim: Simulation, module, outputs: _Outputs, world: KinematicWorld, parts: tuple,
                  sender: _Sender) -> None:
         self.sim, self.module, self.outputs, self.world, self.parts = sim, module, outputs, world, parts
         self.sender = sender
-        sample = sim.recorder.want_positions or sim.neighbor_table is not None
-        self.next_sample, self.next_progress = (0 if sample else -1), 0
-        if sim.progress is None:  # the event loop's progress events do nothing then: count them, do not stop
-            outputs.extra_events += len(range(0, sim.duration_ns, sim.progress_every_ns))
-            self.next_progress = -1
 
     def _stop(self, end_ns: int) -> tuple[int, int, int]:
-        """The next event Python runs: (time, priority, sequence); (end + 1, 0, 0) if none."""
+        """The next event Python runs: (time, priority, sequence), the reports' with sequence REPORTS;
+        (end + 1, 0, 0) if none."""
         head = self.sim.queue.peek()
         best = (end_ns + 1, 0, 0)
         if head is not None and head[0] <= end_ns:
             best = head[:3]
-        for t in (self.next_sample, self.next_progress):
-            if 0 <= t and (t, int(Priority.SAMPLE), -1) < best:
-                best = (t, int(Priority.SAMPLE), -1)
+        t = self.sim.reports.next_ns()
+        if t != NEVER and (t, int(Priority.SAMPLE), REPORTS) < best:
+            best = (t, int(Priority.SAMPLE), REPORTS)
         return best
 
     def run(self, end_ns: int) -> None:
@@ -105,12 +105,12 @@ class _Stretches:
                 continue
             if status == loop.ENDED:
                 break
-            t, priority = int(stop[0]), int(stop[1])
-            sim.now_ns = t
-            if priority == Priority.SAMPLE:
-                self._samples(t)
+            sim.now_ns = int(stop[0])
+            if stop[2] == REPORTS:
+                sim.reports.run(sim.now_ns)
             else:
                 self._python(T)
+            sim.counters.events += 1
 
     def _grow(self) -> None:
         """After a FULL (the logs just emptied): the frames in the air, the network log and a group's
@@ -119,17 +119,6 @@ class _Stretches:
         self.sender.make_room(int(L.room[3]))
         L, G = build.wider_log(L), build.wider_inbox(G)
         self.parts = (W, R, F, T, P, G, C, L, clock)
-
-    def _samples(self, t: int) -> None:
-        sim, outputs = self.sim, self.outputs
-        if t == self.next_sample:
-            outputs.sample(t)
-            nxt = t + sim.sample_every_ns
-            self.next_sample = nxt if nxt <= sim.duration_ns else -1
-        if t == self.next_progress:
-            outputs.progress(t)
-            nxt = t + sim.progress_every_ns
-            self.next_progress = nxt if nxt < sim.duration_ns else -1
 
     def _timers(self, T, C) -> None:
         """The timers compiled controllers asked for, started in Python in the order asked, numbered
@@ -154,7 +143,6 @@ class _Stretches:
         entry[3]()
         T.state[0] = sim.queue.next_seq()
         self._drives()
-        self.outputs.extra_events += 1
 
     def _drives(self) -> None:
         """The drive commands Python code gave, into the loop's, to wait for its next latch as they would."""
@@ -221,7 +209,6 @@ class _Outputs:
 
     def __init__(self, sim: Simulation, net: FastBackend, P: loop.Programs) -> None:
         self.sim, self.net, self.P = sim, net, P
-        self.extra_events = 0
 
     def drain(self, L: loop.Log) -> None:
         """The loop's network rows (`L`), records and counters into the trace, then emptied."""
@@ -241,10 +228,9 @@ class _Outputs:
             P.rec_n[0] = 0
         c, k = sim.counters, L.counters.tolist()  # added, then zeroed: Python's own sends count too
         c.sent, c.delivered, c.dropped = c.sent + k[0], c.delivered + k[1], c.dropped + k[2]
-        c.physics_steps, c.events = c.physics_steps + k[3], c.events + k[4] + self.extra_events
+        c.physics_steps, c.events = c.physics_steps + k[3], c.events + k[4]
         c.acked, c.not_acked = c.acked + k[5], c.not_acked + k[6]
         L.counters[:] = 0
-        self.extra_events = 0
 
     def _network(self, t, kind, src, dst, tx, dist, size, reason) -> None:
         sim, cfg = self.sim, self.net.config
@@ -259,15 +245,3 @@ class _Outputs:
             sim.recorder.network_rows(t, kind, src, dst, tx, size.copy(), rssi, reason.copy())
         if len(rx):  # (indexing by positions copies: the log's arrays are written again)
             sim.neighbor_table.update(t[rx], dst[rx], src[rx], rssi_rx)
-
-    def sample(self, t: int) -> None:
-        """Simulation._sample: positions into the trace, the mean neighbour count."""
-        self.sim.sampler.sample(t)
-        self.extra_events += 1
-
-    def progress(self, t: int) -> None:
-        sim = self.sim
-        if sim.progress is not None:
-            sim.progress(t, sim.duration_ns, time.perf_counter() - sim.wall_start)
-        self.extra_events += 1
-
