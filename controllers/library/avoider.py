@@ -5,9 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
-from controllers.library.avoider_compiled import clear_ahead
+from controllers.library.avoider_compiled import avoid
 from controllers.library.random_walk import RandomWalk
 
 
@@ -43,25 +41,8 @@ class ObstacleAvoider(RandomWalk):
         now = self.now
         dt = now - self._last_step if self._last_step is not None else 0.0  # the actual period, whatever the scenario set
         self._last_step = now
-        robot = self.robot
-        d = self._read()
-        turn, vx, vy = self.propose()
-        # where the proposed move would take it, measured from the heading the rays were cast along
-        travel = turn + (math.atan2(vy, vx) if (vx or vy) else 0.0)
-        if clear_ahead(self._angles, d, travel, self._half_fov, self._safe):
-            robot.turn(turn)
-            self._vx, self._vy = vx, vy
-            robot.set_velocity(vx, vy if self._sideways else 0.0, 0.0)
-            return
-        left = _relative(self._angles, travel) > 0
-        left_room = d[left].mean() if left.any() else 0.0
-        right_room = d[~left].mean() if (~left).any() else 0.0
-        direction = 1.0 if left_room >= right_room else -1.0
-        robot.turn(direction * self.params.turn_rate * dt)
-        self._vx, self._vy = 0.0, 0.0
-        robot.set_velocity(0.0, 0.0, 0.0)
-
-
-def _relative(angles: np.ndarray, travel: float) -> np.ndarray:
-    """Each ray's angle from the direction of travel, within [-pi, pi)."""
-    return np.remainder(angles - travel + math.pi, 2 * math.pi) - math.pi
+        p = self.params
+        turn, vx, vy = avoid(self._angles, self._read(), *self.propose(), self._half_fov, self._safe, p.turn_rate, dt)
+        self.robot.turn(turn)
+        self._vx, self._vy = vx, vy
+        self.robot.set_velocity(vx, vy if self._sideways else 0.0, 0.0)

@@ -1,10 +1,9 @@
 """The obstacle avoider as a group controller: `ObstacleAvoider`'s rule for the whole group in one
 compiled call per tick (avoider_compiled.group_rule), instead of a Python call per robot.
 
-Each robot draws its walk from the stream its per-robot `ObstacleAvoider` would use, and the rule is
-the same arithmetic in the same order (ray sums left to right, `math.atan2` per robot): with the
-per-robot steps pinned to phase 0 (the group's ticks), the two give bit-identical trajectories
-(tests/controllers/library/test_avoider_group.py).
+Each robot draws its walk from the stream its per-robot `ObstacleAvoider` would use, and both apply
+the one compiled rule (avoider_compiled.avoid): with the per-robot steps pinned to phase 0 (the
+group's ticks), the two give bit-identical trajectories (tests/controllers/library/test_avoider_group.py).
 """
 
 from __future__ import annotations

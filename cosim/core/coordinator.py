@@ -96,7 +96,6 @@ class Simulation:
         self.ip_overhead: tuple[int, int] = (0, 0)  # routing inside the backend (ns-3's AODV...): packets, bytes
         self.ip_frames_received: list[int] | None = None  # frames each node's MAC passed up, with such routing
         self.mac_counts: dict[str, int] = {}  # MAC-level frame counts (802.11 on ns-3)
-        self.progress: ProgressFn | None = None
         self.phase: PhaseFn | None = None
         self._sent = False
         self.wall_s = self._wall0 = 0.0
@@ -248,7 +247,6 @@ class Simulation:
         `phase(text)` for what happens outside the timeline (a vehicle coming up); raises
         SimulationError if user code fails."""
         end = self.duration_ns
-        self.progress = progress
         self.phase = phase
         self._start_parts()
         q = self.queue
@@ -279,8 +277,7 @@ class Simulation:
                 self._runner.run(self, end)
             else:
                 self._loop(end)
-            if self.progress is not None:
-                self.progress(self.now_ns, end, time.perf_counter() - self._wall0)
+            self.reports.finish(self.now_ns)
         except (Exception, SystemExit) as exc:  # SystemExit: user code called sys.exit()
             stop = interruption(exc)
             if stop is not None:  # Ctrl-C or SIGTERM landed inside compiled code, which re-raised it wrapped

@@ -49,3 +49,8 @@ class Reports:
             nxt = t_ns + self.progress_every_ns
             self.next_progress = nxt if nxt < self.duration_ns else NEVER
         return self.next_ns()
+
+    def finish(self, t_ns: int) -> None:
+        """The last progress report, where the timeline ended."""
+        if self.progress is not None:
+            self.progress(t_ns, self.duration_ns, time.perf_counter() - self.wall0)
