@@ -11,15 +11,14 @@ and scenario loading work as for `Controller`; robots are indexed 0..n-1 within 
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from controllers.api.controller import Unbound
-from controllers.api.services import Services, TimerHandle
+from controllers.api.base import ControllerBase
+from controllers.api.services import Services
 
 
 @dataclass(frozen=True)
@@ -108,23 +107,15 @@ class Group(Protocol):
         """One metric sample per robot (`values` an array over `idx`, default all)."""
 
 
-class GroupController:
-    """Base class for array-first programs; override `setup` and `step` (and read `group.inbox()`)."""
-
-    @dataclass(frozen=True)
-    class Params:
-        pass
-
-    period: ClassVar[float | None] = 0.1
-    """Seconds between `step()` calls; None means no periodic step. The scenario may override it.
-    Ticks start at the scenario's `phase` (default 0): a group acts in one step, not at random phases."""
+class GroupController(ControllerBase):
+    """Base class for array-first programs; override `setup` and `step` (and read `group.inbox()`).
+    Ticks start at the scenario's `phase` (default 0): a group acts in one step, not at random phases.
+    `setup` is called after every per-robot controller's; `record` samples are the group's (node -1),
+    per-robot samples go through `group.record`."""
 
     def __init__(self, params: Any = None) -> None:
-        self.params = params if params is not None else type(self).Params()
+        super().__init__(params)
         self._group: Group | None = None
-        self._rng: np.random.Generator | None = None
-        self._services: Services | None = None
-        self.log = logging.getLogger(f"{type(self).__module__}.{type(self).__name__}")
 
     def bind(self, group: Group, rng: np.random.Generator, services: Services) -> None:
         """Called by the coordinator before `setup`."""
@@ -132,50 +123,10 @@ class GroupController:
         self._rng = rng
         self._services = services
 
-    @classmethod
-    def steps(cls) -> bool:
-        return cls.step is not GroupController.step
-
     @property
     def group(self) -> Group:
+        """The group's robots, as arrays."""
         group = self._group
         if group is None:
-            raise Unbound(f"{type(self).__name__}: the group is available from setup() on")
+            raise self._unbound("the group")
         return group
-
-    @property
-    def rng(self) -> np.random.Generator:
-        """The group's own seeded stream (one for the whole group)."""
-        rng = self._rng
-        if rng is None:
-            raise Unbound(f"{type(self).__name__}: rng is available from setup() on")
-        return rng
-
-    def _clock(self) -> Services:
-        services = self._services
-        if services is None:
-            raise Unbound(f"{type(self).__name__}: timers are available from setup() on")
-        return services
-
-    # -- hooks -------------------------------------------------------------------------------
-    def setup(self) -> None:
-        """Called once at time 0, after every per-robot controller's setup."""
-
-    def step(self) -> None:
-        """Called every `period` seconds for the whole group."""
-
-    # -- services ----------------------------------------------------------------------------
-    @property
-    def now(self) -> float:
-        """Simulated time in seconds."""
-        return self._clock().now_s()
-
-    def every(self, period: float, fn: Callable[[], None], phase: float | None = None) -> TimerHandle:
-        return self._clock().every(period, fn, phase)
-
-    def after(self, delay: float, fn: Callable[[], None]) -> TimerHandle:
-        return self._clock().after(delay, fn)
-
-    def record(self, name: str, value: float) -> None:
-        """One group-wide sample (node -1 in the trace); per-robot samples: `group.record`."""
-        self._clock().record(name, value)

@@ -59,7 +59,7 @@ class CompiledController(Controller):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for name in cls.timers:
-            if name in HOOKS or name in vars(Controller) or name in vars(CompiledController):
+            if name in HOOKS or name in dir(CompiledController):
                 raise TypeError(f"{cls.__name__}.timers: {name!r} is a name the controller already uses; rename it")
         own = {}
         for name in (*HOOKS, *cls.timers):

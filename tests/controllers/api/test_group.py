@@ -116,7 +116,7 @@ def test_group_unicast_reaches_only_its_destination():
 def test_group_controllers_say_when_they_are_not_bound_yet():
     from controllers import Unbound
 
-    with pytest.raises(Unbound, match="available from setup"):
+    with pytest.raises(Unbound, match="Pinger: the group is available from setup"):
         _ = Pinger().group
     with pytest.raises(Unbound, match="timers are available from setup"):
         Pinger().every(1.0, lambda: None)
