@@ -37,15 +37,6 @@ def warm(part: int) -> None:
 
     for name, seconds, overrides in PARTS[part]:
         cosim.build(cosim.load(ROOT / "configs" / name, {"duration": seconds, **overrides})).run()
-    if part == 0:  # batched sends' reach, sparse (a cell list) and dense, which no example reaches briefly
-        import numpy as np
-
-        from netstack.fast.reach import reachable_many
-
-        rng = np.random.default_rng(1)
-        for n, side in ((800, 400.0), (60, 10.0)):
-            pos = np.column_stack([rng.uniform(0, side, (n, 2)), np.zeros(n)])
-            reachable_many(pos, np.ones(n, dtype=bool), np.arange(0, n, 7), 3.0)
     if part == 1:  # the scenery's rays and push-outs, the avoiders, the compiled world step
         for controller in ("group", "per_robot"):
             cosim.build(argos.scenario(80, 0.3, controller, "kinematic")).run()

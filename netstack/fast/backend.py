@@ -25,7 +25,6 @@ from netstack.fast import kernels
 from netstack.fast.cells import SendIndex
 from netstack.fast.config import FastRadioConfig
 from netstack.fast.nodes import NodeTable
-from netstack.fast.reach import reachable_many
 from netstack.fast.shadowing import Solids, shadowed_rssi
 
 
@@ -70,7 +69,7 @@ class FastBackend:
         self._tx_ids = itertools.count()
         self._range = config.max_range_m()
         self._ignores_threshold = config.pathloss.ignores_threshold()
-        self._cells = SendIndex(0, self._range)  # single sends' cell index, sized at the first send
+        self._cells = SendIndex(0, self._range)  # the sends' cell index, sized at the first send
         self._synced = False  # positions synced since the index last looked at them
         self._sender: Callable[[int, int, bytes, int], int] | None = None  # an engine's, once it has taken over
         self.now_ns = 0
@@ -150,14 +149,17 @@ class FastBackend:
         return tx_ids
 
     def _reach_many(self, srcs: np.ndarray, t_ns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(sender row, receiver, rssi) of broadcasts from `srcs` at t_ns, by the same receive test as `send`."""
-        live = self.nodes.alive[srcs]
-        pos = self._positions_at(t_ns, slice(None))
-        row, node, dist = reachable_many(pos, self.nodes.alive, srcs, self._range)
-        keep = live[row]
-        row, node, dist = row[keep], node[keep], dist[keep]
+        """(sender row, receiver, rssi) of broadcasts from `srcs` at t_ns: the receivers `send` would
+        find for each, through the same index, by the same receive test."""
+        nodes = self.nodes
+        dt = (t_ns - nodes.sync_ns) / NS_PER_S
+        room = self._index()
+        limit = self._range if self._ignores_threshold else math.inf  # the disk's edge is its loss's
+        row, node, dist = kernels.reach_many(room.cells, nodes.pos, nodes.vel, dt, nodes.alive, srcs, limit, room.found,
+                                             room.dist)
         rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
         if self._solids is not None:
+            pos = self._positions_at(t_ns, slice(None))
             rssi = self._shadow(pos[srcs[row]], pos[node], rssi)
         ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm
         return row[ok], node[ok], rssi[ok]
@@ -230,15 +232,9 @@ class FastBackend:
         if not nodes.alive[src]:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         dt = (t_ns - nodes.sync_ns) / NS_PER_S
-        if self._cells.n != nodes.n:  # nodes added since the last send
-            self._cells = SendIndex(nodes.n, self._range)
-            self._synced = True
-        if dst == BROADCAST:
-            cand = self._candidates(src, dt)
-        else:
-            cand = np.array([dst], dtype=np.int64)
+        room = self._index()
+        cand = room.candidates(src, dt) if dst == BROADCAST else np.array([dst], dtype=np.int64)
         limit = self._range if self._ignores_threshold else math.inf  # the disk's edge is its loss's
-        room = self._cells
         k = kernels.within(nodes.pos, nodes.vel, dt, nodes.alive, cand, len(cand), src, limit, room.found, room.dist)
         cand, dist = room.found[:k], room.dist[:k]  # views: what is returned below is indexed (copied) from them
         rssi = self.config.tx_power_dbm - self.config.pathloss.loss_db(dist)
@@ -248,13 +244,16 @@ class FastBackend:
         ok = np.isfinite(rssi) if self._ignores_threshold else rssi >= self.config.rx_threshold_dbm
         return cand[ok], rssi[ok]
 
-    def _candidates(self, src: int, dt: float) -> np.ndarray:
-        """Nodes that may hear src after dt s of dead reckoning, ascending (netstack.fast.cells); the
-        index looks at the positions once after each sync."""
+    def _index(self) -> SendIndex:
+        """The sends' cell index (netstack.fast.cells), sized to the nodes, having looked at the
+        positions of the last sync (once after each)."""
+        if self._cells.n != self.nodes.n:  # nodes added since the last send
+            self._cells = SendIndex(self.nodes.n, self._range)
+            self._synced = True
         if self._synced:
             self._cells.look(self.nodes.pos, self.nodes.vel)
             self._synced = False
-        return self._cells.candidates(src, dt)
+        return self._cells
 
     def _burst_rows(self, f: _Burst, cols: tuple[list, list, list, list, list]) -> IndexedPayloads:
         """Append a burst's rows whose receiver is still alive to (dst, src, tx, rssi, size); return their payloads."""

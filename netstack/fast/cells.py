@@ -1,7 +1,8 @@
-"""The fast radio's cell index for single sends: cells of range plus a margin of motion, rebuilt when
-some node has moved far, and the nodes a frame may reach found from it, ascending. Receivers are then
-measured one by one (kernels.within): the index only narrows the search, so the answer does not
-depend on it. Both engines use it (FastBackend one send at a time, cosim.fused many per call).
+"""The fast radio's cell index: cells of range plus a margin of motion, rebuilt when some node has
+moved far, and the nodes a frame may reach found from it, ascending. Receivers are then measured one
+by one (kernels.within): the index only narrows the search, so the answer does not depend on it.
+Every send finds its receivers through it: FastBackend's single sends and frames sent together
+(kernels.reach_many), and cosim.fused's, many per call.
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ def candidates(c: Cells, n: int, src: int, dt: float) -> int:
 
 
 class SendIndex:
-    """One radio's index for its single sends (FastBackend), its kernels called through the machine
+    """One radio's index for its sends (FastBackend), its kernels called through the machine
     code they chose at their first call (jit.calls: the dispatcher's typing of the record alone costs
     about a microsecond a call). Without a finite range or below MIN_NODES, every node is a candidate."""
 

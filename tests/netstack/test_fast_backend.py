@@ -132,12 +132,13 @@ def test_events_iterate_as_delivery_records():
     assert sorted((d.dst, d.src, d.payload, d.tx_id) for d in records) == [(0, 1, b"hey", tx), (2, 1, b"hey", tx)]
 
 
-@pytest.mark.parametrize("n", [40, 600])  # the dense path and the cell list
-def test_send_many_equals_sending_one_by_one(n):
+@pytest.mark.parametrize("n, disk", [(40, False), (600, False), (600, True)])  # every node, or the cell index
+def test_send_many_equals_sending_one_by_one(n, disk):
     """Same receivers in the same order, the same loss draws, the same arrival times and tx ids."""
     rng = np.random.default_rng(5)
     pos = np.column_stack([rng.uniform(0, 60, n), rng.uniform(0, 60, n), np.zeros(n)])
-    cfg = {"pathloss": LogDistance(exponent=3.0), "tx_power_dbm": 0.0, "rx_threshold_dbm": -75.0, "loss_probability": 0.3}
+    cfg = {"pathloss": UnitDisk(8.0) if disk else LogDistance(exponent=3.0), "tx_power_dbm": 0.0, "rx_threshold_dbm": -75.0,
+           "loss_probability": 0.3}
     senders = rng.choice(n, size=n // 4, replace=False)
     payloads = [bytes([k % 256]) * (1 + k % 3) for k in range(len(senders))]
     one, many = backend(pos, seed=9, **cfg), backend(pos, seed=9, **cfg)

@@ -1,4 +1,4 @@
-"""The compiled reach queries give the numpy twins' results in the same order."""
+"""The compiled reach queries give the numpy reference's results in the same order."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from netstack.fast import kernels as compiled
+from netstack.fast.cells import SendIndex
 from tests.netstack import kernels_reference as reference
 
 pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
@@ -19,12 +20,6 @@ def _equal(a, b) -> bool:
     if isinstance(a, tuple):
         return all(_equal(x, y) for x, y in zip(a, b))
     return np.array_equal(np.asarray(a), np.asarray(b))
-
-
-def test_extent():
-    rng = np.random.default_rng(2)
-    pos = rng.uniform(0, 2, (60, 3))
-    assert _both("xy_extent", pos)[0] == pytest.approx(_both("xy_extent", pos)[1], rel=0, abs=0)
 
 
 def test_a_single_sends_receivers_are_the_references():
@@ -42,42 +37,41 @@ def test_a_single_sends_receivers_are_the_references():
         assert found[0] > found[1] > 20  # the limit leaves some out
 
 
-def test_sender_pairs_dense_and_cells():
+def _index(pos: np.ndarray, vel: np.ndarray, range_m: float) -> SendIndex:
+    room = SendIndex(len(pos), range_m)
+    room.look(pos, vel)
+    return room
+
+
+@pytest.mark.parametrize("spread", [40.0, 2000.0])  # a start table of cells, and sorted keys searched
+def test_many_senders_find_what_each_would_alone(spread):
+    """reach_many through the index gives, sender by sender, the numpy reference's receivers among
+    every node (the index only narrows the search), with positions dead-reckoned or not."""
     rng = np.random.default_rng(4)
     n = 800
-    pos = np.column_stack([rng.uniform(0, 40, n), rng.uniform(0, 40, n), np.zeros(n)])
+    pos = np.column_stack([rng.uniform(0, spread, n), rng.uniform(0, spread, n), np.zeros(n)])
+    pos[n // 2:, :2] = pos[: n // 2, :2] + rng.uniform(-2, 2, (n // 2, 2))  # everyone has a neighbour
+    vel = np.column_stack([rng.normal(0, 1, (n, 2)), np.zeros(n)])
     alive = rng.random(n) > 0.1
     srcs = rng.choice(n, 60, replace=False)
-    dense = _both("sender_pairs", pos, alive, srcs, 3.0)
-    cells = _both("sender_pairs_cells", pos, alive, srcs, 3.0, 3.0)
-    assert _equal(*dense) and _equal(*cells) and _equal(dense[0], cells[0]) and len(dense[0][0]) > 60
+    room = _index(pos, vel, 3.0)
+    assert room.indexed and len(room.candidates(int(srcs[0]), 0.0)) < n // 4  # the index narrows
+    for dt in (0.0, 0.05):
+        got = compiled.reach_many(room.cells, pos, vel, dt, alive, srcs, 3.0, room.found, room.dist)
+        want = [reference.within(pos, vel, dt, alive, np.arange(n), int(s), 3.0) for s in srcs]
+        rows = np.concatenate([np.full(len(w[0]), r) for r, w in enumerate(want) if alive[srcs[r]]])
+        nodes = np.concatenate([w[0] for r, w in enumerate(want) if alive[srcs[r]]])
+        dists = np.concatenate([w[1] for r, w in enumerate(want) if alive[srcs[r]]])
+        assert _equal(got, (rows, nodes, dists)) and len(rows) > 40
 
 
-def test_sender_pairs_cells_sparse_keys():
-    """Nodes spread far beyond the cell width: the compiled kernel searches sorted keys instead of a
-    start table, with the same answer."""
-    rng = np.random.default_rng(5)
-    n = 300
-    pos = np.column_stack([rng.uniform(0, 2000, n), rng.uniform(0, 2000, n), np.zeros(n)])
-    pos[n // 2:, :2] = pos[: n // 2, :2] + rng.uniform(-2, 2, (n // 2, 2))  # everyone has a neighbour
+def test_a_crowd_larger_than_the_first_room_grows_it():
+    """Every sender hears every other: more rows than the kernel's first room (8 per sender)."""
+    rng = np.random.default_rng(6)
+    n = 100
+    pos, vel = rng.uniform(0, 5, (n, 3)), np.zeros((n, 3))
     alive = np.ones(n, dtype=bool)
-    srcs = rng.choice(n, 50, replace=False)
-    dense = _both("sender_pairs", pos, alive, srcs, 3.0)
-    cells = _both("sender_pairs_cells", pos, alive, srcs, 3.0, 3.0)
-    assert _equal(*cells) and _equal(dense[0], cells[0]) and len(cells[0][0]) >= 40
-
-
-def test_the_radios_matrix_pairs_give_the_compiled_rows_in_order():
-    """reach picks the vectorised matrix for many senders in a dense cluster: the same rows as the kernel."""
-    from netstack.fast.reach import SMALL_PAIRS, _matrix_pairs, reachable_many
-
-    rng = np.random.default_rng(4)
-    pos = rng.uniform(0, 10, (300, 3))
-    alive = rng.random(300) > 0.1
-    srcs = np.arange(0, 300, 2, dtype=np.int64)
-    assert len(srcs) * len(pos) > SMALL_PAIRS  # reachable_many takes the matrix here
-    want = compiled.sender_pairs(pos, alive, srcs, 4.0)
-    assert len(want[0]) > 1000
-    assert _equal(_matrix_pairs(pos, alive, srcs, 4.0), want)
-    got = reachable_many(pos, alive, srcs, 4.0)
-    assert _equal(got[:2], want[:2])
+    room = _index(pos, vel, 50.0)
+    rows, nodes, _ = compiled.reach_many(room.cells, pos, vel, 0.0, alive, np.arange(n), np.inf, room.found, room.dist)
+    assert len(rows) == n * (n - 1) and np.array_equal(np.bincount(rows), np.full(n, n - 1))
+    assert all(np.array_equal(nodes[rows == r], np.delete(np.arange(n), r)) for r in range(n))
