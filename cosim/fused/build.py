@@ -170,7 +170,7 @@ def _roles(groups: list[CompiledGroup], timer: Timer, kinds: dict[type, dict]) -
 
 def take_timers(sim: Simulation, groups: list[CompiledGroup]) -> Timers:
     """The programs', compiled groups' and compiled controllers' timers and the loop's own events
-    (ticks, latches, samples) off the queue, as rings of one kind, period and argument in the order they
+    (ticks, latches, reports) off the queue, as rings of one kind, period and argument in the order they
     fire; what else is queued (Python timers) stays, and the rings' sequence numbers continue the queue's."""
     entries: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}  # (kind, period, arg) -> [(t, seq, node)]
     kinds: dict[type, dict] = {}
@@ -179,7 +179,7 @@ def take_timers(sim: Simulation, groups: list[CompiledGroup]) -> Timers:
         """Whether the compiled loop (or the runner) runs this event itself; its timers go to `entries`."""
         t, priority, seq, action = entry
         if priority != Priority.TIMER:
-            return True  # the tick, the latch, samples and progress: the loop and the runner have their own
+            return True  # the tick and the latch (the loop's own) and the reports (the runner stops at sim.reports)
         timer = action.__self__ if isinstance(action, MethodType) else None
         role = _roles(groups, timer, kinds) if isinstance(timer, Timer) and not timer.cancelled else None
         if role is None:
