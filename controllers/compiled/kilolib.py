@@ -5,13 +5,13 @@ so that numba compiles them into the program's callbacks.
     set_motors(k, left, right)   set_color(k, rgb)   kilo_ticks(k)   kilo_uid(k)   rand_soft(k)
     estimate_distance(d)         message_crc(msg)    record(k, "name", value)      RGB(r, g, b)
 
-`k` is a `Kilo`: the robot's row in the group's arrays, the time, the robot's own random stream and
+`estimate_distance`, `message_crc` and `crc_update` are controllers.kilolib.arithmetic's: the
+Python kilolib's own source, compiled. `k` is a `Kilo`: the robot's row in the group's arrays, the time, the robot's own random stream and
 the record buffer. `record`'s name must be a string literal that the program lists in `records`.
 """
 
 from __future__ import annotations
 
-import math
 import zlib
 from collections import namedtuple
 
@@ -20,7 +20,8 @@ from numba import njit, types
 from numba.core.errors import TypingError
 from numba.extending import overload
 
-from controllers.kilolib.api import HIGH_K, LOW_K, SATURATED, TICKS_PER_S
+from controllers.kilolib.api import TICKS_PER_S
+from controllers.kilolib.arithmetic import crc_update, estimate_distance, message_crc  # noqa: F401  (kilolib's, compiled)
 
 NORMAL = 0
 """kilolib's message type for user messages."""
@@ -137,33 +138,6 @@ def set_color(k: Kilo, rgb: int) -> None:
 @njit(cache=True, inline="always")
 def rand_soft(k: Kilo) -> int:
     return k.gens[k.i].integers(0, 256)
-
-
-@njit(cache=True, inline="always")
-def estimate_distance(d) -> int:
-    """Millimetres from a measurement (the low gain where the high one saturates)."""
-    if 0 < d.high_gain < SATURATED:
-        mm = math.sqrt(HIGH_K / d.high_gain)
-    else:
-        mm = math.sqrt(LOW_K / max(1, d.low_gain))
-    return min(255, round(mm))
-
-
-@njit(cache=True, inline="always")
-def crc_update(crc: int, byte: int) -> int:
-    """One byte of CRC-16 CCITT (avr-libc's _crc_ccitt_update), as kilolib computes message CRCs."""
-    byte ^= crc & 0xFF
-    byte = (byte ^ (byte << 4)) & 0xFF
-    return (((byte << 8) | (crc >> 8)) ^ (byte >> 4) ^ (byte << 3)) & 0xFFFF
-
-
-@njit(cache=True)
-def message_crc(msg) -> int:
-    """CRC-16 (CCITT) over the data and the type."""
-    crc = 0xFFFF
-    for j in range(9):
-        crc = crc_update(crc, np.int64(msg.data[j]))
-    return crc_update(crc, np.int64(msg.type))
 
 
 @njit(cache=True, inline="always")

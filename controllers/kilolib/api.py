@@ -22,12 +22,10 @@ import math
 from dataclasses import dataclass
 
 from controllers import Controller, Message
+from controllers.kilolib.arithmetic import estimate_distance, gains
 from controllers.kilolib.messages import distance_measurement_t, message_t
 
 TICKS_PER_S = 32
-HIGH_K = 1023.0 * 33.0**2  # high-gain reading times distance^2 (mm^2): saturates at 33 mm
-LOW_K = 1023.0 * 10.0**2
-SATURATED = 900
 
 
 @dataclass(frozen=True)
@@ -118,11 +116,7 @@ class KiloProgram(Controller):
 
     def estimate_distance(self, d: distance_measurement_t) -> int:
         """Millimetres from a measurement (the low gain where the high one saturates)."""
-        if 0 < d.high_gain < SATURATED:
-            mm = math.sqrt(HIGH_K / d.high_gain)
-        else:
-            mm = math.sqrt(LOW_K / max(1, d.low_gain))
-        return min(255, round(mm))
+        return estimate_distance(d)
 
     def rand_soft(self) -> int:
         return int(self.rng.integers(0, 256))
@@ -153,7 +147,7 @@ class KiloProgram(Controller):
         if self.params.distance_noise_mm:
             mm += self.params.distance_noise_mm * float(self.rng.standard_normal())
         mm = max(mm, 1.0)
-        return distance_measurement_t(min(1023, round(HIGH_K / mm**2)), min(1023, round(LOW_K / mm**2)))
+        return distance_measurement_t(*gains(mm))
 
     def _transmit(self) -> None:
         m = self.message_tx()

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from controllers.kilolib.arithmetic import message_crc
+
+__all__ = ["NORMAL", "RGB", "distance_measurement_t", "message_crc", "message_t"]
+
 NORMAL = 0
 """kilolib's message type for user messages."""
 
@@ -27,16 +31,6 @@ class message_t:
             return None
         m = message_t(bytearray(payload[:9]), payload[9], int.from_bytes(payload[10:12], "little"))
         return m if m.crc == message_crc(m) else None
-
-
-def message_crc(m: message_t) -> int:
-    """CRC-16 (CCITT, as the Kilobot's avr-libc _crc_ccitt_update) over the data and the type."""
-    crc = 0xFFFF
-    for byte in bytes(m.data[:9]).ljust(9, b"\0") + bytes([m.type & 0xFF]):
-        byte ^= crc & 0xFF
-        byte = (byte ^ (byte << 4)) & 0xFF
-        crc = (((byte << 8) | (crc >> 8)) ^ (byte >> 4) ^ (byte << 3)) & 0xFFFF
-    return crc
 
 
 @dataclass(frozen=True)

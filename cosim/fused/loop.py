@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from controllers.compiled.core import TIMERS
-from controllers.kilolib.api import HIGH_K, LOW_K
+from controllers.kilolib.arithmetic import gains
 from cosim.core.trace_codes import DELIVER, SEND
 from cosim.fused.controllers import apply as apply_ctl  # noqa: F401
 from cosim.fused.controllers import inbound  # noqa: F401
@@ -104,8 +104,7 @@ def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, r
         mm += sigma * gens[me].standard_normal()
     mm = max(mm, 1.0)
     d = dist[0]
-    d.high_gain = min(1023, round(HIGH_K / mm**2))
-    d.low_gain = min(1023, round(LOW_K / mm**2))
+    d.high_gain, d.low_gain = gains(mm)
     m = msg[0]
     for j in range(9):
         m.data[j] = payload[j]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from controllers.compiled.kilolib import crc_update
+from controllers.kilolib.arithmetic import crc_update
 from cosim.core.timeline import Priority
 from cosim.core.trace_codes import ACK, DROP, DROP_REASONS, NOACK
 from cosim.fused.kernels import INF, TWO_PI, advance_ring, physics_step, sync
