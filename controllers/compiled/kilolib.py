@@ -6,8 +6,9 @@ so that numba compiles them into the program's callbacks.
     estimate_distance(d)         message_crc(msg)    record(k, "name", value)      RGB(r, g, b)
 
 `estimate_distance`, `message_crc` and `crc_update` are controllers.kilolib.arithmetic's: the
-Python kilolib's own source, compiled. `k` is a `Kilo`: the robot's row in the group's arrays, the time, the robot's own random stream and
-the record buffer. `record`'s name must be a string literal that the program lists in `records`.
+Python kilolib's own source, compiled. `k` is a `Kilo`: the robot's row in the group's arrays, the
+time, the robot's own random stream and the record buffer. `record`'s name must be a string literal
+that the program lists in `records`.
 """
 
 from __future__ import annotations
