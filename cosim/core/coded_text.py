@@ -36,6 +36,11 @@ def joined(parts: list) -> Coded | list[str]:
     if parts and all(isinstance(p, Coded) for p in parts):
         vocab = max((p.vocab for p in parts), key=len)
         return Coded(np.concatenate([p.codes for p in parts]), vocab)
+    return strings(parts)
+
+
+def strings(parts: list) -> list[str]:
+    """Chunks of one text column, coded or not, as one list of strings."""
     return [s for p in parts for s in (p.strings() if isinstance(p, Coded) else p)]
 
 

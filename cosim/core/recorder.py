@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from cosim.core.coded_text import Coded, joined, text_bytes
+from cosim.core.coded_text import Coded, joined, strings, text_bytes
 from cosim.core.interruption import uninterrupted
 from cosim.core.record_buffer import RecordBuffer
 from cosim.core.trace_codes import ACK, DELIVER, DROP, DROP_REASONS, NET_KINDS, NOACK, SEND
@@ -150,7 +150,7 @@ class _Table:
         for c, kind in self.schema.items():
             parts = [k[c] for k in self._kept]
             if kind == "str":
-                out[c] = [s for p in parts for s in (p.strings() if isinstance(p, Coded) else p)]
+                out[c] = strings(parts)
             else:
                 out[c] = np.concatenate(parts) if parts else np.zeros(0, np.int8 if isinstance(kind, tuple) else kind)
         return out

@@ -85,8 +85,8 @@ def record_summary(path: Path) -> dict:
     codes, vocab = coded.indices.to_numpy(zero_copy_only=False), coded.dictionary.to_pylist()
     values = table.column("value").to_numpy().astype(np.float64, copy=False)
     out = {}
-    for name in sorted(vocab):
-        v = values[codes == vocab.index(name)]
+    for code, name in sorted(enumerate(vocab), key=lambda item: item[1]):
+        v = values[codes == code]
         finite = v[np.isfinite(v)]
         out[name] = {"count": len(v), "mean": float(finite.mean()) if len(finite) else math.nan,
                      "min": float(finite.min()) if len(finite) else math.nan,
