@@ -24,3 +24,19 @@ def bound_overload(kernel, args: tuple) -> Callable:
     except (AttributeError, KeyError) as exc:  # not compiled for these types yet, or another numba
         log.debug("no bound overload of %s (%s): through its dispatcher", getattr(kernel, "__name__", kernel), exc)
         return kernel
+
+
+class BoundCalls:
+    """Kernels called through their bound overloads (bound_overload), each bound at its first call:
+    for an object that calls a few kernels many times with arguments of unchanging types."""
+
+    def __init__(self) -> None:
+        self._bound: dict[object, Callable] = {}
+
+    def __call__(self, kernel, *args):
+        fn = self._bound.get(kernel)
+        if fn is not None:
+            return fn(*args)
+        out = kernel(*args)
+        self._bound[kernel] = bound_overload(kernel, args)
+        return out

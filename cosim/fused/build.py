@@ -24,10 +24,9 @@ from cosim.core.timers import Timer
 from cosim.fused import loop
 from cosim.fused.controllers import STEP, CtlParts, Ctls
 from cosim.fused.groups import PART_FIELDS, Parts
-from cosim.fused.kernels import FLIGHT_FIELDS, INF, POOL_FIELDS, Flights, Radio, Timers, World, compact
+from cosim.fused.kernels import Timers, World
 from netstack.backend import BROADCAST
 from netstack.fast.backend import FastBackend
-from netstack.fast.cells import cells_of
 from netstack.fast.pathloss import SPEED_OF_LIGHT
 from physics.kinematic import KinematicWorld
 from physics.kinematic_compiled import scene_of
@@ -49,54 +48,6 @@ def world_of(world: KinematicWorld) -> World:
                  world.alive, radius, lo, hi, trig, at_rest, float(world.max_accel), reach, verlet, drives,
                  scene_of(world.scenery, len(pos)), world.drive_slot, np.zeros(len(drives.idx), np.int8),
                  np.zeros((len(drives.idx), 2)))
-
-
-def radio_of(net: FastBackend, n: int, sender) -> tuple[Radio, int]:
-    """The radio's state at the start, and its next transmission id; `sender` takes its sends from now on."""
-    rng, busy, first_tx = net.hand_over(sender)
-    cfg = net.config
-    nodes = net.nodes
-    radio = Radio(nodes.pos.copy(), nodes.vel.copy(), np.array([nodes.sync_ns], np.int64), busy, rng,
-                  float(cfg.loss_probability), float(cfg.pathloss.range_m), int(cfg.airtime_to_ns(BROADCAST, 12)),
-                  int(cfg.latency_ns), cells_of(n), float(cfg.tx_power_dbm), SPEED_OF_LIGHT / cfg.pathloss.frequency_hz)
-    return radio, first_tx
-
-
-def flights_of(n: int, width: int, first_tx: int, slots: int = 0, pool: int = 0) -> Flights:
-    """The frames in the air at the start: `slots` frames and `pool` receivers (0: room for a few
-    frames per robot); they grow as needed (roomy)."""
-    slots = slots or 4 * n + 64
-    pool = pool or max(64 * n, 1 << 16)
-    return Flights(np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.int64),
-                   np.zeros(slots, np.int64), np.zeros((slots, width), np.uint8), np.zeros(slots, np.int64),
-                   np.zeros(slots, np.int64), np.zeros(slots, np.bool_), np.empty(pool, np.int64), np.empty(pool),
-                   np.empty(pool, np.bool_), np.array([0, 0, 0, first_tx, INF, -1, 0, 0, 0], np.int64), np.zeros(slots, np.int64),
-                   np.zeros(slots, np.int64), np.zeros(slots, np.int64))
-
-
-def roomy(F: Flights, n: int, launches: int = 1) -> Flights:
-    """`F`, or a copy with twice the slots or receivers (as often as needed), so that at least half
-    of each is free and `launches` frames of n receivers each fit: the loop returns FULL when either
-    is more than half used at a physics step, and before any call whose frames (Log.room) would not
-    fit, so every launch finds room."""
-    compact(F)
-    live = np.flatnonzero(F.live[:F.state[0]])
-    F.state[0] = live[-1] + 1 if live.size else 0  # slots past the last frame in the air are free
-    slots, pool = len(F.live), len(F.node)
-    while F.state[0] > slots // 2 or F.state[0] + launches > slots:
-        slots *= 2
-    while F.state[1] > pool // 2 - launches * n:
-        pool *= 2
-    if (slots, pool) == (len(F.live), len(F.node)):
-        return F
-    log.info("the fused engine's frames in the air grow to %d slots and %d receivers", slots, pool)
-    grown = {}
-    for name in FLIGHT_FIELDS:
-        a = getattr(F, name)
-        length = len(a) if name == "state" else pool if name in POOL_FIELDS else slots
-        grown[name] = np.zeros((length, *a.shape[1:]), a.dtype)
-        grown[name][:len(a)] = a
-    return Flights(**grown)
 
 
 def call_room(programs: bool, controllers: bool, groups: list[CompiledGroup]) -> np.ndarray:
@@ -204,9 +155,9 @@ def _stack(records: list[np.ndarray]) -> np.ndarray:
     return np.frombuffer(b"".join(r.tobytes() for r in records), dtype=records[0].dtype).copy()
 
 
-def programs_of(controllers: list, variants: list[tuple], records: int) -> loop.Programs:
+def programs_of(controllers: list, variants: list[tuple], records: int, net: FastBackend) -> loop.Programs:
     """The Programs' parts, by robot (prog -1 for a robot that runs none); room for the records of at
-    least two calls (`records` each at most) between drains."""
+    least two calls (`records` each at most) between drains; the airtime of a kilolib frame on `net`."""
     index = {v: q for q, v in enumerate(variants)}
     n = len(controllers)
     prog, slot = np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64)
@@ -228,7 +179,7 @@ def programs_of(controllers: list, variants: list[tuple], records: int) -> loop.
         prog, slot, tuple(_stack(r) for r in rows), io, joined(streams), tuple(h.values for h in first), motion,
         np.array([float(h.params.distance_noise_mm) for h in first]), np.zeros((len(first), 3), np.int64),
         np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE), np.zeros((room, 3), np.int64), np.zeros(room),
-        np.zeros(1, np.int64))
+        np.zeros(1, np.int64), np.array([net.config.airtime_to_ns(BROADCAST, 12)], np.int64))
 
 
 def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) -> loop.Groups:
@@ -277,5 +228,6 @@ def controllers_of(controllers: list, variants: list[tuple], net: FastBackend) -
         air = np.array([cfg.airtime_to_ns(BROADCAST, width), cfg.airtime_to_ns(0, width)], np.int64)
         parts.append(CtlParts(states, hosts[0].values, *hosts[0].fused_parts(), air))
     room = 16 * n + 64
-    return Ctls(ctl, slot, tuple(parts), np.zeros((room, 4)), np.zeros(1, np.int64), np.zeros(1, np.int64))
+    friis = np.array([cfg.tx_power_dbm, SPEED_OF_LIGHT / cfg.pathloss.frequency_hz])  # the unit disk's (cosim.fused.plan)
+    return Ctls(ctl, slot, tuple(parts), np.zeros((room, 4)), np.zeros(1, np.int64), np.zeros(1, np.int64), friis)
 

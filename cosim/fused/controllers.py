@@ -16,9 +16,10 @@ from numba import njit
 
 from controllers.compiled.core import DRIVE, VELOCITY
 from cosim.core.trace_codes import SEND
-from cosim.fused.kernels import DRIVE_CMD, STEER_CMD, launch
+from cosim.fused.kernels import DRIVE_CMD, STEER_CMD
 from cosim.fused.rows import finite, log_row
 from jit.borrow import borrow
+from netstack.fast.air import launch
 
 CtlParts = namedtuple("CtlParts", ["states", "params", "cmd", "out_dst", "out_payload", "out_n", "rec", "rec_n", "timers",
                                    "timer_n", "inbound", "air"])
@@ -26,9 +27,10 @@ CtlParts = namedtuple("CtlParts", ["states", "params", "cmd", "out_dst", "out_pa
 controller keeps a view of its row), the parameters, one call's buffers (as CompiledController's),
 and the airtime of its frames (broadcast, unicast; ns)."""
 
-Ctls = namedtuple("Ctls", ["ctl", "slot", "parts", "pend", "pend_n", "pend_t"])
-"""Each robot's controller class (-1: none) and row, the classes' parts (a tuple of CtlParts), and the
-timer requests waiting for Python: (robot, number, period, phase) rows, their count and instant."""
+Ctls = namedtuple("Ctls", ["ctl", "slot", "parts", "pend", "pend_n", "pend_t", "friis"])
+"""Each robot's controller class (-1: none) and row, the classes' parts (a tuple of CtlParts), the
+timer requests waiting for Python: (robot, number, period, phase) rows, their count and instant; the
+transmit power (dBm) and wavelength (m) for the RSSI a message reports (the unit disk's Friis loss)."""
 
 STEP = -1
 """The timer number of a controller's step."""

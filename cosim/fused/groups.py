@@ -14,9 +14,10 @@ from numba import njit
 
 from controllers.compiled.group import BROADCAST_DST, DRIVE, VELOCITY
 from cosim.core.trace_codes import SEND
-from cosim.fused.kernels import DRIVE_CMD, STEER_CMD, launch, room
+from cosim.fused.kernels import DRIVE_CMD, STEER_CMD
 from cosim.fused.rows import finite, log_row
 from jit.borrow import borrow
+from netstack.fast.air import launch, room
 
 PART_FIELDS = ("first", "n", "state", "params", "ids", "motion", "cmd", "out", "payload", "rec", "rec_n", "in_dst",
                "in_src", "in_t", "in_len", "in_payload", "in_n", "air", "wheeled")

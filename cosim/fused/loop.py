@@ -24,15 +24,17 @@ from cosim.fused.controllers import apply as apply_ctl  # noqa: F401
 from cosim.fused.controllers import inbound  # noqa: F401
 from cosim.fused.groups import apply as apply_group  # noqa: F401 (the generated dispatchers call these)
 from cosim.fused.groups import take  # noqa: F401
-from cosim.fused.kernels import INF, advance_ring, arriving, landed, latch, launch, next_timer, room
+from cosim.fused.kernels import INF, advance_ring, latch, next_timer
 from cosim.fused.rows import log_row
 from cosim.fused.steps import before, crc_ok, drops, move, moves, next_event, other_rings, tick, timer_limit
 from jit.borrow import borrow
+from netstack.fast.air import arriving, landed, launch, room
 
 Programs = namedtuple("Programs", ["prog", "slot", "states", "io", "gens", "params", "motion", "noise", "period", "msg",
-                                   "dist", "rec_i", "rec_v", "rec_n"])
+                                   "dist", "rec_i", "rec_v", "rec_n", "air"])
 """Per robot: its program class (index), its row in that class's state array, its timer periods
-(loop, transmit, motion); per class: the Kilobot motion and distance noise; buffers for one call."""
+(loop, transmit, motion); per class: the Kilobot motion and distance noise; buffers for one call;
+the airtime of a kilolib frame (a 12-byte broadcast, ns)."""
 
 Log = namedtuple("Log", ["t", "kind", "src", "dst", "tx", "dist", "size", "reason", "n", "counters", "room"])
 """Network rows for the trace (distance for receptions: the RSSI is computed from it in Python; the
@@ -180,7 +182,7 @@ def _hand_over(W, R, F, P, G, C, L, slots: np.ndarray, t: int) -> int:
                 status = _room(F, P, C, L, n)
                 if status == DONE:  # (its compaction may have moved the receivers: q read again)
                     d = dist[F.start[s] + j]
-                    rssi = R.tx_dbm - 20.0 * np.log10(4.0 * np.pi * max(d, 0.01) / R.wavelength)
+                    rssi = C.friis[0] - 20.0 * np.log10(4.0 * np.pi * max(d, 0.01) / C.friis[1])
                     _call_ctl_rx(C.ctl[me], W, R, F, L, P, C, me, src[s], t, size[s], payload[s], rssi)
             if status != DONE:
                 st[6], st[7] = k, j
@@ -222,7 +224,7 @@ def _transmit(W, R, F, P, L, i: int, t: int) -> None:
     msg.crc = 0
     if not _call_tx(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist):
         return
-    s = launch(F, R, W.alive, i, -1, 12, R.airtime_ns, t)
+    s = launch(F, R, W.alive, i, -1, 12, P.air[0], t)
     frame = F.payload[s]
     for j in range(9):
         frame[j] = msg.data[j]
@@ -307,11 +309,11 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.nda
     """Run every event before `stop` (time, priority, sequence; none after end_ns). Returns STOPPED
     there, ENDED at the end, FULL when the logs should be emptied or a buffer grown first (before a
     call without room for what it may leave, or at a physics step with the frames' room more than
-    half used: cosim.fused.build.roomy), or NEWTIMER when a compiled controller asked for timers
+    half used: netstack.fast.air.roomy), or NEWTIMER when a compiled controller asked for timers
     (C.pend) that Python starts before anything else happens."""
     W, R, F, T, P, G, C, L, clock, stop = borrow((W, R, F, T, P, G, C, L, clock, stop))
     rec_room = len(P.rec_v) - L.room[1]
-    slot_room, pool_room = len(F.live) // 2, len(F.node) // 2 - len(W.alive)  # half free: cosim.fused.build.roomy
+    slot_room, pool_room = len(F.live) // 2, len(F.node) // 2 - len(W.alive)  # half free: netstack.fast.air.roomy
     counters, fstate = L.counters, F.state
     tt, ts, tstart, tcur, tlive = T.t, T.seq, T.start, T.cur, T.live
     while True:
@@ -339,7 +341,7 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.nda
         if which < 0:
             return ENDED
         if which == 0 and (fstate[0] > slot_room or fstate[1] > pool_room):
-            return FULL  # the frames' room is looked at once a physics step (cosim.fused.build.roomy)
+            return FULL  # the frames' room is looked at once a physics step (netstack.fast.air.roomy)
         if which == 1:
             status = _timer(ring, t_ring, W, R, F, T, P, G, C, L, clock, stop, end_ns, rec_room)
             if status != DONE:

@@ -21,8 +21,7 @@ from cosim.core.timeline import Priority
 from cosim.core.trace_codes import DELIVER
 from cosim.fused import build, loop
 from cosim.fused.codegen import fused_module
-from cosim.fused.kernels import DRIVE_CMD, STEER_CMD, launch
-from jit.calls import bound_overload
+from cosim.fused.kernels import DRIVE_CMD, STEER_CMD
 from netstack.fast.backend import FastBackend
 from physics.kinematic import KinematicWorld
 
@@ -41,23 +40,19 @@ class FusedLoop:
         ctl_variants = _variants(sim.controllers, CompiledController)
         module = fused_module(tuple(cls for cls, _ in variants), Path(loop.__file__), tuple(type(g) for g in groups),
                               tuple(cls for cls, _ in ctl_variants))
-        n = len(sim.controllers)
         width = max([12] + [g.fused_parts()[1].shape[1] for g in groups] + [cls.payload_bytes for cls, _ in ctl_variants])
-        sender = _Sender(net)
         with gc_paused():
             W = build.world_of(world)
-            R, first_tx = build.radio_of(net, n, sender)
-            F = build.flights_of(n, width, first_tx)
-            sender.bind(W, R, F)
+            R, F = net.share(width)
             T = build.take_timers(sim, groups)
             room = build.call_room(bool(variants), bool(ctl_variants), groups)
-            P = build.programs_of(sim.controllers, variants, int(room[1]))
+            P = build.programs_of(sim.controllers, variants, int(room[1]), net)
             G = build.groups_of(sim, groups, net)
             C = build.controllers_of(sim.controllers, ctl_variants, net)
             L = build.log_of(room)
         clock = np.array([sim.dt_ns, 0, sim.dt_ns, sim.quantum_ns, sim.duration_ns], dtype=np.int64)
         outputs = _Outputs(sim, net, P)
-        _Stretches(sim, module, outputs, world, (W, R, F, T, P, G, C, L, clock), sender).run(end_ns)
+        _Stretches(sim, module, outputs, world, (W, R, F, T, P, G, C, L, clock), net).run(end_ns)
         sim.now_ns = end_ns
 
 
@@ -69,9 +64,9 @@ class _Stretches:
     """The compiled loop between the events Python runs: the reports, Python timers."""
 
     def __init__(self, sim: Simulation, module, outputs: _Outputs, world: KinematicWorld, parts: tuple,
-                 sender: _Sender) -> None:
+                 net: FastBackend) -> None:
         self.sim, self.module, self.outputs, self.world, self.parts = sim, module, outputs, world, parts
-        self.sender = sender
+        self.net = net
 
     def _stop(self, end_ns: int) -> tuple[int, int, int]:
         """The next event Python runs: (time, priority, sequence), the reports' with sequence REPORTS;
@@ -91,7 +86,7 @@ class _Stretches:
         stop = np.zeros(3, np.int64)
         while True:
             W, R, _, T, P, G, C, L, clock = self.parts
-            F = self.sender.parts[0]  # the frames in the air, grown by either (build.roomy)
+            F = self.net.flights  # the frames in the air, grown by either (netstack.fast.air.roomy)
             stop[:] = self._stop(end_ns)
             status = advance(stop, end_ns, W, R, F, T, P, G, C, L, clock)
             if not typed_once:  # the dispatcher has compiled or loaded its one signature by now
@@ -116,7 +111,7 @@ class _Stretches:
         """After a FULL (the logs just emptied): the frames in the air, the network log and a group's
         inbox grown where the loop found them short."""
         W, R, F, T, P, G, C, L, clock = self.parts
-        self.sender.make_room(int(L.room[3]))
+        self.net.make_room(int(L.room[3]))
         L, G = build.wider_log(L), build.wider_inbox(G)
         self.parts = (W, R, F, T, P, G, C, L, clock)
 
@@ -154,41 +149,6 @@ class _Stretches:
                 W.dpend[k] = STEER_CMD
             else:
                 W.dpend[k], W.dcmd[k, 0], W.dcmd[k, 1] = DRIVE_CMD, v, w
-
-
-class _Sender:
-    """The radio's sends from Python code (FastBackend.hand_over): each launched into the compiled
-    loop's frames at once, as FastBackend.send would queue it."""
-
-    def __init__(self, net: FastBackend) -> None:
-        self.net = net
-        self.parts: tuple = ()
-        self._launch = launch
-
-    def bind(self, W, R, F) -> None:
-        self.parts = (F, R, W.alive)
-
-    def make_room(self, launches: int = 1) -> None:
-        """Grow the frames in the air when more than half their room is used or `launches` frames
-        would not fit (build.roomy); the compiled loop reads them from here."""
-        F, R, alive = self.parts
-        self.parts = (build.roomy(F, len(alive), launches), R, alive)
-
-    def __call__(self, src: int, dst: int, payload: bytes, at_ns: int) -> int:
-        cfg = self.net.config
-        cfg.check_frame(src, dst, len(payload), len(self.parts[2]))
-        F, _, alive = self.parts
-        if F.state[0] >= len(F.live) or F.state[1] + len(alive) > len(F.node):  # Python code may send many at once
-            self.make_room()
-        args = (*self.parts, src, dst, len(payload), cfg.airtime_to_ns(dst, len(payload)), at_ns)
-        s = self._launch(*args)
-        if self._launch is launch:
-            self._launch = bound_overload(launch, args)
-        F = self.parts[0]
-        k = min(len(payload), F.payload.shape[1])
-        F.payload[s, :] = 0
-        F.payload[s, :k] = np.frombuffer(payload[:k], dtype=np.uint8)
-        return int(F.tx[s])
 
 
 def _variants(controllers: list, kind: type) -> list[tuple]:

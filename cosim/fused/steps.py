@@ -10,9 +10,10 @@ from numba import njit
 from controllers.kilolib.arithmetic import crc_update
 from cosim.core.timeline import Priority
 from cosim.core.trace_codes import ACK, DROP, DROP_REASONS, NOACK
-from cosim.fused.kernels import INF, TWO_PI, advance_ring, physics_step, sync
+from cosim.fused.kernels import INF, TWO_PI, advance_ring, physics_step
 from cosim.fused.rows import log_row
 from jit.borrow import borrow
+from netstack.fast.air import sync
 from physics.kernels import remainder
 
 TIMER_PRIORITY = int(Priority.TIMER)
@@ -118,7 +119,7 @@ def tick(W, R, clock: np.ndarray, L) -> None:
     physics_step(W, clock[2] / 1e9)
     L.counters[3] += 1
     if t % clock[3] == 0:
-        sync(R, W, t)
+        sync(R, W.pos, W.vel, t)
     clock[1] = t
     clock[0] = t + clock[2] if t + clock[2] <= clock[4] else -1
 

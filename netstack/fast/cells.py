@@ -1,20 +1,16 @@
 """The fast radio's cell index: cells of range plus a margin of motion, rebuilt when some node has
 moved far, and the nodes a frame may reach found from it, ascending. Receivers are then measured one
 by one (kernels.within): the index only narrows the search, so the answer does not depend on it.
-Every send finds its receivers through it: FastBackend's single sends and frames sent together
-(kernels.reach_many), and cosim.fused's, many per call.
+Every send finds its receivers through it (netstack.fast.air.reach), on either engine.
 """
 
 from __future__ import annotations
 
 import math
 from collections import namedtuple
-from collections.abc import Callable
 
 import numpy as np
 from numba import njit
-
-from jit.calls import bound_overload
 
 MIN_NODES = 64
 """From this many nodes on, a send finds its receivers through the index (below: every node)."""
@@ -149,42 +145,3 @@ def candidates(c: Cells, n: int, src: int, dt: float) -> int:
             q += 1
     _insertion_sort(out, m)
     return m
-
-
-class SendIndex:
-    """One radio's index for its sends (FastBackend), its kernels called through the machine
-    code they chose at their first call (jit.calls: the dispatcher's typing of the record alone costs
-    about a microsecond a call). Without a finite range or below MIN_NODES, every node is a candidate."""
-
-    def __init__(self, n: int, range_m: float) -> None:
-        self.cells = cells_of(n)
-        self.n = n
-        self.range_m = range_m
-        self.indexed = n >= MIN_NODES and math.isfinite(range_m)
-        self.everyone = np.arange(n, dtype=np.int64)
-        self.found, self.dist = np.zeros(n, dtype=np.int64), np.zeros(n)  # room for one send's receivers
-        self._index: Callable | None = None  # index and candidates' machine code, after their first calls
-        self._candidates: Callable | None = None
-
-    def look(self, pos: np.ndarray, vel: np.ndarray) -> None:
-        """After a position sync: the index checked against the new positions (kept, or rebuilt)."""
-        if not self.indexed:
-            return
-        args = (self.cells, pos, vel, self.range_m)
-        if self._index is None:
-            index(*args)
-            self._index = bound_overload(index, args)
-        else:
-            self._index(*args)
-
-    def candidates(self, src: int, dt: float) -> np.ndarray:
-        """Nodes that may hear src after dt s of dead reckoning, ascending (valid until the next call)."""
-        if not self.indexed:
-            return self.everyone
-        args = (self.cells, self.n, int(src), float(dt))
-        if self._candidates is None:
-            m = candidates(*args)
-            self._candidates = bound_overload(candidates, args)
-        else:
-            m = self._candidates(*args)
-        return self.cells.cand[:m]

@@ -1,6 +1,6 @@
-"""Reach queries of the fast radio, compiled with numba: one send's receivers among candidates
-(`within`), and many senders' at one instant through the same cell index (`reach_many`). Results come
-in a fixed order (loss draws depend on it), the order of the numpy reference in
+"""The fast radio's reach query, compiled with numba: one send's receivers among candidates
+(`within`; netstack.fast.air finds the candidates in the cell index). Results come in a fixed order
+(loss draws depend on it), the order of the numpy reference in
 tests/netstack/kernels_reference.py. Distances sum (x^2 + z^2) + y^2, as numpy's einsum does on
 contiguous rows."""
 
@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
-from netstack.fast.cells import Cells, candidates
 
 
 @njit(cache=True)
@@ -38,36 +36,3 @@ def within(pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, cand:
             nodes[k], dist[k] = c, d
             k += 1
     return k
-
-
-@njit(cache=True)
-def _grown(rows: np.ndarray, nodes: np.ndarray, dists: np.ndarray, m: int,
-           size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Copies of the first m entries of the three arrays, in arrays of `size`."""
-    rows2, nodes2, dists2 = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64), np.empty(size)
-    rows2[:m], nodes2[:m], dists2[:m] = rows[:m], nodes[:m], dists[:m]
-    return rows2, nodes2, dists2
-
-
-@njit(cache=True)
-def reach_many(c: Cells, pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, srcs: np.ndarray, limit: float,
-               found: np.ndarray, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Frames from several alive senders at one instant, dt seconds after the index's positions: each
-    sender's candidates from the index (cells.candidates) measured by `within`, exactly as single
-    sends find them. Returns (sender row, receiver, distance), by sender row, receivers ascending;
-    `found` and `dist` are room for one sender's receivers."""
-    n, k = len(pos), len(srcs)
-    cap = max(16, 8 * k)
-    rows, nodes, dists = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64), np.empty(cap)
-    m = 0
-    for r in range(k):
-        s = srcs[r]
-        if not alive[s]:
-            continue
-        f = within(pos, vel, dt, alive, c.cand, candidates(c, n, s, dt), s, limit, found, dist)
-        if m + f > len(rows):
-            rows, nodes, dists = _grown(rows, nodes, dists, m, 2 * (m + f))
-        for t in range(f):
-            rows[m], nodes[m], dists[m] = r, found[t], dist[t]
-            m += 1
-    return rows[:m], nodes[:m], dists[:m]

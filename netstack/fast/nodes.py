@@ -31,7 +31,8 @@ class NodeTable:
         self.pos, self.vel, self.alive = (a[:self.n] for a in self._room)
 
     def sync(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
-        """Positions and velocities at t_ns (copied: the caller's arrays may change)."""
-        self.pos = np.array(xyz, dtype=np.float64, copy=True)
-        self.vel = np.array(vel, dtype=np.float64, copy=True)
+        """Positions and velocities at t_ns, copied into the table's arrays (the caller's may change;
+        a radio's record keeps views of the table's)."""
+        self.pos[:] = xyz
+        self.vel[:] = vel
         self.sync_ns = t_ns

@@ -4,13 +4,13 @@ mid-delivery or mid-step and resumed, with the event engine's trace bit for bit.
 
 from __future__ import annotations
 
-import functools
 import logging
 
 import numpy as np
 import pytest
 
-from cosim.fused import build, kernels
+from cosim.fused import build
+from netstack.fast import air, backend
 from tests.cosim.fused.engines import both, same
 from tests.cosim.fused.test_controllers import at, scenario
 from tests.cosim.fused.test_groups import chain
@@ -21,7 +21,8 @@ pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_
 def squeezed(monkeypatch, records: int) -> None:
     """One frame slot, one receiver, one log row, one inbox row a group; records for two calls of
     `records` rows."""
-    monkeypatch.setattr(build, "flights_of", functools.partial(build.flights_of, slots=1, pool=1))
+    monkeypatch.setattr(backend, "FIRST_SLOTS", 1)
+    monkeypatch.setattr(backend, "FIRST_POOL", 1)
     monkeypatch.setattr(build, "LOG_ROWS", 1)
     monkeypatch.setattr(build, "INBOX_ROWS", 0)
     room = build.call_room
@@ -34,13 +35,14 @@ def squeezed(monkeypatch, records: int) -> None:
 
 
 def grown(caplog) -> str:
-    return " ".join(r.getMessage() for r in caplog.records if r.name == build.__name__)
+    return " ".join(r.getMessage() for r in caplog.records if r.name in (build.__name__, air.__name__))
 
 
 def test_replies_in_squeezed_buffers_give_the_event_engines_trace(monkeypatch, caplog):
     """Echo's replies (two records each) pause the deliveries for the records, the log and the frames."""
     squeezed(monkeypatch, records=2)
     caplog.set_level(logging.INFO, logger=build.__name__)
+    caplog.set_level(logging.INFO, logger=air.__name__)
     points = [[0, 0, 1], [2, 0, 1], [4, 0, 1], [1, 1, 1], [3, 1, 1], [5, 1, 1]]
     event, fused = both(monkeypatch, scenario([at("Echo", points, phase=0)], duration=0.7))
     same(event, fused)
@@ -52,23 +54,8 @@ def test_a_compiled_group_in_squeezed_buffers_gives_the_event_engines_trace(monk
     while the group's step is paused between two of its frames."""
     squeezed(monkeypatch, records=65536)
     caplog.set_level(logging.INFO, logger=build.__name__)
+    caplog.set_level(logging.INFO, logger=air.__name__)
     event, fused = both(monkeypatch, chain({"duration": 3.0, "groups.1.count": 119, "world.arena_lower": [-7, -3, 0]}))
     same(event, fused)
     text = grown(caplog)
     assert "inbox grows to 64 messages" in text and "frames in the air grow to 32 slots" in text
-
-
-def test_compaction_moves_each_frames_receivers_intact_whatever_the_slot_order():
-    """A reused low slot holds the newest frame, its receivers last in the pool: moving slot by slot
-    would write them over the older frame's before those moved."""
-    F = build.flights_of(8, 12, 0, slots=4, pool=16)
-    F.live[:3] = True, True, False
-    F.state[0], F.state[1] = 3, 12
-    F.start[:3], F.count[:3] = (8, 2, 0), (4, 5, 2)
-    F.node[:12] = np.arange(100, 112)
-    F.dist[:12] = np.arange(12) / 10
-    kernels.compact(F)
-    assert F.state[1] == 9 and sorted(F.start[:2].tolist()) == [0, 5]
-    assert F.node[F.start[0]:F.start[0] + 4].tolist() == [108, 109, 110, 111]
-    assert F.node[F.start[1]:F.start[1] + 5].tolist() == [102, 103, 104, 105, 106]
-    assert F.dist[F.start[0]:F.start[0] + 4].tolist() == [0.8, 0.9, 1.0, 1.1]
