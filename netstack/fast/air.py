@@ -147,6 +147,12 @@ def room(f: Flights, launches: int, n: int) -> bool:
 
 @njit(cache=True)
 def place(f: Flights, r: Radio, alive: np.ndarray, src: int, dst: int, size: int, airtime_ns: int, t_ns: int) -> int:
+    """`_place`, for Python (FastBackend's sends whose receivers the power then judges)."""
+    return _place(f, r, alive, src, dst, size, airtime_ns, t_ns)
+
+
+@njit(cache=True, inline="always")
+def _place(f: Flights, r: Radio, alive: np.ndarray, src: int, dst: int, size: int, airtime_ns: int, t_ns: int) -> int:
     """A frame into a free slot: it starts when src's radio is free and lasts airtime_ns; its
     receivers are those in reach at its start (none from a dead sender); it arrives `latency` after
     its end. No loss drawn yet (`draw`). Returns the slot (its payload is the caller's to write)."""
@@ -180,6 +186,12 @@ def place(f: Flights, r: Radio, alive: np.ndarray, src: int, dst: int, size: int
 
 @njit(cache=True)
 def draw(f: Flights, r: Radio, s: int) -> None:
+    """`_draw`, for Python (after the power judged the receivers)."""
+    _draw(f, r, s)
+
+
+@njit(cache=True, inline="always")
+def _draw(f: Flights, r: Radio, s: int) -> None:
     """The loss draws of slot s's receivers, in receiver order (one draw each when losses are on)."""
     f, r = borrow((f, r))
     for q in range(f.start[s], f.start[s] + f.count[s]):
@@ -190,8 +202,8 @@ def draw(f: Flights, r: Radio, s: int) -> None:
 def launch(f: Flights, r: Radio, alive: np.ndarray, src: int, dst: int, size: int, airtime_ns: int, t_ns: int) -> int:
     """A frame whose receivers are all that are in reach (`place`), with their loss draws. Returns the slot."""
     f, r, alive = borrow((f, r, alive))
-    s = place(f, r, alive, src, dst, size, airtime_ns, t_ns)
-    draw(f, r, s)
+    s = _place(f, r, alive, src, dst, size, airtime_ns, t_ns)
+    _draw(f, r, s)
     return s
 
 
@@ -241,3 +253,27 @@ def landed(f: Flights, m: int) -> None:
     for k in range(m):
         f.live[f.due[k]] = False
 
+
+
+@njit(cache=True)
+def rows(f: Flights, due: np.ndarray, alive: np.ndarray) -> tuple:
+    """The due frames' receivers as rows, frame by frame in pool order: (frame index into due, node,
+    distance, dB taken off by obstacles) of each reception by a receiver still alive, then (frame
+    index, node) of each loss."""
+    f, due, alive = borrow((f, due, alive))
+    total = 0
+    for k in range(len(due)):
+        total += f.count[due[k]]
+    frame, node, dist, shade = np.empty(total, np.int64), np.empty(total, np.int64), np.empty(total), np.empty(total)
+    lost_frame, lost_node = np.empty(total, np.int64), np.empty(total, np.int64)
+    m, lost = 0, 0
+    for k in range(len(due)):
+        s = due[k]
+        for q in range(f.start[s], f.start[s] + f.count[s]):
+            if f.lost[q]:
+                lost_frame[lost], lost_node[lost] = k, f.node[q]
+                lost += 1
+            elif alive[f.node[q]]:
+                frame[m], node[m], dist[m], shade[m] = k, f.node[q], f.dist[q], f.shade[q]
+                m += 1
+    return frame[:m], node[:m], dist[:m], shade[:m], lost_frame[:lost], lost_node[:lost]

@@ -26,7 +26,7 @@ from netstack.fast.deliveries import events
 from netstack.fast.nodes import NodeTable
 from netstack.fast.shadowing import Solids, crossings
 
-FIRST_SLOTS, FIRST_POOL = 64, 1 << 12
+FIRST_SLOTS, FIRST_POOL = 64, 1 << 16
 """Room for frames in the air and their receivers at the start; doubled as often as needed (air.roomy)."""
 
 
@@ -117,8 +117,9 @@ class FastBackend:
             return until_ns, None
         m = self._calls(air.arriving, f, t)
         due = f.due[:m].copy()
-        ev = events(t, f, due, self.nodes.alive, [self._payloads[s] for s in due.tolist()], self.config,
-                    self._solids is not None)
+        alive = self.nodes.alive
+        ev = events(t, f, due, self._calls(air.rows, f, due, alive), alive, [self._payloads[s] for s in due.tolist()],
+                    self.config, self._solids is not None)
         self._calls(air.landed, f, m)
         self.now_ns = t
         return t, ev
