@@ -6,17 +6,25 @@ each message received, with Gaussian noise. Robots are `diff_drive` bodies (conf
   forward / left / right from each distance estimate, and so orbits it.
 - `ChainLeader` drives a slow wide circle; `ChainFollower` follows the robot with the id just below
   its own, steering by the message's bearing (an idealisation: Kilobots cannot sense bearings).
+
+Each rule is written once, over numbers or arrays alike (`follow`, `orbit`, `next_send`, `wheels`):
+the per-robot programs here and the group controllers in kilobot_group call the same functions.
 """
 
 from __future__ import annotations
 
-import math
 import struct
 from dataclasses import dataclass
+
+import numpy as np
 
 from controllers import Controller, Message
 
 _ID = struct.Struct("<H")
+
+MOTIONS = ("forward", "left", "right", "stop")
+"""A Kilobot's motions; the rules below answer with their index (FORWARD, LEFT, RIGHT, STOP)."""
+FORWARD, LEFT, RIGHT, STOP = range(4)
 
 
 @dataclass(frozen=True)
@@ -36,6 +44,20 @@ class KilobotParams:
             raise ValueError("forward_speed, turn_speed, turn_rate and message_period must be > 0, distance_noise >= 0")
 
 
+def wheels(motion, p: KilobotParams) -> tuple:
+    """Forward speed (m/s) and turn rate (rad/s) of each motion: forward; an arc left or right (one
+    motor on); stopped."""
+    v = np.array([p.forward_speed, p.turn_speed, p.turn_speed, 0.0])[motion]
+    w = np.array([0.0, p.turn_rate, -p.turn_rate, 0.0])[motion]
+    return v, w
+
+
+def next_send(next_tx, now: float, period: float):
+    """The first time on a robot's message schedule (every `period` from next_tx) after `now`: a
+    Kilobot that acts at its loop ticks sends at the first tick at or after its message time."""
+    return next_tx + period * np.ceil((now - next_tx) / period + 1e-12)
+
+
 class Kilobot(Controller):
     """Motors, a periodic message carrying this robot's id, and noisy distance estimates."""
 
@@ -52,11 +74,9 @@ class Kilobot(Controller):
         self.net.broadcast(_ID.pack(self.id & 0xFFFF))
 
     def set_motion(self, motion: str) -> None:
-        p = self.params
-        v, w = {self.FORWARD: (p.forward_speed, 0.0), self.LEFT: (p.turn_speed, p.turn_rate),
-                self.RIGHT: (p.turn_speed, -p.turn_rate), self.STOP: (0.0, 0.0)}[motion]
+        v, w = wheels(MOTIONS.index(motion), self.params)
         self.motion = motion
-        self.robot.drive(v, w)
+        self.robot.drive(float(v), float(w))
 
     def estimate_distance(self, msg: Message) -> float:
         d = self.net.range_to(msg.src)
@@ -81,6 +101,12 @@ class OrbitParams(KilobotParams):
             raise ValueError(f"expected 0 <= too_close < desired_distance, got {self.too_close} and {self.desired_distance} m")
 
 
+def orbit(d, p: OrbitParams):
+    """A planet's motion from its distance estimate d to the star: forward when closer than
+    too_close, left when inside the desired distance, else right (a clockwise orbit)."""
+    return np.where(d < p.too_close, FORWARD, np.where(d < p.desired_distance, LEFT, RIGHT))
+
+
 class OrbitPlanet(Kilobot):
     """From each distance estimate d to the star: d < too_close: forward; d < desired: turn left;
     else turn right: a clockwise orbit with the star on the right. Records `distance` (m) at each estimate."""
@@ -90,12 +116,7 @@ class OrbitPlanet(Kilobot):
     def on_message(self, msg: Message) -> None:
         d = self.estimate_distance(msg)
         self.record("distance", d)
-        if d < self.params.too_close:
-            self.set_motion(self.FORWARD)
-        elif d < self.params.desired_distance:
-            self.set_motion(self.LEFT)
-        else:
-            self.set_motion(self.RIGHT)
+        self.set_motion(MOTIONS[int(orbit(d, self.params))])
 
 
 @dataclass(frozen=True)
@@ -112,6 +133,12 @@ class ChainParams(KilobotParams):
         super().__post_init__()
         if self.follow_distance <= 0 or not 0 < self.leader_duty <= 1 or self.leader_turn_every < 1 or self.aim <= 0:
             raise ValueError("follow_distance and aim must be > 0, leader_duty within (0, 1], leader_turn_every >= 1")
+
+
+def follow(d, bearing, p: ChainParams):
+    """A follower's motion from the distance and bearing of its predecessor: stopped when closer
+    than follow_distance, forward when it is within `aim` ahead, else a turn toward it."""
+    return np.where(d < p.follow_distance, STOP, np.where(np.abs(bearing) < p.aim, FORWARD, np.where(bearing > 0, LEFT, RIGHT)))
 
 
 class ChainLeader(Kilobot):
@@ -154,14 +181,7 @@ class ChainFollower(Kilobot):
             return
         d = self.estimate_distance(msg)
         self.gap = d
-        if d < self.params.follow_distance:
-            self.set_motion(self.STOP)
-            return
-        bearing = self.net.bearing_to(msg.src)
-        if abs(bearing) < self.params.aim:
-            self.set_motion(self.FORWARD)
-        else:
-            self.set_motion(self.LEFT if bearing > 0 else self.RIGHT)
+        self.set_motion(MOTIONS[int(follow(d, self.net.bearing_to(msg.src), self.params))])
 
 
 class TickedChainFollower(Kilobot):
@@ -186,20 +206,10 @@ class TickedChainFollower(Kilobot):
     def step(self) -> None:
         msg, self.last = self.last, None
         if msg is not None:
-            p = self.params
-            d = self.net.range_to(msg.src)
-            self.gap = d
-            bearing = self.net.bearing_to(msg.src)
-            if d < p.follow_distance:
-                self.set_motion(self.STOP)
-            elif abs(bearing) < p.aim:
-                self.set_motion(self.FORWARD)
-            else:
-                self.set_motion(self.LEFT if bearing > 0 else self.RIGHT)
-        now = self.now
-        if self.next_tx <= now:
-            period = self.params.message_period
-            self.next_tx += period * math.ceil((now - self.next_tx) / period + 1e-12)
+            self.gap = self.net.range_to(msg.src)
+            self.set_motion(MOTIONS[int(follow(self.gap, self.net.bearing_to(msg.src), self.params))])
+        if self.next_tx <= self.now:
+            self.next_tx = float(next_send(self.next_tx, self.now, self.params.message_period))
             self._transmit()
 
 
@@ -224,14 +234,7 @@ class TickedOrbitPlanet(Kilobot):
         if msg is not None:
             d = self.estimate_distance(msg)
             self.record("distance", d)
-            if d < self.params.too_close:
-                self.set_motion(self.FORWARD)
-            elif d < self.params.desired_distance:
-                self.set_motion(self.LEFT)
-            else:
-                self.set_motion(self.RIGHT)
-        now = self.now
-        if self.next_tx <= now:
-            period = self.params.message_period
-            self.next_tx += period * math.ceil((now - self.next_tx) / period + 1e-12)
+            self.set_motion(MOTIONS[int(orbit(d, self.params))])
+        if self.next_tx <= self.now:
+            self.next_tx = float(next_send(self.next_tx, self.now, self.params.message_period))
             self._transmit()

@@ -1,6 +1,7 @@
 """Kilombo's follow-the-leader followers as one group controller (paper 002, section 5): the same
 program as `kilobot.ChainFollower`, run for the whole chain once per Kilobot loop tick (32.25 ms in
-Kilombo) with arrays instead of once per message.
+Kilombo) with arrays instead of once per message; its rules are kilobot's own (`follow`, `orbit`,
+`next_send`, `wheels`), applied to arrays.
 
 Differences from the per-robot version, by design: a robot transmits at the first tick at or after
 its message time (not at the exact instant), and reacts at the next tick to the last message from
@@ -45,7 +46,7 @@ class ChainFollowerGroup(GroupController):
         self._react(g.inbox())
         due = np.nonzero((self.next_tx <= now) & g.alive())[0]
         if len(due):
-            self.next_tx[due] += p.message_period * np.ceil((now - self.next_tx[due]) / p.message_period + 1e-12)
+            self.next_tx[due] = kilobot.next_send(self.next_tx[due], now, p.message_period)
             g.broadcast(due, [self.payloads[i] for i in due.tolist()])
 
     def _react(self, inbox) -> None:
@@ -65,11 +66,7 @@ class ChainFollowerGroup(GroupController):
         who, src = inbox.dst[rows], inbox.src[rows]
         d = g.range_to(who, src)
         self.gap[who] = d
-        bearing = g.bearing_to(who, src)
-        stop = d < p.follow_distance
-        ahead = np.abs(bearing) < p.aim
-        v = np.where(stop, 0.0, np.where(ahead, p.forward_speed, p.turn_speed))
-        w = np.where(stop | ahead, 0.0, np.where(bearing > 0, p.turn_rate, -p.turn_rate))
+        v, w = kilobot.wheels(kilobot.follow(d, g.bearing_to(who, src), p), p)
         changed = (v != self.motion_v[who]) | (w != self.motion_w[who])
         self.motion_v[who], self.motion_w[who] = v, w
         if changed.any():
@@ -105,12 +102,9 @@ class OrbitPlanetGroup(GroupController):
             if p.distance_noise:
                 d = d + np.array([float(self.streams[i].normal(0.0, p.distance_noise)) for i in who.tolist()])
             g.record("distance", d, who)
-            motion = np.where(d < p.too_close, 0, np.where(d < p.desired_distance, 1, 2))  # forward, left, right
-            v = np.where(motion == 0, p.forward_speed, p.turn_speed)
-            w = np.where(motion == 0, 0.0, np.where(motion == 1, p.turn_rate, -p.turn_rate))
-            g.drive(v, w, who)
+            g.drive(*kilobot.wheels(kilobot.orbit(d, p), p), who)
         now = self.now
         due = np.nonzero((self.next_tx <= now) & g.alive())[0]
         if len(due):
-            self.next_tx[due] += p.message_period * np.ceil((now - self.next_tx[due]) / p.message_period + 1e-12)
+            self.next_tx[due] = kilobot.next_send(self.next_tx[due], now, p.message_period)
             g.broadcast(due, [self.payloads[i] for i in due.tolist()])

@@ -64,3 +64,27 @@ def test_orbit_group_and_per_robot_versions_give_identical_traces():
             assert np.array_equal(a, b, equal_nan=a.dtype.kind == "f"), f"{name}.{column}"
     d = np.asarray(group["records"]["value"])
     assert len(d) >= 300 and abs(np.median(d) - 0.06) < 0.02  # the planets stay in orbit, near the desired distance
+
+
+def test_each_rule_answers_arrays_as_it_answers_each_number():
+    """follow, orbit, next_send and wheels are the one copy both versions call: over arrays they give
+    element by element what they give for one robot's numbers, and the motions they pick are the
+    ones each rule's docstring describes."""
+    from controllers.case_studies import kilobot
+
+    chain, orb = kilobot.ChainParams(), kilobot.OrbitParams()
+    d = np.array([0.01, 0.2, 0.2, 0.2, 0.03, 0.05, 0.07])
+    bearing = np.array([2.0, 0.1, 1.0, -1.0, 0.0, 0.0, 0.0])
+    codes = kilobot.follow(d, bearing, chain)
+    assert [kilobot.MOTIONS[c] for c in codes[:4]] == ["stop", "forward", "left", "right"]
+    assert codes.tolist() == [int(kilobot.follow(a, b, chain)) for a, b in zip(d.tolist(), bearing.tolist())]
+    rings = kilobot.orbit(d[4:], orb)
+    assert [kilobot.MOTIONS[c] for c in rings] == ["forward", "left", "right"]
+    v, w = kilobot.wheels(np.arange(4), chain)
+    assert v.tolist() == [chain.forward_speed, chain.turn_speed, chain.turn_speed, 0.0]
+    assert w.tolist() == [0.0, chain.turn_rate, -chain.turn_rate, 0.0]
+    due = np.array([0.1, 0.3, 1.0])  # message times at or before now (1 s), every 0.5 s
+    later = kilobot.next_send(due, 1.0, 0.5)
+    assert np.allclose(later, [1.1, 1.3, 1.5])
+    assert later.tolist() == [float(kilobot.next_send(t, 1.0, 0.5)) for t in due.tolist()]
+    assert np.all(later > 1.0) and np.all(later - 0.5 <= 1.0)  # the first on the schedule after now
