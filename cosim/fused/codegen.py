@@ -11,18 +11,41 @@ from types import ModuleType
 from controllers.compiled.codegen import class_ref, load_generated, sources
 
 
-def _dispatcher(name: str, call: str, n: int, ret: str = "") -> str:
-    args = "p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist"
-    lines = ["", "", "@njit(cache=True, inline=\"always\")", f"def _call_{name}({args}):"]
-    for q in range(n):
-        k = f"Kilo(i, t, io[i], gens, params[{q}][0], rec_i, rec_v, rec_n)"
-        lines.append(f"    {'if' if q == 0 else 'elif'} p == {q}:")
-        lines.append(f"        {ret}{call.format(q=q, k=k)}")
-    if ret:
-        lines.append("    return False")
-    elif not n:
-        lines.append("    pass")
+def _chain(selector: str, cases: list[tuple[object, list[str]]], indent: str) -> list[str]:
+    """if/elif branches on the value of `selector`, one per (value, lines) case."""
+    out = []
+    for j, (value, body) in enumerate(cases):
+        out.append(f"{indent}{'if' if j == 0 else 'elif'} {selector} == {value}:")
+        out += [f"{indent}    {line}" for line in body]
+    return out
+
+
+def _dispatcher(head: str, selector: str, cases: list[tuple[object, list[str]]], first: tuple[str, ...] = (),
+                last: str | None = None, inline: bool = False) -> str:
+    """A compiled function (`head`: its name and arguments) that runs `first`, then the case whose
+    value `selector` has, then `last` (reached when no case returned). Every dispatcher of the fused
+    loop is one of these."""
+    decorator = '@njit(cache=True, inline="always")' if inline else "@njit(cache=True)"
+    lines = ["", "", decorator, f"def {head}:", *(f"    {line}" for line in first), *_chain(selector, cases, "    ")]
+    if last is not None or not cases:
+        lines.append(f"    {last or 'pass'}")
     return "\n".join(lines) + "\n"
+
+
+_PROGRAM_ARGS = "p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist"
+_KILO = "Kilo(i, t, io[i], gens, params[{q}][0], rec_i, rec_v, rec_n)"
+
+
+def _program_dispatchers(n: int) -> str:
+    """`_call_loop`, `_call_rx`, `_call_tx` and `_call_txs`: a kilolib callback of program class p,
+    inlined, with its context."""
+    calls = (("loop", "_loop_{q}(states[{q}][slot], {k})", None),
+             ("rx", "_rx_{q}(states[{q}][slot], {k}, msg[0], dist[0])", None),
+             ("tx", "return bool(_tx_{q}(states[{q}][slot], {k}, msg[0]))", "return False"),
+             ("txs", "_txs_{q}(states[{q}][slot], {k})", None))
+    return "".join(_dispatcher(f"_call_{name}({_PROGRAM_ARGS})", "p",
+                               [(q, [call.format(q=q, k=_KILO.format(q=q))]) for q in range(n)], last=last, inline=True)
+                   for name, call, last in calls)
 
 
 @functools.cache
@@ -47,11 +70,7 @@ def fused_module(classes: tuple[type, ...], template: Path, groups: tuple[type, 
         head += [f"_c{q}_{name} = njit(inline='always')(_C{q}.callbacks[{name!r}].py_func)" for name in cls.callbacks]
     n = len(classes)
     text = (template.read_text() + "\n".join(head) + "\n"
-            + _dispatcher("loop", "_loop_{q}(states[{q}][slot], {k})", n)
-            + _dispatcher("rx", "_rx_{q}(states[{q}][slot], {k}, msg[0], dist[0])", n)
-            + _dispatcher("tx", "bool(_tx_{q}(states[{q}][slot], {k}, msg[0]))", n, ret="return ")
-            + _dispatcher("txs", "_txs_{q}(states[{q}][slot], {k})", n) + _group_dispatchers(len(groups))
-            + _controller_dispatchers(controllers))
+            + _program_dispatchers(n) + _group_dispatchers(len(groups)) + _controller_dispatchers(controllers))
     deps = [*sources([*classes, *groups, *controllers]), template.read_text(), Path(__file__).read_text()]
     return load_generated("fused", text, deps)
 
@@ -60,52 +79,42 @@ def _group_dispatchers(n: int) -> str:
     """`_call_group` (a group's step with its context, then its commands applied), `_call_resume` (the
     commands' rest, after a pause for room) and `_call_take` (a reception into a group's inbox), each a
     branch per group."""
-    step = ["", "", "@njit(cache=True)", "def _call_group(g, W, R, F, L, P, G, t):",
-            "    W, R, F, L, P, G = borrow((W, R, F, L, P, G))"]
-    resume = ["", "", "@njit(cache=True)", "def _call_resume(g, W, R, F, L, P, G):",
-              "    W, R, F, L, P, G = borrow((W, R, F, L, P, G))"]
-    take_ = ["", "", "@njit(cache=True)", "def _call_take(g, G, i, src, t, size, frame):", "    G, frame = borrow((G, frame))"]
-    for g in range(n):
-        branch = f"    {'if' if g == 0 else 'elif'} g == {g}:"
-        step += [branch, f"        gp = G.parts[{g}]", "        m = gp.in_n[0]",
-                 "        k = Tick(t / 1e9, gp.params[0], gp.first, gp.ids, W.alive[gp.first:gp.first + gp.n], W.pos, W.ahead,",
-                 "                 gp.in_dst[:m], gp.in_src[:m], gp.in_t[:m], gp.in_len[:m], gp.in_payload[:m], gp.motion,",
-                 "                 gp.cmd, gp.out, gp.payload, gp.rec, gp.rec_n)",
-                 "        gp.motion[:] = NO_MOTION", "        gp.out[:] = NO_MESSAGE", f"        _gtick_{g}(gp.state, k)",
-                 "        G.cursor[0], G.cursor[1], G.cursor[2], G.cursor[3] = g, t, 0, 0",
-                 "        apply_group(W, R, F, L, P, gp, t, G.cursor)"]
-        resume += [branch, f"        apply_group(W, R, F, L, P, G.parts[{g}], G.cursor[1], G.cursor)"]
-        take_ += [branch, f"        return take(G.parts[{g}], i, src, t, size, frame)"]
-    resume.append("    pass")
-    take_.append("    return True")
-    return "\n".join(step + resume + take_) + "\n"
+    parts = "W, R, F, L, P, G = borrow((W, R, F, L, P, G))"
+    step = [(g, [f"gp = G.parts[{g}]", "m = gp.in_n[0]",
+                 "k = Tick(t / 1e9, gp.params[0], gp.first, gp.ids, W.alive[gp.first:gp.first + gp.n], W.pos, W.ahead,",
+                 "         gp.in_dst[:m], gp.in_src[:m], gp.in_t[:m], gp.in_len[:m], gp.in_payload[:m], gp.motion,",
+                 "         gp.cmd, gp.out, gp.payload, gp.rec, gp.rec_n)",
+                 "gp.motion[:] = NO_MOTION", "gp.out[:] = NO_MESSAGE", f"_gtick_{g}(gp.state, k)",
+                 "G.cursor[0], G.cursor[1], G.cursor[2], G.cursor[3] = g, t, 0, 0",
+                 "apply_group(W, R, F, L, P, gp, t, G.cursor)"]) for g in range(n)]
+    resume = [(g, [f"apply_group(W, R, F, L, P, G.parts[{g}], G.cursor[1], G.cursor)"]) for g in range(n)]
+    take_ = [(g, [f"return take(G.parts[{g}], i, src, t, size, frame)"]) for g in range(n)]
+    return (_dispatcher("_call_group(g, W, R, F, L, P, G, t)", "g", step, (parts,))
+            + _dispatcher("_call_resume(g, W, R, F, L, P, G)", "g", resume, (parts,))
+            + _dispatcher("_call_take(g, G, i, src, t, size, frame)", "g", take_, ("G, frame = borrow((G, frame))",),
+                          last="return True"))
 
 
-_CTL = ("        cp = C.parts[{q}]\n"
-        "        k = Ctl(t / 1e9, i, cp.params[0], P.gens, i, W.pos, W.ahead, cp.cmd, cp.out_dst, cp.out_payload, "
-        "cp.out_n, cp.rec, cp.rec_n, cp.timers, cp.timer_n)\n"
-        "        st = cp.states[C.slot[i]]")
+_CTL = ["cp = C.parts[{q}]",
+        "k = Ctl(t / 1e9, i, cp.params[0], P.gens, i, W.pos, W.ahead, cp.cmd, cp.out_dst, cp.out_payload, cp.out_n, "
+        "cp.rec, cp.rec_n, cp.timers, cp.timer_n)",
+        "st = cp.states[C.slot[i]]"]
 
 
 def _controller_dispatchers(classes: tuple[type, ...]) -> str:
     """`_call_ctl` (a controller's step, number -1, or its timer callback by number) and `_call_ctl_rx`
     (its on_message), each with the call's context and its commands applied, a branch per class."""
-    borrowed = "    W, R, F, L, P, C = borrow((W, R, F, L, P, C))"
-    step = ["", "", "@njit(cache=True)", "def _call_ctl(q, number, W, R, F, L, P, C, i, t):", borrowed]
-    rx = ["", "", "@njit(cache=True)", "def _call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi):", borrowed,
-          "    frame = borrow(frame)"]
+    parts = "W, R, F, L, P, C = borrow((W, R, F, L, P, C))"
+    step, rx = [], []
     for q, cls in enumerate(classes):
-        branch = f"    {'if' if q == 0 else 'elif'} q == {q}:"
+        context = [line.format(q=q) for line in _CTL]
         calls = [("-1", "step")] if "step" in cls.callbacks else []
         calls += [(str(number), name) for number, name in cls.timer_names.items()]
-        step += [branch, _CTL.format(q=q)]
-        for j, (number, name) in enumerate(calls):
-            step += [f"        {'if' if j == 0 else 'elif'} number == {number}:", f"            _c{q}_{name}(st, k)"]
-        step.append("        apply_ctl(W, R, F, L, P, C, cp, i, t)")
+        step.append((q, [*context, *_chain("number", [(number, [f"_c{q}_{name}(st, k)"]) for number, name in calls], ""),
+                         "apply_ctl(W, R, F, L, P, C, cp, i, t)"]))
         if "on_message" in cls.callbacks:
-            rx += [branch, _CTL.format(q=q), "        m = Msg(src, t / 1e9, size, inbound(cp, size, frame), rssi)",
-                   f"        _c{q}_on_message(st, k, m)", "        apply_ctl(W, R, F, L, P, C, cp, i, t)"]
-    for lines in (step, rx):
-        if not any(line.startswith("    if q") for line in lines):
-            lines.append("    pass")
-    return "\n".join(step + rx) + "\n"
+            rx.append((q, [*context, "m = Msg(src, t / 1e9, size, inbound(cp, size, frame), rssi)",
+                           f"_c{q}_on_message(st, k, m)", "apply_ctl(W, R, F, L, P, C, cp, i, t)"]))
+    return (_dispatcher("_call_ctl(q, number, W, R, F, L, P, C, i, t)", "q", step, (parts,))
+            + _dispatcher("_call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi)", "q", rx,
+                          (parts, "frame = borrow(frame)")))
