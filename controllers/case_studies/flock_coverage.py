@@ -26,6 +26,21 @@ LEAD_BEACON = struct.Struct("<4sfffH")  # magic, reference x, y, lane heading, p
 FOLLOW_BEACON = struct.Struct("<4sHff")  # magic, id, x, y
 
 
+def slot(k, swarm_size: int, footprint: float):
+    """Robot k's camera offset across the passes (m), for one id or an array of them: ids run against
+    the across direction so that robots starting on a line along x reach their slots without crossing paths."""
+    return ((swarm_size - 1) / 2.0 - k) * footprint
+
+
+def follower_target(ref: np.ndarray, offset, across: np.ndarray, lane, speed: float) -> tuple:
+    """Where a follower flies (x, y): its slot `offset` across from the leader's reference point
+    `ref`, half a second ahead along the lane heading at the flock's speed. For one follower (ref of
+    shape (2,)) or many (rows of ref, offsets and lanes)."""
+    ahead = speed * 0.5
+    return (ref[..., 0] + offset * across[0] + ahead * np.cos(lane),
+            ref[..., 1] + offset * across[1] + ahead * np.sin(lane))
+
+
 class FlockCoverage(Controller):
     @dataclass(frozen=True)
     class Params:
@@ -58,7 +73,7 @@ class FlockCoverage(Controller):
         self.u = np.array([math.cos(th), math.sin(th)])  # along the passes
         self.v = np.array([-math.sin(th), math.cos(th)])  # across them
         self.c = np.array(p.area_center, dtype=float)
-        self.slot = self._slot(self.id)
+        self.slot = slot(self.id, p.swarm_size, p.footprint)
         here = self.robot.position
         self.home = np.array([float(here[0]), float(here[1])])
         self.ref = self.home - self.slot * self.v
@@ -70,11 +85,6 @@ class FlockCoverage(Controller):
         else:
             self.heard_leader = False
             self.every(p.beacon_period, self._follower_beacon, phase=float(self.rng.uniform(0, p.beacon_period)))
-
-    def _slot(self, k: int) -> float:
-        """Robot k's camera offset across the passes (m); ids run against the across direction so
-        that robots starting on a line along x reach their slots without crossing paths."""
-        return ((self.params.swarm_size - 1) / 2.0 - k) * self.params.footprint
 
     # -- leader: the plan, the map, failures ------------------------------------------------------
     def _lead_setup(self) -> None:
@@ -152,7 +162,7 @@ class FlockCoverage(Controller):
         p = self.params
         length, width = p.area_size
         swath = p.swarm_size * p.footprint
-        offset = self._slot(k)
+        offset = slot(k, p.swarm_size, p.footprint)
         start_pass = self.pass_index
         last = self.plan[-1]
         for j, pas in enumerate(range(start_pass, self.passes)):
@@ -187,11 +197,12 @@ class FlockCoverage(Controller):
                 self.record("coverage", float(self.seen.mean()))
         if self.now < p.takeoff_time and self.id != 0:
             return
-        target = self.ref + self.slot * self.v
-        if self.id != 0 and self.heard_leader:
-            target = target + p.speed * 0.5 * np.array([math.cos(self.lane_heading), math.sin(self.lane_heading)])
-        if self.id == 0 or self.heard_leader:
+        if self.id == 0:
+            target = self.ref + self.slot * self.v
             self.robot.fly("position", float(target[0]), float(target[1]), p.altitude, self.lane_heading)
+        elif self.heard_leader:
+            x, y = follower_target(self.ref, self.slot, self.v, self.lane_heading, p.speed)
+            self.robot.fly("position", float(x), float(y), p.altitude, self.lane_heading)
 
     def _follower_beacon(self) -> None:
         pos = self.robot.position

@@ -1,7 +1,7 @@
 """The UAV flock's followers (paper 003, section IV) as one group controller beside the per-robot
 leader: every tick each follower flies to its slot about the leader's last beacon, and each beacons
 its position every `beacon_period`, all in array operations (see flock_coverage.FlockCoverage for
-the program).
+the program; the slots and targets are its own functions, `slot` and `follower_target`).
 
 Not bit-identical to the per-robot followers: these act at the group's ticks (phase 0) and beacon
 at the first tick after their seeded phase, where per-robot followers step and beacon at their own
@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from controllers import GroupController
-from controllers.case_studies.flock_coverage import FOLLOW_BEACON, LEAD_BEACON, FlockCoverage
+from controllers.case_studies.flock_coverage import FOLLOW_BEACON, LEAD_BEACON, FlockCoverage, follower_target, slot
 
 
 class FlockFollowers(GroupController):
@@ -29,7 +29,7 @@ class FlockFollowers(GroupController):
         g, p = self.group, self.params
         th = math.radians(p.area_heading)
         self.v = np.array([-math.sin(th), math.cos(th)])  # across the passes
-        self.slot = ((p.swarm_size - 1) / 2.0 - g.ids) * p.footprint
+        self.slot = slot(g.ids, p.swarm_size, p.footprint)
         home = g.positions()[:, :2].copy()
         self.ref = home - self.slot[:, None] * self.v
         self.lane = np.full(g.n, math.atan2(math.sin(th), math.cos(th)))
@@ -42,9 +42,7 @@ class FlockFollowers(GroupController):
         self._hear_leader(g.inbox())
         if now >= p.takeoff_time and self.heard.any():
             k = np.nonzero(self.heard & g.alive())[0]
-            ahead = p.speed * 0.5
-            x = self.ref[k, 0] + self.slot[k] * self.v[0] + ahead * np.cos(self.lane[k])
-            y = self.ref[k, 1] + self.slot[k] * self.v[1] + ahead * np.sin(self.lane[k])
+            x, y = follower_target(self.ref[k], self.slot[k], self.v, self.lane[k], p.speed)
             g.fly("position", x, y, p.altitude, self.lane[k], idx=k)
         due = np.nonzero((self.next_beacon <= now) & g.alive())[0]
         if len(due):
