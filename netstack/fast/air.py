@@ -256,24 +256,38 @@ def landed(f: Flights, m: int) -> None:
 
 
 @njit(cache=True)
+def land(f: Flights, t_ns: int, alive: np.ndarray) -> tuple:
+    """FastBackend's delivery at t_ns in one call: the frames arriving then (`arriving`) leave the air
+    (`landed`); returns their slots, in the order sent, and their rows (`rows`)."""
+    f, alive = borrow((f, alive))
+    m = arriving(f, t_ns)
+    due = f.due[:m].copy()
+    got = rows(f, due, alive)
+    landed(f, m)
+    return due, got
+
+
+@njit(cache=True)
 def rows(f: Flights, due: np.ndarray, alive: np.ndarray) -> tuple:
-    """The due frames' receivers as rows, frame by frame in pool order: (frame index into due, node,
-    distance, dB taken off by obstacles) of each reception by a receiver still alive, then (frame
-    index, node) of each loss."""
+    """The due frames' receivers as rows, frame by frame in pool order: of each reception by a
+    receiver still alive (frame index into due, node, sender, transmission id, payload length) and
+    (distance, dB taken off by obstacles); of each loss (frame index, node); and how many frames are
+    unicasts. Each is one array with a row per column (few arrays: each returned costs a boxing)."""
     f, due, alive = borrow((f, due, alive))
-    total = 0
+    total, unicasts = 0, 0
     for k in range(len(due)):
         total += f.count[due[k]]
-    frame, node, dist, shade = np.empty(total, np.int64), np.empty(total, np.int64), np.empty(total), np.empty(total)
-    lost_frame, lost_node = np.empty(total, np.int64), np.empty(total, np.int64)
+        unicasts += f.dst[due[k]] >= 0
+    ints, floats, losses = np.empty((5, total), np.int64), np.empty((2, total)), np.empty((2, total), np.int64)
     m, lost = 0, 0
     for k in range(len(due)):
         s = due[k]
         for q in range(f.start[s], f.start[s] + f.count[s]):
             if f.lost[q]:
-                lost_frame[lost], lost_node[lost] = k, f.node[q]
+                losses[0, lost], losses[1, lost] = k, f.node[q]
                 lost += 1
             elif alive[f.node[q]]:
-                frame[m], node[m], dist[m], shade[m] = k, f.node[q], f.dist[q], f.shade[q]
+                ints[0, m], ints[1, m], ints[2, m], ints[3, m], ints[4, m] = k, f.node[q], f.src[s], f.tx[s], f.size[s]
+                floats[0, m], floats[1, m] = f.dist[q], f.shade[q]
                 m += 1
-    return frame[:m], node[:m], dist[:m], shade[:m], lost_frame[:lost], lost_node[:lost]
+    return ints[:, :m], floats[:, :m], losses[:, :lost], unicasts

@@ -115,12 +115,9 @@ class FastBackend:
         if t > until_ns:
             self.now_ns = until_ns
             return until_ns, None
-        m = self._calls(air.arriving, f, t)
-        due = f.due[:m].copy()
         alive = self.nodes.alive
-        ev = events(t, f, due, self._calls(air.rows, f, due, alive), alive, [self._payloads[s] for s in due.tolist()],
-                    self.config, self._solids is not None)
-        self._calls(air.landed, f, m)
+        due, got = self._calls(air.land, f, t, alive)
+        ev = events(t, f, due, got, alive, [self._payloads[s] for s in due.tolist()], self.config, self._solids is not None)
         self.now_ns = t
         return t, ev
 
@@ -219,7 +216,7 @@ class FastBackend:
 
     def _keep(self, s: int, payload: bytes) -> None:
         """Slot s's payload: kept whole for Python's receivers, its first bytes in the record."""
-        self._payloads[s] = payload
+        self._payloads[s] = bytes(payload)  # (a copy of a buffer the sender may change)
         row = self.flights.payload[s]
         if len(row):
             k = min(len(payload), len(row))

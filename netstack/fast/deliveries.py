@@ -21,16 +21,16 @@ def events(t: int, f: Flights, due: np.ndarray, received: tuple, alive: np.ndarr
     """The rows of the frames in `due` (slots, in the order sent) from their receivers (`received`:
     netstack.fast.air.rows), whose payloads are `payloads` (one per due slot); `shaded`: obstacles
     weakened the links (the receivers' `shade` dB)."""
-    rx_frame, node, dist, shade, lost_frame, lost_node = received
-    src, tx, dst_req = f.src[due], f.tx[due], f.dst[due]
+    (rx_frame, node, rx_src, rx_tx, size), (dist, shade), (lost_frame, lost_node), unicasts = received
     rssi = cfg.tx_power_dbm - cfg.pathloss.loss_db(dist)
     if shaded:
         rssi = rssi - shade
-    ev = NetEvents(t_ns=t, dst=node, src=src[rx_frame], tx_id=tx[rx_frame], rssi_dbm=rssi,
-                   snr_db=rssi - cfg.noise_floor_dbm, size=f.size[due][rx_frame], payloads=IndexedPayloads(payloads, rx_frame))
-    unicast = np.flatnonzero(dst_req >= 0)
-    if not len(lost_frame) and not len(unicast):
+    ev = NetEvents(t_ns=t, dst=node, src=rx_src, tx_id=rx_tx, rssi_dbm=rssi, snr_db=rssi - cfg.noise_floor_dbm, size=size,
+                   payloads=IndexedPayloads(payloads, rx_frame))
+    if not len(lost_frame) and not unicasts:
         return ev
+    src, tx, dst_req = f.src[due], f.tx[due], f.dst[due]
+    unicast = np.flatnonzero(dst_req >= 0)
     got = np.bincount(rx_frame, minlength=len(due))
     lost_n = np.bincount(lost_frame, minlength=len(due))
     ev.tx_status = [TxStatus(t, int(tx[k]), int(src[k]), int(dst_req[k]), bool(got[k] == 1)) for k in unicast.tolist()]
