@@ -38,8 +38,8 @@ from controllers.api.messages import Message
 from controllers.compiled import kilolib
 from controllers.compiled.core import DRIVE, OUTBOX, RECORDS, TIMERS, VELOCITY, timer_number
 from controllers.compiled.program import declared_layout, params_record
-from controllers.compiled.scratch import own_stream
 from jit.calls import bound_overload
+from jit.streams import own_stream
 
 HOOKS = ("setup", "step", "on_message")
 _BOUND: dict[tuple, dict[str, Any]] = {}

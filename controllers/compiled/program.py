@@ -30,9 +30,10 @@ import numpy as np
 from controllers import Message
 from controllers.compiled import kilolib
 from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
-from controllers.compiled.scratch import own_stream, record_buffers
+from controllers.compiled.scratch import record_buffers
 from controllers.kilolib.api import TICKS_PER_S, KiloParams, KiloProgram
 from controllers.kilolib.messages import message_t
+from jit.streams import own_stream
 
 if TYPE_CHECKING:
     from numba import typed

@@ -17,7 +17,6 @@ from controllers.compiled.core import RECORDS as CALL_RECORDS
 from controllers.compiled.group import CompiledGroup
 from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE, RECORD_CAPACITY
 from controllers.compiled.program import Program
-from controllers.compiled.scratch import joined, own_stream
 from cosim.core.group_handle import GroupTick
 from cosim.core.timeline import Entry, Priority
 from cosim.core.timers import Timer
@@ -25,6 +24,7 @@ from cosim.fused import loop
 from cosim.fused.controllers import STEP, CtlParts, Ctls
 from cosim.fused.groups import PART_FIELDS, Parts
 from cosim.fused.kernels import Timers, World
+from jit.streams import joined, own_stream
 from netstack.backend import BROADCAST
 from netstack.fast.backend import FastBackend
 from netstack.fast.pathloss import SPEED_OF_LIGHT

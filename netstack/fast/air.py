@@ -22,7 +22,8 @@ log = logging.getLogger(__name__)
 
 Radio = namedtuple("Radio", ["pos", "vel", "sync", "busy", "rng", "loss_p", "range_m", "limit", "latency_ns", "cells"])
 """The nodes' positions and velocities at the last sync (`sync`[0] ns), each radio's busy-until time
-(ns), the loss stream and the probability of losing a reception, the reach that sizes the cell index
+(ns), the loss stream (a typed list holding the run's Generator: jit.streams) and the probability of
+losing a reception, the reach that sizes the cell index
 (netstack.fast.cells) and the distance a receiver must be within (inf: the power decides), the delay
 from a frame's end to its arrival."""
 
@@ -195,7 +196,7 @@ def _draw(f: Flights, r: Radio, s: int) -> None:
     """The loss draws of slot s's receivers, in receiver order (one draw each when losses are on)."""
     f, r = borrow((f, r))
     for q in range(f.start[s], f.start[s] + f.count[s]):
-        f.lost[q] = r.loss_p > 0.0 and r.rng.random() < r.loss_p
+        f.lost[q] = r.loss_p > 0.0 and r.rng[0].random() < r.loss_p
 
 
 @njit(cache=True)

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from jit.calls import BoundCalls
+from jit.streams import own_stream
 from netstack.backend import BROADCAST, NetEvents
 from netstack.fast import air
 from netstack.fast.air import Flights, Radio
@@ -36,7 +37,7 @@ class FastBackend:
 
     def __init__(self, config: FastRadioConfig, rng: np.random.Generator, solids: Solids | None = None) -> None:
         self.config = config
-        self._rng = rng
+        self._stream = own_stream(rng)  # the loss draws' stream, for compiled code
         self._solids = solids if solids is not None and config.shadowed and solids.count else None
         self.nodes = NodeTable()
         self._busy = np.zeros(0, dtype=np.int64)
@@ -160,7 +161,7 @@ class FastBackend:
             cfg = self.config
             nodes = self.nodes
             limit = self._range if self._ignores_threshold else math.inf  # the disk's edge is its loss's
-            r = self._radio = Radio(nodes.pos, nodes.vel, self._sync, self._busy, self._rng, float(cfg.loss_probability),
+            r = self._radio = Radio(nodes.pos, nodes.vel, self._sync, self._busy, self._stream, float(cfg.loss_probability),
                                     self._range, limit, int(cfg.latency_ns), cells_of(nodes.n))
             self._synced = True
         if self._synced:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from jit.streams import own_stream
 from netstack.fast import air
 from netstack.fast.cells import cells_of, index
 from tests.netstack import kernels_reference as reference
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_
 def radio(pos: np.ndarray, vel: np.ndarray, range_m: float, loss_p: float = 0.0, seed: int = 0) -> air.Radio:
     """A radio record over these positions (synced at 0 ns), its index built, nobody busy."""
     n = len(pos)
-    r = air.Radio(pos.copy(), vel.copy(), np.zeros(1, np.int64), np.zeros(n, np.int64), np.random.default_rng(seed),
+    r = air.Radio(pos.copy(), vel.copy(), np.zeros(1, np.int64), np.zeros(n, np.int64), own_stream(np.random.default_rng(seed)),
                   loss_p, range_m, range_m, 1000, cells_of(n))
     index(r.cells, r.pos, r.vel, range_m)
     return r

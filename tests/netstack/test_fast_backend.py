@@ -155,3 +155,22 @@ def test_send_many_equals_sending_one_by_one(n, disk):
                                list(ev.payloads), ev.drop_dst.tolist(), ev.drop_tx_id.tolist()))
     assert rows["one"] == rows["many"]
     assert sum(len(r[1]) for r in rows["one"]) > len(senders) and sum(len(r[6]) for r in rows["one"]) > 0
+
+
+def test_the_radio_record_holds_its_loss_stream_as_a_typed_list():
+    """A numpy Generator in a compiled call's arguments is unboxed through ctypes.cast in Python at
+    every send; a signal handler raising there made numba read a null pointer (a run killed by
+    SIGSEGV instead of ending on SIGALRM). The record carries the run's Generator in a typed list,
+    and its draws continue the same stream numpy would."""
+    from numba import typed
+
+    b = backend(np.zeros((3, 3)), seed=7, pathloss=UnitDisk(25.0), loss_probability=0.5, latency_ns=0)
+    r = b.radio()
+    assert isinstance(r.rng, typed.List) and len(r.rng) == 1
+    heard = []
+    for _ in range(8):
+        b.send(0, BROADCAST, b"x", at_ns=0)
+        _, ev = b.advance(10**12)
+        heard += [n in ev.dst.tolist() for n in (1, 2)]
+    twin = np.random.default_rng(7)  # the same stream, drawn by numpy: one draw per receiver in order
+    assert heard == (twin.random(16) >= 0.5).tolist() and 0 < sum(heard) < 16

@@ -12,7 +12,8 @@ from numba import njit
 from controllers.compiled.codegen import program_module
 from controllers.compiled.examples import Follower
 from controllers.compiled.program import params_record
-from controllers.compiled.scratch import joined, own_stream, record_buffers
+from controllers.compiled.scratch import record_buffers
+from jit.streams import joined, own_stream
 
 
 @njit(cache=True)
