@@ -7,7 +7,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from jit.calls import bound_overload
+from jit.calls import BoundCalls, bound_overload
 
 Pair = namedtuple("Pair", ["a", "b"])
 
@@ -33,3 +33,20 @@ def test_anything_else_is_called_as_it_is():
         return a + 1
 
     assert bound_overload(plain, (1,)) is plain
+
+
+@njit
+def _doubled(x):
+    return 2.0 * x.sum()
+
+
+@njit
+def _weighted(k, x, p):
+    return k * (x.sum() + p.a.sum() - p.b.sum())
+
+
+def test_bound_calls_bind_each_kernel_at_its_first_call():
+    calls, x, p = BoundCalls(), np.arange(4.0), Pair(np.ones(3), np.zeros(2))
+    assert calls(_weighted, 1.0, x, p) == 9.0 and calls(_doubled, x) == 12.0  # through the dispatchers, then bound
+    x[:] = 1.0
+    assert calls(_weighted, 2.0, x, p) == 14.0 and calls(_doubled, x) == 8.0  # each its own machine code
