@@ -23,9 +23,9 @@ log = logging.getLogger(__name__)
 Radio = namedtuple("Radio", ["pos", "vel", "sync", "busy", "rng", "loss_p", "range_m", "limit", "latency_ns", "cells"])
 """The nodes' positions and velocities at the last sync (`sync`[0] ns), each radio's busy-until time
 (ns), the loss stream (a typed list holding the run's Generator: jit.streams) and the probability of
-losing a reception, the reach that sizes the cell index
-(netstack.fast.cells) and the distance a receiver must be within (inf: the power decides), the delay
-from a frame's end to its arrival."""
+losing a reception, the reach that sizes the cell index (netstack.fast.cells) and the distance a
+receiver must be within (inf: the power decides), the delay from a frame's end to its arrival, and
+the cell index."""
 
 FLIGHT_FIELDS = ("arrive", "seq", "src", "tx", "payload", "start", "count", "live", "node", "dist", "lost", "shade",
                  "state", "due", "dst", "size")
