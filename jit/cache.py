@@ -27,7 +27,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("jit", "physics", "netstack", "controllers", "cosim")
+PACKAGES = ("jit", "spatial", "physics", "netstack", "controllers", "cosim")
 ENV = "COSIM_CACHE_DIR"
 """The one setting: where the cache's digest folders go (default ~/.cache/swarm-cosim/numba)."""
 NUMBA_ENV = "NUMBA_CACHE_DIR"

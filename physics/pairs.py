@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spatial.grid import SHIFT, build, grid_of
+
 
 @njit(cache=True)
 def _d2(pos: np.ndarray, a: int, b: int) -> float:
@@ -83,60 +85,29 @@ def _close(sp: np.ndarray, u: int, px: float, py: float, pz: float, r2: float) -
 
 
 @njit(cache=True)
-def _counting_order(keys: np.ndarray, size: int, order: np.ndarray) -> np.ndarray:
-    """`order` stably re-sorted by keys[order] (all in 0..size-1)."""
-    counts = np.zeros(size + 1, dtype=np.int64)
-    for i in range(len(order)):
-        counts[keys[order[i]] + 1] += 1
-    for c in range(1, size + 1):
-        counts[c] += counts[c - 1]
-    out = np.empty(len(order), dtype=np.int64)
-    for i in range(len(order)):
-        c = keys[order[i]]
-        out[counts[c]] = order[i]
-        counts[c] += 1
-    return out
-
-
-@njit(cache=True)
-def _grid_order(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
-    """Point indices sorted by (cx, cy), ties by index: two counting passes when the cell numbers
-    span a modest range (no table of cx x cy cells), else a merge sort of the combined key."""
-    n = len(cx)
-    ncx, ncy = cx.max() + 1, cy.max() + 1
-    if ncx <= 8 * n + 1024 and ncy <= 8 * n + 1024:
-        return _counting_order(cx, ncx, _counting_order(cy, ncy, np.arange(n)))
-    return np.argsort(cx * (ncy + 1) + cy, kind="mergesort")
-
-
-@njit(cache=True)
 def column_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
-    """All pairs i < j within radius, sorted lexicographically: an x-y grid of cells of width
-    `radius`; each point is checked against the rest of its cell, the cell above it and the three
-    next to it in the next column, found by pointers that only move forward (linear time)."""
-    n = len(pos)
+    """All pairs i < j within radius, sorted lexicographically: the cell index (spatial.grid) with
+    cells of width `radius`; each point is checked against the rest of its cell, the cell above it
+    and the three next to it in the next column, found by pointers that only move forward."""
     r2 = radius * radius
-    x0, y0 = pos[:, 0].min(), pos[:, 1].min()
-    cx = np.empty(n, dtype=np.int64)
-    cy = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        cx[i] = np.int64(np.floor((pos[i, 0] - x0) / radius))
-        cy[i] = np.int64(np.floor((pos[i, 1] - y0) / radius))
-    order = _grid_order(cx, cy)
-    sx, sy, sp = cx[order], cy[order], pos[order]  # in sorted order: the sweeps below read memory in sequence
+    g = grid_of(len(pos))
+    build(g, pos, radius, False)
+    n = np.int64(g.shape[6])  # the points with a cell (without a finite x and y, none is within reach)
+    order = g.order[:n]
+    sx, sy, sp = g.key[:n] // SHIFT, g.key[:n] % SHIFT, pos[order]  # the sweeps below read memory in sequence
     starts = np.empty(n + 1, dtype=np.int64)  # runs of one column
-    g = 0
+    cols = 0
     for t in range(n):
         if t == 0 or sx[t] != sx[t - 1]:
-            starts[g] = t
-            g += 1
-    starts[g] = n
+            starts[cols] = t
+            cols += 1
+    starts[cols] = n
     a = np.empty(16, dtype=np.int64)
     b = np.empty(16, dtype=np.int64)
     m = 0
-    for h in range(g):
+    for h in range(cols):
         lo, hi = starts[h], starts[h + 1]
-        nxt = h + 1 < g and sx[hi] == sx[lo] + 1
+        nxt = h + 1 < cols and sx[hi] == sx[lo] + 1
         n1 = starts[h + 2] if nxt else hi
         above_end = lo  # own column: first point beyond the cell above
         near0 = hi  # next column: first point at or above the row below
@@ -164,4 +135,4 @@ def column_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
     for t in range(m):
         if a[t] > b[t]:
             a[t], b[t] = b[t], a[t]
-    return _lexicographic(a, b, m, n)
+    return _lexicographic(a, b, m, len(pos))

@@ -13,6 +13,8 @@ import math
 import numpy as np
 from numba import njit
 
+from spatial.grid import build, cell_of, grid_of, run
+
 BOX, ORIENTED, CYLINDER = 0, 1, 2
 INF = math.inf
 
@@ -254,38 +256,6 @@ def push_all(kinds, params, grid, start, items, mark, buf, pos, vel, radius, hit
     return h
 
 
-@njit(cache=True)
-def robot_cells(pos: np.ndarray, cell: float, per_robot: float = 4.0) -> tuple:
-    """A cell index of the robots with finite positions, cells at least `cell` wide (wider, by
-    doubling, until there are at most per_robot cells per robot, plus 1,024): (x0, y0, cell, nx, ny,
-    start, order)."""
-    n = len(pos)
-    x0, y0, x1, y1 = INF, INF, -INF, -INF
-    for i in range(n):
-        if math.isfinite(pos[i, 0]) and math.isfinite(pos[i, 1]):
-            x0, y0, x1, y1 = min(x0, pos[i, 0]), min(y0, pos[i, 1]), max(x1, pos[i, 0]), max(y1, pos[i, 1])
-    if x0 > x1:
-        return 0.0, 0.0, cell, np.int64(1), np.int64(1), np.zeros(2, np.int64), np.zeros(0, np.int64)
-    while ((x1 - x0) / cell + 1.0) * ((y1 - y0) / cell + 1.0) > per_robot * n + 1024.0:
-        cell *= 2.0
-    nx, ny = np.int64((x1 - x0) / cell) + 1, np.int64((y1 - y0) / cell) + 1
-    key = np.full(n, -1, np.int64)
-    start = np.zeros(nx * ny + 1, np.int64)
-    for i in range(n):
-        if math.isfinite(pos[i, 0]) and math.isfinite(pos[i, 1]):
-            key[i] = np.int64((pos[i, 0] - x0) / cell) * ny + np.int64((pos[i, 1] - y0) / cell)
-            start[key[i] + 1] += 1
-    for c in range(nx * ny):
-        start[c + 1] += start[c]
-    fill = start[:-1].copy()
-    order = np.empty(start[-1], np.int64)
-    for i in range(n):
-        if key[i] >= 0:
-            order[fill[key[i]]] = i
-            fill[key[i]] += 1
-    return x0, y0, cell, nx, ny, start, order
-
-
 FEW_REQUESTS = 8
 """Up to this many requests in one call, each is checked against every robot: cheaper than building
 the robots' cell index (one robot's own read, at its own instant)."""
@@ -307,7 +277,7 @@ def _sphere_hits(pos, radius, i, j, hx, hy, hz, r, reach, dirs, a, m, out) -> No
 @njit(cache=True, inline="always")
 def _cast_one(kinds, params, grid, start, items, mark, buf, pos, radius, max_r, cells, i, dirs, a, m, mr, out) -> None:
     """Robot i's rays dirs[a:a + m] from its surface against the shapes within reach and the other
-    robots (through `cells`, robot_cells' index, or every robot where it is None), capped at mr."""
+    robots (through `cells`, a spatial.grid index, or every robot where it is None), capped at mr."""
     n = len(pos)
     r = radius[i]
     hx, hy, hz = pos[i, 0], pos[i, 1], pos[i, 2]
@@ -327,15 +297,13 @@ def _cast_one(kinds, params, grid, start, items, mark, buf, pos, radius, max_r, 
             for j in range(n):
                 _sphere_hits(pos, radius, i, j, hx, hy, hz, r, reach, dirs, a, m, out)
         else:
-            x0, y0, rcell, nx, ny, rstart, rorder = cells
             span = reach + max_r
-            ax, bx = cell_range(hx - span, hx + span, x0, rcell, nx)
-            ay, by = cell_range(hy - span, hy + span, y0, rcell, ny)
-            for cx in range(ax, bx + 1):
-                for cy in range(ay, by + 1):
-                    c = cx * ny + cy
-                    for e in range(rstart[c], rstart[c + 1]):
-                        _sphere_hits(pos, radius, i, rorder[e], hx, hy, hz, r, reach, dirs, a, m, out)
+            gx0, gy0 = cell_of(cells, hx - span, hy - span)
+            gx1, gy1 = cell_of(cells, hx + span, hy + span)
+            for gx in range(max(gx0, 0), gx1 + 1):
+                lo, hi = run(cells, gx, gy0, gy1)
+                for e in range(lo, hi):
+                    _sphere_hits(pos, radius, i, cells.order[e], hx, hy, hz, r, reach, dirs, a, m, out)
     for w in range(a, a + m):
         out[w] = min(out[w], mr)
 
@@ -352,7 +320,8 @@ def cast_many(kinds, params, grid, start, items, mark, buf, pos, radius, robots,
             _cast_one(kinds, params, grid, start, items, mark, buf, pos, radius, max_r, None, robots[q], dirs, first[q],
                       count[q], max_range[q], out)
         return
-    cells = robot_cells(pos, max_range.max() + 2.0 * max_r + 1e-9)
+    cells = grid_of(len(pos))
+    build(cells, pos, max_range.max() + 2.0 * max_r + 1e-9, False)
     for q in range(len(robots)):
         _cast_one(kinds, params, grid, start, items, mark, buf, pos, radius, max_r, cells, robots[q], dirs, first[q],
                   count[q], max_range[q], out)

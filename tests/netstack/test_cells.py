@@ -34,7 +34,7 @@ def test_candidates_cover_everyone_in_range_as_nodes_move(spread):
             assert _in_range(pos, vel, src, 0.05, r) <= set(got.tolist()), step
             narrowed += m < n
     assert narrowed == 120 if spread > 100 else narrowed > 0
-    assert (c.grid[7] == 0.0) == (spread > 100) and c.grid[5] == 1.0
+    assert (c.grid.shape[5] == 0.0) == (spread > 100) and c.state[2] == 1.0
 
 
 def test_a_small_swarm_or_a_stale_index_gives_everyone():
@@ -57,5 +57,5 @@ def test_a_swarm_within_a_few_cells_gives_everyone():
     pos = rng.uniform(-20, 20, (200, 3)) * [1, 1, 0]
     c = cells_of(200)
     index(c, pos, np.zeros_like(pos), 30.0)
-    assert c.grid[5] == 1.0 and c.grid[8] * c.grid[9] <= FEW_CELLS
+    assert c.state[2] == 1.0 and c.grid.shape[3] * c.grid.shape[4] <= FEW_CELLS
     assert candidates(c, 200, 0, 0.0) == 200
