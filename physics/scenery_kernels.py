@@ -321,7 +321,7 @@ def cast_many(kinds, params, grid, start, items, mark, buf, pos, radius, robots,
                       count[q], max_range[q], out)
         return
     cells = grid_of(len(pos))
-    build(cells, pos, max_range.max() + 2.0 * max_r + 1e-9, False)
+    build(cells, pos, max_range.max() + 2.0 * max_r + 1e-9, False, True)
     for q in range(len(robots)):
         _cast_one(kinds, params, grid, start, items, mark, buf, pos, radius, max_r, cells, robots[q], dirs, first[q],
                   count[q], max_range[q], out)

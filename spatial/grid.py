@@ -99,10 +99,12 @@ def _table(g: Grid, nx: int, ny: int) -> None:
 
 
 @njit(cache=True)
-def build(g: Grid, pos: np.ndarray, cell: float, again: bool) -> None:
+def build(g: Grid, pos: np.ndarray, cell: float, again: bool, widen: bool = False) -> None:
     """Sorts the points of `pos` into cells `cell` wide from the lowest finite x and y. `again`: the
     points are nearly where the last build put them (nobody moved more than a cell), so the last
-    order, re-sorted by insertion, is the quickest start."""
+    order, re-sorted by insertion, is the quickest start. `widen`: cells doubled in width until the
+    start table holds them (for a caller whose queries cover `cell` around a point and gain more from
+    the table than they lose to fuller cells)."""
     n = len(pos)
     x0, y0, x1, y1, m = math.inf, math.inf, -math.inf, -math.inf, 0
     for k in range(n):
@@ -111,6 +113,8 @@ def build(g: Grid, pos: np.ndarray, cell: float, again: bool) -> None:
             m += 1
     if m == 0:
         x0, y0, x1, y1 = 0.0, 0.0, 0.0, 0.0
+    while widen and ((x1 - x0) / cell + 1.0) * ((y1 - y0) / cell + 1.0) >= len(g.start):
+        cell *= 2.0
     nx, ny = np.int64((x1 - x0) / cell) + 1, np.int64((y1 - y0) / cell) + 1
     shape = g.shape
     shape[0], shape[1], shape[2], shape[3], shape[4], shape[5], shape[6] = x0, y0, cell, nx, ny, 0.0, m

@@ -28,7 +28,7 @@ import numpy as np
 from numba import typed, typeof
 from numba.core.errors import NumbaError, NumbaWarning
 
-from controllers.compiled import kilolib
+from controllers.compiled import core, kilolib
 from jit import cache
 
 log = logging.getLogger(__name__)
@@ -55,8 +55,8 @@ def class_ref(cls: type) -> str:
 
 
 def sources(classes: list[type]) -> list[str]:
-    """The texts a generated module depends on: the classes' modules, kilolib and this generator."""
-    files = {inspect.getsourcefile(c) for c in classes} | {kilolib.__file__, __file__}
+    """The texts a generated module depends on: the classes' modules, the context and kilolib, and this generator."""
+    files = {inspect.getsourcefile(c) for c in classes} | {core.__file__, kilolib.__file__, __file__}
     return [Path(f).read_text() for f in sorted(files)]
 
 
@@ -81,49 +81,40 @@ def load_generated(stem: str, text: str, depends: list[str]) -> ModuleType:
 
 _ONE = '''
 from numba import njit
-from controllers.compiled.kilolib import Kilo
+from controllers.compiled.core import Ctl, kilolib_only
 {ref}_P
 _setup, _loop, _rx = _P.callbacks["setup"], _P.callbacks["loop"], _P.callbacks["message_rx"]
 _tx, _txs = _P.callbacks["message_tx"], _P.callbacks["message_tx_success"]
-
-
-@njit(cache=True)
-def setup_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns):
-    _setup(st[0], Kilo(0, t_ns, io[0], gens, params[0], rec_i, rec_v, rec_n))
-
-
-@njit(cache=True)
-def loop_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns):
-    _loop(st[0], Kilo(0, t_ns, io[0], gens, params[0], rec_i, rec_v, rec_n))
-
-
-@njit(cache=True)
-def rx_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns, msg, dist):
-    _rx(st[0], Kilo(0, t_ns, io[0], gens, params[0], rec_i, rec_v, rec_n), msg[0], dist[0])
-
-
-@njit(cache=True)
-def tx_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns, msg):
-    return bool(_tx(st[0], Kilo(0, t_ns, io[0], gens, params[0], rec_i, rec_v, rec_n), msg[0]))
-
-
-@njit(cache=True)
-def txs_one(st, io, gens, params, rec_i, rec_v, rec_n, t_ns):
-    _txs(st[0], Kilo(0, t_ns, io[0], gens, params[0], rec_i, rec_v, rec_n))
 '''
+
+_PROGRAM_ARGS = "st, io, gens, params, rec_i, rec_v, rec_n, t_ns, pos, heading, cmd, out_dst, out_payload, out_n, timers, timer_n"
+_PROGRAM_ENTRY = '''
+
+@njit(cache=True)
+def {name}_one({args}{more}):
+    k = Ctl(t_ns / 1e9, t_ns, io[0].uid, params[0], gens, 0, io[0], pos, heading, cmd, out_dst, out_payload, out_n, rec_i,
+            rec_v, rec_n, timers, timer_n)
+    {call}
+    kilolib_only(k){after}
+'''
+_PROGRAM_CALLS = (("setup", "", "_setup(st[0], k)", ""), ("loop", "", "_loop(st[0], k)", ""),
+                  ("rx", ", msg, dist", "_rx(st[0], k, msg[0], dist[0])", ""),
+                  ("tx", ", msg", "sent = bool(_tx(st[0], k, msg[0]))", "\n    return sent"), ("txs", "", "_txs(st[0], k)", ""))
 
 
 @functools.cache
 def program_module(cls: type) -> ModuleType:
     """The one-robot entry points of program `cls` (setup_one, loop_one, rx_one, tx_one, txs_one); once
     per class and process (each robot's controller asks: reading and hashing the sources is ~250 us)."""
-    text = _ONE.format(ref=class_ref(cls))
+    text = _ONE.format(ref=class_ref(cls)) + "".join(
+        _PROGRAM_ENTRY.format(name=name, args=_PROGRAM_ARGS, more=more, call=call, after=after)
+        for name, more, call, after in _PROGRAM_CALLS)
     return load_generated(cls.__name__.lower(), text, sources([cls]))
 
 
 _CONTROLLER = """
 from numba import njit
-from controllers.compiled.core import Ctl, Msg, pending
+from controllers.compiled.core import Ctl, Msg, no_motors, pending
 {ref}_C
 """
 
@@ -133,9 +124,12 @@ _{name} = _C.callbacks["{name}"]
 
 
 @njit(cache=True)
-def {name}_one(st, now, me, params, gens, pos, heading, cmd, out_dst, out_payload, out_n, rec, rec_n, timers, timer_n{args}):
-    k = Ctl(now, me, params[0], gens, 0, pos, heading, cmd, out_dst, out_payload, out_n, rec, rec_n, timers, timer_n){body}
+def {name}_one(st, now, t_ns, me, params, gens, io, pos, heading, cmd, out_dst, out_payload, out_n, rec_i, rec_v, rec_n,
+               timers, timer_n{args}):
+    k = Ctl(now, t_ns, me, params[0], gens, 0, io[0], pos, heading, cmd, out_dst, out_payload, out_n, rec_i, rec_v, rec_n,
+            timers, timer_n){body}
     _{name}(st[0], k{extra})
+    no_motors(k)
     return pending(k)
 """
 
@@ -155,9 +149,7 @@ def controller_module(cls: type) -> ModuleType:
     text = _CONTROLLER.format(ref=class_ref(cls)) + "".join(
         _ENTRY.format(name=name, args=", inbound, src, t, data, rssi", body=_MESSAGE, extra=", m") if name == "on_message"
         else _ENTRY.format(name=name, args="", body="", extra="") for name in cls.callbacks)
-    from controllers.compiled import core
-
-    return load_generated(f"ctl_{cls.__name__.lower()}", text, [*sources([cls]), Path(core.__file__).read_text()])
+    return load_generated(f"ctl_{cls.__name__.lower()}", text, sources([cls]))
 
 
 def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
@@ -166,7 +158,7 @@ def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
     from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 
     base = (np.zeros(1, cls.dtype), np.zeros(1, IO_DTYPE), typed.List([np.random.default_rng(0)]), values,
-            np.zeros((1, 3), np.int64), np.zeros(1), np.zeros(1, np.int64), 0)
+            np.zeros((1, 3), np.int64), np.zeros(1), np.zeros(1, np.int64), 0, *core.NO_POSES, *core.command_buffers(0))
     extra = {"rx_one": (np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE)), "tx_one": (np.zeros(1, MESSAGE_DTYPE),)}
     for entry in ("setup_one", "loop_one", "rx_one", "tx_one", "txs_one"):
         args = base + extra.get(entry, ())
@@ -182,7 +174,7 @@ def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _WHERE = (re.compile(r'File "([^"]+)", line (\d+)'), re.compile(r"at (\S+\.py) \((\d+)\)"))
-_TELLING = ("in the program's `records`", "in the controller's `records`", "in the controller's `timers`",
+_TELLING = ("in the class's `records`", "in the controller's `timers`",
             "Unknown attribute", "Untyped global name", "Use of unsupported",
             "Cannot determine Numba type", "NameError",
             "Invalid use of", "Cannot unify", "No implementation of function", "Cannot", "Unsupported")

@@ -35,9 +35,11 @@ from numba.core.errors import NumbaError, NumbaWarning
 
 from controllers.api.controller import Controller
 from controllers.api.messages import Message
-from controllers.compiled import kilolib
-from controllers.compiled.core import DRIVE, OUTBOX, RECORDS, TIMERS, VELOCITY, timer_number
+from controllers.compiled.channels import channel_name
+from controllers.compiled.core import DRIVE, VELOCITY, command_buffers, timer_number
+from controllers.compiled.kilolib import IO_DTYPE
 from controllers.compiled.program import declared_layout, params_record
+from controllers.compiled.scratch import record_buffers
 from jit.calls import bound_overload
 from jit.streams import own_stream
 
@@ -95,10 +97,9 @@ class CompiledController(Controller):
         self.values = params_record(self.params)
         size = type(self).payload_bytes
         self.state = np.zeros(1, dtype=type(self).dtype)
-        self._cmd = np.zeros(4)
-        self._out = (np.zeros(OUTBOX, np.int64), np.zeros((OUTBOX, size), np.uint8), np.zeros(1, np.int64))
-        self._rec, self._rec_n = np.zeros((RECORDS, 2)), np.zeros(1, np.int64)
-        self._timers, self._timer_n = np.zeros((TIMERS, 3)), np.zeros(1, np.int64)
+        self.io = np.zeros(1, dtype=IO_DTYPE)
+        self._cmd, *out, self._timers, self._timer_n = command_buffers(size)
+        self._out = tuple(out)
         self._inbound = np.zeros(size, np.uint8)
         self._gens = own_stream(np.random.default_rng(0))
         self._seen: tuple = (None, None)
@@ -111,6 +112,7 @@ class CompiledController(Controller):
     def bind(self, node_id, robot, net, rng, services) -> None:  # type: ignore[override]
         """As Controller.bind; the compiled code draws from the controller's own stream."""
         super().bind(node_id, robot, net, rng, services)
+        self.io[0]["uid"] = node_id
         self._gens = own_stream(rng)
         self._seen = (None, None)
 
@@ -126,8 +128,8 @@ class CompiledController(Controller):
         pos, heading = self.net.poses()
         if pos is not self._seen[0] or heading is not self._seen[1]:
             c_pos, c_heading = (np.ascontiguousarray(x, dtype=np.float64) for x in (pos, heading))
-            self._tail = (int(self.id), self.values, self._gens, c_pos, c_heading, self._cmd, *self._out, self._rec,
-                          self._rec_n, self._timers, self._timer_n)
+            self._tail = (int(self.id), self.values, self._gens, self.io, c_pos, c_heading, self._cmd, *self._out,
+                          *record_buffers(), self._timers, self._timer_n)
             same = c_pos is pos and c_heading is heading  # a copy is a snapshot: never kept for later calls
             self._seen = (pos, heading) if same else (None, None)
         return self._tail
@@ -137,8 +139,8 @@ class CompiledController(Controller):
         returns each one's machine code (a dispatcher types every argument at every call: 0.3 ms here)."""
         from controllers.compiled.codegen import explain, unknown_field
 
-        args = (self.state, 0.0, 0, self.values, self._gens, np.zeros((1, 3)), np.zeros(1), self._cmd, *self._out,
-                self._rec, self._rec_n, self._timers, self._timer_n)
+        args = (self.state, 0.0, 0, 0, self.values, self._gens, self.io, np.zeros((1, 3)), np.zeros(1), self._cmd,
+                *self._out, *record_buffers(), self._timers, self._timer_n)
         message = (self._inbound, 0, 0.0, b"", 0.0)
         bound = {}
         for name in type(self).callbacks:
@@ -161,9 +163,9 @@ class CompiledController(Controller):
         self.every(period, TimerCall(self, number), None if math.isnan(phase) else phase)
 
     def fused_parts(self) -> tuple:
-        """The compiled calls' buffers: motion command, outbox (destinations, rows, count), records and
-        count, timer requests and count, and the row a message is copied into."""
-        return (self._cmd, *self._out, self._rec, self._rec_n, self._timers, self._timer_n, self._inbound)
+        """The compiled calls' buffers: motion command, outbox (destinations, rows, count), timer
+        requests and count, and the row a message is copied into."""
+        return (self._cmd, *self._out, self._timers, self._timer_n, self._inbound)
 
     def adopt_state(self, row: np.ndarray) -> None:
         """Keep the state in `row` (one record, a view into an engine's array of every robot's), its
@@ -186,12 +188,14 @@ class CompiledController(Controller):
         self._call("step")
 
     def on_message(self, msg: Message) -> None:
-        if self._run["on_message"](self.state, float(self.now), *self._context(), self._inbound, int(msg.src), float(msg.t),
-                                   bytes(msg.payload), float(msg.rssi_dbm)):
+        now = self.now
+        if self._run["on_message"](self.state, float(now), round(now * 1e9), *self._context(), self._inbound, int(msg.src),
+                                   float(msg.t), bytes(msg.payload), float(msg.rssi_dbm)):
             self._apply()
 
     def _call(self, name: str) -> None:
-        if self._run[name](self.state, float(self.now), *self._context()):
+        now = self.now
+        if self._run[name](self.state, float(now), round(now * 1e9), *self._context()):
             self._apply()
 
     def _apply(self) -> None:
@@ -213,9 +217,10 @@ class CompiledController(Controller):
             else:
                 self.net.send(int(dst[q]), payload)
         count[0] = 0
-        for ch, value in self._rec[:int(self._rec_n[0])].tolist():
-            self.record(kilolib.channel_name(int(ch)), value)
-        self._rec_n[0] = 0
+        rec_i, rec_v, rec_n = record_buffers()
+        for ch, value in zip(rec_i[:int(rec_n[0]), 2].tolist(), rec_v[:int(rec_n[0])].tolist()):
+            self.record(channel_name(ch), value)
+        rec_n[0] = 0
 
 
 class TimerCall:

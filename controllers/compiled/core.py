@@ -1,12 +1,14 @@
-"""What a compiled general controller (`controllers.compiled.CompiledController`) calls inside its
-callbacks: the same commands as `robot` and `net`, as functions of the call's context `k`.
+"""The one context of a compiled robot's callback, `k` (a `Ctl`), and what a compiled general controller
+(`controllers.compiled.CompiledController`) calls inside its callbacks: the same commands as `robot`
+and `net`, as functions of `k`. Compiled kilolib programs (controllers.compiled.kilolib) get the same
+context; kilolib's functions are a library over it.
 
     drive(k, v, w)                set_velocity(k, vx, vy, vz)     row = broadcast(k)    row = send(k, dst)
     range_to(k, node)             bearing_to(k, node)             record(k, "name", value)
     every(k, "callback", period, phase)                           uniform(k)            normal(k, mu, sigma)
 
-`k` is a `Ctl`: the time, this robot's node id, its parameters, its own random stream, and the buffers
-the commands fill; the engine applies them when the callback returns (drive or velocity, then the
+`k` is a `Ctl`: the time, this robot's node id, its parameters, its own random stream, its kilolib
+record, and the buffers the commands fill; the engine applies them when the callback returns (drive or velocity, then the
 messages in the order they were made, then records and timers). A message is a fixed-size row of
 `payload_bytes` bytes that the callback fills in place. A received message is an `Msg`; range_to
 and bearing_to measure as `net.range_to` and `net.bearing_to` do, from the poses at the call.
@@ -23,35 +25,62 @@ from numba import njit, types
 from numba.core.errors import TypingError
 from numba.extending import overload
 
-from controllers.compiled import kilolib
+from controllers.compiled.channels import literal_channel
 from physics.kernels import remainder
 
-Ctl = namedtuple("Ctl", ["now", "me", "params", "gens", "gi", "pos", "heading", "cmd", "out_dst", "out_payload",
-                         "out_n", "rec", "rec_n", "timers", "timer_n"])
-"""One call's context: the time (s), this robot's node id, its parameters (`k.params.x`), its random
-stream (`gens[gi]`), every node's position and heading (net.poses()), and the buffers: the motion
-command (kind, a, b, c), the outbox (destination, payload rows, count), records (channel, value) and
-timer requests (callback, period, phase)."""
+Ctl = namedtuple("Ctl", ["now", "t_ns", "me", "params", "gens", "gi", "io", "pos", "heading", "cmd", "out_dst",
+                         "out_payload", "out_n", "rec_i", "rec_v", "rec_n", "timers", "timer_n"])
+"""One call's context: the time (s and ns), this robot's node id, its parameters (`k.params.x`), its
+random stream (`gens[gi]`), its kilolib record (`io`: kilolib.IO_DTYPE, a view into the engine's
+array), every node's position and heading (net.poses()), and the buffers: the motion command (kind,
+a, b, c), the outbox (destination, payload rows, count), records (rows of time (ns), node, channel;
+values; count) and timer requests (callback, period, phase)."""
 
 Msg = namedtuple("Msg", ["src", "t", "length", "payload", "rssi_dbm"])
 """A received message: sender, receive time (s), true length (bytes), its first `payload_bytes` bytes
 (zero-padded), and the received signal strength (dBm)."""
 
 NO_COMMAND, DRIVE, VELOCITY = 0, 1, 2
+NO_POSES = (np.zeros((0, 3)), np.zeros(0))
+"""The poses a kilolib program's context holds: none (a Kilobot measures by infrared)."""
 OUTBOX = 16
 """Messages one callback may make."""
-RECORDS = 256
-"""Records one callback may leave."""
+RECORDS = 4096
+"""Records one callback may leave (the buffers hold at least this many)."""
 TIMERS = 16
 """Timers one callback may start."""
 BROADCAST_DST = -1
 TWO_PI = 2.0 * math.pi
 
 
+def command_buffers(payload_bytes: int) -> tuple[np.ndarray, ...]:
+    """One call's command buffers, empty: the motion command, the outbox (destinations, payload rows,
+    count) and the timer requests with their count (Ctl's fields from `cmd` to `out_n`, `timers`,
+    `timer_n`)."""
+    return (np.zeros(4), np.zeros(OUTBOX, np.int64), np.zeros((OUTBOX, payload_bytes), np.uint8), np.zeros(1, np.int64),
+            np.zeros((TIMERS, 3)), np.zeros(1, np.int64))
+
+
 @njit(cache=True, inline="always")
 def pending(k: Ctl) -> bool:
     """Whether the call left commands for the engine to apply."""
     return k.cmd[0] != NO_COMMAND or k.out_n[0] > 0 or k.rec_n[0] > 0 or k.timer_n[0] > 0
+
+
+@njit(cache=True, inline="always")
+def no_motors(k: Ctl) -> None:
+    """After a general controller's callback: kilolib's motors are refused (they would move nothing)."""
+    if k.io.motor_l or k.io.motor_r:
+        raise ValueError("set_motors is a kilolib program's: a compiled controller moves with drive or set_velocity")
+
+
+@njit(cache=True, inline="always")
+def kilolib_only(k: Ctl) -> None:
+    """After a kilolib program's callback: a general controller's commands are refused (kilolib moves
+    the robot by its motors and sends what message_tx fills)."""
+    if k.cmd[0] != NO_COMMAND or k.out_n[0] > 0 or k.timer_n[0] > 0:
+        raise ValueError("a kilolib program moves with set_motors and sends from message_tx: drive, set_velocity, "
+                         "broadcast, send and every are a compiled controller's")
 
 
 @njit(cache=True, inline="always")
@@ -95,8 +124,9 @@ def send(k: Ctl, dst: int) -> np.ndarray:
 @njit(cache=True, inline="always")
 def _posed(k: Ctl, node: int) -> None:
     if not (0 <= node < len(k.pos) and 0 <= k.me < len(k.pos)):
-        raise ValueError("range_to/bearing_to: no pose known for that node here (a vehicle flying over MAVLink on its "
-                         "own has no simulated network: run it as a ghost in a scenario to give it one)")
+        raise ValueError("range_to/bearing_to: no pose known for that node here (a kilolib program measures with "
+                         "estimate_distance; a vehicle flying over MAVLink on its own has no simulated network: run it "
+                         "as a ghost in a scenario to give it one)")
 
 
 @njit(cache=True, inline="always")
@@ -130,27 +160,29 @@ def normal(k: Ctl, mu: float, sigma: float) -> float:
 
 
 @njit(cache=True, inline="always")
-def _put(k: Ctl, ch: int, value: float) -> None:
+def put(k: Ctl, ch: int, value: float) -> None:
+    """A record row (now, this robot, channel `ch`, value)."""
     n = k.rec_n[0]
-    if n >= len(k.rec):
+    if n >= len(k.rec_v):
         raise ValueError("a compiled callback left more records than its buffer holds (core.RECORDS)")
-    k.rec[n, 0], k.rec[n, 1] = ch, value
+    k.rec_i[n, 0], k.rec_i[n, 1], k.rec_i[n, 2] = k.t_ns, k.me, ch
+    k.rec_v[n] = value
     k.rec_n[0] = n + 1
 
 
 def record(k: Ctl, name: str, value: float) -> None:
     """Append (time, robot, name, value) to the trace's records (inside compiled code only)."""
-    raise TypeError("record(k, name, value) runs inside compiled controllers only")
+    raise TypeError("record(k, name, value) runs inside compiled callbacks only")
 
 
 @overload(record)
 def _record(k, name, value):
-    ch = kilolib.literal_channel(name, "record(k, ", "controller")
+    ch = literal_channel(name, "record(k, ")
     if ch is None:
         return None
 
     def impl(k, name, value):
-        _put(k, ch, float(value))
+        put(k, ch, float(value))
     return impl
 
 

@@ -38,7 +38,7 @@ from numba.core.errors import NumbaError, NumbaWarning
 from numba.extending import overload
 
 from controllers.api.group import GroupController
-from controllers.compiled import kilolib
+from controllers.compiled.channels import channel_name, literal_channel
 from controllers.compiled.program import declared_layout, params_record
 from netstack.backend import IndexedPayloads
 
@@ -108,7 +108,7 @@ def record(k: Tick, i: int, name: str, value: float) -> None:
 
 @overload(record)
 def _record(k, i, name, value):
-    ch = kilolib.literal_channel(name, "record(k, i, ", "group")
+    ch = literal_channel(name, "record(k, i, ")
     if ch is None:
         return None
 
@@ -231,5 +231,5 @@ class CompiledGroup(GroupController):
             rows = self._rec[:n]
             cuts = np.flatnonzero(np.diff(rows[:, 1])) + 1
             for part in np.split(rows, cuts):
-                g.record(kilolib.channel_name(int(part[0, 1])), part[:, 2].copy(), part[:, 0].astype(np.int64))
+                g.record(channel_name(int(part[0, 1])), part[:, 2].copy(), part[:, 0].astype(np.int64))
             self._rec_n[0] = 0

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from controllers import Message
-from controllers.compiled import kilolib
+from controllers.compiled.channels import channel, channel_name
+from controllers.compiled.core import NO_POSES, command_buffers
 from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 from controllers.compiled.scratch import record_buffers
 from controllers.kilolib.api import TICKS_PER_S, KiloParams, KiloProgram
@@ -85,7 +86,7 @@ def declared_layout(cls: type, payload_bytes: int) -> np.dtype:
         raise ValueError(f"{cls.__name__}.payload_bytes: expected a whole number of bytes within 0..65535, "
                          f"got {payload_bytes!r}")
     for name in cls.records:
-        kilolib.channel(name)
+        channel(name)
     return state_dtype(cls.fields)
 
 
@@ -166,7 +167,7 @@ class Program(KiloProgram):
                          for name, fn in cls.callbacks.items()}
         cls.dtype = state_dtype(cls.fields)
         for name in cls.records:
-            kilolib.channel(name)
+            channel(name)
 
     def __init__(self, params: KiloParams | None = None) -> None:
         super().__init__(params)
@@ -185,6 +186,7 @@ class Program(KiloProgram):
         self.io[0]["moving"] = True
         self._msg = np.zeros(1, dtype=MESSAGE_DTYPE)
         self._dist = np.zeros(1, dtype=DISTANCE_DTYPE)
+        self._commands = (*NO_POSES, *command_buffers(0))
         self._gens = None
         self.first_ns = (0, 0)
 
@@ -213,7 +215,7 @@ class Program(KiloProgram):
     def _args(self) -> tuple:
         rec_i, rec_v, rec_n = record_buffers()
         rec_n[0] = 0  # what a failed call left behind is not this call's
-        return (self.state, self.io, self._gens, self.values, rec_i, rec_v, rec_n, round(self.now * 1e9))
+        return (self.state, self.io, self._gens, self.values, rec_i, rec_v, rec_n, round(self.now * 1e9), *self._commands)
 
     def _collect(self) -> None:
         io = self.io[0]
@@ -222,7 +224,7 @@ class Program(KiloProgram):
         n = int(rec_n[0])
         if n:
             for ch, v in zip(rec_i[:n, 2].tolist(), rec_v[:n].tolist()):
-                self.record(kilolib.channel_name(ch), v)
+                self.record(channel_name(ch), v)
             rec_n[0] = 0
 
     def setup(self) -> None:

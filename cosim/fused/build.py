@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from controllers.compiled.controller import CompiledController, TimerCall
-from controllers.compiled.core import OUTBOX
-from controllers.compiled.core import RECORDS as CALL_RECORDS
+from controllers.compiled.core import NO_POSES, OUTBOX, RECORDS, command_buffers
 from controllers.compiled.group import CompiledGroup
-from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE, RECORD_CAPACITY
+from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 from controllers.compiled.program import Program
 from cosim.core.group_handle import GroupTick
 from cosim.core.timeline import Entry, Priority
@@ -51,10 +50,10 @@ def world_of(world: KinematicWorld) -> World:
 
 
 def call_room(programs: bool, controllers: bool, groups: list[CompiledGroup]) -> np.ndarray:
-    """What one compiled call may leave at most, for Log.room: records (a program's RECORD_CAPACITY, a
-    controller's RECORDS, a group's record buffer), network rows and frames (a controller's OUTBOX, a
-    group's robots: its frames' room is made sure of one frame at a time)."""
-    records = max([RECORD_CAPACITY if programs else 0, CALL_RECORDS if controllers else 0]
+    """What one compiled call may leave at most, for Log.room: records (a program's or a controller's
+    core.RECORDS, a group's record buffer), network rows and frames (a controller's OUTBOX, a group's
+    robots: its frames' room is made sure of one frame at a time)."""
+    records = max([RECORDS if programs or controllers else 0]
                   + [len(g.fused_parts()[6]) for g in groups])
     rows = max([1, OUTBOX if controllers else 0] + [g.group.n for g in groups])
     return np.array([0, records, rows, OUTBOX if controllers else 1], np.int64)
@@ -171,6 +170,8 @@ def programs_of(controllers: list, variants: list[tuple], records: int, net: Fas
             slot[i] = len(rows[prog[i]])
             rows[prog[i]].append(h.state)
             io[i] = h.io[0]
+        elif isinstance(h, CompiledController):
+            io[i] = h.io[0]
         streams.append(h.stream if isinstance(h, (Program, CompiledController)) else idle)  # what compiled code draws from
     first = [controllers[int(np.nonzero(prog == q)[0][0])] for q in range(len(variants))]
     motion = np.array([h.motion.row() for h in first]).reshape(-1, 7)
@@ -179,7 +180,7 @@ def programs_of(controllers: list, variants: list[tuple], records: int, net: Fas
         prog, slot, tuple(_stack(r) for r in rows), io, joined(streams), tuple(h.values for h in first), motion,
         np.array([float(h.params.distance_noise_mm) for h in first]), np.zeros((len(first), 3), np.int64),
         np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE), np.zeros((room, 3), np.int64), np.zeros(room),
-        np.zeros(1, np.int64), np.array([net.config.airtime_to_ns(BROADCAST, 12)], np.int64))
+        np.zeros(1, np.int64), np.array([net.config.airtime_to_ns(BROADCAST, 12)], np.int64), (*NO_POSES, *command_buffers(0)))
 
 
 def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) -> loop.Groups:

@@ -32,20 +32,24 @@ def _dispatcher(head: str, selector: str, cases: list[tuple[object, list[str]]],
     return "\n".join(lines) + "\n"
 
 
-_PROGRAM_ARGS = "p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist"
-_KILO = "Kilo(i, t, io[i], gens, params[{q}][0], rec_i, rec_v, rec_n)"
+_PROGRAM_ARGS = "p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist, cmds"
+_CONTEXT = ("k = Ctl(t / 1e9, t, i, params[{q}][0], gens, i, io[i], cmds[0], cmds[1], cmds[2], cmds[3], cmds[4], cmds[5], "
+            "rec_i, rec_v, rec_n, cmds[6], cmds[7])")
 
 
 def _program_dispatchers(n: int) -> str:
     """`_call_loop`, `_call_rx`, `_call_tx` and `_call_txs`: a kilolib callback of program class p,
-    inlined, with its context."""
-    calls = (("loop", "_loop_{q}(states[{q}][slot], {k})", None),
-             ("rx", "_rx_{q}(states[{q}][slot], {k}, msg[0], dist[0])", None),
-             ("tx", "return bool(_tx_{q}(states[{q}][slot], {k}, msg[0]))", "return False"),
-             ("txs", "_txs_{q}(states[{q}][slot], {k})", None))
+    inlined, with its context (controllers.compiled.core.Ctl); a general controller's command left
+    in it is refused."""
+    calls = (("loop", ["_loop_{q}(states[{q}][slot], k)"], None),
+             ("rx", ["_rx_{q}(states[{q}][slot], k, msg[0], dist[0])"], None),
+             ("tx", ["sent = bool(_tx_{q}(states[{q}][slot], k, msg[0]))", "kilolib_only(k)", "return sent"], "return False"),
+             ("txs", ["_txs_{q}(states[{q}][slot], k)"], None))
     return "".join(_dispatcher(f"_call_{name}({_PROGRAM_ARGS})", "p",
-                               [(q, [call.format(q=q, k=_KILO.format(q=q))]) for q in range(n)], last=last, inline=True)
-                   for name, call, last in calls)
+                               [(q, [_CONTEXT.format(q=q)] + [line.format(q=q) for line in body]
+                                 + ([] if name == "tx" else ["kilolib_only(k)"])) for q in range(n)],
+                               last=last, inline=True)
+                   for name, body, last in calls)
 
 
 @functools.cache
@@ -56,8 +60,8 @@ def fused_module(classes: tuple[type, ...], template: Path, groups: tuple[type, 
     compiled `controllers` (a class for each of the loop's controller parts). Once per process for
     each set of classes (reading and hashing the sources costs a run ~2 ms)."""
     head = ["", "", "# -- generated: the scenario's programs, groups and controllers --",
-            "from controllers.compiled.kilolib import Kilo", "from controllers.compiled.group import Tick, NO_MOTION, NO_MESSAGE",
-            "from controllers.compiled.core import Ctl, Msg"]
+            "from controllers.compiled.group import Tick, NO_MOTION, NO_MESSAGE",
+            "from controllers.compiled.core import Ctl, Msg, kilolib_only, no_motors"]
     for q, cls in enumerate(classes):
         head.append(f"{class_ref(cls)}_P{q}")
         head.append(f"_loop_{q}, _rx_{q}, _tx_{q}, _txs_{q} = (njit(inline='always')(_P{q}.callbacks[c].py_func) for c in "
@@ -96,8 +100,8 @@ def _group_dispatchers(n: int) -> str:
 
 
 _CTL = ["cp = C.parts[{q}]",
-        "k = Ctl(t / 1e9, i, cp.params[0], P.gens, i, W.pos, W.ahead, cp.cmd, cp.out_dst, cp.out_payload, cp.out_n, "
-        "cp.rec, cp.rec_n, cp.timers, cp.timer_n)",
+        "k = Ctl(t / 1e9, t, i, cp.params[0], P.gens, i, P.io[i], W.pos, W.ahead, cp.cmd, cp.out_dst, cp.out_payload, "
+        "cp.out_n, P.rec_i, P.rec_v, P.rec_n, cp.timers, cp.timer_n)",
         "st = cp.states[C.slot[i]]"]
 
 
@@ -111,10 +115,10 @@ def _controller_dispatchers(classes: tuple[type, ...]) -> str:
         calls = [("-1", "step")] if "step" in cls.callbacks else []
         calls += [(str(number), name) for number, name in cls.timer_names.items()]
         step.append((q, [*context, *_chain("number", [(number, [f"_c{q}_{name}(st, k)"]) for number, name in calls], ""),
-                         "apply_ctl(W, R, F, L, P, C, cp, i, t)"]))
+                         "no_motors(k)", "apply_ctl(W, R, F, L, P, C, cp, i, t)"]))
         if "on_message" in cls.callbacks:
             rx.append((q, [*context, "m = Msg(src, t / 1e9, size, inbound(cp, size, frame), rssi)",
-                           f"_c{q}_on_message(st, k, m)", "apply_ctl(W, R, F, L, P, C, cp, i, t)"]))
+                           f"_c{q}_on_message(st, k, m)", "no_motors(k)", "apply_ctl(W, R, F, L, P, C, cp, i, t)"]))
     return (_dispatcher("_call_ctl(q, number, W, R, F, L, P, C, i, t)", "q", step, (parts,))
             + _dispatcher("_call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi)", "q", rx,
                           (parts, "frame = borrow(frame)")))

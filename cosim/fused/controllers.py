@@ -1,6 +1,7 @@
 """Compiled general controllers (controllers.compiled.CompiledController) on the fused engine: each
 callback's commands applied as CompiledController._apply applies them through `robot` and `net`
-(the motion command, then timer requests, then messages in the order made, then records).
+(the motion command, then timer requests, then messages in the order made; records are written
+where the trace collects them during the call).
 
 A timer a callback starts is handed to Python (the loop stops right after the callback, or after
 the instant's deliveries), which starts it as the event engine would, numbered where it would be.
@@ -21,10 +22,11 @@ from cosim.fused.rows import finite, log_row
 from jit.borrow import borrow
 from netstack.fast.air import launch
 
-CtlParts = namedtuple("CtlParts", ["states", "params", "cmd", "out_dst", "out_payload", "out_n", "rec", "rec_n", "timers",
-                                   "timer_n", "inbound", "air"])
+CtlParts = namedtuple("CtlParts", ["states", "params", "cmd", "out_dst", "out_payload", "out_n", "timers", "timer_n",
+                                   "inbound", "air"])
 """One compiled controller class (with one set of parameters): every robot's state (each robot's
-controller keeps a view of its row), the parameters, one call's buffers (as CompiledController's),
+controller keeps a view of its row), the parameters, one call's command buffers (as
+CompiledController's; its records go straight to the programs' record buffer, cosim.fused.loop.Programs),
 and the airtime of its frames (broadcast, unicast; ns)."""
 
 Ctls = namedtuple("Ctls", ["ctl", "slot", "parts", "pend", "pend_n", "pend_t", "friis"])
@@ -87,14 +89,6 @@ def apply(W, R, F, L, P, C, cp: CtlParts, i: int, t: int) -> None:
         log_row(L, t, SEND, i, dst, F.tx[s], np.nan, size, 0)
         L.counters[0] += 1
     cp.out_n[0] = 0
-    for q in range(cp.rec_n[0]):
-        n = P.rec_n[0]
-        if n >= len(P.rec_v):
-            raise ValueError("the fused engine's record buffer is full")
-        P.rec_i[n, 0], P.rec_i[n, 1], P.rec_i[n, 2] = t, i, np.int64(cp.rec[q, 0])
-        P.rec_v[n] = cp.rec[q, 1]
-        P.rec_n[0] = n + 1
-    cp.rec_n[0] = 0
 
 
 @njit(cache=True, inline="always")

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from controllers.compiled.channels import channel_name
 from controllers.compiled.controller import CompiledController
 from controllers.compiled.group import CompiledGroup
-from controllers.compiled.kilolib import channel_name
 from controllers.compiled.program import Program
 from cosim.core.gc_pause import gc_paused
 from cosim.core.reports import NEVER

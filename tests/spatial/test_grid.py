@@ -74,3 +74,16 @@ def test_no_point_placed_gives_an_empty_grid():
     g = grid_of(10)
     build(g, pos, 1.0, False)
     assert g.shape[6] == 0 and run(g, 0, 0, 0) == (0, 0)
+
+
+def test_widened_cells_fit_the_start_table_and_hold_the_same_points():
+    rng = np.random.default_rng(6)
+    pos = _points(rng, 300, 5000.0)
+    g = grid_of(len(pos))
+    build(g, pos, 3.0, False, True)
+    cell = g.shape[2]
+    assert g.shape[5] > 0 and cell >= 3.0 and math.log2(cell / 3.0).is_integer()
+    assert g.shape[3] * g.shape[4] < len(g.start)
+    for (gx, gy), members in list(_cells_by_hand(pos, cell).items())[:60]:
+        a, b = run(g, gx, gy, gy)
+        assert g.order[a:b].tolist() == members

@@ -1,5 +1,7 @@
 """A program that draws from kilolib's rand_soft, compiled and in Python, for the draw tests; compiled
-controllers that send, steer and record, for the general core's tests."""
+controllers that send, steer and record, for the general core's tests; and both kinds crossing into
+each other's commands over their one context (kilolib's library in a controller, refused motors and
+drives)."""
 
 from typing import ClassVar
 
@@ -7,7 +9,7 @@ import numpy as np
 
 from controllers.compiled import CompiledController, Program, core
 from controllers.compiled.core import send, set_velocity
-from controllers.compiled.kilolib import RGB, rand_soft, record, set_color, set_motors
+from controllers.compiled.kilolib import RGB, kilo_ticks, kilo_uid, rand_soft, record, set_color, set_motors
 from controllers.kilolib import KiloProgram
 
 
@@ -143,3 +145,38 @@ class Echo(CompiledController):
         if m.payload[0] < 3:
             row = core.broadcast(k)
             row[0], row[1] = m.payload[0] + 1, k.me
+
+
+class Driver(Program):
+    """A kilolib program that gives a general controller's drive command: refused when it runs."""
+
+    fields: ClassVar[dict] = {"n": np.int64}
+
+    def loop(s, k):
+        s.n += 1
+        if s.n == 3:
+            core.drive(k, 0.1, 0.0)
+
+
+class MotorController(CompiledController):
+    """A compiled controller that sets kilolib's motors, which would move nothing: refused when it runs."""
+
+    period = 0.1
+    fields: ClassVar[dict] = {"n": np.int64}
+
+    def step(s, k):
+        s.n += 1
+        if s.n == 2:
+            set_motors(k, 70, 70)
+
+
+class KiloClock(CompiledController):
+    """kilolib's library in a general controller: its clock, its uid and a soft random byte, recorded."""
+
+    period = 0.1
+    records: ClassVar[tuple] = ("ticks", "uid", "soft")
+
+    def step(s, k):
+        record(k, "ticks", kilo_ticks(k))
+        record(k, "uid", kilo_uid(k))
+        record(k, "soft", rand_soft(k))

@@ -10,6 +10,7 @@ import pytest
 
 import cosim
 from controllers.compiled import CompiledController, ProgramError
+from cosim.errors import SimulationError
 from tests.conftest import ROOT, base_scenario
 
 BAD = "tests.controllers.compiled.bad_programs"
@@ -86,7 +87,7 @@ def test_unicasts_velocities_and_records_made_in_compiled_code_take_effect():
 @pytest.mark.parametrize("cls, marker, expected", [
     ("ControllerUsesADict", "heard = {", "ControllerUsesADict.step is outside the compiled subset"),
     ("ControllerUnknownField", "s.count = 1", "uses state field 'count', which `fields` does not declare"),
-    ("ControllerUndeclaredRecord", "altitude_ok", "list 'altitude_ok' in the controller's `records`"),
+    ("ControllerUndeclaredRecord", "altitude_ok", "list 'altitude_ok' in the class's `records`"),
     ("ControllerUnlistedTimer", '"nap"', "list 'nap' in the controller's `timers`"),
 ])
 def test_a_controller_outside_the_subset_is_refused_when_built(cls, marker, expected):
@@ -107,3 +108,33 @@ def test_a_timer_the_class_does_not_define_or_a_taken_name_is_refused():
         type("NoBlink", (CompiledController,), {"timers": ("blink",)})
     with pytest.raises(TypeError, match="'record' is a name the controller already uses"):
         type("Shadow", (CompiledController,), {"timers": ("record",), "record": lambda s, k: None})
+
+
+def clocked(cls: str, engine: str, monkeypatch):
+    monkeypatch.setenv("COSIM_ENGINE", engine)
+    data = base_scenario(duration=1.0)
+    data["groups"][0]["controller"] = {"class": f"{PROBES}:{cls}", "phase": 0.05}
+    del data["groups"][0]["sensors"]
+    sim = cosim.build(cosim.from_dict(data, source="clock.yaml"))
+    sim.run()
+    return sim
+
+
+@pytest.mark.parametrize("engine", ["event", "auto"])
+def test_a_controller_setting_kilolib_motors_is_refused_on_either_engine(monkeypatch, engine):
+    with pytest.raises(SimulationError, match="ValueError: set_motors is a kilolib program's: a compiled controller moves"):
+        clocked("MotorController", engine, monkeypatch)
+
+
+def test_kilolib_functions_run_in_a_controller_over_the_one_context(monkeypatch):
+    event, fused = clocked("KiloClock", "event", monkeypatch), clocked("KiloClock", "auto", monkeypatch)
+    assert (event.engine_path, fused.engine_path) == ("event", "fused")
+    assert event.recorder.digest() == fused.recorder.digest()
+    rec = event.recorder.tables()["records"]
+    names, values = np.asarray(rec["name"]), np.asarray(rec["value"])
+    t = np.asarray(rec["t_ns"])[names == "ticks"] / 1e9
+    assert len(t) == 10 * len(event.controllers)  # every 0.1 s from 0.05 s, each robot
+    assert values[names == "ticks"].tolist() == np.floor(t * 32 + 1e-9).tolist()  # 32 kilolib ticks a second
+    assert sorted(set(values[names == "uid"].tolist())) == list(range(len(event.controllers)))
+    soft = values[names == "soft"]
+    assert soft.min() >= 0 and soft.max() <= 255 and len(set(soft.tolist())) > 5

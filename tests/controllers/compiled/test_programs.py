@@ -9,6 +9,7 @@ import yaml
 
 import cosim
 from controllers.compiled import ProgramError
+from cosim.errors import SimulationError
 from tests.conftest import ROOT
 
 
@@ -82,3 +83,9 @@ def test_rand_soft_draws_what_the_python_program_draws_on_both_engines(monkeypat
     assert len(python[2]) == 2 * 160 and len(set(python[2])) > 100  # two robots, 32 loops a second, bytes
     assert compiled[2] == python[2] == fused[2]
     assert compiled[1] == python[1] == fused[1]
+
+
+@pytest.mark.parametrize("engine", ["event", "auto"])
+def test_a_program_giving_a_controllers_command_is_refused_on_either_engine(monkeypatch, engine):
+    with pytest.raises(SimulationError, match="ValueError: a kilolib program moves with set_motors and sends from message_tx"):
+        dice(monkeypatch, "Driver", engine)
