@@ -81,21 +81,20 @@ def load_generated(stem: str, text: str, depends: list[str]) -> ModuleType:
 
 _ONE = '''
 from numba import njit
-from controllers.compiled.core import Ctl, kilolib_only
+from controllers.compiled.core import Ctl, NO_CMD, NO_HEADING, NO_OUT_DST, NO_OUT_N, NO_OUT_PAYLOAD, NO_POS, NO_TIMER_N, NO_TIMERS
 {ref}_P
 _setup, _loop, _rx = _P.callbacks["setup"], _P.callbacks["loop"], _P.callbacks["message_rx"]
 _tx, _txs = _P.callbacks["message_tx"], _P.callbacks["message_tx_success"]
 '''
 
-_PROGRAM_ARGS = "st, io, gens, params, rec_i, rec_v, rec_n, t_ns, pos, heading, cmd, out_dst, out_payload, out_n, timers, timer_n"
+_PROGRAM_ARGS = "st, io, gens, params, rec_i, rec_v, rec_n, t_ns"
 _PROGRAM_ENTRY = '''
 
 @njit(cache=True)
 def {name}_one({args}{more}):
-    k = Ctl(t_ns / 1e9, t_ns, io[0].uid, params[0], gens, 0, io[0], pos, heading, cmd, out_dst, out_payload, out_n, rec_i,
-            rec_v, rec_n, timers, timer_n)
-    {call}
-    kilolib_only(k){after}
+    k = Ctl(t_ns / 1e9, t_ns, io[0].uid, params[0], gens, 0, io[0], NO_POS, NO_HEADING, NO_CMD, NO_OUT_DST, NO_OUT_PAYLOAD,
+            NO_OUT_N, rec_i, rec_v, rec_n, NO_TIMERS, NO_TIMER_N)
+    {call}{after}
 '''
 _PROGRAM_CALLS = (("setup", "", "_setup(st[0], k)", ""), ("loop", "", "_loop(st[0], k)", ""),
                   ("rx", ", msg, dist", "_rx(st[0], k, msg[0], dist[0])", ""),
@@ -158,7 +157,7 @@ def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
     from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 
     base = (np.zeros(1, cls.dtype), np.zeros(1, IO_DTYPE), typed.List([np.random.default_rng(0)]), values,
-            np.zeros((1, 3), np.int64), np.zeros(1), np.zeros(1, np.int64), 0, *core.NO_POSES, *core.command_buffers(0))
+            np.zeros((1, 3), np.int64), np.zeros(1), np.zeros(1, np.int64), 0)
     extra = {"rx_one": (np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE)), "tx_one": (np.zeros(1, MESSAGE_DTYPE),)}
     for entry in ("setup_one", "loop_one", "rx_one", "tx_one", "txs_one"):
         args = base + extra.get(entry, ())
@@ -167,9 +166,31 @@ def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
                 warnings.simplefilter("ignore", NumbaWarning)
                 getattr(entries, entry).compile(tuple(typeof(a) for a in args))
         except NumbaError as exc:
-            raise explain(cls, exc) from None
+            raise (controller_command(cls, exc) or explain(cls, exc)) from None
         except KeyError as exc:  # numba's answer to a record field that does not exist
             raise unknown_field(cls, str(exc.args[0])) from None
+
+
+_COMMAND = re.compile(r"\b(drive|set_velocity|broadcast|send|every)\(")
+
+
+def controller_command(cls: type, exc: Exception) -> ProgramError | None:
+    """A kilolib program's callback giving a general controller's command (its context's command
+    buffers are read-only), with the first line that does; None for any other error."""
+    text = _ANSI.sub("", str(exc))
+    if "setitem(readonly array" not in text and "Cannot modify" not in text:
+        return None
+    for callback, fn in cls.callbacks.items():
+        try:
+            src, first = inspect.getsourcelines(fn.py_func)
+        except (OSError, TypeError):
+            continue
+        for n, text in enumerate(src):
+            if _COMMAND.search(text):
+                return ProgramError(f"{inspect.getsourcefile(cls)}:{first + n}: {cls.__name__}.{callback} gives a compiled "
+                                    f"controller's command in `{text.strip()}`: a kilolib program moves with set_motors "
+                                    "and sends from message_tx (docs/kilolib.md)")
+    return None
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")

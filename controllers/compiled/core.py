@@ -41,8 +41,6 @@ Msg = namedtuple("Msg", ["src", "t", "length", "payload", "rssi_dbm"])
 (zero-padded), and the received signal strength (dBm)."""
 
 NO_COMMAND, DRIVE, VELOCITY = 0, 1, 2
-NO_POSES = (np.zeros((0, 3)), np.zeros(0))
-"""The poses a kilolib program's context holds: none (a Kilobot measures by infrared)."""
 OUTBOX = 16
 """Messages one callback may make."""
 RECORDS = 4096
@@ -74,13 +72,12 @@ def no_motors(k: Ctl) -> None:
         raise ValueError("set_motors is a kilolib program's: a compiled controller moves with drive or set_velocity")
 
 
-@njit(cache=True, inline="always")
-def kilolib_only(k: Ctl) -> None:
-    """After a kilolib program's callback: a general controller's commands are refused (kilolib moves
-    the robot by its motors and sends what message_tx fills)."""
-    if k.cmd[0] != NO_COMMAND or k.out_n[0] > 0 or k.timer_n[0] > 0:
-        raise ValueError("a kilolib program moves with set_motors and sends from message_tx: drive, set_velocity, "
-                         "broadcast, send and every are a compiled controller's")
+NO_POS, NO_HEADING = np.zeros((0, 3)), np.zeros(0)
+NO_CMD, NO_OUT_DST, NO_OUT_PAYLOAD, NO_OUT_N, NO_TIMERS, NO_TIMER_N = command_buffers(0)
+"""What a kilolib program's context holds for the poses (none: a Kilobot measures by infrared) and a
+general controller's command buffers. Compiled code reads them as module globals, which numba
+freezes read-only: a program calling drive, set_velocity, broadcast, send or every is refused when
+it compiles (codegen.explain says why), and the context costs no arguments to pass."""
 
 
 @njit(cache=True, inline="always")
@@ -160,14 +157,22 @@ def normal(k: Ctl, mu: float, sigma: float) -> float:
 
 
 @njit(cache=True, inline="always")
+def append_record(rec_i: np.ndarray, rec_v: np.ndarray, rec_n: np.ndarray, t_ns: int, node: int, ch: int,
+                  value: float) -> None:
+    """A record row (time (ns), node, channel; value) after the `rec_n[0]` rows already there: the one
+    layout every compiled callback, per robot or per group, records in."""
+    n = rec_n[0]
+    if n >= len(rec_v):
+        raise ValueError("a compiled callback left more records than its buffer holds")
+    rec_i[n, 0], rec_i[n, 1], rec_i[n, 2] = t_ns, node, ch
+    rec_v[n] = value
+    rec_n[0] = n + 1
+
+
+@njit(cache=True, inline="always")
 def put(k: Ctl, ch: int, value: float) -> None:
     """A record row (now, this robot, channel `ch`, value)."""
-    n = k.rec_n[0]
-    if n >= len(k.rec_v):
-        raise ValueError("a compiled callback left more records than its buffer holds (core.RECORDS)")
-    k.rec_i[n, 0], k.rec_i[n, 1], k.rec_i[n, 2] = k.t_ns, k.me, ch
-    k.rec_v[n] = value
-    k.rec_n[0] = n + 1
+    append_record(k.rec_i, k.rec_v, k.rec_n, k.t_ns, k.me, ch, value)
 
 
 def record(k: Ctl, name: str, value: float) -> None:

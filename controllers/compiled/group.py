@@ -39,17 +39,18 @@ from numba.extending import overload
 
 from controllers.api.group import GroupController
 from controllers.compiled.channels import channel_name, literal_channel
+from controllers.compiled.core import append_record
 from controllers.compiled.program import declared_layout, params_record
 from netstack.backend import IndexedPayloads
 
-Tick = namedtuple("Tick", ["now", "params", "first", "ids", "alive", "pos", "heading", "in_dst", "in_src", "in_t",
-                           "in_len", "in_payload", "motion", "cmd", "out", "payload", "rec", "rec_n"])
-"""One step's context: the time (s), the parameters (`k.params.x`), the group's first node id and ids,
+Tick = namedtuple("Tick", ["now", "t_ns", "params", "first", "ids", "alive", "pos", "heading", "in_dst", "in_src", "in_t",
+                           "in_len", "in_payload", "motion", "cmd", "out", "payload", "rec_i", "rec_v", "rec_n"])
+"""One step's context: the time (s and ns), the parameters (`k.params.x`), the group's first node id and ids,
 which robots are alive, every node's position and heading (by node id), the inbox as arrays (receiver
 index, sender node id, receive time (s), payload length, and the payload's first `payload_bytes`
 bytes, zero-padded), and the buffers the helpers fill: per robot its motion command (kind; v, w or
 vx, vy, vz), its message (NO_MESSAGE, BROADCAST_DST or a node id) and payload row; and records
-(robot, channel, value)."""
+(rows of time (ns), node, channel; values; count: core.append_record's layout)."""
 
 NO_MOTION, DRIVE, VELOCITY = 0, 1, 2
 NO_MESSAGE, BROADCAST_DST = -2, -1
@@ -113,11 +114,7 @@ def _record(k, i, name, value):
         return None
 
     def impl(k, i, name, value):
-        n = k.rec_n[0]
-        if n >= len(k.rec):
-            raise ValueError("a compiled group step left more records than its buffer holds (group.RECORDS)")
-        k.rec[n, 0], k.rec[n, 1], k.rec[n, 2] = i, ch, float(value)
-        k.rec_n[0] = n + 1
+        append_record(k.rec_i, k.rec_v, k.rec_n, k.t_ns, k.ids[i], ch, float(value))
     return impl
 
 
@@ -158,7 +155,7 @@ class CompiledGroup(GroupController):
         self.state = np.zeros(0, dtype=type(self).dtype)
         self.payload = np.zeros((0, type(self).payload_bytes), dtype=np.uint8)
         self._out = self._buffers(0)
-        self._rec, self._rec_n = np.zeros((RECORDS, 3)), np.zeros(1, np.int64)
+        self._rec = (np.zeros((RECORDS, 3), np.int64), np.zeros(RECORDS), np.zeros(1, np.int64))
 
     @staticmethod
     def _buffers(n: int) -> tuple[np.ndarray, ...]:
@@ -177,12 +174,12 @@ class CompiledGroup(GroupController):
     def fused_parts(self) -> tuple:
         """What the fused engine steps in place: the state, payload rows, parameters, the command
         buffers (motion kinds, commands, messages) and the records with their count."""
-        return (self.state, self.payload, self.values, *self._out, self._rec, self._rec_n)
+        return (self.state, self.payload, self.values, *self._out, *self._rec)
 
     def _tick_args(self, now: float, inbox_cols: tuple) -> Tick:
         g = self.group
-        return Tick(now, self.values[0], int(g.ids[0]) if g.n else 0, g.ids, g.alive(), g.all_positions(),
-                    g.all_headings(), *inbox_cols, *self._out, self.payload, self._rec, self._rec_n)
+        return Tick(now, round(now * 1e9), self.values[0], int(g.ids[0]) if g.n else 0, g.ids, g.alive(),
+                    g.all_positions(), g.all_headings(), *inbox_cols, *self._out, self.payload, *self._rec)
 
     def _check(self) -> None:
         """Compile the step now for the types it will run with; outside the subset: ProgramError."""
@@ -226,10 +223,10 @@ class CompiledGroup(GroupController):
         due = np.flatnonzero(out >= 0)
         if len(due):
             g.send(due, out[due], self.payload[due])
-        n = int(self._rec_n[0])
+        rec_i, rec_v, rec_n = self._rec
+        n = int(rec_n[0])
         if n:
-            rows = self._rec[:n]
-            cuts = np.flatnonzero(np.diff(rows[:, 1])) + 1
-            for part in np.split(rows, cuts):
-                g.record(channel_name(int(part[0, 1])), part[:, 2].copy(), part[:, 0].astype(np.int64))
-            self._rec_n[0] = 0
+            cuts = np.flatnonzero(np.diff(rec_i[:n, 2])) + 1
+            for a, b in zip([0, *cuts.tolist()], [*cuts.tolist(), n], strict=True):
+                g.record(channel_name(int(rec_i[a, 2])), rec_v[a:b].copy(), rec_i[a:b, 1] - int(g.ids[0]))
+            rec_n[0] = 0

@@ -29,7 +29,6 @@ import numpy as np
 
 from controllers import Message
 from controllers.compiled.channels import channel, channel_name
-from controllers.compiled.core import NO_POSES, command_buffers
 from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 from controllers.compiled.scratch import record_buffers
 from controllers.kilolib.api import TICKS_PER_S, KiloParams, KiloProgram
@@ -186,7 +185,6 @@ class Program(KiloProgram):
         self.io[0]["moving"] = True
         self._msg = np.zeros(1, dtype=MESSAGE_DTYPE)
         self._dist = np.zeros(1, dtype=DISTANCE_DTYPE)
-        self._commands = (*NO_POSES, *command_buffers(0))
         self._gens = None
         self.first_ns = (0, 0)
 
@@ -215,7 +213,7 @@ class Program(KiloProgram):
     def _args(self) -> tuple:
         rec_i, rec_v, rec_n = record_buffers()
         rec_n[0] = 0  # what a failed call left behind is not this call's
-        return (self.state, self.io, self._gens, self.values, rec_i, rec_v, rec_n, round(self.now * 1e9), *self._commands)
+        return (self.state, self.io, self._gens, self.values, rec_i, rec_v, rec_n, round(self.now * 1e9))
 
     def _collect(self) -> None:
         io = self.io[0]

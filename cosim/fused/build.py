@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from controllers.compiled.controller import CompiledController, TimerCall
-from controllers.compiled.core import NO_POSES, OUTBOX, RECORDS, command_buffers
+from controllers.compiled.core import OUTBOX, RECORDS
 from controllers.compiled.group import CompiledGroup
 from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 from controllers.compiled.program import Program
@@ -180,7 +180,7 @@ def programs_of(controllers: list, variants: list[tuple], records: int, net: Fas
         prog, slot, tuple(_stack(r) for r in rows), io, joined(streams), tuple(h.values for h in first), motion,
         np.array([float(h.params.distance_noise_mm) for h in first]), np.zeros((len(first), 3), np.int64),
         np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE), np.zeros((room, 3), np.int64), np.zeros(room),
-        np.zeros(1, np.int64), np.array([net.config.airtime_to_ns(BROADCAST, 12)], np.int64), (*NO_POSES, *command_buffers(0)))
+        np.zeros(1, np.int64), np.array([net.config.airtime_to_ns(BROADCAST, 12)], np.int64))
 
 
 def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) -> loop.Groups:
@@ -195,12 +195,12 @@ def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) ->
         first, size = int(grp.ids[0]), grp.n
         group_of[first:first + size] = g
         index[first:first + size] = np.arange(size)
-        state, payload, values, motion, cmd, out, rec, rec_n = ctrl.fused_parts()
+        state, payload, values, motion, cmd, out, *_records = ctrl.fused_parts()
         width = payload.shape[1]
         rows = max(INBOX_ROWS * size, 1)
         air = np.array([cfg.airtime_to_ns(BROADCAST, width), cfg.airtime_to_ns(0, width)], np.int64)
         wheeled = bool(slots.size) and bool(np.all(slots[first:first + size] >= 0))
-        parts.append(Parts(first, size, state, values, grp.ids, motion, cmd, out, payload, rec, rec_n,
+        parts.append(Parts(first, size, state, values, grp.ids, motion, cmd, out, payload,
                            np.zeros(rows, np.int64), np.zeros(rows, np.int64), np.zeros(rows), np.zeros(rows, np.int64),
                            np.zeros((rows, width), np.uint8), np.zeros(1, np.int64), air, wheeled))
     return loop.Groups(tuple(parts), group_of, index, np.ones(max(len(groups), 1), np.bool_),

@@ -32,24 +32,21 @@ def _dispatcher(head: str, selector: str, cases: list[tuple[object, list[str]]],
     return "\n".join(lines) + "\n"
 
 
-_PROGRAM_ARGS = "p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist, cmds"
-_CONTEXT = ("k = Ctl(t / 1e9, t, i, params[{q}][0], gens, i, io[i], cmds[0], cmds[1], cmds[2], cmds[3], cmds[4], cmds[5], "
-            "rec_i, rec_v, rec_n, cmds[6], cmds[7])")
+_PROGRAM_ARGS = "p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist"
+_CONTEXT = ("k = Ctl(t / 1e9, t, i, params[{q}][0], gens, i, io[i], NO_POS, NO_HEADING, NO_CMD, NO_OUT_DST, "
+            "NO_OUT_PAYLOAD, NO_OUT_N, rec_i, rec_v, rec_n, NO_TIMERS, NO_TIMER_N)")
 
 
 def _program_dispatchers(n: int) -> str:
     """`_call_loop`, `_call_rx`, `_call_tx` and `_call_txs`: a kilolib callback of program class p,
-    inlined, with its context (controllers.compiled.core.Ctl); a general controller's command left
-    in it is refused."""
-    calls = (("loop", ["_loop_{q}(states[{q}][slot], k)"], None),
-             ("rx", ["_rx_{q}(states[{q}][slot], k, msg[0], dist[0])"], None),
-             ("tx", ["sent = bool(_tx_{q}(states[{q}][slot], k, msg[0]))", "kilolib_only(k)", "return sent"], "return False"),
-             ("txs", ["_txs_{q}(states[{q}][slot], k)"], None))
+    inlined, with its context (controllers.compiled.core.Ctl, a program's: core.NO_CMD and the rest)."""
+    calls = (("loop", "_loop_{q}(states[{q}][slot], k)", None),
+             ("rx", "_rx_{q}(states[{q}][slot], k, msg[0], dist[0])", None),
+             ("tx", "return bool(_tx_{q}(states[{q}][slot], k, msg[0]))", "return False"),
+             ("txs", "_txs_{q}(states[{q}][slot], k)", None))
     return "".join(_dispatcher(f"_call_{name}({_PROGRAM_ARGS})", "p",
-                               [(q, [_CONTEXT.format(q=q)] + [line.format(q=q) for line in body]
-                                 + ([] if name == "tx" else ["kilolib_only(k)"])) for q in range(n)],
-                               last=last, inline=True)
-                   for name, body, last in calls)
+                               [(q, [_CONTEXT.format(q=q), call.format(q=q)]) for q in range(n)], last=last, inline=True)
+                   for name, call, last in calls)
 
 
 @functools.cache
@@ -61,7 +58,9 @@ def fused_module(classes: tuple[type, ...], template: Path, groups: tuple[type, 
     each set of classes (reading and hashing the sources costs a run ~2 ms)."""
     head = ["", "", "# -- generated: the scenario's programs, groups and controllers --",
             "from controllers.compiled.group import Tick, NO_MOTION, NO_MESSAGE",
-            "from controllers.compiled.core import Ctl, Msg, kilolib_only, no_motors"]
+            "from controllers.compiled.core import Ctl, Msg, no_motors",
+            "from controllers.compiled.core import NO_CMD, NO_HEADING, NO_OUT_DST, NO_OUT_N, NO_OUT_PAYLOAD, NO_POS, NO_TIMER_N, "
+            "NO_TIMERS"]
     for q, cls in enumerate(classes):
         head.append(f"{class_ref(cls)}_P{q}")
         head.append(f"_loop_{q}, _rx_{q}, _tx_{q}, _txs_{q} = (njit(inline='always')(_P{q}.callbacks[c].py_func) for c in "
@@ -85,9 +84,9 @@ def _group_dispatchers(n: int) -> str:
     branch per group."""
     parts = "W, R, F, L, P, G = borrow((W, R, F, L, P, G))"
     step = [(g, [f"gp = G.parts[{g}]", "m = gp.in_n[0]",
-                 "k = Tick(t / 1e9, gp.params[0], gp.first, gp.ids, W.alive[gp.first:gp.first + gp.n], W.pos, W.ahead,",
-                 "         gp.in_dst[:m], gp.in_src[:m], gp.in_t[:m], gp.in_len[:m], gp.in_payload[:m], gp.motion,",
-                 "         gp.cmd, gp.out, gp.payload, gp.rec, gp.rec_n)",
+                 "k = Tick(t / 1e9, t, gp.params[0], gp.first, gp.ids, W.alive[gp.first:gp.first + gp.n], W.pos,",
+                 "         W.ahead, gp.in_dst[:m], gp.in_src[:m], gp.in_t[:m], gp.in_len[:m], gp.in_payload[:m],",
+                 "         gp.motion, gp.cmd, gp.out, gp.payload, P.rec_i, P.rec_v, P.rec_n)",
                  "gp.motion[:] = NO_MOTION", "gp.out[:] = NO_MESSAGE", f"_gtick_{g}(gp.state, k)",
                  "G.cursor[0], G.cursor[1], G.cursor[2], G.cursor[3] = g, t, 0, 0",
                  "apply_group(W, R, F, L, P, gp, t, G.cursor)"]) for g in range(n)]

@@ -19,12 +19,13 @@ from cosim.fused.rows import finite, log_row
 from jit.borrow import borrow
 from netstack.fast.air import launch, room
 
-PART_FIELDS = ("first", "n", "state", "params", "ids", "motion", "cmd", "out", "payload", "rec", "rec_n", "in_dst",
-               "in_src", "in_t", "in_len", "in_payload", "in_n", "air", "wheeled")
+PART_FIELDS = ("first", "n", "state", "params", "ids", "motion", "cmd", "out", "payload", "in_dst", "in_src", "in_t",
+               "in_len", "in_payload", "in_n", "air", "wheeled")
 Parts = namedtuple("Parts", PART_FIELDS)
 """One compiled group: its first node and size, the controller's own state, parameters, command
-buffers, payload rows and records; its inbox (capacity rows, `in_n`[0] used); the airtime of its
-frames (broadcast, unicast; ns); whether every robot is differential-drive."""
+buffers and payload rows (its records go straight to the programs' record buffer); its inbox
+(capacity rows, `in_n`[0] used); the airtime of its frames (broadcast, unicast; ns); whether every
+robot is differential-drive."""
 
 
 @njit(cache=True)
@@ -122,14 +123,5 @@ def apply(W, R, F, L, P, gp: Parts, t: int, cursor: np.ndarray) -> None:
             cursor[3] = i
             return
         cursor[2], cursor[3] = cursor[2] + 1, 0
-    m = gp.rec_n[0]
-    for q in range(m):
-        n = P.rec_n[0]
-        if n >= len(P.rec_v):
-            raise ValueError("the fused engine's record buffer is full")
-        P.rec_i[n, 0], P.rec_i[n, 1], P.rec_i[n, 2] = t, gp.first + np.int64(gp.rec[q, 0]), np.int64(gp.rec[q, 1])
-        P.rec_v[n] = gp.rec[q, 2]
-        P.rec_n[0] = n + 1
-    gp.rec_n[0] = 0
     gp.in_n[0] = 0
     cursor[0] = -1

@@ -31,11 +31,10 @@ from jit.borrow import borrow
 from netstack.fast.air import arriving, landed, launch, room
 
 Programs = namedtuple("Programs", ["prog", "slot", "states", "io", "gens", "params", "motion", "noise", "period", "msg",
-                                   "dist", "rec_i", "rec_v", "rec_n", "air", "cmds"])
-"""Per robot: its program class (index), its row in that class's state array, its kilolib record, its
-timer periods (loop, transmit, motion); per class: the Kilobot motion and distance noise; buffers for
-one call; the airtime of a kilolib frame (a 12-byte broadcast, ns); the rest of a program's context
-(controllers.compiled.core.Ctl: no poses, and command buffers a program must leave empty)."""
+                                   "dist", "rec_i", "rec_v", "rec_n", "air"])
+"""Per robot: its program class (index), its row in that class's state array, its timer periods
+(loop, transmit, motion); per class: the Kilobot motion and distance noise; buffers for one call;
+the airtime of a kilolib frame (a 12-byte broadcast, ns)."""
 
 Log = namedtuple("Log", ["t", "kind", "src", "dst", "tx", "dist", "size", "reason", "n", "counters", "room"])
 """Network rows for the trace (distance for receptions: the RSSI is computed from it in Python; the
@@ -55,19 +54,19 @@ STOPPED, ENDED, FULL, NEWTIMER = 0, 1, 2, 3
 DONE = 0
 
 
-def _call_loop(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist, cmds):  # replaced when generated
+def _call_loop(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist):  # replaced when generated
     raise NotImplementedError
 
 
-def _call_rx(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist, cmds):  # replaced when generated
+def _call_rx(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist):  # replaced when generated
     raise NotImplementedError
 
 
-def _call_tx(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist, cmds):  # replaced when generated
+def _call_tx(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist):  # replaced when generated
     raise NotImplementedError
 
 
-def _call_txs(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist, cmds):  # replaced when generated
+def _call_txs(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist):  # replaced when generated
     raise NotImplementedError
 
 
@@ -92,12 +91,12 @@ def _call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi):  # replaced
 
 
 @njit(cache=True)
-def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, dist, cmds, me: int,
-             src: int, t: int) -> None:
+def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, dist, me: int, src: int,
+             t: int) -> None:
     """KiloProgram.on_message: the frame's message, its infrared measurement, then message_rx.
     (Arrays one by one: a tuple's field read costs a reference count, and this runs per reception.)"""
-    pos, payload, prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, dist, cmds = borrow(
-        (pos, payload, prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, dist, cmds))
+    pos, payload, prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, dist = borrow(
+        (pos, payload, prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, dist))
     if not crc_ok(payload):
         return
     dx, dy, dz = pos[src, 0] - pos[me, 0], pos[src, 1] - pos[me, 1], pos[src, 2] - pos[me, 2]
@@ -113,7 +112,7 @@ def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, r
         m.data[j] = payload[j]
     m.type = payload[9]
     m.crc = np.uint16(payload[10]) | (np.uint16(payload[11]) << 8)
-    _call_rx(prog[me], slot[me], me, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist, cmds)
+    _call_rx(prog[me], slot[me], me, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
 
 
 @njit(cache=True, inline="always")
@@ -175,7 +174,7 @@ def _hand_over(W, R, F, P, G, C, L, slots: np.ndarray, t: int) -> int:
                         status = FULL
                     else:
                         _receive(pos, payload[s], prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg,
-                                 mdist, P.cmds, me, src[s], t)
+                                 mdist, me, src[s], t)
             elif group_of[me] >= 0:
                 if not _call_take(group_of[me], G, index[me], src[s], t, size[s], payload[s]):
                     G.full[0], status = group_of[me], FULL
@@ -223,8 +222,7 @@ def _transmit(W, R, F, P, L, i: int, t: int) -> None:
     msg.data[:] = 0
     msg.type = 0
     msg.crc = 0
-    if not _call_tx(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist,
-                    P.cmds):
+    if not _call_tx(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist):
         return
     s = launch(F, R, W.alive, i, -1, 12, P.air[0], t)
     frame = F.payload[s]
@@ -233,8 +231,7 @@ def _transmit(W, R, F, P, L, i: int, t: int) -> None:
     frame[9], frame[10], frame[11] = msg.type, msg.crc & 0xFF, msg.crc >> 8
     log_row(L, t, SEND, i, -1, F.tx[s], np.nan, 12, 0)
     L.counters[0] += 1
-    _call_txs(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist,
-              P.cmds)
+    _call_txs(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist)
 
 
 @njit(cache=True, inline="always")
@@ -243,11 +240,12 @@ def _loops(ring, i, t_ring, limit, tt, ts, tn, tstart, tlen, tcur, tper, tlive, 
     tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters = borrow(
         (tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters))
     bt, bs = other_rings(tt, ts, tstart, tcur, tlive, ring)
-    prog, slot, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist, cmds = (
-        P.prog, P.slot, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist, P.cmds)
+    prog, slot, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist = (P.prog, P.slot, P.states, P.io, P.gens,
+                                                                           P.params, P.rec_i, P.rec_v, P.rec_n, P.msg,
+                                                                           P.dist)
     while True:
         if i >= 0:
-            _call_loop(prog[i], slot[i], i, t_ring, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist, cmds)
+            _call_loop(prog[i], slot[i], i, t_ring, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
         if not tlive[ring] or rec_n[0] > rec_room:  # (room for the next call's records: Log.room)
             return
         k = tstart[ring] + tcur[ring]

@@ -148,7 +148,7 @@ class Echo(CompiledController):
 
 
 class Driver(Program):
-    """A kilolib program that gives a general controller's drive command: refused when it runs."""
+    """A kilolib program that gives a general controller's drive command: refused when it compiles."""
 
     fields: ClassVar[dict] = {"n": np.int64}
 

@@ -9,7 +9,6 @@ import yaml
 
 import cosim
 from controllers.compiled import ProgramError
-from cosim.errors import SimulationError
 from tests.conftest import ROOT
 
 
@@ -35,9 +34,9 @@ def test_compiled_twins_give_the_python_programs_trace(config, duration, monkeyp
     assert compiled[2] == python[2] and python[2][1] > 0  # messages were heard, and the same ones
 
 
-def build_with(cls: str):
+def build_with(cls: str, module: str = "tests.controllers.compiled.bad_programs"):
     data = yaml.safe_load((ROOT / "configs" / "kilolib_orbit.yaml").read_text())
-    data["groups"][1]["controller"]["class"] = f"tests.controllers.compiled.bad_programs:{cls}"
+    data["groups"][1]["controller"]["class"] = f"{module}:{cls}"
     return cosim.build(cosim.from_dict(data, source="orbit.yaml"))
 
 
@@ -85,7 +84,11 @@ def test_rand_soft_draws_what_the_python_program_draws_on_both_engines(monkeypat
     assert compiled[1] == python[1] == fused[1]
 
 
-@pytest.mark.parametrize("engine", ["event", "auto"])
-def test_a_program_giving_a_controllers_command_is_refused_on_either_engine(monkeypatch, engine):
-    with pytest.raises(SimulationError, match="ValueError: a kilolib program moves with set_motors and sends from message_tx"):
-        dice(monkeypatch, "Driver", engine)
+def test_a_program_giving_a_controllers_command_is_refused_with_its_line():
+    path = ROOT / "tests" / "controllers" / "compiled" / "probes.py"
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "core.drive(k, 0.1, 0.0)" in text)
+    with pytest.raises(ProgramError) as err:
+        build_with("Driver", module="tests.controllers.compiled.probes")
+    msg = str(err.value)
+    assert f"probes.py:{line}: Driver.loop gives a compiled controller's command in `core.drive(k, 0.1, 0.0)`" in msg
+    assert "moves with set_motors and sends from message_tx" in msg
