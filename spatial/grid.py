@@ -88,6 +88,38 @@ def _counting_sort(g: Grid, pos: np.ndarray, nx: int, ny: int) -> None:
 
 
 @njit(cache=True)
+def _stable_by(keys: np.ndarray, order: np.ndarray, size: int) -> np.ndarray:
+    """`order` stably re-sorted by keys[order] (all within 0..size-1)."""
+    counts = np.zeros(size + 1, np.int64)
+    for k in range(len(order)):
+        counts[keys[order[k]] + 1] += 1
+    for c in range(size):
+        counts[c + 1] += counts[c]
+    out = np.empty(len(order), np.int64)
+    for k in range(len(order)):
+        c = keys[order[k]]
+        out[counts[c]] = order[k]
+        counts[c] += 1
+    return out
+
+
+@njit(cache=True)
+def _two_pass_sort(g: Grid, pos: np.ndarray, nx: int, ny: int) -> None:
+    """The points ordered by cell when the cells are too many for the table but their columns and
+    rows are not: by row, then stably by column (two counting passes, no table of cells)."""
+    n = len(pos)
+    gx, gy = np.full(n, nx, np.int64), np.full(n, ny, np.int64)  # unplaced points: after every cell
+    shape = g.shape
+    for k in range(n):
+        if _placed(pos, k):
+            gx[k], gy[k] = _cell(pos, k, shape[0], shape[1], shape[2])
+    g.order[:] = _stable_by(gx, _stable_by(gy, np.arange(n), ny + 1), nx + 1)
+    for k in range(n):
+        q = g.order[k]
+        g.key[k] = NO_CELL if gx[q] == nx else gx[q] * SHIFT + gy[q]
+
+
+@njit(cache=True)
 def _table(g: Grid, nx: int, ny: int) -> None:
     """The start table from sorted keys, when the cells spanned fit in it."""
     start, key = g.start, g.key
@@ -127,6 +159,8 @@ def build(g: Grid, pos: np.ndarray, cell: float, again: bool, widen: bool = Fals
             for k in range(n):
                 key[k] = _key(pos, order[k], shape)
             _insertion_sort(key, order)
+        elif nx <= 8 * n + 1024 and ny <= 8 * n + 1024:
+            _two_pass_sort(g, pos, nx, ny)
         else:
             for k in range(n):
                 key[k] = _key(pos, k, shape)
