@@ -178,18 +178,25 @@ def controller_command(cls: type, exc: Exception) -> ProgramError | None:
     """A kilolib program's callback giving a general controller's command (its context's command
     buffers are read-only), with the first line that does; None for any other error."""
     text = _ANSI.sub("", str(exc))
-    if "setitem(readonly array" not in text and "Cannot modify" not in text:
+    found = _first_line(cls, _COMMAND) if "setitem(readonly array" in text or "Cannot modify" in text else None
+    if found is None:
         return None
+    callback, line, code = found
+    return ProgramError(f"{inspect.getsourcefile(cls)}:{line}: {cls.__name__}.{callback} gives a compiled controller's "
+                        f"command in `{code}`: a kilolib program moves with set_motors and sends from message_tx "
+                        "(docs/kilolib.md)")
+
+
+def _first_line(cls: type, pattern: re.Pattern) -> tuple[str, int, str] | None:
+    """The first line of the class's callbacks that `pattern` finds: (callback, line number, code)."""
     for callback, fn in cls.callbacks.items():
         try:
             src, first = inspect.getsourcelines(fn.py_func)
         except (OSError, TypeError):
             continue
         for n, text in enumerate(src):
-            if _COMMAND.search(text):
-                return ProgramError(f"{inspect.getsourcefile(cls)}:{first + n}: {cls.__name__}.{callback} gives a compiled "
-                                    f"controller's command in `{text.strip()}`: a kilolib program moves with set_motors "
-                                    "and sends from message_tx (docs/kilolib.md)")
+            if pattern.search(text):
+                return callback, first + n, text.strip()
     return None
 
 
@@ -229,15 +236,11 @@ def explain(cls: type, exc: Exception) -> ProgramError:
 def unknown_field(cls: type, name: str) -> ProgramError:
     """A state field the callbacks use and `fields` does not declare, with the first line using it."""
     declared = ", ".join(cls.fields) or "none"
-    for callback, fn in cls.callbacks.items():
-        try:
-            src, first = inspect.getsourcelines(fn.py_func)
-        except (OSError, TypeError):
-            continue
-        for n, text in enumerate(src):
-            if re.search(rf"\.{re.escape(name)}\b", text):
-                return ProgramError(f"{inspect.getsourcefile(cls)}:{first + n}: {cls.__name__}.{callback} uses state field "
-                                    f"{name!r}, which `fields` does not declare (declared: {declared}) in `{text.strip()}`")
+    found = _first_line(cls, re.compile(rf"\.{re.escape(name)}\b"))
+    if found is not None:
+        callback, line, code = found
+        return ProgramError(f"{inspect.getsourcefile(cls)}:{line}: {cls.__name__}.{callback} uses state field {name!r}, "
+                            f"which `fields` does not declare (declared: {declared}) in `{code}`")
     return ProgramError(f"{cls.__name__}: a callback uses state field {name!r}, which `fields` does not declare "
                         f"(declared: {declared})")
 
