@@ -8,8 +8,8 @@ context; kilolib's functions are a library over it.
     every(k, "callback", period, phase)                           uniform(k)            normal(k, mu, sigma)
 
 `k` is a `Ctl`: the time, this robot's node id, its parameters, its own random stream, its kilolib
-record, and the buffers the commands fill; the engine applies them when the callback returns (drive or velocity, then the
-messages in the order they were made, then records and timers). A message is a fixed-size row of
+record, and the buffers the commands fill; the engine applies them when the callback returns (drive
+or velocity, then the messages in the order they were made, then records and timers). A message is a fixed-size row of
 `payload_bytes` bytes that the callback fills in place. A received message is an `Msg`; range_to
 and bearing_to measure as `net.range_to` and `net.bearing_to` do, from the poses at the call.
 """
@@ -77,7 +77,7 @@ NO_CMD, NO_OUT_DST, NO_OUT_PAYLOAD, NO_OUT_N, NO_TIMERS, NO_TIMER_N = command_bu
 """What a kilolib program's context holds for the poses (none: a Kilobot measures by infrared) and a
 general controller's command buffers. Compiled code reads them as module globals, which numba
 freezes read-only: a program calling drive, set_velocity, broadcast, send or every is refused when
-it compiles (codegen.explain says why), and the context costs no arguments to pass."""
+it compiles (codegen.controller_command names the line), and the context costs no arguments to pass."""
 
 
 @njit(cache=True, inline="always")
@@ -163,7 +163,7 @@ def append_record(rec_i: np.ndarray, rec_v: np.ndarray, rec_n: np.ndarray, t_ns:
     layout every compiled callback, per robot or per group, records in."""
     n = rec_n[0]
     if n >= len(rec_v):
-        raise ValueError("a compiled callback left more records than its buffer holds")
+        raise ValueError("a compiled callback left more records than its buffer holds (core.RECORDS; group.RECORDS a step)")
     rec_i[n, 0], rec_i[n, 1], rec_i[n, 2] = t_ns, node, ch
     rec_v[n] = value
     rec_n[0] = n + 1

@@ -45,12 +45,12 @@ from netstack.backend import IndexedPayloads
 
 Tick = namedtuple("Tick", ["now", "t_ns", "params", "first", "ids", "alive", "pos", "heading", "in_dst", "in_src", "in_t",
                            "in_len", "in_payload", "motion", "cmd", "out", "payload", "rec_i", "rec_v", "rec_n"])
-"""One step's context: the time (s and ns), the parameters (`k.params.x`), the group's first node id and ids,
-which robots are alive, every node's position and heading (by node id), the inbox as arrays (receiver
-index, sender node id, receive time (s), payload length, and the payload's first `payload_bytes`
-bytes, zero-padded), and the buffers the helpers fill: per robot its motion command (kind; v, w or
-vx, vy, vz), its message (NO_MESSAGE, BROADCAST_DST or a node id) and payload row; and records
-(rows of time (ns), node, channel; values; count: core.append_record's layout)."""
+"""One step's context: the time (s and ns), the parameters (`k.params.x`), the group's first node id
+and ids, which robots are alive, every node's position and heading (by node id), the inbox as arrays
+(receiver index, sender node id, receive time (s), payload length, and the payload's first
+`payload_bytes` bytes, zero-padded), and the buffers the helpers fill: per robot its motion command
+(kind; v, w or vx, vy, vz), its message (NO_MESSAGE, BROADCAST_DST or a node id) and payload row;
+and records (rows of time (ns), node, channel; values; count: core.append_record's layout)."""
 
 NO_MOTION, DRIVE, VELOCITY = 0, 1, 2
 NO_MESSAGE, BROADCAST_DST = -2, -1
