@@ -92,6 +92,7 @@ _PROGRAM_ENTRY = '''
 
 @njit(cache=True)
 def {name}_one({args}{more}):
+    rec_n[0] = 0  # the records are collected after every call: rows left here are a failed call's
     k = Ctl(t_ns / 1e9, t_ns, io[0].uid, params[0], gens, 0, io[0], NO_POS, NO_HEADING, NO_CMD, NO_OUT_DST, NO_OUT_PAYLOAD,
             NO_OUT_N, rec_i, rec_v, rec_n, NO_TIMERS, NO_TIMER_N)
     {call}{after}
@@ -125,6 +126,7 @@ _{name} = _C.callbacks["{name}"]
 @njit(cache=True)
 def {name}_one(st, now, t_ns, me, params, gens, io, pos, heading, cmd, out_dst, out_payload, out_n, rec_i, rec_v, rec_n,
                timers, timer_n{args}):
+    rec_n[0] = 0  # the records are collected after every call: rows left here are a failed call's
     k = Ctl(now, t_ns, me, params[0], gens, 0, io[0], pos, heading, cmd, out_dst, out_payload, out_n, rec_i, rec_v, rec_n,
             timers, timer_n){body}
     _{name}(st[0], k{extra})

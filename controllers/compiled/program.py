@@ -211,9 +211,7 @@ class Program(KiloProgram):
 
     # -- the compiled callbacks, one robot at a time (the event engine) -------------------------------
     def _args(self) -> tuple:
-        rec_i, rec_v, rec_n = record_buffers()
-        rec_n[0] = 0  # what a failed call left behind is not this call's
-        return (self.state, self.io, self._gens, self.values, rec_i, rec_v, rec_n, round(self.now * 1e9))
+        return (self.state, self.io, self._gens, self.values, *record_buffers(), round(self.now * 1e9))
 
     def _collect(self) -> None:
         io = self.io[0]

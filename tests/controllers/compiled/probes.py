@@ -180,3 +180,14 @@ class KiloClock(CompiledController):
         record(k, "ticks", kilo_ticks(k))
         record(k, "uid", kilo_uid(k))
         record(k, "soft", rand_soft(k))
+
+
+class RecordsThenFails(CompiledController):
+    """Records, then raises, in its first step: the run stops with its records left uncollected."""
+
+    period = 0.1
+    records: ClassVar[tuple] = ("left_behind",)
+
+    def step(s, k):
+        record(k, "left_behind", 1.0)
+        raise ValueError("a failing step")

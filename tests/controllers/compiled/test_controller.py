@@ -138,3 +138,10 @@ def test_kilolib_functions_run_in_a_controller_over_the_one_context(monkeypatch)
     assert sorted(set(values[names == "uid"].tolist())) == list(range(len(event.controllers)))
     soft = values[names == "soft"]
     assert soft.min() >= 0 and soft.max() <= 255 and len(set(soft.tolist())) > 5
+
+
+def test_records_a_failed_call_left_do_not_reach_the_next_run(monkeypatch):
+    with pytest.raises(SimulationError, match="a failing step"):
+        clocked("RecordsThenFails", "event", monkeypatch)
+    names = set(np.asarray(clocked("KiloClock", "event", monkeypatch).recorder.tables()["records"]["name"]).tolist())
+    assert names == {"ticks", "uid", "soft"}
