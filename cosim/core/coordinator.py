@@ -68,11 +68,11 @@ class Simulation:
         self._restore = list(program_states)  # per node: a state file's program state for restore_state
         self.dt_ns, self.quantum_ns, self.duration_ns = dt_ns, quantum_ns, duration_ns
         self.neighbor_timeout_ns, self.positions_every_ns = neighbor_timeout_ns, positions_every_ns
-        self.queue = EventQueue()
         self.now_ns = 0
         self.current_node: int | None = None  # whose code runs now (error reports); timers and stacks set it
         self.counters = Counters()
         self.alive: np.ndarray = np.ones(len(controllers), dtype=bool)
+        self.queue = EventQueue(self.alive)
         self.alive_list: list[bool] = [True] * len(controllers)  # the same, cheap to index from Python
         self.neighbor_table: NeighborTable | None = NeighborTable(len(controllers)) if net is not None else None
         self._dt_s = dt_ns / NS_PER_S

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cosim.core.timers import GroupTimer, Timer
+from cosim.core.timers import Timer
 from cosim.core.timeunits import NS_PER_S
 
 MAX_SECONDS = 9.2e9
@@ -35,7 +35,6 @@ class SimServices:
     """Implements controllers.Services for one node, on simulated time."""
 
     __slots__ = ("_rng", "_sim", "node")
-    timer = Timer
 
     def __init__(self, sim: Simulation, node: int, rng: np.random.Generator) -> None:
         self._sim = sim
@@ -57,14 +56,14 @@ class SimServices:
             phase = int(self._rng.integers(0, period))
         elif not 0 <= phase:
             raise ValueError(f"phase must be >= 0, got {phase} ns")
-        return self.timer(self._sim, fn, self._sim.now_ns + phase, period, self.node)
+        return Timer(self._sim, fn, self._sim.now_ns + phase, period, self.node)
 
     def after(self, delay_s: float, fn: Callable[[], None]) -> Timer:
         delay = _seconds_to_ns(delay_s, "delay")
         if delay < 0:
             raise ValueError(f"delay must be >= 0 seconds, got {delay_s!r}")
         _require_callable("after", fn)
-        return self.timer(self._sim, fn, self._sim.now_ns + delay, 0, self.node)
+        return Timer(self._sim, fn, self._sim.now_ns + delay, 0, self.node)
 
     def record(self, name: str, value: float) -> None:
         self._sim.recorder.record(self._sim.now_ns, self.node, name, value)
@@ -75,7 +74,6 @@ class GroupServices(SimServices):
     `record` samples belong to the group (node -1 in the trace)."""
 
     __slots__ = ()
-    timer = GroupTimer
 
     def __init__(self, sim: Simulation, rng: np.random.Generator) -> None:
         super().__init__(sim, -1, rng)

@@ -7,6 +7,11 @@ import itertools
 from collections.abc import Callable
 from enum import IntEnum
 
+import numpy as np
+
+from cosim.core.timer_rings import Rings, Role, TimerRings, fire_python
+from jit.calls import BoundCalls
+
 
 class Priority(IntEnum):
     """Order of kinds of events that fall on the same nanosecond (lower runs first)."""
@@ -18,20 +23,82 @@ class Priority(IntEnum):
 
 
 Entry = tuple[int, int, int, Callable[[], None]]
+_TIMER = int(Priority.TIMER)
 
 
 class EventQueue:
-    """A min-heap of (t_ns, priority, seq, action); seq breaks ties so runs repeat exactly. The heap
-    is the queue's own: others push, peek, pop and take events through the methods below."""
+    """A min-heap of (t_ns, priority, seq, action); seq breaks ties so runs repeat exactly. Periodic
+    timers wait in rings (cosim.core.timer_rings) with the earliest Python ring's head in the heap as
+    one event. Heap and rings are the queue's own: others use the methods below."""
 
-    __slots__ = ("_heap", "_seq")
+    __slots__ = ("_alive", "_calls", "_heap", "_ring", "_ring_entry", "_rings", "_seq", "_unsettled")
 
-    def __init__(self) -> None:
+    def __init__(self, alive: np.ndarray | None = None) -> None:
+        """`alive`: per node whether it lives (a dead node's periodic timers stop); none: no nodes."""
         self._heap: list[Entry] = []
         self._seq = itertools.count()
+        self._alive = np.zeros(0, bool) if alive is None else alive
+        self._rings = TimerRings()
+        self._ring = -1  # the Python ring whose head is queued as _ring_entry
+        self._ring_entry: Entry | None = None
+        self._calls = BoundCalls()
+        self._unsettled = False  # timers were added since the rings were last built
 
     def push(self, t_ns: int, priority: int, action: Callable[[], None]) -> None:
         heapq.heappush(self._heap, (t_ns, priority, next(self._seq), action))
+
+    def every(self, t_ns: int, period_ns: int, node: int, action: Callable[[], None]) -> None:
+        """A timer calling `action` at t_ns and every period_ns after, while node (-1: none) lives;
+        numbered now, as a push would be. It joins the rings at the next look at the queue."""
+        self._rings.add(t_ns, next(self._seq), period_ns, node, action)
+        self._unsettled = True
+
+    def cancel(self, action: Callable[[], None]) -> None:
+        """Stop the periodic timer calling `action` (it leaves at its next time, an event as before)."""
+        self._rings.drop(action)
+
+    @property
+    def rings(self) -> Rings:
+        """The rings' record, settled (a fused loop steps the rings `run_as` gave it, in place)."""
+        self._settle()
+        return self._rings.record
+
+    def run_as(self, role: Role) -> None:
+        """Rings by the kinds `role` gives (a fused loop runs the ones not PYTHON); Python's head requeued."""
+        self._unsettled = False
+        self._rings.run_as(role)
+        self._requeue_ring()
+
+    def _settle(self) -> None:
+        if self._unsettled:
+            self._unsettled = False
+            self._rings.settle()
+            self._requeue_ring()
+
+    def _requeue_ring(self) -> None:
+        """The earliest Python ring's head as the heap's event for the rings (after they were rebuilt)."""
+        if self._ring_entry is not None:
+            self._heap.remove(self._ring_entry)
+            heapq.heapify(self._heap)
+        self._ring, t, seq = self._rings.head()
+        self._ring_entry = None if self._ring < 0 else (t, _TIMER, seq, self._fire_ring)
+        if self._ring_entry is not None:
+            heapq.heappush(self._heap, self._ring_entry)
+
+    def _fire_ring(self) -> None:
+        """The Python rings' head fires (queued again with the next sequence number unless it left),
+        the next head is queued, then its action runs."""
+        R, n = self._rings.record, next(self._seq)
+        R.state[0] = n
+        k, self._ring, t, seq = self._calls(fire_python, R.t, R.seq, R.node, R.off, R.start, R.length, R.cur, R.period,
+                                            R.kind, R.live, R.state, self._ring, self._alive)
+        if k < 0:
+            self._seq = itertools.count(n)  # it left: the number was not taken
+        self._ring_entry = None if self._ring < 0 else (t, _TIMER, seq, self._fire_ring)
+        if self._ring_entry is not None:
+            heapq.heappush(self._heap, self._ring_entry)
+        if k >= 0:
+            self._rings.actions[k]()
 
     def next_seq(self) -> int:
         """The sequence number the next push gets (an engine that queues events itself continues it)."""
@@ -44,21 +111,28 @@ class EventQueue:
         self._seq = itertools.count(n)
 
     def pop(self) -> Entry:
+        if self._unsettled:
+            self._settle()
         return heapq.heappop(self._heap)
 
     def peek(self) -> Entry | None:
         """The first event, left in the queue; None when it is empty."""
+        self._settle()
         return self._heap[0] if self._heap else None
 
     def peek_time(self) -> int | None:
+        if self._unsettled:
+            self._settle()
         return self._heap[0][0] if self._heap else None
 
     def take(self, select: Callable[[Entry], bool]) -> list[Entry]:
-        """Remove the events `select` picks (an engine that runs them itself) and return them, in no order."""
+        """Remove the events `select` picks (an engine that runs them itself) and return them, in no
+        order; the rings' event is never picked (an engine takes the rings with `run_as`)."""
+        self._settle()
         taken: list[Entry] = []
         kept: list[Entry] = []
         for entry in self._heap:
-            (taken if select(entry) else kept).append(entry)
+            (taken if entry is not self._ring_entry and select(entry) else kept).append(entry)
         if taken:
             self._heap[:] = kept
             heapq.heapify(self._heap)
@@ -68,6 +142,7 @@ class EventQueue:
         """How many physics ticks from t_ns + dt_ns on can run back to back, nothing else queued before
         the last of them (0 unless the first event is `tick` at t_ns + dt_ns); at most up to end_ns.
         The next event after the first is one of its two children in the heap."""
+        self._settle()
         heap = self._heap
         if not heap or heap[0][3] is not tick or heap[0][0] != t_ns + dt_ns:
             return 0
@@ -79,4 +154,6 @@ class EventQueue:
         return max(0, (limit - t_ns) // dt_ns)
 
     def __len__(self) -> int:
+        """Events in the heap (the rings count as one while any Python ring lives)."""
+        self._settle()
         return len(self._heap)

@@ -14,24 +14,28 @@ _TIMER = int(Priority.TIMER)
 
 
 class Timer:
-    """A one-shot or periodic callback for `node`; `cancel()` stops it. A dead node's timers stop."""
+    """A one-shot or periodic callback for `node` (-1: none, e.g. a group controller's, which no
+    robot's death stops); `cancel()` stops it. A dead node's timers stop. A periodic timer waits in
+    the queue's rings, which call the timer itself when it is due (cosim.core.timer_rings)."""
 
-    __slots__ = ("_alive", "_fire_bound", "_fn", "_node", "_period", "_push", "_sim", "_t", "cancelled")
+    __slots__ = ("_alive", "_fn", "_node", "_period", "_sim", "cancelled")
 
     def __init__(self, sim: Simulation, fn: Callable[[], None], first_ns: int, period_ns: int, node: int) -> None:
         self._sim = sim
         self._fn = fn
         self._period = period_ns
         self._node = node
-        self._t = first_ns
-        self._push = sim.queue.push
         self._alive = sim.alive_list
         self.cancelled = False
-        self._fire_bound = self._fire  # one bound method, reused for every reschedule
-        self._push(first_ns, _TIMER, self._fire_bound)
+        if period_ns:
+            sim.queue.every(first_ns, period_ns, node, self)
+        else:
+            sim.queue.push(first_ns, _TIMER, self._fire)
 
     def cancel(self) -> None:
         self.cancelled = True
+        if self._period:
+            self._sim.queue.cancel(self)
 
     @property
     def callback(self) -> Callable[[], None]:
@@ -43,26 +47,14 @@ class Timer:
         """The period (ns; 0 for a one-shot timer)."""
         return self._period
 
-    def _fire(self) -> None:
-        if self.cancelled or not self._alive[self._node]:
-            return
-        if self._period:
-            self._t += self._period
-            self._push(self._t, _TIMER, self._fire_bound)
-        self._sim.current_node = self._node
+    def __call__(self) -> None:
+        """The periodic timer is due: its callback runs as its node's (the rings have checked that it
+        was not cancelled and that its node lives)."""
+        self._sim.current_node = self._node if self._node >= 0 else None
         self._fn()
 
-
-class GroupTimer(Timer):
-    """A timer of a group controller: it belongs to no single robot, so no robot's death stops it."""
-
-    __slots__ = ()
-
     def _fire(self) -> None:
-        if self.cancelled:
+        if self.cancelled or (self._node >= 0 and not self._alive[self._node]):
             return
-        if self._period:
-            self._t += self._period
-            self._push(self._t, _TIMER, self._fire_bound)
-        self._sim.current_node = None
+        self._sim.current_node = self._node if self._node >= 0 else None
         self._fn()

@@ -1,11 +1,12 @@
 """The fused engine's state at the start of its run, built from a set-up Simulation: the world's and
-the radio's arrays, the frames in flight, the programs' and compiled groups' parts, and the timers
-taken off the event queue (what the compiled loop runs itself; the rest stays queued for Python).
+the radio's arrays, the frames in flight, the programs' and compiled groups' parts, and the queue's
+timer rings told which of them the compiled loop runs itself (the rest stay Python's).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from types import MethodType
 from typing import TYPE_CHECKING
 
@@ -17,12 +18,13 @@ from controllers.compiled.group import CompiledGroup
 from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 from controllers.compiled.program import Program
 from cosim.core.group_handle import GroupTick
-from cosim.core.timeline import Entry, Priority
+from cosim.core.timeline import Priority
+from cosim.core.timer_rings import PYTHON
 from cosim.core.timers import Timer
 from cosim.fused import loop
 from cosim.fused.controllers import STEP, CtlParts, Ctls
 from cosim.fused.groups import PART_FIELDS, Parts
-from cosim.fused.kernels import Timers, World
+from cosim.fused.kernels import World
 from jit.streams import joined, own_stream
 from netstack.backend import BROADCAST
 from netstack.fast.backend import FastBackend
@@ -118,34 +120,17 @@ def _roles(groups: list[CompiledGroup], timer: Timer, kinds: dict[type, dict]) -
     return None
 
 
-def take_timers(sim: Simulation, groups: list[CompiledGroup]) -> Timers:
-    """The programs', compiled groups' and compiled controllers' timers and the loop's own events
-    (ticks, latches, reports) off the queue, as rings of one kind, period and argument in the order they
-    fire; what else is queued (Python timers) stays, and the rings' sequence numbers continue the queue's."""
-    entries: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}  # (kind, period, arg) -> [(t, seq, node)]
+def own_timers(sim: Simulation, groups: list[CompiledGroup]) -> None:
+    """The loop's own events (ticks, latches, reports) off the queue, and its rings given the kinds of
+    the timers it runs itself (programs', compiled groups' and compiled controllers'); Python's stay."""
+    sim.queue.take(lambda entry: entry[1] != Priority.TIMER)
     kinds: dict[type, dict] = {}
 
-    def loop_runs(entry: Entry) -> bool:
-        """Whether the compiled loop (or the runner) runs this event itself; its timers go to `entries`."""
-        t, priority, seq, action = entry
-        if priority != Priority.TIMER:
-            return True  # the tick and the latch (the loop's own) and the reports (the runner stops at sim.reports)
-        timer = action.__self__ if isinstance(action, MethodType) else None
-        role = _roles(groups, timer, kinds) if isinstance(timer, Timer) and not timer.cancelled else None
-        if role is None:
-            return False  # a Python timer: stays queued
-        entries.setdefault((role[0], timer.period_ns, role[2]), []).append((t, seq, role[1]))
-        return True
+    def role(action: Callable[[], None], node: int) -> tuple[int, int, int]:
+        found = _roles(groups, action, kinds) if isinstance(action, Timer) else None
+        return (PYTHON, node, 0) if found is None else found
 
-    sim.queue.take(loop_runs)
-    rings = [sorted(v) for v in entries.values()]
-    flat = [e for ring in rings for e in ring]
-    lengths = np.array([len(r) for r in rings], np.int64)
-    return Timers(np.array([e[0] for e in flat], np.int64), np.array([e[1] for e in flat], np.int64),
-                  np.array([e[2] for e in flat], np.int64), np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64),
-                  lengths, np.zeros(len(rings), np.int64), np.array([p for _, p, _ in entries], np.int64),
-                  np.array([k for k, _, _ in entries], np.int64), lengths.copy(), np.array([sim.queue.next_seq()], np.int64),
-                  np.array([a for _, _, a in entries], np.int64))
+    sim.queue.run_as(role)
 
 
 def _stack(records: list[np.ndarray]) -> np.ndarray:

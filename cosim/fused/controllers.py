@@ -4,7 +4,8 @@ callback's commands applied as CompiledController._apply applies them through `r
 where the trace collects them during the call).
 
 A timer a callback starts is handed to Python (the loop stops right after the callback, or after
-the instant's deliveries), which starts it as the event engine would, numbered where it would be.
+the instant's deliveries), which starts it as the event engine would, numbered where it would be;
+it joins the queue's rings, and the loop runs it from then on.
 The callbacks themselves are called by dispatchers generated with the scenario's classes.
 """
 

@@ -1,6 +1,7 @@
-"""The fused engine's compiled pieces that call no program: the timer heap, and the world's step (its
-own kernel, physics.kinematic_compiled.step) and the latch of commands. The radio and the frames in
-the air are the fast radio's own records and kernels (netstack.fast.air).
+"""The fused engine's compiled pieces that call no program: the world's step (its own kernel,
+physics.kinematic_compiled.step) and the latch of commands. The radio and the frames in the air are
+the fast radio's own records and kernels (netstack.fast.air); the timers are the event queue's rings
+(cosim.core.timer_rings).
 
 Each does exactly what its event-engine counterpart does, operation by operation (named in each
 docstring), so the trace is the same on either engine.
@@ -11,7 +12,6 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 
-import numpy as np
 from numba import njit
 
 from jit.borrow import borrow
@@ -19,7 +19,6 @@ from physics.kinematic_compiled import latch as latch_world
 from physics.kinematic_compiled import step as step_world
 
 TWO_PI = 2.0 * math.pi
-INF = np.iinfo(np.int64).max
 
 World = namedtuple("World", ["pos", "vel", "avel", "cvel", "ahead", "chead", "max_speed", "alive", "radius", "clip_lo",
                              "clip_hi", "trig", "at_rest", "max_accel", "reach", "verlet", "drives", "scene", "dslot",
@@ -31,49 +30,6 @@ drives and scene as physics.kinematic_compiled's (no scenery: the fused engine t
 dslot each robot's row in the drives (-1: none); dpend and dcmd the drive commands given since the
 last latch (DriveCommands): per drive 0 none, DRIVE_CMD (v, w in dcmd) or STEER_CMD (generic commands)."""
 DRIVE_CMD, STEER_CMD = 1, 2
-
-Timers = namedtuple("Timers", ["t", "seq", "node", "start", "length", "cur", "period", "kind", "live", "state", "arg"])
-"""Periodic timers as rings: the timers of one kind with one period keep their cyclic order forever
-(each fires, then waits a period), so each ring is a fixed cycle of robots with their next time and
-sequence number, and the next timer of all is the earliest of the rings' heads. state = next seq;
-arg = each ring's argument (a compiled controller's timer number)."""
-
-
-@njit(cache=True, inline="always")
-def next_timer(tt: np.ndarray, ts: np.ndarray, start: np.ndarray, cur: np.ndarray, live: np.ndarray) -> int:
-    """The ring whose next timer runs first: earliest time, then earliest queued (-1 if none).
-    (Timers' arrays are passed one by one: reading a tuple's field costs a reference count.)"""
-    best, bt, bs = -1, INF, INF
-    for r in range(len(start)):
-        if live[r] == 0:
-            continue
-        k = start[r] + cur[r]
-        if tt[k] < bt or (tt[k] == bt and ts[k] < bs):
-            best, bt, bs = r, tt[k], ts[k]
-    return best
-
-
-@njit(cache=True, inline="always")
-def advance_ring(tt: np.ndarray, ts: np.ndarray, tn: np.ndarray, start: np.ndarray, length: np.ndarray,
-                 cur: np.ndarray, period: np.ndarray, live: np.ndarray, state: np.ndarray, r: int,
-                 alive: np.ndarray) -> int:
-    """Ring r's next timer fires: queued again a period later (the next sequence number), unless its
-    robot is dead (then it leaves the ring). Returns the robot, or -1 for a dead one."""
-    k = start[r] + cur[r]
-    cur[r] = cur[r] + 1 if cur[r] + 1 < length[r] else 0
-    i = tn[k]
-    if not alive[i]:
-        tt[k] = INF  # never again
-        live[r] -= 1
-        return -1
-    tt[k] += period[r]
-    ts[k] = state[0]
-    state[0] += 1
-    if live[r] < length[r]:  # skip the dead: they sit at INF in the cycle
-        while live[r] and tt[start[r] + cur[r]] == INF:
-            cur[r] = cur[r] + 1 if cur[r] + 1 < length[r] else 0
-    return i
-
 
 @njit(cache=True)
 def physics_step(w: World, dt_s: float) -> None:

@@ -19,14 +19,15 @@ from numba import njit
 
 from controllers.compiled.core import TIMERS
 from controllers.kilolib.arithmetic import gains
+from cosim.core.timer_rings import INF, advance_ring, next_timer, other_rings
 from cosim.core.trace_codes import DELIVER, SEND
 from cosim.fused.controllers import apply as apply_ctl  # noqa: F401
 from cosim.fused.controllers import inbound  # noqa: F401
 from cosim.fused.groups import apply as apply_group  # noqa: F401 (the generated dispatchers call these)
 from cosim.fused.groups import take  # noqa: F401
-from cosim.fused.kernels import INF, advance_ring, latch, next_timer
+from cosim.fused.kernels import latch
 from cosim.fused.rows import log_row
-from cosim.fused.steps import before, crc_ok, drops, move, moves, next_event, other_rings, tick, timer_limit
+from cosim.fused.steps import before, crc_ok, drops, move, moves, next_event, tick, timer_limit
 from jit.borrow import borrow
 from netstack.fast.air import arriving, landed, launch, room
 
@@ -49,7 +50,8 @@ in it, and an alive flag per group for their tick timers (a group's timers outli
 step being applied (group, instant, stage, robot; group -1: none) when it paused for frames' room,
 and the group whose inbox is full (-1: none), for Python to grow."""
 
-LOOP, TRANSMIT, MOVE, GROUP, CTIMER = 0, 1, 2, 3, 4
+LOOP, TRANSMIT, MOVE, GROUP, CTIMER = 1, 2, 3, 4, 5
+"""The kinds of the rings the loop runs (timer_rings.PYTHON, 0, is Python's)."""
 STOPPED, ENDED, FULL, NEWTIMER = 0, 1, 2, 3
 DONE = 0
 
@@ -235,10 +237,11 @@ def _transmit(W, R, F, P, L, i: int, t: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _loops(ring, i, t_ring, limit, tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters, rec_room):
+def _loops(ring, i, t_ring, limit, tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters,
+           rec_room):
     """A loop timer, then its ring's next ones while nothing else comes first (they may run up to `limit`)."""
-    tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters = borrow(
-        (tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters))
+    tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters = borrow(
+        (tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters))
     bt, bs = other_rings(tt, ts, tstart, tcur, tlive, ring)
     prog, slot, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist = (P.prog, P.slot, P.states, P.io, P.gens,
                                                                            P.params, P.rec_i, P.rec_v, P.rec_n, P.msg,
@@ -252,7 +255,8 @@ def _loops(ring, i, t_ring, limit, tt, ts, tn, tstart, tlen, tcur, tper, tlive, 
         t_ring = tt[k]
         if t_ring > limit or t_ring > bt or (t_ring == bt and ts[k] > bs):
             return
-        i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
+        k = advance_ring(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
+        i = tn[k] if k >= 0 else -1
         counters[4] += 1
 
 
@@ -278,25 +282,26 @@ def _timer(ring: int, t_ring: int, W, R, F, T, P, G, C, L, clock: np.ndarray, st
         if status != DONE:
             return status
     counters[4] += 1
-    tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate = (T.t, T.seq, T.node, T.start, T.length, T.cur, T.period, T.live,
-                                                          T.state)
-    i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, G.always if kind == GROUP else alive)
-    if i < 0:
+    tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate = (T.t, T.seq, T.node, T.off, T.start, T.length, T.cur,
+                                                                T.period, T.live, T.state)
+    k = advance_ring(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, G.always if kind == GROUP else alive)
+    if k < 0:
         return DONE
+    i = tn[k]
     if kind == MOVE:
         io, motion, prog, cvel, chead = P.io, P.motion, P.prog, W.cvel, W.chead
         move(io, motion, prog, cvel, chead, i)
-        counters[4] += moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive,
+        counters[4] += moves(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, alive,
                               timer_limit(clock, fstate, end_ns, stop), io, motion, prog, cvel, chead)
     elif kind == LOOP:
-        _loops(ring, i, t_ring, timer_limit(clock, fstate, end_ns, stop), tt, ts, tn, tstart, tlen, tcur, tper, tlive,
+        _loops(ring, i, t_ring, timer_limit(clock, fstate, end_ns, stop), tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive,
                tstate, alive, P, counters, rec_room)
     elif kind == GROUP:
         _call_group(i, W, R, F, L, P, G, t_ring)
         if G.cursor[0] >= 0:
             return FULL
     elif kind == CTIMER:
-        _call_ctl(C.ctl[i], T.arg[ring], W, R, F, L, P, C, i, t_ring)
+        _call_ctl(C.ctl[i], T.arg[k], W, R, F, L, P, C, i, t_ring)
         if C.pend_n[0]:
             return NEWTIMER
     else:
@@ -315,13 +320,13 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.nda
     rec_room = len(P.rec_v) - L.room[1]
     slot_room, pool_room = len(F.live) // 2, len(F.node) // 2 - len(W.alive)  # half free: netstack.fast.air.roomy
     counters, fstate = L.counters, F.state
-    tt, ts, tstart, tcur, tlive = T.t, T.seq, T.start, T.cur, T.live
+    tt, ts, tstart, tcur, tlive, tkind = T.t, T.seq, T.start, T.cur, T.live, T.kind
     while True:
         if fstate[5] >= 0 or G.cursor[0] >= 0:
             status = _resume(W, R, F, P, G, C, L)
             if status != DONE:
                 return status
-        ring = next_timer(tt, ts, tstart, tcur, tlive)
+        ring = next_timer(tt, ts, tstart, tcur, tlive, tkind, False)
         t_ring, s_ring = (tt[tstart[ring] + tcur[ring]], ts[tstart[ring] + tcur[ring]]) if ring >= 0 else (INF, INF)
         tq, pq, sq, which = next_event(t_ring, s_ring, clock)
         if tq > end_ns:

@@ -43,8 +43,8 @@ class FusedLoop:
         width = max([12] + [g.fused_parts()[1].shape[1] for g in groups] + [cls.payload_bytes for cls, _ in ctl_variants])
         with gc_paused():
             W = build.world_of(world)
-            R, F = net.share(width)
-            T = build.take_timers(sim, groups)
+            R, _ = net.share(width)
+            build.own_timers(sim, groups)
             room = build.call_room(bool(variants), bool(ctl_variants), groups)
             P = build.programs_of(sim.controllers, variants, int(room[1]), net)
             G = build.groups_of(sim, groups, net)
@@ -52,7 +52,7 @@ class FusedLoop:
             L = build.log_of(room)
         clock = np.array([sim.dt_ns, 0, sim.dt_ns, sim.quantum_ns, sim.duration_ns], dtype=np.int64)
         outputs = _Outputs(sim, net, P)
-        _Stretches(sim, module, outputs, world, (W, R, F, T, P, G, C, L, clock), net).run(end_ns)
+        _Stretches(sim, module, outputs, world, (W, R, P, G, C, L, clock), net).run(end_ns)
         sim.now_ns = end_ns
 
 
@@ -84,16 +84,20 @@ class _Stretches:
         sim, outputs = self.sim, self.outputs
         advance, typed_once = self.module.advance, False
         stop = np.zeros(3, np.int64)
+        queue = sim.queue
         while True:
-            W, R, _, T, P, G, C, L, clock = self.parts
+            W, R, P, G, C, L, clock = self.parts
             F = self.net.flights  # the frames in the air, grown by either (netstack.fast.air.roomy)
             stop[:] = self._stop(end_ns)
+            T = queue.rings  # (rebuilt when timers were started)
+            T.state[0] = queue.next_seq()  # the loop numbers the events it queues, continuing the queue
             status = advance(stop, end_ns, W, R, F, T, P, G, C, L, clock)
+            queue.resume_seq(int(T.state[0]))
             if not typed_once:  # the dispatcher has compiled or loaded its one signature by now
                 advance, typed_once = _entry_point(self.module.advance), True
             outputs.drain(L)
             if status == loop.NEWTIMER:
-                self._timers(T, C)
+                self._timers(C)
                 continue
             if status == loop.FULL:
                 self._grow()
@@ -104,39 +108,35 @@ class _Stretches:
             if stop[2] == REPORTS:
                 sim.reports.run(sim.now_ns)
             else:
-                self._python(T)
+                self._python()
             sim.counters.events += 1
 
     def _grow(self) -> None:
         """After a FULL (the logs just emptied): the frames in the air, the network log and a group's
         inbox grown where the loop found them short."""
-        W, R, F, T, P, G, C, L, clock = self.parts
+        W, R, P, G, C, L, clock = self.parts
         self.net.make_room(int(L.room[3]))
         L, G = build.wider_log(L), build.wider_inbox(G)
-        self.parts = (W, R, F, T, P, G, C, L, clock)
+        self.parts = (W, R, P, G, C, L, clock)
 
-    def _timers(self, T, C) -> None:
+    def _timers(self, C) -> None:
         """The timers compiled controllers asked for, started in Python in the order asked, numbered
-        where the event engine numbers them (they then run as Python timers)."""
+        where the event engine numbers them (they join the rings, which the loop then runs)."""
         sim = self.sim
         sim.now_ns = int(C.pend_t[0])
-        sim.queue.resume_seq(int(T.state[0]))
         for robot, number, period, phase in C.pend[:int(C.pend_n[0])].tolist():
             sim.current_node = int(robot)
             sim.controllers[int(robot)].start_timer(int(number), period, phase)
-        T.state[0] = sim.queue.next_seq()
         C.pend_n[0] = 0
         sim.current_node = None
 
-    def _python(self, T) -> None:
-        """The first queued Python event, its timers numbered after the loop's own; commands it gave
-        the drives reach them now (the loop latches by itself)."""
+    def _python(self) -> None:
+        """The first queued Python event; commands it gave the drives reach them now (the loop
+        latches by itself)."""
         sim = self.sim
         entry = sim.queue.pop()
-        sim.queue.resume_seq(int(T.state[0]))
         sim.current_node = None
         entry[3]()
-        T.state[0] = sim.queue.next_seq()
         self._drives()
 
     def _drives(self) -> None:

@@ -9,8 +9,9 @@ from numba import njit
 
 from controllers.kilolib.arithmetic import crc_update
 from cosim.core.timeline import Priority
+from cosim.core.timer_rings import INF, advance_ring, other_rings
 from cosim.core.trace_codes import ACK, DROP, DROP_REASONS, NOACK
-from cosim.fused.kernels import INF, TWO_PI, advance_ring, physics_step
+from cosim.fused.kernels import TWO_PI, physics_step
 from cosim.fused.rows import log_row
 from jit.borrow import borrow
 from netstack.fast.air import sync
@@ -41,11 +42,12 @@ def move(io: np.ndarray, motion: np.ndarray, prog: np.ndarray, cvel: np.ndarray,
 
 
 @njit(cache=True)
-def moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring: int, alive, limit: int, io, motion, prog, cvel,
-           chead) -> int:
+def moves(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring: int, alive, limit: int, io, motion, prog,
+          cvel, chead) -> int:
     """The motion ring's next timers, as long as nothing else comes first: no other ring's timer, and
     nothing at or before `limit` (the next tick, latch, arrival or sample). Returns how many ran."""
-    tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate = borrow((tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate))
+    tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate = borrow((tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive,
+                                                                        tstate))
     alive, io, motion, prog, cvel, chead = borrow((alive, io, motion, prog, cvel, chead))
     bt, bs = other_rings(tt, ts, tstart, tcur, tlive, ring)
     fired = 0
@@ -54,23 +56,11 @@ def moves(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring: int, alive,
         t, q = tt[k], ts[k]
         if t > limit or t > bt or (t == bt and q > bs):
             return fired
-        i = advance_ring(tt, ts, tn, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
+        k = advance_ring(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
         fired += 1
-        if i >= 0:
-            move(io, motion, prog, cvel, chead, i)
+        if k >= 0:
+            move(io, motion, prog, cvel, chead, tn[k])
     return fired
-
-
-@njit(cache=True, inline="always")
-def other_rings(tt: np.ndarray, ts: np.ndarray, tstart: np.ndarray, tcur: np.ndarray, tlive: np.ndarray, ring: int) -> tuple:
-    """(time, sequence) of the earliest timer of the rings other than `ring` (INF, INF if none)."""
-    bt, bs = INF, INF
-    for r in range(len(tstart)):
-        if r != ring and tlive[r]:
-            k = tstart[r] + tcur[r]
-            if tt[k] < bt or (tt[k] == bt and ts[k] < bs):
-                bt, bs = tt[k], ts[k]
-    return bt, bs
 
 
 @njit(cache=True)
