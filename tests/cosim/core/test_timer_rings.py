@@ -9,6 +9,7 @@ import pytest
 from cosim.core.timeline import EventQueue, Priority
 from cosim.core.timer_rings import INF, PYTHON, build
 
+pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
 TIMER = int(Priority.TIMER)
 
 
