@@ -10,7 +10,7 @@ from enum import IntEnum
 import numpy as np
 
 from cosim.core.timer_rings import Rings, Role, TimerRings, fire_python
-from jit.calls import BoundCalls
+from jit.calls import bound_overload
 
 
 class Priority(IntEnum):
@@ -31,7 +31,8 @@ class EventQueue:
     timers wait in rings (cosim.core.timer_rings) with the earliest Python ring's head in the heap as
     one event. Heap and rings are the queue's own: others use the methods below."""
 
-    __slots__ = ("_alive", "_calls", "_heap", "_ring", "_ring_entry", "_rings", "_seq", "_unsettled")
+    __slots__ = ("_actions", "_alive", "_args", "_fire", "_fire_bound", "_heap", "_ring", "_ring_entry", "_rings", "_seq",
+                 "_unsettled")
 
     def __init__(self, alive: np.ndarray | None = None) -> None:
         """`alive`: per node whether it lives (a dead node's periodic timers stop); none: no nodes."""
@@ -41,7 +42,10 @@ class EventQueue:
         self._rings = TimerRings()
         self._ring = -1  # the Python ring whose head is queued as _ring_entry
         self._ring_entry: Entry | None = None
-        self._calls = BoundCalls()
+        self._actions = self._rings.actions
+        self._args: tuple = ()  # the rings' blocks, state and `alive`: fire_python's first arguments
+        self._fire: Callable[..., tuple] = self._first_fire
+        self._fire_bound = self._fire_ring  # one bound method for every requeue of the rings' event
         self._unsettled = False  # timers were added since the rings were last built
 
     def push(self, t_ns: int, priority: int, action: Callable[[], None]) -> None:
@@ -80,25 +84,34 @@ class EventQueue:
         if self._ring_entry is not None:
             self._heap.remove(self._ring_entry)
             heapq.heapify(self._heap)
+        R = self._rings.record
+        self._args = (R.slots, R.rings, R.state, self._alive)
+        self._actions = self._rings.actions
         self._ring, t, seq = self._rings.head()
-        self._ring_entry = None if self._ring < 0 else (t, _TIMER, seq, self._fire_ring)
+        self._ring_entry = None if self._ring < 0 else (t, _TIMER, seq, self._fire_bound)
         if self._ring_entry is not None:
             heapq.heappush(self._heap, self._ring_entry)
 
     def _fire_ring(self) -> None:
         """The Python rings' head fires (queued again with the next sequence number unless it left),
         the next head is queued, then its action runs."""
-        R, n = self._rings.record, next(self._seq)
-        R.state[0] = n
-        k, self._ring, t, seq = self._calls(fire_python, R.t, R.seq, R.node, R.off, R.start, R.length, R.cur, R.period,
-                                            R.kind, R.live, R.state, self._ring, self._alive)
+        n = next(self._seq)
+        k, self._ring, t, seq = self._fire(*self._args, self._ring, n)
         if k < 0:
             self._seq = itertools.count(n)  # it left: the number was not taken
-        self._ring_entry = None if self._ring < 0 else (t, _TIMER, seq, self._fire_ring)
-        if self._ring_entry is not None:
-            heapq.heappush(self._heap, self._ring_entry)
+        if self._ring >= 0:
+            entry = self._ring_entry = (t, _TIMER, seq, self._fire_bound)
+            heapq.heappush(self._heap, entry)
+        else:
+            self._ring_entry = None
         if k >= 0:
-            self._rings.actions[k]()
+            self._actions[k]()
+
+    def _first_fire(self, *args: object) -> tuple:
+        """fire_python through its dispatcher once, then its machine code for these types (jit.calls)."""
+        out = fire_python(*args)
+        self._fire = bound_overload(fire_python, args)
+        return out
 
     def next_seq(self) -> int:
         """The sequence number the next push gets (an engine that queues events itself continues it)."""

@@ -20,11 +20,13 @@ PYTHON = 0
 """The kind of a ring whose timers Python runs (every ring, under the event loop)."""
 
 Rings = namedtuple("Rings", ["t", "seq", "node", "off", "arg", "start", "length", "cur", "period", "kind", "live",
-                             "state"])
+                             "state", "slots", "rings"])
 """Per slot its next time (ns; INF once dropped), sequence number, node (-1: none, e.g. a group's
 timer; a fused ring: the robot or group it runs), whether it was cancelled, and an argument (a
 compiled controller's timer number); per ring its first slot, length, head (offset from the first),
-period (ns), kind (PYTHON or a fused loop's) and live slots; state = [the next sequence number]."""
+period (ns), kind (PYTHON or a fused loop's) and live slots; state = [the next sequence number].
+The per-slot arrays are the rows of one block, `slots`, and the per-ring ones of `rings` (a call
+from Python then unpacks two arrays, not eleven)."""
 
 
 @njit(cache=True, inline="always")
@@ -78,11 +80,13 @@ def advance_ring(tt: np.ndarray, ts: np.ndarray, tn: np.ndarray, off: np.ndarray
 
 
 @njit(cache=True)
-def fire_python(tt: np.ndarray, ts: np.ndarray, tn: np.ndarray, off: np.ndarray, start: np.ndarray, length: np.ndarray,
-                cur: np.ndarray, period: np.ndarray, kind: np.ndarray, live: np.ndarray, state: np.ndarray, r: int,
-                alive: np.ndarray) -> tuple:
-    """Python ring r's head fires (advance_ring); returns its slot (-1: it left), and the next Python
-    ring with its head's time and sequence number (-1, INF, INF if none)."""
+def fire_python(slots: np.ndarray, rings: np.ndarray, state: np.ndarray, alive: np.ndarray, r: int, seq: int) -> tuple:
+    """Python ring r's head fires (advance_ring), requeued as number `seq`; returns its slot (-1: it
+    left, the number not taken), and the next Python ring with its head's time and sequence number
+    (-1, INF, INF if none). `slots` and `rings` are the record's blocks."""
+    tt, ts, tn, off = slots[0], slots[1], slots[2], slots[3]
+    start, length, cur, period, kind, live = rings[0], rings[1], rings[2], rings[3], rings[4], rings[5]
+    state[0] = seq
     k = advance_ring(tt, ts, tn, off, start, length, cur, period, live, state, r, alive)
     nxt = next_timer(tt, ts, start, cur, live, kind, True)
     if nxt < 0:
@@ -118,12 +122,12 @@ def build(t: np.ndarray, seq: np.ndarray, node: np.ndarray, period: np.ndarray, 
         for j in range(1, n):  # a cut where the span from the ring's first slot passes a period
             if first[j] or t[j] - t[begin] > period[j]:
                 first[j], begin = True, j
-    starts = np.flatnonzero(first).astype(np.int64)
-    lengths = np.diff(np.append(starts, n)).astype(np.int64)
-    rings = Rings(t.astype(np.int64), seq.astype(np.int64), node[order].astype(np.int64), np.zeros(n, np.int8),
-                  arg[order].astype(np.int64), starts, lengths, np.zeros(len(starts), np.int64), period[starts].astype(np.int64),
-                  kind[starts].astype(np.int64), lengths.copy(), np.array([next_seq], np.int64))
-    return rings, order
+    starts = np.flatnonzero(first)
+    lengths = np.diff(np.append(starts, n))
+    slots = np.stack([t, seq, node[order], np.zeros(n, np.int64), arg[order]]).astype(np.int64).reshape(5, n)
+    per_ring = np.stack([starts, lengths, np.zeros(len(starts), np.int64), period[starts], kind[starts], lengths])
+    per_ring = np.ascontiguousarray(per_ring.astype(np.int64).reshape(6, len(starts)))
+    return Rings(*slots, *per_ring, np.array([next_seq], np.int64), slots, per_ring), order
 
 
 def empty() -> Rings:

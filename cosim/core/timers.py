@@ -18,13 +18,14 @@ class Timer:
     robot's death stops); `cancel()` stops it. A dead node's timers stop. A periodic timer waits in
     the queue's rings, which call the timer itself when it is due (cosim.core.timer_rings)."""
 
-    __slots__ = ("_alive", "_fn", "_node", "_period", "_sim", "cancelled")
+    __slots__ = ("_alive", "_fn", "_node", "_period", "_sim", "_who", "cancelled")
 
     def __init__(self, sim: Simulation, fn: Callable[[], None], first_ns: int, period_ns: int, node: int) -> None:
         self._sim = sim
         self._fn = fn
         self._period = period_ns
         self._node = node
+        self._who = node if node >= 0 else None  # what sim.current_node says while it runs
         self._alive = sim.alive_list
         self.cancelled = False
         if period_ns:
@@ -50,11 +51,11 @@ class Timer:
     def __call__(self) -> None:
         """The periodic timer is due: its callback runs as its node's (the rings have checked that it
         was not cancelled and that its node lives)."""
-        self._sim.current_node = self._node if self._node >= 0 else None
+        self._sim.current_node = self._who
         self._fn()
 
     def _fire(self) -> None:
         if self.cancelled or (self._node >= 0 and not self._alive[self._node]):
             return
-        self._sim.current_node = self._node if self._node >= 0 else None
+        self._sim.current_node = self._who
         self._fn()

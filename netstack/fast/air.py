@@ -40,7 +40,7 @@ arriving slots. Per slot also the destination (-1 broadcast, or a node), the pay
 and its first bytes (`payload`: as many as compiled receivers read, none for FastBackend alone)."""
 
 
-def flights_of(n: int, width: int, first_tx: int = 0, slots: int = 0, pool: int = 0) -> Flights:
+def flights_of(n: int, width: int, slots: int = 0, pool: int = 0) -> Flights:
     """Room for frames in the air: `slots` frames and `pool` receivers (0: a few frames per node),
     `width` bytes of each payload; they grow as needed (roomy)."""
     slots = slots or 4 * n + 64
@@ -49,7 +49,7 @@ def flights_of(n: int, width: int, first_tx: int = 0, slots: int = 0, pool: int 
     return Flights(np.zeros(slots, i8), np.zeros(slots, i8), np.zeros(slots, i8), np.zeros(slots, i8),
                    np.zeros((slots, width), np.uint8), np.zeros(slots, i8), np.zeros(slots, i8), np.zeros(slots, np.bool_),
                    np.empty(pool, i8), np.empty(pool), np.empty(pool, np.bool_), np.zeros(pool),
-                   np.array([0, 0, 0, first_tx, INF, -1, 0, 0, 0], i8), np.zeros(slots, i8), np.zeros(slots, i8),
+                   np.array([0, 0, 0, 0, INF, -1, 0, 0, 0], i8), np.zeros(slots, i8), np.zeros(slots, i8),
                    np.zeros(slots, i8))
 
 

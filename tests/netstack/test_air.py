@@ -85,7 +85,7 @@ def test_a_batch_that_outgrows_the_pool_stops_and_resumes_where_it_stopped():
 def test_compaction_moves_each_frames_receivers_intact_whatever_the_slot_order():
     """A reused low slot holds the newest frame, its receivers last in the pool: moving slot by slot
     would write them over the older frame's before those moved."""
-    F = air.flights_of(8, 12, 0, slots=4, pool=16)
+    F = air.flights_of(8, 12, slots=4, pool=16)
     F.live[:3] = True, True, False
     F.state[0], F.state[1] = 3, 12
     F.start[:3], F.count[:3] = (8, 2, 0), (4, 5, 2)
