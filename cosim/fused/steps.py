@@ -17,7 +17,7 @@ from jit.borrow import borrow
 from netstack.fast.air import sync
 from physics.kernels import remainder
 
-TIMER_PRIORITY = int(Priority.TIMER)
+TICK_PRIORITY, TIMER_PRIORITY, LATCH_PRIORITY = int(Priority.PHYSICS_STEP), int(Priority.TIMER), int(Priority.LATCH)
 LOST, UNREACHED, DST_DEAD = (DROP_REASONS.index(r) for r in ("loss", "out_of_range", "dead"))
 
 
@@ -128,13 +128,13 @@ def timer_limit(clock: np.ndarray, fstate: np.ndarray, end_ns: int, stop: np.nda
 def next_event(tq: int, sq: int, clock: np.ndarray) -> tuple:
     """(time, priority, sequence, which) of the next queued event: 0 tick, 1 the timer at tq (sequence
     sq), 2 latch; INF if none."""
-    best_t, best_p, best_s, which = INF, 0, 0, -1
+    best_t, best_p, best_s, which = INF, TICK_PRIORITY, 0, -1
     if clock[0] >= 0:
         best_t, which = clock[0], 0
-    if tq < best_t or (tq == best_t and tq < INF and best_p > 2):
-        best_t, best_p, best_s, which = tq, 2, sq, 1
-    if clock[1] >= 0 and (clock[1] < best_t or (clock[1] == best_t and best_p > 9)):
-        best_t, best_p, best_s, which = clock[1], 9, 0, 2
+    if tq < best_t or (tq == best_t and tq < INF and best_p > TIMER_PRIORITY):
+        best_t, best_p, best_s, which = tq, TIMER_PRIORITY, sq, 1
+    if clock[1] >= 0 and (clock[1] < best_t or (clock[1] == best_t and best_p > LATCH_PRIORITY)):
+        best_t, best_p, best_s, which = clock[1], LATCH_PRIORITY, 0, 2
     return best_t, best_p, best_s, which
 
 

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 import cosim
+from cosim.fused import loop
+from cosim.fused.controllers import STEP
 from tests.conftest import ROOT, base_scenario
 from tests.cosim.fused.engines import both, same
 
@@ -66,6 +68,11 @@ def test_timers_started_after_setup_give_the_event_engines_trace(monkeypatch):
     t, nodes = np.asarray(rec["t_ns"]), np.asarray(rec["node"])
     assert len(t) > 3 * 12 and t.min() >= 200_000_000  # beacons from 0.2 s on, two timers each
     assert set(nodes.tolist()) == {0, 1, 2}
+    R = sim.queue.rings  # the late timers joined the rings the compiled loop runs (none left to Python)
+    assert R.kind.tolist() and set(R.kind.tolist()) == {loop.CTIMER}
+    steps, beacons = R.arg == STEP, R.arg != STEP
+    assert sorted(R.node[steps].tolist()) == [0, 1, 2] and sorted(R.node[beacons].tolist()) == [0, 0, 1, 1, 2, 2]
+    assert len(set(R.arg[beacons].tolist())) == 1  # the beacon's number, twice per robot
 
 
 def test_a_controller_reading_the_rssi_stays_on_the_event_engine_and_says_why(monkeypatch):
