@@ -28,8 +28,9 @@ _TIMER = int(Priority.TIMER)
 
 class EventQueue:
     """A min-heap of (t_ns, priority, seq, action); seq breaks ties so runs repeat exactly. Periodic
-    timers wait in rings (cosim.core.timer_rings) with the earliest Python ring's head in the heap as
-    one event. Heap and rings are the queue's own: others use the methods below."""
+    timers wait in rings (cosim.core.timer_rings); the earliest Python ring's head is one more event,
+    kept beside the heap (it changes at every firing). Heap and rings are the queue's own: others use
+    the methods below."""
 
     __slots__ = ("_actions", "_alive", "_args", "_fire", "_fire_bound", "_heap", "_ring", "_ring_entry", "_rings", "_seq",
                  "_unsettled")
@@ -40,7 +41,7 @@ class EventQueue:
         self._seq = itertools.count()
         self._alive = np.zeros(0, bool) if alive is None else alive
         self._rings = TimerRings()
-        self._ring = -1  # the Python ring whose head is queued as _ring_entry
+        self._ring = -1  # the Python ring whose head is the event _ring_entry
         self._ring_entry: Entry | None = None
         self._actions = self._rings.actions
         self._args: tuple = ()  # the rings' blocks, state and `alive`: fire_python's first arguments
@@ -80,17 +81,12 @@ class EventQueue:
             self._requeue_ring()
 
     def _requeue_ring(self) -> None:
-        """The earliest Python ring's head as the heap's event for the rings (after they were rebuilt)."""
-        if self._ring_entry is not None:
-            self._heap.remove(self._ring_entry)
-            heapq.heapify(self._heap)
+        """The earliest Python ring's head as the rings' event (after they were rebuilt)."""
         R = self._rings.record
         self._args = (R.slots, R.rings, R.state, self._alive)
         self._actions = self._rings.actions
         self._ring, t, seq = self._rings.head()
         self._ring_entry = None if self._ring < 0 else (t, _TIMER, seq, self._fire_bound)
-        if self._ring_entry is not None:
-            heapq.heappush(self._heap, self._ring_entry)
 
     def _fire_ring(self) -> None:
         """The Python rings' head fires (queued again with the next sequence number unless it left),
@@ -99,11 +95,7 @@ class EventQueue:
         k, self._ring, t, seq = self._fire(*self._args, self._ring, n)
         if k < 0:
             self._seq = itertools.count(n)  # it left: the number was not taken
-        if self._ring >= 0:
-            entry = self._ring_entry = (t, _TIMER, seq, self._fire_bound)
-            heapq.heappush(self._heap, entry)
-        else:
-            self._ring_entry = None
+        self._ring_entry = (t, _TIMER, seq, self._fire_bound) if self._ring >= 0 else None
         if k >= 0:
             self._actions[k]()
 
@@ -126,26 +118,37 @@ class EventQueue:
     def pop(self) -> Entry:
         if self._unsettled:
             self._settle()
-        return heapq.heappop(self._heap)
+        ring, heap = self._ring_entry, self._heap
+        if ring is not None and (not heap or ring < heap[0]):
+            self._ring_entry = None  # its action (_fire_ring) sets the next
+            return ring
+        return heapq.heappop(heap)
 
     def peek(self) -> Entry | None:
         """The first event, left in the queue; None when it is empty."""
         self._settle()
-        return self._heap[0] if self._heap else None
+        ring, heap = self._ring_entry, self._heap
+        if ring is not None and (not heap or ring < heap[0]):
+            return ring
+        return heap[0] if heap else None
 
     def peek_time(self) -> int | None:
         if self._unsettled:
             self._settle()
-        return self._heap[0][0] if self._heap else None
+        ring, heap = self._ring_entry, self._heap
+        if heap:
+            first = heap[0]
+            return ring[0] if ring is not None and ring < first else first[0]
+        return None if ring is None else ring[0]
 
     def take(self, select: Callable[[Entry], bool]) -> list[Entry]:
         """Remove the events `select` picks (an engine that runs them itself) and return them, in no
-        order; the rings' event is never picked (an engine takes the rings with `run_as`)."""
+        order; the rings' event is not among them (an engine takes the rings with `run_as`)."""
         self._settle()
         taken: list[Entry] = []
         kept: list[Entry] = []
         for entry in self._heap:
-            (taken if entry is not self._ring_entry and select(entry) else kept).append(entry)
+            (taken if select(entry) else kept).append(entry)
         if taken:
             self._heap[:] = kept
             heapq.heapify(self._heap)
@@ -154,19 +157,17 @@ class EventQueue:
     def quiet_ticks(self, t_ns: int, dt_ns: int, end_ns: int, tick: Callable[[], None]) -> int:
         """How many physics ticks from t_ns + dt_ns on can run back to back, nothing else queued before
         the last of them (0 unless the first event is `tick` at t_ns + dt_ns); at most up to end_ns.
-        The next event after the first is one of its two children in the heap."""
+        The next event after the first is one of its two children in the heap, or the rings' event."""
         self._settle()
-        heap = self._heap
-        if not heap or heap[0][3] is not tick or heap[0][0] != t_ns + dt_ns:
+        heap, ring = self._heap, self._ring_entry
+        if not heap or heap[0][3] is not tick or heap[0][0] != t_ns + dt_ns or (ring is not None and ring < heap[0]):
             return 0
         limit = end_ns
-        for k in (1, 2):
-            if k < len(heap):
-                t, priority = heap[k][0], heap[k][1]
-                limit = min(limit, t if priority > Priority.PHYSICS_STEP else t - 1)  # a tick at t runs first
+        for t, priority, *_ in [heap[k] for k in (1, 2) if k < len(heap)] + ([ring] if ring is not None else []):
+            limit = min(limit, t if priority > Priority.PHYSICS_STEP else t - 1)  # a tick at t runs first
         return max(0, (limit - t_ns) // dt_ns)
 
     def __len__(self) -> int:
-        """Events in the heap (the rings count as one while any Python ring lives)."""
+        """Events queued (the rings count as one while any Python ring lives)."""
         self._settle()
-        return len(self._heap)
+        return len(self._heap) + (self._ring_entry is not None)

@@ -15,6 +15,8 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
+from jit.borrow import borrow
+
 INF = np.iinfo(np.int64).max
 PYTHON = 0
 """The kind of a ring whose timers Python runs (every ring, under the event loop)."""
@@ -83,11 +85,15 @@ def advance_ring(tt: np.ndarray, ts: np.ndarray, tn: np.ndarray, off: np.ndarray
 def fire_python(slots: np.ndarray, rings: np.ndarray, state: np.ndarray, alive: np.ndarray, r: int, seq: int) -> tuple:
     """Python ring r's head fires (advance_ring), requeued as number `seq`; returns its slot (-1: it
     left, the number not taken), and the next Python ring with its head's time and sequence number
-    (-1, INF, INF if none). `slots` and `rings` are the record's blocks."""
+    (-1, INF, INF if none); with r = -1 nothing fires, the next is only found. `slots` and `rings`
+    are the record's blocks (borrowed: their eleven views then count no references)."""
+    slots, rings, state, alive = borrow((slots, rings, state, alive))
     tt, ts, tn, off = slots[0], slots[1], slots[2], slots[3]
     start, length, cur, period, kind, live = rings[0], rings[1], rings[2], rings[3], rings[4], rings[5]
-    state[0] = seq
-    k = advance_ring(tt, ts, tn, off, start, length, cur, period, live, state, r, alive)
+    k = -1
+    if r >= 0:
+        state[0] = seq
+        k = advance_ring(tt, ts, tn, off, start, length, cur, period, live, state, r, alive)
     nxt = next_timer(tt, ts, start, cur, live, kind, True)
     if nxt < 0:
         return k, -1, INF, INF
@@ -193,14 +199,10 @@ class TimerRings:
     def head(self) -> tuple[int, int, int]:
         """The first Python ring with its head's (time, sequence); (-1, INF, INF) if none."""
         R = self.record
-        r = _head(R.t, R.seq, R.start, R.cur, R.live, R.kind)
-        if r < 0:
+        if not np.any((R.kind == PYTHON) & (R.live > 0)):  # (a fused run without Python timers loads no kernel here)
             return -1, INF, INF
-        k = int(R.start[r] + R.cur[r])
-        return r, int(R.t[k]), int(R.seq[k])
+        _, r, t, seq = fire_python(R.slots, R.rings, R.state, NO_NODES, -1, 0)
+        return r, t, seq
 
 
-@njit(cache=True)
-def _head(tt, ts, start, cur, live, kind) -> int:
-    return next_timer(tt, ts, start, cur, live, kind, True)
-
+NO_NODES = np.zeros(0, bool)
