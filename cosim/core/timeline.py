@@ -144,7 +144,6 @@ class EventQueue:
     def take(self, select: Callable[[Entry], bool]) -> list[Entry]:
         """Remove the events `select` picks (an engine that runs them itself) and return them, in no
         order; the rings' event is not among them (an engine takes the rings with `run_as`)."""
-        self._settle()
         taken: list[Entry] = []
         kept: list[Entry] = []
         for entry in self._heap:
