@@ -79,66 +79,55 @@ def load_generated(stem: str, text: str, depends: list[str]) -> ModuleType:
     return module
 
 
-_ONE = '''
-from numba import njit
-from controllers.compiled.core import Ctl, NO_CMD, NO_HEADING, NO_OUT_DST, NO_OUT_N, NO_OUT_PAYLOAD, NO_POS, NO_TIMER_N, NO_TIMERS
-{ref}_P
-_setup, _loop, _rx = _P.callbacks["setup"], _P.callbacks["loop"], _P.callbacks["message_rx"]
-_tx, _txs = _P.callbacks["message_tx"], _P.callbacks["message_tx_success"]
-'''
+_NONE = {"alive": "ONE_ALIVE", "gi": "0", "pos": "NO_POS", "heading": "NO_HEADING", "in_dst": "NO_IN_DST",
+         "in_src": "NO_IN_SRC", "in_t": "NO_IN_T", "in_len": "NO_IN_LEN", "in_payload": "NO_IN_PAYLOAD", "cmd": "NO_CMD",
+         "out_src": "NO_OUT_SRC", "out_dst": "NO_OUT_DST", "out_payload": "NO_OUT_PAYLOAD", "out_n": "NO_OUT_N",
+         "timers": "NO_TIMERS", "timer_n": "NO_TIMER_N"}
+_NAMES = ", ".join(sorted(set(_NONE.values()) - {"0"}))
+CONTEXT_IMPORTS = f"from controllers.compiled.core import Ctl, Msg, no_motors, pending, {_NAMES}"
+"""The names a generated module's contexts use."""
 
+
+def context(**given: str) -> str:
+    """`k = Ctl(...)` (core.Ctl) in generated code: the fields `given` as expressions, the rest what a
+    kind of call has none of (core's read-only NO_* arrays; row 0 alive)."""
+    return "k = Ctl(" + ", ".join(given.get(f, _NONE.get(f, f)) for f in core.CTL_FIELDS) + ")"
+
+
+def entry(name: str, args: str, ctx: str, body: list[str]) -> str:
+    """A compiled one-robot entry point `name(args)`: the records of an earlier, failed call dropped,
+    the context `ctx` built, then `body`. Every entry of the event engine is one of these."""
+    lines = ["", "", "@njit(cache=True)", f"def {name}({args}):",
+             "    rec_n[0] = 0  # the records are collected after every call: rows left here are a failed call's",
+             f"    {ctx}", *(f"    {line}" for line in body)]
+    return "\n".join(lines) + "\n"
+
+
+_HEAD = "from numba import njit\n" + CONTEXT_IMPORTS + "\n{ref}{alias}\n"
 _PROGRAM_ARGS = "st, io, gens, params, rec_i, rec_v, rec_n, t_ns"
-_PROGRAM_ENTRY = '''
-
-@njit(cache=True)
-def {name}_one({args}{more}):
-    rec_n[0] = 0  # the records are collected after every call: rows left here are a failed call's
-    k = Ctl(t_ns / 1e9, t_ns, io[0].uid, params[0], gens, 0, io[0], NO_POS, NO_HEADING, NO_CMD, NO_OUT_DST, NO_OUT_PAYLOAD,
-            NO_OUT_N, rec_i, rec_v, rec_n, NO_TIMERS, NO_TIMER_N)
-    {call}{after}
-'''
-_PROGRAM_CALLS = (("setup", "", "_setup(st[0], k)", ""), ("loop", "", "_loop(st[0], k)", ""),
-                  ("rx", ", msg, dist", "_rx(st[0], k, msg[0], dist[0])", ""),
-                  ("tx", ", msg", "sent = bool(_tx(st[0], k, msg[0]))", "\n    return sent"), ("txs", "", "_txs(st[0], k)", ""))
+_PROGRAM_CONTEXT = context(now="t_ns / 1e9", t_ns="t_ns", me="io[0].uid", params="params[0]", gens="gens", io="io[0]",
+                           rec_i="rec_i", rec_v="rec_v", rec_n="rec_n")
+_PROGRAM_CALLS = (("setup", "", "setup", "_setup(st[0], k)", ()), ("loop", "", "loop", "_loop(st[0], k)", ()),
+                  ("rx", ", msg, dist", "message_rx", "_rx(st[0], k, msg[0], dist[0])", ()),
+                  ("tx", ", msg", "message_tx", "sent = bool(_tx(st[0], k, msg[0]))", ("return sent",)),
+                  ("txs", "", "message_tx_success", "_txs(st[0], k)", ()))
 
 
 @functools.cache
 def program_module(cls: type) -> ModuleType:
     """The one-robot entry points of program `cls` (setup_one, loop_one, rx_one, tx_one, txs_one); once
     per class and process (each robot's controller asks: reading and hashing the sources is ~250 us)."""
-    text = _ONE.format(ref=class_ref(cls)) + "".join(
-        _PROGRAM_ENTRY.format(name=name, args=_PROGRAM_ARGS, more=more, call=call, after=after)
-        for name, more, call, after in _PROGRAM_CALLS)
+    text = _HEAD.format(ref=class_ref(cls), alias="_P") + "".join(
+        f"\n_{name} = _P.callbacks[{callback!r}]\n" + entry(f"{name}_one", _PROGRAM_ARGS + more, _PROGRAM_CONTEXT, [call, *after])
+        for name, more, callback, call, after in _PROGRAM_CALLS)
     return load_generated(cls.__name__.lower(), text, sources([cls]))
 
 
-_CONTROLLER = """
-from numba import njit
-from controllers.compiled.core import Ctl, Msg, no_motors, pending
-{ref}_C
-"""
-
-_ENTRY = """
-
-_{name} = _C.callbacks["{name}"]
-
-
-@njit(cache=True)
-def {name}_one(st, now, t_ns, me, params, gens, io, pos, heading, cmd, out_dst, out_payload, out_n, rec_i, rec_v, rec_n,
-               timers, timer_n{args}):
-    rec_n[0] = 0  # the records are collected after every call: rows left here are a failed call's
-    k = Ctl(now, t_ns, me, params[0], gens, 0, io[0], pos, heading, cmd, out_dst, out_payload, out_n, rec_i, rec_v, rec_n,
-            timers, timer_n){body}
-    _{name}(st[0], k{extra})
-    no_motors(k)
-    return pending(k)
-"""
-
-_MESSAGE = """
-    inbound[:] = 0
-    for j in range(min(len(data), len(inbound))):
-        inbound[j] = data[j]
-    m = Msg(src, t, len(data), inbound, rssi)"""
+_CONTROLLER_ARGS = ("st, now, t_ns, me, params, gens, io, pos, heading, cmd, out_src, out_dst, out_payload, out_n, rec_i, "
+                    "rec_v, rec_n, timers, timer_n")
+_CONTROLLER_CONTEXT = context(**{**{f: f for f in _CONTROLLER_ARGS.split(", ")[1:]}, "params": "params[0]", "io": "io[0]"})
+_MESSAGE = ["inbound[:] = 0", "for j in range(min(len(data), len(inbound))):", "    inbound[j] = data[j]",
+            "m = Msg(src, t, len(data), inbound, rssi)"]
 
 
 @functools.cache
@@ -147,10 +136,15 @@ def controller_module(cls: type) -> ModuleType:
     each callback (`on_message_one` also takes the message): each builds the context `k` (core.Ctl)
     from its arguments, calls the callback and returns whether it left commands to apply. Once per class
     and process, as program_module."""
-    text = _CONTROLLER.format(ref=class_ref(cls)) + "".join(
-        _ENTRY.format(name=name, args=", inbound, src, t, data, rssi", body=_MESSAGE, extra=", m") if name == "on_message"
-        else _ENTRY.format(name=name, args="", body="", extra="") for name in cls.callbacks)
-    return load_generated(f"ctl_{cls.__name__.lower()}", text, sources([cls]))
+    parts = []
+    for name in cls.callbacks:
+        heard = name == "on_message"
+        body = [*(_MESSAGE if heard else []), f"_{name}(st[0], k{', m' if heard else ''})", "no_motors(k)", "return pending(k)"]
+        parts.append(f"\n_{name} = _C.callbacks[{name!r}]\n"
+                     + entry(f"{name}_one", _CONTROLLER_ARGS + (", inbound, src, t, data, rssi" if heard else ""),
+                             _CONTROLLER_CONTEXT, body))
+    return load_generated(f"ctl_{cls.__name__.lower()}", _HEAD.format(ref=class_ref(cls), alias="_C") + "".join(parts),
+                          sources([cls]))
 
 
 def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
@@ -174,18 +168,30 @@ def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
 
 
 _COMMAND = re.compile(r"\b(drive|set_velocity|broadcast|send|every)\(")
+_TIMER = re.compile(r"\bevery\(")
 
 
 def controller_command(cls: type, exc: Exception) -> ProgramError | None:
     """A kilolib program's callback giving a general controller's command (its context's command
     buffers are read-only), with the first line that does; None for any other error."""
+    return _read_only(cls, exc, _COMMAND, "gives a compiled controller's command",
+                      "a kilolib program moves with set_motors and sends from message_tx")
+
+
+def group_timer(cls: type, exc: Exception) -> ProgramError | None:
+    """A group's step starting a timer (its context's timer buffers are read-only), with its line;
+    None for any other error."""
+    return _read_only(cls, exc, _TIMER, "starts a timer", "a group's timers are Python's: start them with self.every")
+
+
+def _read_only(cls: type, exc: Exception, pattern: re.Pattern, what: str, instead: str) -> ProgramError | None:
+    """numba's refusal to write a read-only buffer of the context as the command `pattern` finds."""
     text = _ANSI.sub("", str(exc))
-    found = _first_line(cls, _COMMAND) if "setitem(readonly array" in text or "Cannot modify" in text else None
+    found = _first_line(cls, pattern) if "setitem(readonly array" in text or "Cannot modify" in text else None
     if found is None:
         return None
     callback, line, code = found
-    return ProgramError(f"{inspect.getsourcefile(cls)}:{line}: {cls.__name__}.{callback} gives a compiled controller's "
-                        f"command in `{code}`: a kilolib program moves with set_motors and sends from message_tx "
+    return ProgramError(f"{inspect.getsourcefile(cls)}:{line}: {cls.__name__}.{callback} {what} in `{code}`: {instead} "
                         "(docs/kilolib.md)")
 
 

@@ -163,8 +163,8 @@ class CompiledController(Controller):
         self.every(period, TimerCall(self, number), None if math.isnan(phase) else phase)
 
     def fused_parts(self) -> tuple:
-        """The compiled calls' buffers: motion command, outbox (destinations, rows, count), timer
-        requests and count, and the row a message is copied into."""
+        """The compiled calls' buffers: motion command, outbox (source rows, destinations, payload rows,
+        count), timer requests and count, and the row a message is copied into."""
         return (self._cmd, *self._out, self._timers, self._timer_n, self._inbound)
 
     def adopt_state(self, row: np.ndarray) -> None:
@@ -200,7 +200,7 @@ class CompiledController(Controller):
 
     def _apply(self) -> None:
         """The commands the callback gave: motion, then timers, then messages, then records."""
-        cmd = self._cmd
+        cmd = self._cmd[0]
         if cmd[0] == DRIVE:
             self.robot.drive(float(cmd[1]), float(cmd[2]))
         elif cmd[0] == VELOCITY:
@@ -209,7 +209,7 @@ class CompiledController(Controller):
         for number, period, phase in self._timers[:int(self._timer_n[0])].tolist():
             self.start_timer(int(number), period, phase)
         self._timer_n[0] = 0
-        dst, rows, count = self._out
+        _, dst, rows, count = self._out
         for q in range(int(count[0])):
             payload = rows[q].tobytes()
             if dst[q] < 0:

@@ -2,120 +2,61 @@
 group, for the per-tick work that numpy calls on small arrays make slow.
 
 Write `tick(s, k)` as a plain function of the group's state `s` (one record of typed `fields` per
-robot) and its tick context `k` (a `Tick`); the rest of the class is an ordinary GroupController
+robot) and the step's context `k`: the one context of every compiled call (controllers.compiled.core.Ctl),
+with a row per robot (row i is node `k.me + i`). The rest of the class is an ordinary GroupController
 (`setup` in Python, timers, records):
 
     class Followers(CompiledGroup):
         Params = ChainParams
         period = 0.03225
         fields = {"next_tx": np.float64, "gap": np.float64}
-        payload_bytes = 2                       # every broadcast carries k.payload[i] (filled in setup or tick)
+        payload_bytes = 2                       # every message is a row of this many bytes
 
         def tick(s, k):
-            for r in range(len(k.in_dst)):      # this tick's inbox, in receive order
+            for r in range(len(k.in_dst)):      # this tick's inbox, in receive order: row k.in_dst[r]
                 ...
             d = range_to(k, i, node)            # and bearing_to(k, i, node)
             drive(k, i, v, w)                   # or set_velocity(k, i, vx, vy, vz)
-            broadcast(k, i)                     # or send(k, i, dst): the row k.payload[i]
+            row = broadcast(k, i)               # or send(k, i, dst): a fresh row to fill
+            row[0] = 7
             record(k, i, "gap", d)              # a name listed in `records`
 
-The step runs at the GroupController's instants, and its commands are applied through the group as a
-Python step would apply them (drives, velocities, broadcasts, sends, each in robot order, then the
-records), so a compiled twin of a Python group controller gives its trace bit for bit.
+The helpers are core's row helpers under a group's names (drive is core.drive_row, and so on). The
+step runs at the GroupController's instants; its commands are applied as every compiled call's are:
+each robot's motion, then the messages in the order they were made, with the records as they were
+made. A group's timers are Python's (GroupController.every): `every(k, ...)` is refused.
 """
 
 from __future__ import annotations
 
-import math
 import warnings
-from collections import namedtuple
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit, typeof
 from numba.core.errors import NumbaError, NumbaWarning
-from numba.extending import overload
 
 from controllers.api.group import GroupController
-from controllers.compiled.channels import channel_name, literal_channel
-from controllers.compiled.core import append_record
+from controllers.compiled.channels import channel_name
+from controllers.compiled.core import DRIVE, NO_TIMER_N, NO_TIMERS, VELOCITY, Ctl, command_buffers, inbox_buffers
+from controllers.compiled.core import bearing_row as bearing_to
+from controllers.compiled.core import broadcast_row as broadcast
+from controllers.compiled.core import drive_row as drive
+from controllers.compiled.core import range_row as range_to
+from controllers.compiled.core import record_row as record
+from controllers.compiled.core import send_row as send
+from controllers.compiled.core import velocity_row as set_velocity
+from controllers.compiled.kilolib import IO_DTYPE
 from controllers.compiled.program import declared_layout, params_record
+from jit.streams import own_stream
 from netstack.backend import IndexedPayloads
 
-Tick = namedtuple("Tick", ["now", "t_ns", "params", "first", "ids", "alive", "pos", "heading", "in_dst", "in_src", "in_t",
-                           "in_len", "in_payload", "motion", "cmd", "out", "payload", "rec_i", "rec_v", "rec_n"])
-"""One step's context: the time (s and ns), the parameters (`k.params.x`), the group's first node id
-and ids, which robots are alive, every node's position and heading (by node id), the inbox as arrays
-(receiver index, sender node id, receive time (s), payload length, and the payload's first
-`payload_bytes` bytes, zero-padded), and the buffers the helpers fill: per robot its motion command
-(kind; v, w or vx, vy, vz), its message (NO_MESSAGE, BROADCAST_DST or a node id) and payload row;
-and records (rows of time (ns), node, channel; values; count: core.append_record's layout)."""
+__all__ = ["CompiledGroup", "bearing_to", "broadcast", "drive", "payload_rows", "range_to", "record", "send",
+           "set_velocity"]
 
-NO_MOTION, DRIVE, VELOCITY = 0, 1, 2
-NO_MESSAGE, BROADCAST_DST = -2, -1
 RECORDS = 65536
 """Records one step may leave."""
-
-_TWO_PI = 2.0 * math.pi
-
-
-@njit(cache=True, inline="always")
-def range_to(k: Tick, i: int, node: int) -> float:
-    """True distance (m) from robot i of the group to node `node` (Group.range_to's arithmetic)."""
-    me = k.first + i
-    dx, dy, dz = k.pos[node, 0] - k.pos[me, 0], k.pos[node, 1] - k.pos[me, 1], k.pos[node, 2] - k.pos[me, 2]
-    return math.sqrt(dx * dx + dy * dy + dz * dz)
-
-
-@njit(cache=True, inline="always")
-def bearing_to(k: Tick, i: int, node: int) -> float:
-    """True bearing (rad, robot i's frame, counter-clockwise) to node `node` (Group.bearing_to's arithmetic)."""
-    me = k.first + i
-    x = math.atan2(k.pos[node, 1] - k.pos[me, 1], k.pos[node, 0] - k.pos[me, 0]) - k.heading[me]
-    return x - np.rint(x / _TWO_PI) * _TWO_PI
-
-
-@njit(cache=True, inline="always")
-def drive(k: Tick, i: int, v: float, w: float) -> None:
-    """Robot i drives at v (m/s) turning at w (rad/s) from the next physics tick (Group.drive)."""
-    k.motion[i], k.cmd[i, 0], k.cmd[i, 1], k.cmd[i, 2] = DRIVE, v, w, 0.0
-
-
-@njit(cache=True, inline="always")
-def set_velocity(k: Tick, i: int, vx: float, vy: float, vz: float) -> None:
-    """Robot i's velocity in its own frame (m/s) from the next physics tick (Group.set_velocity)."""
-    k.motion[i], k.cmd[i, 0], k.cmd[i, 1], k.cmd[i, 2] = VELOCITY, vx, vy, vz
-
-
-@njit(cache=True, inline="always")
-def broadcast(k: Tick, i: int) -> None:
-    """Robot i broadcasts its payload row `k.payload[i]` at the end of this step."""
-    k.out[i] = BROADCAST_DST
-
-
-@njit(cache=True, inline="always")
-def send(k: Tick, i: int, dst: int) -> None:
-    """Robot i sends its payload row `k.payload[i]` to node dst at the end of this step (Group.send)."""
-    if dst < 0:
-        raise ValueError("send(k, i, dst): dst must be a node id (>= 0); use broadcast(k, i) for everyone")
-    k.out[i] = dst
-
-
-def record(k: Tick, i: int, name: str, value: float) -> None:
-    """A sample (time, robot i's node, name, value) for the trace's records (inside compiled code only)."""
-    raise TypeError("record(k, i, name, value) runs inside compiled group steps only")
-
-
-@overload(record)
-def _record(k, i, name, value):
-    ch = literal_channel(name, "record(k, i, ")
-    if ch is None:
-        return None
-
-    def impl(k, i, name, value):
-        append_record(k.rec_i, k.rec_v, k.rec_n, k.t_ns, k.ids[i], ch, float(value))
-    return impl
 
 
 def payload_rows(payloads: Sequence[bytes], size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -153,47 +94,42 @@ class CompiledGroup(GroupController):
             raise TypeError(f"{type(self).__name__} defines no tick(s, k)")
         self.values = params_record(self.params)
         self.state = np.zeros(0, dtype=type(self).dtype)
-        self.payload = np.zeros((0, type(self).payload_bytes), dtype=np.uint8)
-        self._out = self._buffers(0)
+        self.io = np.zeros(1, dtype=IO_DTYPE)
+        self._gens = own_stream(np.random.default_rng(0))
+        self._out = command_buffers(type(self).payload_bytes, 0)[:5]
         self._rec = (np.zeros((RECORDS, 3), np.int64), np.zeros(RECORDS), np.zeros(1, np.int64))
 
-    @staticmethod
-    def _buffers(n: int) -> tuple[np.ndarray, ...]:
-        """The tick's command buffers: each robot's motion kind, its command (v, w or vx, vy, vz), and
-        its message (NO_MESSAGE, BROADCAST_DST or a node id)."""
-        return np.zeros(n, np.int8), np.zeros((n, 3)), np.full(n, NO_MESSAGE, np.int64)
-
     def bind(self, group, rng, services) -> None:  # type: ignore[override]
-        """As GroupController.bind; the state and payload rows get one row per robot."""
+        """As GroupController.bind; the state and the command buffers get one row per robot, and the
+        step draws from the controller's stream."""
         super().bind(group, rng, services)
         self.state = np.zeros(group.n, dtype=type(self).dtype)
-        self.payload = np.zeros((group.n, type(self).payload_bytes), dtype=np.uint8)
-        self._out = self._buffers(group.n)
+        self._out = command_buffers(type(self).payload_bytes, group.n)[:5]
+        self._gens = own_stream(rng)
         self._check()
 
     def fused_parts(self) -> tuple:
-        """What the fused engine steps in place: the state, payload rows, parameters, the command
-        buffers (motion kinds, commands, messages) and the records with their count."""
-        return (self.state, self.payload, self.values, *self._out, *self._rec)
+        """What the fused engine steps in place: the state, parameters, random stream, kilolib record,
+        the command buffers (motion commands; outbox: source rows, destinations, payload rows, count)
+        and the records with their count."""
+        return (self.state, self.values, self._gens, self.io, *self._out, *self._rec)
 
-    def _tick_args(self, now: float, inbox_cols: tuple) -> Tick:
+    def _context(self, now: float, inbox: tuple) -> Ctl:
         g = self.group
-        return Tick(now, round(now * 1e9), self.values[0], int(g.ids[0]) if g.n else 0, g.ids, g.alive(),
-                    g.all_positions(), g.all_headings(), *inbox_cols, *self._out, self.payload, *self._rec)
+        return Ctl(now, round(now * 1e9), int(g.ids[0]) if g.n else 0, g.alive(), self.values[0], self._gens, 0, self.io[0],
+                   g.all_positions(), g.all_headings(), *inbox, *self._out, *self._rec, NO_TIMERS, NO_TIMER_N)
 
     def _check(self) -> None:
         """Compile the step now for the types it will run with; outside the subset: ProgramError."""
-        from controllers.compiled.codegen import explain, unknown_field
+        from controllers.compiled.codegen import explain, group_timer, unknown_field
 
-        empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64),
-                 np.zeros((0, type(self).payload_bytes), np.uint8))
-        k = self._tick_args(0.0, empty)
+        k = self._context(0.0, inbox_buffers(0, type(self).payload_bytes))
         try:
             with warnings.catch_warnings():  # numba's warnings on the way to a refusal are noise
                 warnings.simplefilter("ignore", NumbaWarning)
                 type(self).callbacks["tick"].compile((typeof(self.state), typeof(k)))
         except NumbaError as exc:
-            raise explain(type(self), exc) from None
+            raise (group_timer(type(self), exc) or explain(type(self), exc)) from None
         except KeyError as exc:
             raise unknown_field(type(self), str(exc.args[0])) from None
 
@@ -201,32 +137,34 @@ class CompiledGroup(GroupController):
         g = self.group
         inbox = g.inbox()
         lengths, payloads = payload_rows(inbox.payloads, type(self).payload_bytes)
-        motion, _, out = self._out
-        motion[:], out[:] = NO_MOTION, NO_MESSAGE
-        type(self).callbacks["tick"](self.state, self._tick_args(self.now, (inbox.dst, inbox.src, inbox.t, lengths, payloads)))
+        type(self).callbacks["tick"](self.state, self._context(self.now, (inbox.dst, inbox.src, inbox.t, lengths, payloads)))
         self._apply()
 
     def _apply(self) -> None:
-        """The step's commands, through the group: drives, velocities, broadcasts, sends (each in robot
-        order), then records (in the order made, a group.record call per run of one name)."""
+        """The step's commands, through the group: each robot's motion (drives, then velocities), then
+        the messages in the order made (a group.broadcast or group.send call per run of one kind),
+        then the records (a group.record call per run of one name)."""
         g = self.group
-        motion, cmd, out = self._out
-        who = np.flatnonzero(motion == DRIVE)
-        if len(who):
-            g.drive(cmd[who, 0], cmd[who, 1], who)
-        who = np.flatnonzero(motion == VELOCITY)
-        if len(who):
-            g.set_velocity(cmd[who, 0], cmd[who, 1], cmd[who, 2], who)
-        due = np.flatnonzero(out == BROADCAST_DST)
-        if len(due):
-            g.broadcast(due, self.payload[due])
-        due = np.flatnonzero(out >= 0)
-        if len(due):
-            g.send(due, out[due], self.payload[due])
+        cmd, src, dst, rows, count = self._out
+        for kind, command in ((DRIVE, g.drive), (VELOCITY, g.set_velocity)):
+            who = np.flatnonzero(cmd[:, 0] == kind)
+            if len(who):
+                command(*(cmd[who, c] for c in range(1, 3 if kind == DRIVE else 4)), who)
+        cmd[:, 0] = 0.0
+        n = int(count[0])
+        for a, b in _runs((dst[:n] < 0).view(np.int8)):
+            if dst[a] < 0:
+                g.broadcast(src[a:b], rows[a:b])
+            else:
+                g.send(src[a:b], dst[a:b], rows[a:b])
+        count[0] = 0
         rec_i, rec_v, rec_n = self._rec
-        n = int(rec_n[0])
-        if n:
-            cuts = np.flatnonzero(np.diff(rec_i[:n, 2])) + 1
-            for a, b in zip([0, *cuts.tolist()], [*cuts.tolist(), n], strict=True):
-                g.record(channel_name(int(rec_i[a, 2])), rec_v[a:b].copy(), rec_i[a:b, 1] - int(g.ids[0]))
-            rec_n[0] = 0
+        for a, b in _runs(rec_i[:int(rec_n[0]), 2]):
+            g.record(channel_name(int(rec_i[a, 2])), rec_v[a:b].copy(), rec_i[a:b, 1] - int(g.ids[0]))
+        rec_n[0] = 0
+
+
+def _runs(keys: np.ndarray) -> list[tuple[int, int]]:
+    """The runs of equal consecutive `keys`, as (start, end) pairs."""
+    cuts = (np.flatnonzero(np.diff(keys)) + 1).tolist()
+    return list(zip([0, *cuts], [*cuts, len(keys)], strict=True)) if len(keys) else []

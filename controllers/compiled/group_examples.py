@@ -27,7 +27,6 @@ class ChainFollowerCompiled(CompiledGroup):
         s["next_tx"] = [float(g.robot_rng(i).random()) * p.message_period for i in range(g.n)]
         s["gap"] = np.nan
         g.drive(s["motion_v"], s["motion_w"])
-        self.payload[:] = (g.ids & 0xFFFF).astype("<u2").view(np.uint8).reshape(g.n, 2)
         self.every(5.0, lambda: self.group.record("gap", self.state["gap"]), phase=5.0)
 
     def tick(s, k):
@@ -35,7 +34,7 @@ class ChainFollowerCompiled(CompiledGroup):
         n = len(s)
         last = np.full(n, -1)
         for r in range(len(k.in_dst)):  # each robot's last message from its predecessor
-            if k.in_src[r] == k.ids[k.in_dst[r]] - 1:
+            if k.in_src[r] == k.me + k.in_dst[r] - 1:
                 last[k.in_dst[r]] = r
         for i in range(n):
             if last[i] < 0:
@@ -57,4 +56,5 @@ class ChainFollowerCompiled(CompiledGroup):
         for i in range(n):
             if s[i].next_tx <= k.now and k.alive[i]:
                 s[i].next_tx += p.message_period * math.ceil((k.now - s[i].next_tx) / p.message_period + 1e-12)
-                broadcast(k, i)
+                row = broadcast(k, i)  # its node id, two bytes little-endian
+                row[0], row[1] = (k.me + i) & 0xFF, ((k.me + i) >> 8) & 0xFF

@@ -64,7 +64,7 @@ def spinup_motors(k: Ctl) -> None:
 def set_color(k: Ctl, rgb: int) -> None:
     if rgb != k.io.color:
         k.io.color = rgb
-        put(k, COLOR, float(rgb))
+        put(k, 0, COLOR, float(rgb))
 
 
 @njit(cache=True, inline="always")

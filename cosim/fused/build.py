@@ -14,6 +14,7 @@ import numpy as np
 
 from controllers.compiled.controller import CompiledController, TimerCall
 from controllers.compiled.core import OUTBOX, RECORDS
+from controllers.compiled.group import RECORDS as GROUP_RECORDS
 from controllers.compiled.group import CompiledGroup
 from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 from controllers.compiled.program import Program
@@ -53,12 +54,11 @@ def world_of(world: KinematicWorld) -> World:
 
 def call_room(programs: bool, controllers: bool, groups: list[CompiledGroup]) -> np.ndarray:
     """What one compiled call may leave at most, for Log.room: records (a program's or a controller's
-    core.RECORDS, a group's record buffer), network rows and frames (a controller's OUTBOX, a group's
-    robots: its frames' room is made sure of one frame at a time)."""
-    records = max([RECORDS if programs or controllers else 0]
-                  + [len(g.fused_parts()[6]) for g in groups])
-    rows = max([1, OUTBOX if controllers else 0] + [g.group.n for g in groups])
-    return np.array([0, records, rows, OUTBOX if controllers else 1], np.int64)
+    core.RECORDS, a group's record buffer), network rows and frames (a controller's OUTBOX; a group's
+    step makes sure of its messages' room one at a time, cosim.fused.commands)."""
+    records = max([RECORDS if programs or controllers else 0, GROUP_RECORDS if groups else 0])
+    frames = OUTBOX if controllers else 1
+    return np.array([0, records, frames, frames], np.int64)
 
 
 def log_of(room: np.ndarray, rows: int = 0) -> loop.Log:
@@ -174,20 +174,18 @@ def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) ->
     group_of, index = np.full(n, -1, np.int64), np.zeros(n, np.int64)
     parts = []
     cfg = net.config
-    slots = sim.world.drive_slot
     for g, ctrl in enumerate(groups):
         grp = ctrl.group
         first, size = int(grp.ids[0]), grp.n
         group_of[first:first + size] = g
         index[first:first + size] = np.arange(size)
-        state, payload, values, motion, cmd, out, *_records = ctrl.fused_parts()
-        width = payload.shape[1]
+        state, values, gens, io, *out, _rec_i, _rec_v, _rec_n = ctrl.fused_parts()
+        width = type(ctrl).payload_bytes
         rows = max(INBOX_ROWS * size, 1)
         air = np.array([cfg.airtime_to_ns(BROADCAST, width), cfg.airtime_to_ns(0, width)], np.int64)
-        wheeled = bool(slots.size) and bool(np.all(slots[first:first + size] >= 0))
-        parts.append(Parts(first, size, state, values, grp.ids, motion, cmd, out, payload,
-                           np.zeros(rows, np.int64), np.zeros(rows, np.int64), np.zeros(rows), np.zeros(rows, np.int64),
-                           np.zeros((rows, width), np.uint8), np.zeros(1, np.int64), air, wheeled))
+        parts.append(Parts(first, size, state, values, gens, io, *out, np.zeros(rows, np.int64), np.zeros(rows, np.int64),
+                           np.zeros(rows), np.zeros(rows, np.int64), np.zeros((rows, width), np.uint8), np.zeros(1, np.int64),
+                           air))
     return loop.Groups(tuple(parts), group_of, index, np.ones(max(len(groups), 1), np.bool_),
                        np.array([-1, 0, 0, 0], np.int64), np.array([-1], np.int64))
 
@@ -215,5 +213,6 @@ def controllers_of(controllers: list, variants: list[tuple], net: FastBackend) -
         parts.append(CtlParts(states, hosts[0].values, *hosts[0].fused_parts(), air))
     room = 16 * n + 64
     friis = np.array([cfg.tx_power_dbm, SPEED_OF_LIGHT / cfg.pathloss.frequency_hz])  # the unit disk's (cosim.fused.plan)
-    return Ctls(ctl, slot, tuple(parts), np.zeros((room, 4)), np.zeros(1, np.int64), np.zeros(1, np.int64), friis)
+    return Ctls(ctl, slot, tuple(parts), np.zeros((room, 4)), np.zeros(1, np.int64), np.zeros(1, np.int64), friis,
+                np.array([-1, 0, 0, 0], np.int64))
 

@@ -8,7 +8,7 @@ import functools
 from pathlib import Path
 from types import ModuleType
 
-from controllers.compiled.codegen import class_ref, load_generated, sources
+from controllers.compiled.codegen import CONTEXT_IMPORTS, class_ref, context, load_generated, sources
 
 
 def _chain(selector: str, cases: list[tuple[object, list[str]]], indent: str) -> list[str]:
@@ -33,8 +33,8 @@ def _dispatcher(head: str, selector: str, cases: list[tuple[object, list[str]]],
 
 
 _PROGRAM_ARGS = "p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist"
-_CONTEXT = ("k = Ctl(t / 1e9, t, i, params[{q}][0], gens, i, io[i], NO_POS, NO_HEADING, NO_CMD, NO_OUT_DST, "
-            "NO_OUT_PAYLOAD, NO_OUT_N, rec_i, rec_v, rec_n, NO_TIMERS, NO_TIMER_N)")
+_CONTEXT = context(now="t / 1e9", t_ns="t", me="i", params="params[{q}][0]", gens="gens", gi="i", io="io[i]", rec_i="rec_i",
+                   rec_v="rec_v", rec_n="rec_n")
 
 
 def _program_dispatchers(n: int) -> str:
@@ -57,10 +57,7 @@ def fused_module(classes: tuple[type, ...], template: Path, groups: tuple[type, 
     compiled `controllers` (a class for each of the loop's controller parts). Once per process for
     each set of classes (reading and hashing the sources costs a run ~2 ms)."""
     head = ["", "", "# -- generated: the scenario's programs, groups and controllers --",
-            "from controllers.compiled.group import Tick, NO_MOTION, NO_MESSAGE",
-            "from controllers.compiled.core import Ctl, Msg, no_motors",
-            "from controllers.compiled.core import NO_CMD, NO_HEADING, NO_OUT_DST, NO_OUT_N, NO_OUT_PAYLOAD, NO_POS, NO_TIMER_N, "
-            "NO_TIMERS"]
+            CONTEXT_IMPORTS]
     for q, cls in enumerate(classes):
         head.append(f"{class_ref(cls)}_P{q}")
         head.append(f"_loop_{q}, _rx_{q}, _tx_{q}, _txs_{q} = (njit(inline='always')(_P{q}.callbacks[c].py_func) for c in "
@@ -78,19 +75,24 @@ def fused_module(classes: tuple[type, ...], template: Path, groups: tuple[type, 
     return load_generated("fused", text, deps)
 
 
+_GROUP_CONTEXT = context(now="t / 1e9", t_ns="t", me="gp.first", alive="W.alive[gp.first:gp.first + gp.n]",
+                         params="gp.params[0]", gens="gp.gens", io="gp.io[0]", pos="W.pos", heading="W.ahead",
+                         **{f: f"gp.{f}[:m]" for f in ("in_dst", "in_src", "in_t", "in_len", "in_payload")},
+                         **{f: f"gp.{f}" for f in ("cmd", "out_src", "out_dst", "out_payload", "out_n")},
+                         rec_i="P.rec_i", rec_v="P.rec_v", rec_n="P.rec_n")
+
+
 def _group_dispatchers(n: int) -> str:
     """`_call_group` (a group's step with its context, then its commands applied), `_call_resume` (the
     commands' rest, after a pause for room) and `_call_take` (a reception into a group's inbox), each a
     branch per group."""
     parts = "W, R, F, L, P, G = borrow((W, R, F, L, P, G))"
-    step = [(g, [f"gp = G.parts[{g}]", "m = gp.in_n[0]",
-                 "k = Tick(t / 1e9, t, gp.params[0], gp.first, gp.ids, W.alive[gp.first:gp.first + gp.n], W.pos,",
-                 "         W.ahead, gp.in_dst[:m], gp.in_src[:m], gp.in_t[:m], gp.in_len[:m], gp.in_payload[:m],",
-                 "         gp.motion, gp.cmd, gp.out, gp.payload, P.rec_i, P.rec_v, P.rec_n)",
-                 "gp.motion[:] = NO_MOTION", "gp.out[:] = NO_MESSAGE", f"_gtick_{g}(gp.state, k)",
+    step = [(g, [f"gp = G.parts[{g}]", "m = gp.in_n[0]", _GROUP_CONTEXT, f"_gtick_{g}(gp.state, k)", "no_motors(k)",
                  "G.cursor[0], G.cursor[1], G.cursor[2], G.cursor[3] = g, t, 0, 0",
-                 "apply_group(W, R, F, L, P, gp, t, G.cursor)"]) for g in range(n)]
-    resume = [(g, [f"apply_group(W, R, F, L, P, G.parts[{g}], G.cursor[1], G.cursor)"]) for g in range(n)]
+                 "apply(W, R, F, L, gp, gp.first, t, G.cursor)", "if G.cursor[0] < 0:", "    gp.in_n[0] = 0"])
+            for g in range(n)]
+    resume = [(g, [f"gp = G.parts[{g}]", "apply(W, R, F, L, gp, gp.first, G.cursor[1], G.cursor)", "if G.cursor[0] < 0:",
+                   "    gp.in_n[0] = 0"]) for g in range(n)]
     take_ = [(g, [f"return take(G.parts[{g}], i, src, t, size, frame)"]) for g in range(n)]
     return (_dispatcher("_call_group(g, W, R, F, L, P, G, t)", "g", step, (parts,))
             + _dispatcher("_call_resume(g, W, R, F, L, P, G)", "g", resume, (parts,))
@@ -99,8 +101,10 @@ def _group_dispatchers(n: int) -> str:
 
 
 _CTL = ["cp = C.parts[{q}]",
-        "k = Ctl(t / 1e9, t, i, cp.params[0], P.gens, i, P.io[i], W.pos, W.ahead, cp.cmd, cp.out_dst, cp.out_payload, "
-        "cp.out_n, P.rec_i, P.rec_v, P.rec_n, cp.timers, cp.timer_n)",
+        context(now="t / 1e9", t_ns="t", me="i", params="cp.params[0]", gens="P.gens", gi="i", io="P.io[i]", pos="W.pos",
+                heading="W.ahead", **{f: f"cp.{f}" for f in ("cmd", "out_src", "out_dst", "out_payload", "out_n", "timers",
+                                                            "timer_n")},
+                rec_i="P.rec_i", rec_v="P.rec_v", rec_n="P.rec_n"),
         "st = cp.states[C.slot[i]]"]
 
 
@@ -110,14 +114,14 @@ def _controller_dispatchers(classes: tuple[type, ...]) -> str:
     parts = "W, R, F, L, P, C = borrow((W, R, F, L, P, C))"
     step, rx = [], []
     for q, cls in enumerate(classes):
-        context = [line.format(q=q) for line in _CTL]
+        ctx = [line.format(q=q) for line in _CTL]
         calls = [("-1", "step")] if "step" in cls.callbacks else []
         calls += [(str(number), name) for number, name in cls.timer_names.items()]
-        step.append((q, [*context, *_chain("number", [(number, [f"_c{q}_{name}(st, k)"]) for number, name in calls], ""),
-                         "no_motors(k)", "apply_ctl(W, R, F, L, P, C, cp, i, t)"]))
+        step.append((q, [*ctx, *_chain("number", [(number, [f"_c{q}_{name}(st, k)"]) for number, name in calls], ""),
+                         "no_motors(k)", "apply_ctl(W, R, F, L, C, cp, i, t)"]))
         if "on_message" in cls.callbacks:
-            rx.append((q, [*context, "m = Msg(src, t / 1e9, size, inbound(cp, size, frame), rssi)",
-                           f"_c{q}_on_message(st, k, m)", "no_motors(k)", "apply_ctl(W, R, F, L, P, C, cp, i, t)"]))
+            rx.append((q, [*ctx, "m = Msg(src, t / 1e9, size, inbound(cp, size, frame), rssi)",
+                           f"_c{q}_on_message(st, k, m)", "no_motors(k)", "apply_ctl(W, R, F, L, C, cp, i, t)"]))
     return (_dispatcher("_call_ctl(q, number, W, R, F, L, P, C, i, t)", "q", step, (parts,))
             + _dispatcher("_call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi)", "q", rx,
                           (parts, "frame = borrow(frame)")))

@@ -21,9 +21,8 @@ from controllers.compiled.core import TIMERS
 from controllers.kilolib.arithmetic import gains
 from cosim.core.timer_rings import INF, advance_ring, next_timer, other_rings
 from cosim.core.trace_codes import DELIVER, SEND
-from cosim.fused.controllers import apply as apply_ctl  # noqa: F401
-from cosim.fused.controllers import inbound  # noqa: F401
-from cosim.fused.groups import apply as apply_group  # noqa: F401 (the generated dispatchers call these)
+from cosim.fused.commands import apply  # noqa: F401 (the generated dispatchers call these)
+from cosim.fused.controllers import apply_ctl, inbound  # noqa: F401
 from cosim.fused.groups import take  # noqa: F401
 from cosim.fused.kernels import latch
 from cosim.fused.rows import log_row

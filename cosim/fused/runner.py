@@ -40,7 +40,7 @@ class FusedLoop:
         ctl_variants = _variants(sim.controllers, CompiledController)
         module = fused_module(tuple(cls for cls, _ in variants), Path(loop.__file__), tuple(type(g) for g in groups),
                               tuple(cls for cls, _ in ctl_variants))
-        width = max([12] + [g.fused_parts()[1].shape[1] for g in groups] + [cls.payload_bytes for cls, _ in ctl_variants])
+        width = max([12] + [type(g).payload_bytes for g in groups] + [cls.payload_bytes for cls, _ in ctl_variants])
         with gc_paused():
             W = build.world_of(world)
             R, _ = net.share(width)

@@ -56,12 +56,10 @@ class Chirper(CompiledGroup):
     payload_bytes: ClassVar[int] = 3
     period = 0.1
 
-    def setup(self):
-        self.payload[:] = [7, 8, 9]
-
     def tick(s, k):
         for i in range(len(s)):
-            broadcast(k, i)
+            row = broadcast(k, i)
+            row[0], row[1], row[2] = 7, 8, 9
 
 
 class Listener(CompiledGroup):
@@ -118,13 +116,11 @@ class GroupPinger(CompiledGroup):
     records: ClassVar[tuple] = ("steps_taken",)
     period = 0.1
 
-    def setup(self):
-        self.payload[:] = [7, 8, 9]
-
     def tick(s, k):
         for i in range(len(s)):
             s[i].count += 1
-            send(k, i, 0)
+            row = send(k, i, 0)
+            row[0], row[1], row[2] = 7, 8, 9
             set_velocity(k, i, 0.1 * (i + 1), 0.0, 0.0)
             group_record(k, i, "steps_taken", s[i].count)
 
@@ -147,3 +143,37 @@ class GroupMisfit(CompiledGroup):
                 group_drive(k, i, 0.1, 0.0)
             else:
                 set_velocity(k, i, 0.1, 0.0, 0.2 if k.params.command == 1 else np.nan)
+
+
+class Chatter(CompiledGroup):
+    """Each step: even rows send to node 0, odd rows broadcast, then row 0 broadcasts a second time; each
+    message carries its row and a byte drawn from the group's stream, which is also recorded."""
+
+    payload_bytes: ClassVar[int] = 2
+    records: ClassVar[tuple] = ("draw",)
+    period = 0.1
+
+    def tick(s, k):
+        for i in range(len(s)):
+            row = send(k, i, 0) if i % 2 == 0 else broadcast(k, i)
+            row[0], row[1] = i, int(core.uniform(k) * 256)
+            group_record(k, i, "draw", row[1])
+        row = broadcast(k, 0)
+        row[0] = 99
+
+
+class Napper(CompiledController):
+    """Declares the timer `nap_group` (so that the name is known to compiled code)."""
+
+    period = None
+    timers: ClassVar[tuple] = ("nap_group",)
+
+    def nap_group(s, k):
+        pass
+
+
+class GroupStartsATimer(CompiledGroup):
+    period = 0.1
+
+    def tick(s, k):
+        core.every(k, "nap_group", 1.0, 0.0)

@@ -84,3 +84,14 @@ def test_a_payload_size_that_is_not_a_byte_count_is_refused_naming_it():
 
     with pytest.raises(ValueError, match=r"Odd\.payload_bytes: expected a whole number of bytes within 0\.\.65535, got -2"):
         type("Odd", (CompiledGroup,), {"payload_bytes": -2, "tick": lambda s, k: None})
+
+
+def test_a_step_that_starts_a_timer_is_refused_with_its_line():
+    """A group's timers are Python's: the context's timer buffers are read-only, and the build says so."""
+    path = ROOT / "tests" / "controllers" / "compiled" / "bad_programs.py"
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if 'core.every(k, "nap_group"' in text)
+    with pytest.raises(ProgramError) as err:
+        two_groups("Chirper", "GroupStartsATimer")
+    msg = str(err.value)
+    assert f"bad_programs.py:{line}: GroupStartsATimer.tick starts a timer" in msg
+    assert "a group's timers are Python's" in msg

@@ -104,7 +104,7 @@ def one_group(cls: str, model: str, params: dict):
 
 
 @pytest.mark.parametrize(("model", "command", "said"), [
-    ("point", 0, "not differential-drive"),
+    ("point", 0, "not differential-drive|not a wheeled robot"),
     ("diff_drive", 1, "cannot climb"),
     ("point", 2, "must be a finite number|must be finite numbers"),
 ])
@@ -115,3 +115,36 @@ def test_a_command_the_bodies_cannot_take_stops_the_run_on_both_engines(model, c
         assert sim.engine_path == path
         with pytest.raises(cosim.SimulationError, match=said):
             sim.run()
+
+
+def chatter():
+    """A listener at the origin (node 0) and four chatterers (nodes 1..4) in its range."""
+    data = base_scenario(duration=0.35)
+    data["network"] = {"backend": "fast", "radio": {"pathloss": {"model": "unit_disk", "range_m": 50.0}}}
+    data["output"] = {"trace": {"network": True}}
+    data["groups"] = [
+        {"name": "a", "count": 1, "layout": {"type": "list", "points": [[0, 0, 1]]},
+         "controller": {"class": f"{BAD}:Listener"}},
+        {"name": "b", "count": 4, "layout": {"type": "list", "points": [[1, 0, 1], [2, 0, 1], [3, 0, 1], [4, 0, 1]]},
+         "controller": {"class": f"{BAD}:Chatter"}},
+    ]
+    return cosim.build(cosim.from_dict(data, source="chatter.yaml"))
+
+
+def test_a_steps_messages_leave_in_the_order_made_on_both_engines(monkeypatch):
+    """Sends and broadcasts interleaved, one robot sending twice: the trace's sends follow the order
+    the step made them (not broadcasts first), and the engines agree bit for bit, the draws from
+    the group's stream included."""
+    event, fused = both(monkeypatch, chatter)
+    assert (event[0], fused[0]) == ("event", "fused")
+    assert fused[1] == event[1] and fused[2] == event[2]
+    monkeypatch.setenv("COSIM_ENGINE", "auto")
+    sim = chatter()
+    sim.run()
+    net = sim.recorder.tables()["network"]
+    kind, t, src, dst = (np.asarray(net[c]) for c in ("kind", "t_ns", "src", "dst"))
+    first = (kind == 0) & (t == 0)
+    assert src[first].tolist() == [1, 2, 3, 4, 1]
+    assert dst[first].tolist() == [0, -1, 0, -1, -1]
+    draws = np.asarray(sim.recorder.tables()["records"]["value"])
+    assert len(draws) == 16 and len(set(draws.tolist())) > 4  # 4 steps of 4 robots, drawn from one stream

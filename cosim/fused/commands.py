@@ -1,0 +1,92 @@
+"""The commands a compiled call left in its buffers (controllers.compiled.core), applied on the fused
+engine's arrays as the event engine applies them through `robot`, `net` or a group: each row's
+motion command, then the messages in the order they were made. One kernel for a robot's callback
+(one row) and a group's step (a row per robot); a controller's timer requests are handed to Python
+apart (cosim.fused.controllers)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from controllers.compiled.core import DRIVE, NO_COMMAND, VELOCITY
+from cosim.core.trace_codes import SEND
+from cosim.fused.kernels import DRIVE_CMD, STEER_CMD
+from cosim.fused.rows import finite, log_row
+from jit.borrow import borrow
+from netstack.fast.air import launch, room
+
+
+@njit(cache=True)
+def _motion(cmd: np.ndarray, first: int, cvel: np.ndarray, dslot: np.ndarray, dpend: np.ndarray, dcmd: np.ndarray) -> None:
+    """Each row's command as Robot.drive or Robot.set_velocity, with their refusals (drive commands
+    wait for the latch: World.dpend); the commands then cleared."""
+    cmd, cvel, dslot, dpend, dcmd = borrow((cmd, cvel, dslot, dpend, dcmd))
+    for r in range(len(cmd)):
+        kind, a, b, c = cmd[r, 0], cmd[r, 1], cmd[r, 2], cmd[r, 3]
+        if kind == NO_COMMAND:
+            continue
+        cmd[r, 0] = NO_COMMAND
+        i = first + r
+        k = dslot[i]
+        if kind == DRIVE:
+            if k < 0:
+                raise ValueError("drive: the robot is not a wheeled robot (robot.model: diff_drive, omni or urdf)")
+            if not (finite(a) and finite(b)):
+                raise ValueError("drive: v and w must be finite numbers")
+            dpend[k], dcmd[k, 0], dcmd[k, 1] = DRIVE_CMD, a, b
+        elif kind == VELOCITY:
+            if not (finite(a) and finite(b) and finite(c)):
+                raise ValueError("set_velocity: vx, vy and vz must be finite numbers")
+            if k >= 0 and c != 0.0:
+                raise ValueError("set_velocity: the robot drives on wheels and cannot climb: vz must be 0")
+            if k >= 0 and b != 0.0:
+                raise ValueError("set_velocity: the robot has a left and a right wheel and cannot move sideways: vy must "
+                                 "be 0 (turn with drive)")
+            cvel[i, 0], cvel[i, 1], cvel[i, 2] = a, b, c
+            if k >= 0:
+                dpend[k] = STEER_CMD
+
+
+@njit(cache=True)
+def _messages(W, R, F, L, parts, first: int, t: int, start: int) -> int:
+    """The outbox from message `start` on, in order, from the robots alive (Simulation.send_many).
+    Returns the message that found no room for its frame or its log row (-1: all launched).
+    (Borrowed: otherwise each launch counts references to every array of F, R and L.)"""
+    W, R, F, L, parts = borrow((W, R, F, L, parts))
+    alive, src, dst, payload = W.alive, parts.out_src, parts.out_dst, parts.out_payload
+    size = payload.shape[1]
+    for q in range(start, parts.out_n[0]):
+        to = dst[q]
+        if to >= len(alive):
+            raise ValueError("send: dst must be a node id of the scenario")
+        me = first + src[q]
+        if not alive[me]:
+            continue
+        if L.n[0] >= len(L.t) or not room(F, 1, len(alive)):
+            return q
+        s = launch(F, R, alive, me, to, size, parts.air[1] if to >= 0 else parts.air[0], t)
+        frame = F.payload[s]
+        for j in range(min(size, len(frame))):
+            frame[j] = payload[q, j]
+        log_row(L, t, SEND, me, to, F.tx[s], np.nan, size, 0)
+        L.counters[0] += 1
+    return -1
+
+
+@njit(cache=True)
+def apply(W, R, F, L, parts, first: int, t: int, cursor: np.ndarray) -> None:
+    """The commands in `parts`' buffers (its rows are nodes from `first`), from where `cursor` (owner,
+    instant, stage, message) says: the motion, then the messages. It pauses, keeping its place, when
+    a message finds no room (the loop resumes it once the buffers were emptied or grew); cursor[0] is
+    -1 once done, with the outbox emptied."""
+    W, R, F, L, parts, cursor = borrow((W, R, F, L, parts, cursor))
+    if cursor[2] == 0:
+        _motion(parts.cmd, first, W.cvel, W.dslot, W.dpend, W.dcmd)
+        cursor[2], cursor[3] = 1, 0
+    q = _messages(W, R, F, L, parts, first, t, cursor[3])
+    if q >= 0:
+        cursor[3] = q
+        return
+    parts.out_n[0] = 0
+    cursor[0] = -1
