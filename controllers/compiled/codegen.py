@@ -94,13 +94,35 @@ def context(**given: str) -> str:
     return "k = Ctl(" + ", ".join(given.get(f, _NONE.get(f, f)) for f in core.CTL_FIELDS) + ")"
 
 
+def chain(selector: str, cases: list[tuple[object, list[str]]], indent: str) -> list[str]:
+    """if/elif branches on the value of `selector`, one per (value, lines) case."""
+    out = []
+    for j, (value, body) in enumerate(cases):
+        out.append(f"{indent}{'if' if j == 0 else 'elif'} {selector} == {value}:")
+        out += [f"{indent}    {line}" for line in body]
+    return out
+
+
+def function(head: str, first: tuple[str, ...] | list[str] = (), selector: str = "",
+             cases: list[tuple[object, list[str]]] | None = None, last: str | None = None, inline: bool = False) -> str:
+    """The text of a compiled function (`head`: its name and arguments) that runs `first`, then the
+    case whose value `selector` has, then `last` (reached when no case returned). Every generated
+    function is one of these: the event engine's entry points (`entry`) and the fused loop's
+    dispatchers (cosim.fused.codegen)."""
+    decorator = '@njit(cache=True, inline="always")' if inline else "@njit(cache=True)"
+    lines = ["", "", decorator, f"def {head}:", *(f"    {line}" for line in first), *chain(selector, cases or [], "    ")]
+    if last is not None:
+        lines.append(f"    {last}")
+    elif not cases and not first:
+        lines.append("    pass")
+    return "\n".join(lines) + "\n"
+
+
 def entry(name: str, args: str, ctx: str, body: list[str]) -> str:
     """A compiled one-robot entry point `name(args)`: the records of an earlier, failed call dropped,
-    the context `ctx` built, then `body`. Every entry of the event engine is one of these."""
-    lines = ["", "", "@njit(cache=True)", f"def {name}({args}):",
-             "    rec_n[0] = 0  # the records are collected after every call: rows left here are a failed call's",
-             f"    {ctx}", *(f"    {line}" for line in body)]
-    return "\n".join(lines) + "\n"
+    the context `ctx` built, then `body`."""
+    return function(f"{name}({args})", ("rec_n[0] = 0  # the records are collected after every call: rows left here are "
+                                         "a failed call's", ctx, *body))
 
 
 _HEAD = "from numba import njit\n" + CONTEXT_IMPORTS + "\n{ref}{alias}\n"

@@ -8,28 +8,14 @@ import functools
 from pathlib import Path
 from types import ModuleType
 
-from controllers.compiled.codegen import CONTEXT_IMPORTS, class_ref, context, load_generated, sources
-
-
-def _chain(selector: str, cases: list[tuple[object, list[str]]], indent: str) -> list[str]:
-    """if/elif branches on the value of `selector`, one per (value, lines) case."""
-    out = []
-    for j, (value, body) in enumerate(cases):
-        out.append(f"{indent}{'if' if j == 0 else 'elif'} {selector} == {value}:")
-        out += [f"{indent}    {line}" for line in body]
-    return out
+from controllers.compiled.codegen import CONTEXT_IMPORTS, chain, class_ref, context, function, load_generated, sources
 
 
 def _dispatcher(head: str, selector: str, cases: list[tuple[object, list[str]]], first: tuple[str, ...] = (),
                 last: str | None = None, inline: bool = False) -> str:
-    """A compiled function (`head`: its name and arguments) that runs `first`, then the case whose
-    value `selector` has, then `last` (reached when no case returned). Every dispatcher of the fused
-    loop is one of these."""
-    decorator = '@njit(cache=True, inline="always")' if inline else "@njit(cache=True)"
-    lines = ["", "", decorator, f"def {head}:", *(f"    {line}" for line in first), *_chain(selector, cases, "    ")]
-    if last is not None or not cases:
-        lines.append(f"    {last or 'pass'}")
-    return "\n".join(lines) + "\n"
+    """A dispatcher of the fused loop: `first`, then the case whose value `selector` has, then `last`
+    (controllers.compiled.codegen.function)."""
+    return function(head, first, selector, cases, last if last is not None or cases else "pass", inline)
 
 
 _PROGRAM_ARGS = "p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist"
@@ -117,7 +103,7 @@ def _controller_dispatchers(classes: tuple[type, ...]) -> str:
         ctx = [line.format(q=q) for line in _CTL]
         calls = [("-1", "step")] if "step" in cls.callbacks else []
         calls += [(str(number), name) for number, name in cls.timer_names.items()]
-        step.append((q, [*ctx, *_chain("number", [(number, [f"_c{q}_{name}(st, k)"]) for number, name in calls], ""),
+        step.append((q, [*ctx, *chain("number", [(number, [f"_c{q}_{name}(st, k)"]) for number, name in calls], ""),
                          "no_motors(k)", "apply_ctl(W, R, F, L, C, cp, i, t)"]))
         if "on_message" in cls.callbacks:
             rx.append((q, [*ctx, "m = Msg(src, t / 1e9, size, inbound(cp, size, frame), rssi)",
