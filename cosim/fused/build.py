@@ -210,9 +210,8 @@ def controllers_of(controllers: list, variants: list[tuple], net: FastBackend) -
             h.adopt_state(states[k:k + 1])
         width = type(hosts[0]).payload_bytes
         air = np.array([cfg.airtime_to_ns(BROADCAST, width), cfg.airtime_to_ns(0, width)], np.int64)
-        parts.append(CtlParts(states, hosts[0].values, *hosts[0].fused_parts(), air))
+        parts.append(CtlParts(states, hosts[0].values, *hosts[0].fused_parts(), air, np.array([-1, 0, 0, 0], np.int64)))
     room = 16 * n + 64
     friis = np.array([cfg.tx_power_dbm, SPEED_OF_LIGHT / cfg.pathloss.frequency_hz])  # the unit disk's (cosim.fused.plan)
-    return Ctls(ctl, slot, tuple(parts), np.zeros((room, 4)), np.zeros(1, np.int64), np.zeros(1, np.int64), friis,
-                np.array([-1, 0, 0, 0], np.int64))
+    return Ctls(ctl, slot, tuple(parts), np.zeros((room, 4)), np.zeros(1, np.int64), np.zeros(1, np.int64), friis)
 
