@@ -173,8 +173,8 @@ class SimGroup:
 
     def drive(self, v: Any, w: Any, idx: np.ndarray | None = None) -> None:
         if not self._wheeled():
-            raise ValueError(f"group of robots {self.first}..{self.first + self.n - 1} is not differential-drive "
-                             "(robot.model: diff_drive)")
+            raise ValueError(f"drive: a robot of the group {self.first}..{self.first + self.n - 1} is not a wheeled robot "
+                             "(robot.model: diff_drive, omni or urdf)")
         require_finite("group.drive", "v w", v, w)
         rows = self.ids if idx is None else self._rows(idx)
         count = len(rows)

@@ -104,7 +104,7 @@ def one_group(cls: str, model: str, params: dict):
 
 
 @pytest.mark.parametrize(("model", "command", "said"), [
-    ("point", 0, "not differential-drive|not a wheeled robot"),
+    ("point", 0, "drive: .*not a wheeled robot"),
     ("diff_drive", 1, "cannot climb"),
     ("point", 2, "must be a finite number|must be finite numbers"),
 ])
