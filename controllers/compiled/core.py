@@ -103,9 +103,11 @@ def pending(k: Ctl) -> bool:
 
 @njit(cache=True, inline="always")
 def no_motors(k: Ctl) -> None:
-    """After a controller's or a group's call: kilolib's motors are refused (they would move nothing)."""
+    """After a controller's or a group's call: kilolib's motors are refused (they would move nothing;
+    CompiledGroup.step checks the same on the event engine)."""
     if k.io.motor_l or k.io.motor_r:
-        raise ValueError("set_motors is a kilolib program's: a compiled controller moves with drive or set_velocity")
+        raise ValueError("set_motors is a kilolib program's: a compiled controller or group moves with drive or "
+                         "set_velocity")
 
 
 @njit(cache=True, inline="always")

@@ -138,6 +138,9 @@ class CompiledGroup(GroupController):
         inbox = g.inbox()
         lengths, payloads = payload_rows(inbox.payloads, type(self).payload_bytes)
         type(self).callbacks["tick"](self.state, self._context(self.now, (inbox.dst, inbox.src, inbox.t, lengths, payloads)))
+        if self.io[0]["motor_l"] or self.io[0]["motor_r"]:  # as core.no_motors after the fused engine's call
+            raise ValueError("set_motors is a kilolib program's: a compiled controller or group moves with drive or "
+                             "set_velocity")
         self._apply()
 
     def _apply(self) -> None:

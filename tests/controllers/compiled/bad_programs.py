@@ -10,7 +10,7 @@ from controllers.compiled import CompiledController, Program, core
 from controllers.compiled.group import CompiledGroup, broadcast, send, set_velocity
 from controllers.compiled.group import drive as group_drive
 from controllers.compiled.group import record as group_record
-from controllers.compiled.kilolib import record
+from controllers.compiled.kilolib import record, set_motors
 
 
 class UsesADict(Program):
@@ -177,3 +177,12 @@ class GroupStartsATimer(CompiledGroup):
 
     def tick(s, k):
         core.every(k, "nap_group", 1.0, 0.0)
+
+
+class GroupSetsMotors(CompiledGroup):
+    """Calls kilolib's set_motors, which moves only a kilolib program's robot."""
+
+    period = 0.1
+
+    def tick(s, k):
+        set_motors(k, 255, 255)

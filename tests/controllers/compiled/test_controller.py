@@ -122,7 +122,7 @@ def clocked(cls: str, engine: str, monkeypatch):
 
 @pytest.mark.parametrize("engine", ["event", "auto"])
 def test_a_controller_setting_kilolib_motors_is_refused_on_either_engine(monkeypatch, engine):
-    with pytest.raises(SimulationError, match="ValueError: set_motors is a kilolib program's: a compiled controller moves"):
+    with pytest.raises(SimulationError, match="ValueError: set_motors is a kilolib program's: a compiled controller or group"):
         clocked("MotorController", engine, monkeypatch)
 
 

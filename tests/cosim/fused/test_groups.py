@@ -148,3 +148,13 @@ def test_a_steps_messages_leave_in_the_order_made_on_both_engines(monkeypatch):
     assert dst[first].tolist() == [0, -1, 0, -1, -1]
     draws = np.asarray(sim.recorder.tables()["records"]["value"])
     assert len(draws) == 16 and len(set(draws.tolist())) > 4  # 4 steps of 4 robots, drawn from one stream
+
+
+def test_kilolibs_motors_in_a_group_step_stop_the_run_on_both_engines(monkeypatch):
+    """set_motors would move nothing in a group: refused after the step, never ignored."""
+    for engine, path in (("event", "event"), ("auto", "fused")):
+        monkeypatch.setenv("COSIM_ENGINE", engine)
+        sim = one_group("GroupSetsMotors", "diff_drive", {})
+        assert sim.engine_path == path
+        with pytest.raises(cosim.SimulationError, match="set_motors is a kilolib program's: a compiled controller or group"):
+            sim.run()
