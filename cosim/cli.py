@@ -148,10 +148,11 @@ def compare_command(args: argparse.Namespace) -> int:
 
     out = args.out or args.run_a.parent / f"compare-{args.run_a.name}-{args.run_b.name}"
     try:
-        path, rows = compare(args.run_a, args.run_b, out)
+        path, rows, setup = compare(args.run_a, args.run_b, out)
     except (FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    print("\n".join(setup))
     print(format_table(rows))
     print(f"comparison: {path}")
     return 0

@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 
 from cosim.report import comparison as C
 from cosim.report import run_data as rd
+from cosim.report.scenario_diff import describe, differences
 from cosim.report.writer import Report, safe_build
 
 COLORS = ("C0", "C3")
@@ -105,8 +106,9 @@ def drift(apart: tuple[np.ndarray, np.ndarray, np.ndarray] | None) -> Figure | N
     return fig
 
 
-def compare(a: Path, b: Path, out: Path) -> tuple[Path, list[list[object]]]:
-    """Write the comparison report of runs `a` and `b` into `out`; returns its index.html and the table."""
+def compare(a: Path, b: Path, out: Path) -> tuple[Path, list[list[object]], list[str]]:
+    """Write the comparison report of runs `a` and `b` into `out`; returns its index.html, the table,
+    and the lines that list how the two resolved scenarios differ (scenario_diff.describe)."""
     runs = [rd.load_run(a), rd.load_run(b)]
     if runs[0].n_nodes != runs[1].n_nodes:
         raise ValueError(f"{a} has {runs[0].n_nodes} robots and {b} has {runs[1].n_nodes}: compare runs of one scenario")
@@ -116,6 +118,9 @@ def compare(a: Path, b: Path, out: Path) -> tuple[Path, list[list[object]]]:
     out.mkdir(parents=True, exist_ok=True)
     rep = Report(f"Comparison: {sides[0].label} and {sides[1].label}", out)
     rep.text(f"A = {a} ({sides[0].engines}); B = {b} ({sides[1].engines})", "meta")
+    setup = describe(differences(runs[0].scenario, runs[1].scenario))
+    for line in setup:
+        rep.text(line.strip(), "meta")
     for label, d in zip("AB", runs):
         for name, why in d.torn.items():
             rep.text(f"{label}: {name} cannot be read ({why}): what depends on it is left out", "bad")
@@ -133,7 +138,7 @@ def compare(a: Path, b: Path, out: Path) -> tuple[Path, list[list[object]]]:
         fig = safe_build(build, name)
         if fig is not None:
             rep.figure(name, title, fig, caption)
-    return rep.write(), rows
+    return rep.write(), rows, setup
 
 
 def format_table(rows: list[list[object]]) -> str:

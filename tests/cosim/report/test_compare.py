@@ -53,6 +53,8 @@ def test_the_command_prints_the_table_and_writes_the_figures(run_dict, tmp_path,
     assert main(["compare", str(a.directory), str(b.directory), "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "receptions per frame sent" in text and "lost: collision" in text and f"comparison: {out / 'index.html'}" in text
+    assert text.startswith("scenarios differ in 1 key (A | B):\n  seed: 3 | 4\nA: ")  # above the table
+    assert "seed: 3 | 4" in (out / "index.html").read_text()
     for name in ("compare_traffic", "compare_losses", "compare_delay", "compare_neighbours", "compare_divergence"):
         assert (out / f"{name}.png").read_bytes().startswith(PNG), name
     assert "data:image/png;base64," in (out / "index.html").read_text()
@@ -67,3 +69,21 @@ def test_runs_of_different_swarms_are_refused(run_dict, tmp_path, capsys):
     assert "has 40 robots" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["compare", str(a.directory)])
+
+
+def test_every_difference_between_the_resolved_scenarios_is_listed(run_dict, capsys, tmp_path):
+    """The scenarios' differences, key by key, nested and in lists, absent on one side included."""
+    from cosim.report.scenario_diff import ABSENT, describe, differences
+
+    a = {"seed": 3, "network": {"backend": "fast", "radio": {"contention": "none"}}, "groups": [{"count": 4}],
+         "physics": {"dt": 0.01}}
+    b = {"seed": 3, "network": {"backend": "ns3", "radio": {}}, "groups": [{"count": 4}, {"count": 1}],
+         "physics": {"dt": 0.01}}
+    diffs = differences(a, b)
+    assert diffs == [("network.backend", "fast", "ns3"), ("network.radio.contention", "none", ABSENT),
+                     ("network.radio", ABSENT, {}), ("groups.1.count", ABSENT, 1)]  # a's keys, then b's own
+    assert describe(diffs)[1:3] == ["  network.backend: \"fast\" | \"ns3\"", "  network.radio.contention: \"none\" | (absent)"]
+    assert describe(differences(a, a)) == ["scenarios: the same resolved scenario"]
+    run = run_dict(_csma())
+    assert main(["compare", str(run.directory), str(run.directory), "--out", str(tmp_path / "same")]) == 0
+    assert capsys.readouterr().out.startswith("scenarios: the same resolved scenario\n")
