@@ -118,7 +118,9 @@ def compare(a: Path, b: Path, out: Path) -> tuple[Path, list[list[object]], list
     out.mkdir(parents=True, exist_ok=True)
     rep = Report(f"Comparison: {sides[0].label} and {sides[1].label}", out)
     rep.text(f"A = {a} ({sides[0].engines}); B = {b} ({sides[1].engines})", "meta")
-    setup = describe(differences(runs[0].scenario, runs[1].scenario))
+    unread = [label for label, d in zip("AB", runs) if "scenario.yaml" in d.torn or not d.scenario]
+    setup = ([f"scenarios: not compared ({' and '.join(unread)}: scenario.yaml cannot be read)"] if unread
+             else describe(differences(runs[0].scenario, runs[1].scenario)))
     for line in setup:
         rep.text(line.strip(), "meta")
     for label, d in zip("AB", runs):

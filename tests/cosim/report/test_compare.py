@@ -87,3 +87,12 @@ def test_every_difference_between_the_resolved_scenarios_is_listed(run_dict, cap
     run = run_dict(_csma())
     assert main(["compare", str(run.directory), str(run.directory), "--out", str(tmp_path / "same")]) == 0
     assert capsys.readouterr().out.startswith("scenarios: the same resolved scenario\n")
+
+
+def test_a_run_without_its_scenario_is_compared_without_the_list(run_dict, capsys, tmp_path):
+    """A torn or deleted scenario.yaml is said, not read as a scenario without keys (which would list
+    every key of the other run)."""
+    a, b = run_dict(_csma()), run_dict(_csma(seed=4))
+    (b.directory / "scenario.yaml").unlink()
+    assert main(["compare", str(a.directory), str(b.directory), "--out", str(tmp_path / "torn")]) == 0
+    assert capsys.readouterr().out.startswith("scenarios: not compared (B: scenario.yaml cannot be read)\nA: ")
