@@ -101,13 +101,16 @@ def pending(k: Ctl) -> bool:
     return k.cmd[0, 0] != NO_COMMAND or k.out_n[0] > 0 or k.rec_n[0] > 0 or k.timer_n[0] > 0
 
 
+MOTORS_REFUSED = "set_motors is a kilolib program's: a compiled controller or group moves with drive or set_velocity"
+"""Why kilolib's motors are refused after a controller's or a group's call, on either engine."""
+
+
 @njit(cache=True, inline="always")
 def no_motors(k: Ctl) -> None:
     """After a controller's or a group's call: kilolib's motors are refused (they would move nothing;
     CompiledGroup.step checks the same on the event engine)."""
     if k.io.motor_l or k.io.motor_r:
-        raise ValueError("set_motors is a kilolib program's: a compiled controller or group moves with drive or "
-                         "set_velocity")
+        raise ValueError(MOTORS_REFUSED)
 
 
 @njit(cache=True, inline="always")

@@ -39,7 +39,16 @@ from numba.core.errors import NumbaError, NumbaWarning
 
 from controllers.api.group import GroupController
 from controllers.compiled.channels import channel_name
-from controllers.compiled.core import DRIVE, NO_TIMER_N, NO_TIMERS, VELOCITY, Ctl, command_buffers, inbox_buffers
+from controllers.compiled.core import (
+    DRIVE,
+    MOTORS_REFUSED,
+    NO_TIMER_N,
+    NO_TIMERS,
+    VELOCITY,
+    Ctl,
+    command_buffers,
+    inbox_buffers,
+)
 from controllers.compiled.core import bearing_row as bearing_to
 from controllers.compiled.core import broadcast_row as broadcast
 from controllers.compiled.core import drive_row as drive
@@ -139,8 +148,7 @@ class CompiledGroup(GroupController):
         lengths, payloads = payload_rows(inbox.payloads, type(self).payload_bytes)
         type(self).callbacks["tick"](self.state, self._context(self.now, (inbox.dst, inbox.src, inbox.t, lengths, payloads)))
         if self.io[0]["motor_l"] or self.io[0]["motor_r"]:  # as core.no_motors after the fused engine's call
-            raise ValueError("set_motors is a kilolib program's: a compiled controller or group moves with drive or "
-                             "set_velocity")
+            raise ValueError(MOTORS_REFUSED)
         self._apply()
 
     def _apply(self) -> None:
