@@ -21,16 +21,35 @@ def stop_by_signal(signum: int, frame: object) -> None:
     raise KeyboardInterrupt if signum == signal.SIGINT else Terminated(signum)
 
 
+class _Raised:
+    """The interruption a signal handler raised in this process, until `forget_raised`."""
+
+    exc: KeyboardInterrupt | None = None
+
+
+def raised(exc: KeyboardInterrupt) -> KeyboardInterrupt:
+    """Note that a signal handler raises `exc` now, and return it (for `raise raised(exc)`)."""
+    _Raised.exc = exc
+    return exc
+
+
+def forget_raised() -> None:
+    """The block that handled the signals has ended: a later exception is no interruption."""
+    _Raised.exc = None
+
+
 def interruption(exc: BaseException) -> KeyboardInterrupt | None:
-    """The KeyboardInterrupt (Ctrl-C, or SIGTERM as Terminated) behind an exception, if any: a signal
-    handler that raises while numba's compiled code runs surfaces as a SystemError caused by it."""
+    """The KeyboardInterrupt (Ctrl-C, or SIGTERM as Terminated) behind an exception, if any. A signal
+    handler that raises while numba's compiled code runs surfaces as a SystemError caused by it, or,
+    when it lands while numba unboxes an argument, as a TypeError that has lost it ("can't unbox a
+    List as a <NULL>"): then the interruption the handler raised is the answer."""
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, KeyboardInterrupt):
             return exc
         seen.add(id(exc))
         exc = exc.__cause__ or exc.__context__
-    return None
+    return _Raised.exc
 
 
 class _Section:

@@ -11,7 +11,7 @@ import signal
 import threading
 from collections.abc import Iterator
 
-from cosim.core.interruption import Terminated, defer, stop_by_signal
+from cosim.core.interruption import Terminated, defer, forget_raised, raised, stop_by_signal
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGXCPU)
 """Signals that end a run with its results written: Ctrl-C, a scheduler's or `kill`'s SIGTERM,
@@ -48,7 +48,7 @@ class Interrupts:
             self.armed = False  # before raising: a second signal while this one unwinds is only noted
             exc = KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
             if not defer(exc):  # else raised once the trace chunk being written is whole
-                raise exc
+                raise raised(exc)
 
     def hold(self) -> None:
         """From now on signals are only noted (the results are being written)."""
@@ -77,6 +77,7 @@ def interrupts() -> Iterator[Interrupts]:
         yield state
     finally:
         _active.pop()
+        forget_raised()
         for s, handler in before.items():
             signal.signal(s, handler)
 

@@ -43,3 +43,38 @@ def test_a_keyboard_interrupt_raised_by_user_code_with_no_signal_fails_the_run_n
     assert result.status == "failed"
     assert result.error.startswith("the code raised KeyboardInterrupt itself (no Ctrl-C or signal arrived)")
     assert "in RaisesInterrupt.step() at test_interruption.py:" in result.error
+
+
+class LostInterrupt(Controller):
+    """What numba does when the signal lands while it unboxes a typed List: the handler's exception
+    is dropped and a TypeError with no cause takes its place."""
+
+    period = 0.1
+
+    def step(self) -> None:
+        if self.now >= 0.5:
+            lost = False
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+            except KeyboardInterrupt:
+                lost = True
+            if lost:
+                raise TypeError("can't unbox a <class 'numba.typed.typedlist.List'> as a <NULL>")
+
+
+class TypeErrorAtHalf(Controller):
+    period = 0.1
+
+    def step(self) -> None:
+        if self.now >= 0.5:
+            raise TypeError("a bug in the controller")
+
+
+def test_an_interrupt_that_compiled_code_replaced_by_another_error_interrupts_the_run(run_dict):
+    data = base_scenario(duration=2.0)
+    data["groups"][0]["controller"] = {"class": "tests.cosim.core.test_interruption:LostInterrupt"}
+    result = run_dict(data)
+    assert result.status == "interrupted" and "interrupted by the user" in result.error
+    data["groups"][0]["controller"] = {"class": "tests.cosim.core.test_interruption:TypeErrorAtHalf"}
+    result = run_dict(data)  # the same process, with no signal this time: a failure
+    assert result.status == "failed" and "TypeError: a bug in the controller" in result.error
