@@ -3,7 +3,8 @@
 Before the shared description, each engine read its own keys. Those keys still work: each is
 moved to its new place with a warning that names the new key (`rx_threshold_dbm` becomes
 `rx_sensitivity_dbm`, `latency` becomes `fast.latency`, `rate_manager` becomes `ns3.rate_manager`,
-...). Without `standard`, a radio is `generic` on the fast engine and 802.11b on ns-3, as before.
+...). Without `standard`, a radio is `generic` on the fast engine; ns-3 refuses it, naming the key (it
+used to assume 802.11b without a word).
 """
 
 from __future__ import annotations
@@ -33,7 +34,13 @@ def read_radio(raw: Any, backend: str, path: str, m: Mapper) -> RadioSpec:
     if not isinstance(raw, Mapping):
         raise m.error(path, f"expected a mapping, got {type(raw).__name__} {raw!r}")
     data = dict(raw)
-    data.setdefault("standard", "802.11b" if backend == "ns3" else GENERIC)
+    if backend == "ns3" and "contention" in data:
+        raise m.error(f"{path}.contention", "ns-3 models medium access itself (802.11's DCF, 802.15.4's CSMA-CA); "
+                                            f"the fast engine's contention model goes under {path}.fast.contention")
+    if backend == "ns3" and "standard" not in data:
+        raise m.error(f"{path}.standard", f"ns-3 models a radio standard and this radio names none; give one of "
+                                          f"{', '.join(STANDARDS)} (ns-3 no longer assumes 802.11b)")
+    data.setdefault("standard", GENERIC)
     standard = data["standard"]
     if not isinstance(standard, str):
         raise m.error(f"{path}.standard", f"expected one of {GENERIC}, {', '.join(STANDARDS)}, got {standard!r}")
@@ -62,9 +69,6 @@ def _put(data: dict, dotted: str, value: Any) -> None:
 
 
 def _migrate(data: dict, standard: str, backend: str, path: str, m: Mapper) -> None:
-    if backend == "ns3" and "contention" in data:
-        raise m.error(f"{path}.contention", "ns-3 models medium access itself (802.11's DCF, 802.15.4's CSMA-CA); "
-                                            f"the fast engine's contention model goes under {path}.fast.contention")
     for old, new in _MOVED.items():
         if old in data:
             _warn(m, path, old, new)

@@ -370,6 +370,7 @@ class Net
             phy->SetNoisePowerSpectralDensity(svh.CreateNoisePowerSpectralDensity(channelNumber));
             phy->SetRxSensitivity(sensitivityDbm);
             phy->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&Net::PhyDropLrWpan, this, i));
+            phy->TraceConnectWithoutContext("PhyRxBegin", MakeBoundCallback(&Net::RxBeginLrWpan, this, i));
             phy->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&Net::TxBeginLrWpan, this, i));
             phy->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&Net::TxEndLrWpan, this, i));
             mac->TraceConnectWithoutContext("MacRxDrop", MakeBoundCallback(&Net::PhyDropLrWpan, this, i));
@@ -841,7 +842,9 @@ class Net
             tx = bt != self->m_broadcastTx.end() ? bt->second.tx : -1;
         }
         // 802.15.4 reports LQI, not RSSI: RSSI is the channel's loss model applied to the tx power
-        double rssi = (src >= 0 && src < int64_t(self->m_n))
+        // where the reception began (at its end the robots may have moved out of a unit disk's range)
+        double rssi = self->m_snUid[me] == p->GetUid() ? self->m_snSignal[me]
+                      : (src >= 0 && src < int64_t(self->m_n))
                           ? self->m_loss->CalcRxPower(self->m_txPowerDbm, self->m_mob[src], self->m_mob[me])
                           : std::nan("");
         self->Record(me, src, tx, rssi, rssi - self->m_lrNoiseDbm, params.m_mpduLinkQuality, p);
@@ -985,6 +988,23 @@ class Net
     static void RxErrorWifi(Net* self, uint32_t me, Ptr<const Packet> p, double)
     {
         self->Lost(me, p->GetUid(), kCollision);
+    }
+
+    // The PHY locked onto a frame: its received power now, where the channel computed it (one slot
+    // per node, as a PHY receives one frame at a time; shared with 802.11's sniffer, one radio per Net).
+    static void RxBeginLrWpan(Net* self, uint32_t me, Ptr<const Packet> p)
+    {
+        auto it = self->m_unicast.find(p->GetUid());
+        int64_t src = it != self->m_unicast.end() ? it->second.src : -1;
+        if (src < 0)
+        {
+            auto bt = self->m_broadcastTx.find(p->GetUid());
+            src = bt != self->m_broadcastTx.end() ? bt->second.src : -1;
+        }
+        if (src < 0 || src >= int64_t(self->m_n))
+            return;
+        self->m_snUid[me] = p->GetUid();
+        self->m_snSignal[me] = self->m_loss->CalcRxPower(self->m_txPowerDbm, self->m_mob[src], self->m_mob[me]);
     }
 
     static void PhyDropLrWpan(Net* self, uint32_t me, Ptr<const Packet> p)

@@ -109,8 +109,12 @@ def test_sending_on_a_radio_the_robot_lacks_or_that_does_not_exist_fails_the_run
     ([{"name": "uplink", "groups": ["boats"]}], "network.interfaces[0].groups: no group 'boats'; the groups are drones, ground"),
     ([{"name": "up"}, {"name": "up"}], "network.interfaces[1].name: interface name 'up' is used twice"),
     ([{"name": "radio"}], "network.interfaces[0]: an interface name is an identifier other than 'radio'"),
-    ([{"name": "a", "backend": "ns3"}, {"name": "b", "backend": "ns3"}],
+    ([{"name": "a", "backend": "ns3", "radio": {"standard": "802.11b"}},
+      {"name": "b", "backend": "ns3", "radio": {"standard": "802.11b"}}],
      "network.interfaces[1].backend: one ns-3 radio per scenario"),
+    ([{"name": "a", "backend": "ns3"}],
+     "network.interfaces[0].radio.standard: ns-3 models a radio standard and this radio names none; give one of "
+     "802.11b, 802.11a, 802.11g, 802.11n, 802.15.4 (ns-3 no longer assumes 802.11b)"),
     ([{"name": "up", "backend": "ns3", "radio": {"contention": {"model": "csma"}}}],
      "network.interfaces[0].radio.contention: ns-3 models medium access itself"),
     ([{"name": "up", "radio": {"obstacle_loss_db": -1}}],

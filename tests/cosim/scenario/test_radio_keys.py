@@ -87,6 +87,7 @@ def test_the_resolved_radio_reloads_to_the_same_description():
     ({"standard": "802.11a", "data_mode": "DsssRate1Mbps"}, "ns3",
      "test.yaml: network.radio.data_mode: unknown data_mode 'DsssRate1Mbps' for 802.11a; expected one of: OfdmRate6Mbps"),
     ({"standard": "generic"}, "ns3", "test.yaml: network.radio.standard: ns-3 models radio standards and `generic` is none"),
+    ({"data_rate_mbps": 2}, "ns3", "test.yaml: network.radio.standard: ns-3 models a radio standard and this radio names none"),
 ])
 def test_bad_radio_keys_get_one_clear_error(radio, backend, message):
     with pytest.raises(ScenarioError) as err:
