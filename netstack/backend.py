@@ -58,6 +58,16 @@ receiving another frame; `half_duplex` it was transmitting; `retries` a unicast 
 MAC's retries with no better reason."""
 
 
+@dataclass(frozen=True)
+class Heard:
+    """Frames nodes heard from their one-hop senders (time, receiver, sender per row), where the
+    deliveries are not one hop (datagrams that ns-3's IP routing carried from their origin)."""
+
+    t_ns: np.ndarray  # int64
+    dst: np.ndarray  # int64
+    src: np.ndarray  # int64
+
+
 @dataclass
 class NetEvents:
     """Everything a backend has for Python at one instant, in columnar form.
@@ -87,6 +97,7 @@ class NetEvents:
     iface: np.ndarray | None = None  # int8 per delivery row: the interface it came in on (None: the first)
     drop_iface: np.ndarray | None = None  # int8 per drop row
     drop_t_ns: np.ndarray | None = None  # each drop's own time (<= t_ns); None: all at t_ns
+    heard: Heard | None = None  # the frames heard one hop away, where deliveries are not (ns-3's IP routing)
 
     def row_ifaces(self) -> np.ndarray:
         """Interface of each delivery row."""

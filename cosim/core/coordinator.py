@@ -312,7 +312,7 @@ class Simulation:
         if self.net is not None:
             self.ip_overhead = self.net.control_overhead()
             self.ip_frames_received = self.net.frames_received()
-            record_ip_events(self.recorder, self.net.ip_events())
+            self.counters.dropped += record_ip_events(self.recorder, self.net.ip_events())
             self.mac_counts = self.net.mac_counts()
             self.net.close()
 

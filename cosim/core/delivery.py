@@ -26,18 +26,28 @@ def deliver(sim: Simulation, ev: NetEvents) -> None:
             c.not_acked += 1
     if sim.recorder.takes_network:
         sim.recorder.net_events(ev)
+    _hear(sim, ev)
     if sim.stacks is not None:
         _to_stacks(sim, ev)
         return
     if len(ev.dst) == 0:
         return
-    times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
-    sim.neighbor_table.update(times, ev.dst, ev.src, ev.rssi_dbm)
     if sim.group_router is not None:
         sim.group_router.deliver(ev, sim.alive)
     listening = np.nonzero(sim.listens[ev.dst] & sim.alive[ev.dst])[0]
     if len(listening):
         _to_controllers(sim, ev, listening)
+
+
+def _hear(sim: Simulation, ev: NetEvents) -> None:
+    """Who heard whom, for the neighbour tables: the one-hop senders where the backend reports them
+    (ns-3's IP routing delivers datagrams from their origin, hops away), else the deliveries."""
+    if ev.heard is not None:
+        h = ev.heard
+        sim.neighbor_table.update(h.t_ns, h.dst, h.src, np.full(len(h.dst), np.nan))
+    elif len(ev.dst):
+        times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
+        sim.neighbor_table.update(times, ev.dst, ev.src, ev.rssi_dbm)
 
 
 def _to_controllers(sim: Simulation, ev: NetEvents, rows: np.ndarray) -> None:
@@ -63,8 +73,6 @@ def _to_stacks(sim: Simulation, ev: NetEvents) -> None:
     alive = sim.alive_list
     names = sim.interface_names
     if len(ev.dst):
-        times = ev.t_ns if ev.rx_t_ns is None else ev.rx_t_ns
-        sim.neighbor_table.update(times, ev.dst, ev.src, ev.rssi_dbm)
         rssi = ev.rssi_dbm.tolist()
         iface = ev.row_ifaces().tolist()
         rx = sim.rx_per_node

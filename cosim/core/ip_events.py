@@ -17,9 +17,11 @@ AODV's and DSDV's queue time-outs and overflows included, since ns-3 reports the
 `arp` (no ARP reply for the next hop)."""
 
 
-def record_ip_events(recorder: Recorder, rows: np.ndarray) -> None:
+def record_ip_events(recorder: Recorder, rows: np.ndarray) -> int:
+    """Each row into the packet trace; the number of drops (data packets ns-3's IP stack gave up on)."""
     for t, node, kind, src, dst, port, seq, value in rows.tolist():
         if kind == 0:
             recorder.data_frame(t, node, -1, src, port, seq, value, 0)
         else:
             recorder.packet(t, node, "drop", Packet(src, dst, port, seq, b""), -1, DROP_REASONS.get(value, f"ns3_{value}"))
+    return int(np.count_nonzero(rows[:, 2] != 0))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from netstack.backend import BROADCAST, NetEvents, PayloadView, TxStatus
+from netstack.backend import BROADCAST, Heard, NetEvents, PayloadView, TxStatus
 from netstack.fast.pathloss import Friis, LogDistance, TwoRayGround, UnitDisk
 from netstack.fast.shadowing import Solids, flat
 from netstack.ns3.config import FRAME_LIMIT_TEXT, RATE_MANAGERS, Ns3RadioConfig
@@ -121,7 +121,7 @@ class Ns3Backend:
             net.SetAlive(node, False)
         for k in self._passive:
             net.SetPassive(k, True)
-        self._header = np.frombuffer((ctypes.c_int64 * 8).from_address(int(net.HeaderAddr())), dtype=np.int64)
+        self._header = np.frombuffer((ctypes.c_int64 * 9).from_address(int(net.HeaderAddr())), dtype=np.int64)
         self._net = net
 
     # -- interface ---------------------------------------------------------------------------
@@ -181,7 +181,7 @@ class Ns3Backend:
         reached = self._net.Advance(until_ns)
         self.now_ns = reached
         header = self._header.tolist()
-        if header[0] == 0 and header[1] == 0 and header[7] == 0:
+        if header[0] == 0 and header[1] == 0 and header[7] == 0 and header[8] == 0:
             return reached, None
         return reached, self._collect(reached, header)
 
@@ -226,7 +226,7 @@ class Ns3Backend:
 
     # -- results -----------------------------------------------------------------------------
     def _collect(self, reached: int, header: list[int]) -> NetEvents:
-        n_rows, n_status, n_bytes, d_int, d_real, s_int, payload, n_drops = header
+        n_rows, n_status, n_bytes, d_int, d_real, s_int, payload, n_drops, n_heard = header
         ints = _copy(d_int, 7 * n_rows, np.int64).reshape(-1, 7)
         reals = _copy(d_real, 2 * n_rows, np.float64).reshape(-1, 2)
         offsets, sizes = ints[:, 5], ints[:, 4]
@@ -247,8 +247,17 @@ class Ns3Backend:
             tx_status=status,
             rx_t_ns=ints[:, 0],
             lqi=ints[:, 6],
+            heard=self._heard(n_heard),
             **self._drops(n_drops),
         )
+
+    def _heard(self, count: int) -> Heard | None:
+        """With IP routing, the frames each node's MAC passed up since the last advance, by one-hop
+        sender: the deliveries are datagrams from their origin, which may be hops away."""
+        if self.ip_routing is None:
+            return None
+        rows = _copy(int(self._net.HIntAddr()), 3 * count, np.int64).reshape(-1, 3)
+        return Heard(rows[:, 0], rows[:, 1], rows[:, 2])
 
     def _drops(self, count: int) -> dict[str, np.ndarray]:
         """Receptions ns-3 lost since the last advance (its PHY drop traces, MAC give-ups), as

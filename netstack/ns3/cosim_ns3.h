@@ -200,6 +200,10 @@ class Net
     std::vector<double> dReal;
     std::string dPayload;
     std::vector<int64_t> sInt;
+    // with IP routing, frames each node's MAC passed up: hInt holds kHInt int64 per row (time,
+    // receiver, one-hop sender), so a neighbour is whoever was heard, not a datagram's origin
+    static constexpr int kHInt = 3;
+    std::vector<int64_t> hInt;
 
     explicit Net(uint32_t n)
         : m_n(n),
@@ -464,6 +468,7 @@ class Net
                 "Expired", MakeBoundCallback(&Net::MacExpired, this, i));
             DynamicCast<WifiNetDevice>(m_devices.Get(i))->GetMac()->TraceConnectWithoutContext(
                 "MacRx", MakeBoundCallback(&Net::MacRx, this, i));
+            m_nodes.Get(i)->RegisterProtocolHandler(MakeBoundCallback(&Net::Heard, this, i), 0, m_devices.Get(i), true);
         }
         m_ip = true;
         return "";
@@ -567,6 +572,7 @@ class Net
         m_header[5] = reinterpret_cast<int64_t>(sInt.data());
         m_header[6] = reinterpret_cast<int64_t>(dPayload.data());
         m_header[7] = int64_t(xInt.size() / kXInt);
+        m_header[8] = int64_t(hInt.size() / kHInt);
         return now;
     }
 
@@ -580,9 +586,11 @@ class Net
         dPayload.clear();
         sInt.clear();
         xInt.clear();
+        hInt.clear();
     }
 
     intptr_t XIntAddr() const { return reinterpret_cast<intptr_t>(xInt.data()); }
+    intptr_t HIntAddr() const { return reinterpret_cast<intptr_t>(hInt.data()); }
 
     int64_t NowNs() const { return Simulator::Now().GetNanoSeconds(); }
 
@@ -795,6 +803,17 @@ class Net
 
     static void CountMacTx(Net* self, uint32_t node, Ptr<const Packet>) { self->m_macTx[node] += 1; }
     static void CountPhyTx(Net* self, uint32_t node, Ptr<const Packet>, double) { self->m_phyTx[node] += 1; }
+
+    // every frame a node's MAC passed up (data, routing, ARP), with its one-hop sender
+    static void Heard(Net* self, uint32_t me, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address& from,
+                      const Address&, NetDevice::PacketType)
+    {
+        auto it = self->m_addrIndex.find(Key(from));
+        if (it == self->m_addrIndex.end())
+            return;
+        int64_t row[kHInt] = {Simulator::Now().GetNanoSeconds(), int64_t(me), int64_t(it->second)};
+        self->hInt.insert(self->hInt.end(), row, row + kHInt);
+    }
 
     static void MacRx(Net* self, uint32_t node, Ptr<const Packet>)
     {
@@ -1108,7 +1127,7 @@ class Net
     }
 
     uint32_t m_n;
-    int64_t m_header[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t m_header[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     NodeContainer m_nodes;
     NetDeviceContainer m_devices;
     std::vector<Ptr<ConstantVelocityMobilityModel>> m_mob;
