@@ -11,6 +11,7 @@ from controllers.api import (
     Message,
     Neighbor,
     Net,
+    Outcome,
     Robot,
     Services,
     TimerHandle,
@@ -18,6 +19,7 @@ from controllers.api import (
 )
 
 __all__ = [
-    "BROADCAST", "Controller", "Group", "GroupController", "Inbox", "Message", "Neighbor", "Net", "Robot", "Services",
+    "BROADCAST", "Controller", "Group", "GroupController", "Inbox", "Message", "Neighbor", "Net", "Outcome", "Robot",
+    "Services",
     "TimerHandle", "Unbound",
 ]

@@ -4,12 +4,13 @@ receives, and the `Services` (clock, timers, metrics) behind its `every`, `after
 
 from controllers.api.controller import Controller, Unbound
 from controllers.api.group import Group, GroupController, Inbox
-from controllers.api.messages import Message, Neighbor
+from controllers.api.messages import Message, Neighbor, Outcome
 from controllers.api.net import BROADCAST, Net
 from controllers.api.robot import Robot
 from controllers.api.services import Services, TimerHandle
 
 __all__ = [
-    "BROADCAST", "Controller", "Group", "GroupController", "Inbox", "Message", "Neighbor", "Net", "Robot", "Services",
+    "BROADCAST", "Controller", "Group", "GroupController", "Inbox", "Message", "Neighbor", "Net", "Outcome", "Robot",
+    "Services",
     "TimerHandle", "Unbound",
 ]

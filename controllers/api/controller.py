@@ -3,7 +3,8 @@
 A controller gets `robot` (pose, velocity, commands, sensors: `controllers.Robot`), `net` (send,
 broadcast, neighbours, routes: `controllers.Net`), timers (`every`, `after`), a seeded `rng`, and
 `record(name, value)`. Hooks: `setup()` once at time 0, `step()` every `period` seconds,
-`on_message(msg)` for each message received. Times and periods at this API are float seconds;
+`on_message(msg)` for each message received, `on_outcome(outcome)` for each unicast it sent once its
+MAC knows whether it was acknowledged. Times and periods at this API are float seconds;
 inside, the coordinator keeps integer nanoseconds.
 
 What it shares with `GroupController` (params, period, timers, rng, record, setup, step) lives in
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from controllers.api.base import ControllerBase, Unbound
-from controllers.api.messages import Message
+from controllers.api.messages import Message, Outcome
 from controllers.api.net import Net
 from controllers.api.robot import Robot
 from controllers.api.services import Services
@@ -50,6 +51,11 @@ class Controller(ControllerBase):
         """True when the class overrides `on_message` (the network then stops at its receive times)."""
         return cls.on_message is not Controller.on_message
 
+    @classmethod
+    def hears_outcomes(cls) -> bool:
+        """True when the class overrides `on_outcome` (the network then stops at its sends' outcomes)."""
+        return cls.on_outcome is not Controller.on_outcome
+
     # -- what the coordinator binds ----------------------------------------------------------
     @property
     def robot(self) -> Robot:
@@ -70,6 +76,11 @@ class Controller(ControllerBase):
     # -- hooks -------------------------------------------------------------------------------
     def on_message(self, msg: Message) -> None:
         """Called at the exact receive time of each frame addressed to (or broadcast near) this node."""
+
+    def on_outcome(self, outcome: Outcome) -> None:
+        """Called when the MAC knows what became of a unicast this node sent: acknowledged, or given up
+        and why (a closed-loop source sends its next frame here). Not with a routing protocol, whose
+        own acknowledgements these are."""
 
     def save_state(self) -> dict[str, Any] | None:
         """The program's state at the end of a run, for the run's final_state.json (numbers, strings,

@@ -1,4 +1,5 @@
-"""What arrives at a controller: a received `Message` and a `Neighbor` heard recently."""
+"""What arrives at a controller: a received `Message`, the `Outcome` of a unicast it sent, and a
+`Neighbor` heard recently."""
 
 from __future__ import annotations
 
@@ -33,6 +34,29 @@ class Message:
     port: int = 0
     hops: int = 1
     interface: str = "radio"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a unicast this node sent (`net.send`): its destination's MAC acknowledged it,
+    or the sender's MAC gave it up, and why. On both engines, at the instant the sender knows: the
+    acknowledgement's end, the last try's ACK timeout, or the queue refusing or expiring the frame.
+
+    Attributes:
+        tx_id: The id `net.send` returned for the frame.
+        dst: Its destination.
+        acked: True when the destination's MAC acknowledged it.
+        reason: None when acknowledged; else the trace's `drop_reason` for the destination's loss
+            (`collision`, `busy`, `half_duplex`, `out_of_range`, `below_sensitivity`, `dead`,
+            `queue`, `loss`, or `retries` when every try failed without a better reason).
+        t: The simulated time (s) of the outcome.
+    """
+
+    tx_id: int
+    dst: int
+    acked: bool
+    reason: str | None
+    t: float
 
 
 @dataclass(frozen=True)

@@ -76,8 +76,8 @@ class Simulation:
         self.alive_list: list[bool] = [True] * len(controllers)  # the same, cheap to index from Python
         self.neighbor_table: NeighborTable | None = NeighborTable(len(controllers)) if net is not None else None
         self._dt_s = dt_ns / NS_PER_S
-        self.listens = np.array([type(c).listens() for c in controllers], dtype=bool)
-        """Per node: its controller overrides on_message (the network stops at its receive times)."""
+        self.listens = np.array([type(c).listens() for c in controllers], dtype=bool)  # on_message: stop at receptions
+        self.hears_outcomes = [type(c).hears_outcomes() for c in controllers]  # on_outcome: stop at its sends' outcomes
         self.batteries = batteries
         sampler = Sampler(recorder, world, self.alive, batteries, self.neighbor_table, self.counters, neighbor_timeout_ns)
         self.reports = Reports(sampler, duration_ns, positions_every_ns or NS_PER_S, max(duration_ns // 100, dt_ns),
@@ -299,7 +299,8 @@ class Simulation:
     def _start_parts(self) -> None:
         self.world.start()
         if self.net is not None:
-            listening = range(len(self.controllers)) if self.stacks is not None else np.nonzero(self.listens)[0].tolist()
+            stops = self.listens | np.array(self.hears_outcomes, dtype=bool)
+            listening = range(len(self.controllers)) if self.stacks is not None else np.nonzero(stops)[0].tolist()
             for node in listening:
                 self.net.set_listening(node, True)
             if self.stacks:

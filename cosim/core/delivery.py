@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from controllers import Message
+from controllers import Message, Outcome
 from cosim.core.timeunits import NS_PER_S
-from netstack.backend import NetEvents
+from netstack.backend import DROP_REASONS, NetEvents
 
 if TYPE_CHECKING:
     from cosim.core.coordinator import Simulation
@@ -30,6 +30,8 @@ def deliver(sim: Simulation, ev: NetEvents) -> None:
     if sim.stacks is not None:
         _to_stacks(sim, ev)
         return
+    if ev.tx_status:
+        _outcomes(sim, ev)
     if len(ev.dst) == 0:
         return
     if sim.group_router is not None:
@@ -37,6 +39,23 @@ def deliver(sim: Simulation, ev: NetEvents) -> None:
     listening = np.nonzero(sim.listens[ev.dst] & sim.alive[ev.dst])[0]
     if len(listening):
         _to_controllers(sim, ev, listening)
+
+
+def _outcomes(sim: Simulation, ev: NetEvents) -> None:
+    """on_outcome for each unicast status whose sender hears outcomes, with the reason of the
+    destination's drop row for that frame (the backends write both at the same instant)."""
+    wants, alive = sim.hears_outcomes, sim.alive_list
+    mine = [st for st in ev.tx_status if wants[st.src] and alive[st.src]]
+    if not mine:
+        return
+    reasons = {}
+    if any(not st.acked for st in mine):
+        rows = zip(ev.drop_tx_id.tolist(), ev.drop_dst.tolist(), ev.drop_reason.tolist())
+        reasons = {(tx, dst): DROP_REASONS[r] for tx, dst, r in rows}
+    for st in mine:
+        sim.current_node = st.src
+        reason = None if st.acked else reasons.get((st.tx_id, st.dst), "retries")
+        sim.controllers[st.src].on_outcome(Outcome(st.tx_id, st.dst, st.acked, reason, st.t_ns / NS_PER_S))
 
 
 def _hear(sim: Simulation, ev: NetEvents) -> None:

@@ -50,6 +50,9 @@ def _robots(sim) -> str | None:
                  if not isinstance(c, (Program, CompiledController)) and type(c).listens()]
     if listening:
         return f"a Python controller that listens ({listening[0]}.on_message)"
+    outcomes = [type(c).__name__ for c in sim.controllers if type(c).hears_outcomes()]
+    if outcomes:
+        return f"a controller that hears its unicasts' outcomes ({outcomes[0]}.on_outcome)"
     specs = sim.world.specs
     if any(isinstance(c, Program) and specs[i].drive is not None for i, c in enumerate(sim.controllers)):
         return "a compiled Program on a differential-drive body (Programs run on point robots)"

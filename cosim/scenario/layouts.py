@@ -132,6 +132,32 @@ class LineLayout:
         return np.array(self.start, dtype=np.float64) + np.arange(count)[:, None] * np.array(self.step, dtype=np.float64)
 
 
+@dataclass(frozen=True)
+class RingLayout:
+    """Robots evenly spaced on a horizontal circle of `radius` metres round `center`, the first at
+    `start_deg` (degrees from +x, anticlockwise): every one the same distance from the centre, as
+    in Bianchi's saturation workload (n stations round one receiver)."""
+
+    center: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    radius: float = 1.0
+    start_deg: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.radius > 0:
+            raise ValueError(f"radius must be > 0 metres, got {self.radius}")
+        _within("center", *self.center)
+        _within("radius", self.radius)
+        if not abs(self.start_deg) <= 360.0:
+            raise ValueError(f"start_deg must be within -360..360 degrees, got {self.start_deg}")
+
+    def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        angle = math.radians(self.start_deg) + 2.0 * math.pi * np.arange(count) / max(count, 1)
+        out = np.tile(np.array(self.center, dtype=np.float64), (count, 1))
+        out[:, 0] += self.radius * np.cos(angle)
+        out[:, 1] += self.radius * np.sin(angle)
+        return out
+
+
 LAYOUTS: dict[str, type] = {
     "point": PointLayout,
     "grid": GridLayout,
@@ -139,4 +165,5 @@ LAYOUTS: dict[str, type] = {
     "random_box": RandomBoxLayout,
     "list": ListLayout,
     "line": LineLayout,
+    "ring": RingLayout,
 }

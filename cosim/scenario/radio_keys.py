@@ -22,8 +22,7 @@ from netstack.radio.standards import GENERIC_NOISE_FLOOR_NF0_DBM, STANDARDS
 log = logging.getLogger(__name__)
 
 _MOVED = {"latency": "fast.latency", "loss_probability": "fast.loss_probability", "contention": "fast.contention",
-          "rate_manager": "ns3.rate_manager", "pcap": "ns3.pcap", "preamble_threshold_db": "ns3.preamble_threshold_db",
-          "rx_threshold_dbm": "rx_sensitivity_dbm"}
+          "rate_manager": "ns3.rate_manager", "pcap": "ns3.pcap", "rx_threshold_dbm": "rx_sensitivity_dbm"}
 """Old keys with the same meaning in a new place."""
 
 
@@ -51,6 +50,9 @@ def read_radio(raw: Any, backend: str, path: str, m: Mapper) -> RadioSpec:
     if backend == "ns3" and spec.spec is None:
         raise m.error(f"{path}.standard", "ns-3 models radio standards and `generic` is none of them; give one of "
                                           "802.11a, 802.11b, 802.11g, 802.11n, 802.15.4 (the fast engine models it too)")
+    if backend == "ns3" and spec.standard == "802.15.4" and spec.queue.lifetime_ns is not None:
+        raise m.error(f"{path}.queue.lifetime", "ns-3's 802.15.4 MAC keeps a frame until it is sent or given up; "
+                                                "remove queue.lifetime (queue.frames applies; the fast engine has it)")
     return spec
 
 
@@ -64,7 +66,8 @@ def _put(data: dict, dotted: str, value: Any) -> None:
     parts = dotted.split(".")
     node = data
     for part in parts[:-1]:
-        node = data[part] = dict(data.get(part) or {})
+        node[part] = dict(node.get(part) or {})
+        node = node[part]
     node[parts[-1]] = value
 
 
@@ -73,6 +76,7 @@ def _migrate(data: dict, standard: str, backend: str, path: str, m: Mapper) -> N
         if old in data:
             _warn(m, path, old, new)
             _put(data, new, data.pop(old))
+    _lift_engine_keys(data, path, m)
     for key in ("bit_rate_bps", "noise_floor_dbm", "preamble_min_rssi_dbm", "rx_sensitivity_dbm"):
         if key in data:  # numbers now: YAML reads 1.0e6 as a string
             data[key] = m.value(float, data[key], f"{path}.{key}")
@@ -93,6 +97,33 @@ def _migrate(data: dict, standard: str, backend: str, path: str, m: Mapper) -> N
         value = data.pop("preamble_min_rssi_dbm")
         _warn(m, path, "preamble_min_rssi_dbm", "rx_sensitivity_dbm", " (the weakest frame received)")
         data["rx_sensitivity_dbm"] = max(value, data.pop("rx_sensitivity_dbm", -101.0))
+
+
+_ENGINE_MAC = {("ns3", "preamble_threshold_db"): "preamble_threshold_db",
+               ("fast.contention", "preamble_threshold_db"): "preamble_threshold_db",
+               ("fast.contention", "retry_limit"): "retry_limit", ("fast.contention", "queue_frames"): "queue.frames",
+               ("fast.contention", "max_queue_delay"): "queue.lifetime"}
+"""Engine sub-keys the one description now covers, read by both engines: (section, key) -> new key."""
+
+
+def _lift_engine_keys(data: dict, path: str, m: Mapper) -> None:
+    """Engine sub-keys the description now has, moved to it with a warning; two engines' values that
+    disagree are refused, as a radio has one of each."""
+    moved: dict[str, tuple[str, Any]] = {}
+    for (section, key), new in _ENGINE_MAC.items():
+        node: Any = data
+        for part in section.split("."):
+            node = node.get(part) if isinstance(node, Mapping) else None
+        if not isinstance(node, Mapping) or key not in node:
+            continue
+        value = node[key]
+        _put(data, section, {k: v for k, v in node.items() if k != key})
+        _warn(m, path, f"{section}.{key}", new, " (read by both engines)")
+        if new in moved and moved[new][1] != value:
+            raise m.error(f"{path}.{section}.{key}", f"{value!r} disagrees with {path}.{moved[new][0]}: "
+                                                     f"{moved[new][1]!r}; a radio has one {new}")
+        moved[new] = (f"{section}.{key}", value)
+        _put(data, new, value)
 
 
 def _mode_rate(mode: Any, standard: str, path: str, m: Mapper) -> Any:

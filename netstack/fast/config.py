@@ -54,6 +54,17 @@ class FastRadioConfig:
     """Idle time after every frame (802.11g and n at 2.4 GHz: 6 us)."""
     broadcast: BroadcastPhy | None = None
     """None: broadcasts go like every other frame."""
+    retry_limit: int = 7
+    """With contention: retransmissions of an unacknowledged unicast after its first try."""
+    queue_frames: int = 500
+    queue_lifetime_ns: int = 500_000_000
+    preamble_detection: bool = True
+    """With contention: a receiver locks onto a frame only with `preamble_threshold_db` of SINR at its start."""
+    preamble_threshold_db: float = 4.0
+    ack_ns: int | None = None
+    """With contention: an acknowledgement's airtime (None: the preamble and ack_bytes at the bit rate)."""
+    eifs_ack_ns: int | None = None
+    """With contention: the acknowledgement time EIFS counts (None: `ack_ns`'s)."""
 
     def __post_init__(self) -> None:
         check_power("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0)
@@ -72,6 +83,19 @@ class FastRadioConfig:
             raise ValueError("preamble, symbol, extra_bits and signal_extension must be >= 0")
         if self.preamble_ns and self.contention is not None:
             raise ValueError("the contention model adds its own preamble: give it as contention.preamble")
+        if not 0 <= self.retry_limit <= 255 or self.queue_frames <= 0 or self.queue_lifetime_ns <= 0:
+            raise ValueError("retry_limit must be within 0..255, queue_frames and queue_lifetime > 0")
+
+    def ack_airtime_ns(self) -> int:
+        """With contention: how long an acknowledgement occupies the medium."""
+        return self.ack_ns if self.ack_ns is not None else self.contention.ack_airtime_ns(self.frame_airtime_ns)
+
+    def eifs_extra_ns(self) -> int:
+        """With contention: what EIFS adds to DIFS, SIFS and an acknowledgement (0 without EIFS)."""
+        mac = self.contention
+        if not mac.eifs:
+            return 0
+        return mac.sifs_ns + (self.eifs_ack_ns if self.eifs_ack_ns is not None else self.ack_airtime_ns())
 
     @property
     def shadowed(self) -> bool:

@@ -55,13 +55,14 @@ class CsmaBackend:
     def _params(self) -> tuple[np.ndarray, np.ndarray]:
         cfg, mac = self.config, self.mac
         code, a, b, c = cfg.pathloss.kernel()
-        pi = np.array([mac.slot_ns, mac.sifs_ns, mac.difs_ns, mac.eifs_extra_ns(cfg.frame_airtime_ns), mac.cca_delay_ns,
-                       mac.preamble_ns, mac.ack_airtime_ns(cfg.frame_airtime_ns), cfg.latency_ns, mac.queue_frames,
-                       mac.max_queue_delay_ns, mac.retry_limit, mac.cw_min, mac.cw_max, cfg.overhead_bytes, code,
+        pi = np.array([mac.slot_ns, mac.sifs_ns, mac.difs_ns, cfg.eifs_extra_ns(), mac.cca_delay_ns,
+                       mac.preamble_ns, cfg.ack_airtime_ns(), cfg.latency_ns, cfg.queue_frames,
+                       cfg.queue_lifetime_ns, cfg.retry_limit, mac.cw_min, mac.cw_max, cfg.overhead_bytes, code,
                        int(cfg.obstacles_block), int(mac.backoff_first), int(mac.virtual_carrier_sense)], dtype=_I64)
         rx_mw = 0.0 if cfg.pathloss.ignores_threshold() else 10.0 ** (cfg.rx_threshold_dbm / 10.0)
         pf = np.array([cfg.bit_rate_bps, 10.0 ** (cfg.noise_floor_dbm / 10.0), rx_mw, 10.0 ** (mac.energy_detect_dbm / 10.0),
-                       10.0 ** (mac.preamble_threshold_db / 10.0), 10.0 ** (mac.sinr_threshold_db / 10.0),
+                       10.0 ** (cfg.preamble_threshold_db / 10.0) if cfg.preamble_detection else 0.0,
+                       10.0 ** (mac.sinr_threshold_db / 10.0),
                        cfg.loss_probability, cfg.tx_power_dbm, a, b, c, cfg.obstacle_loss_db])
         return pi, pf
 
@@ -234,4 +235,6 @@ class CsmaBackend:
             if len(drop):
                 ev.drop_dst, ev.drop_src, ev.drop_tx_id = drop[:, 2].copy(), fr[drop[:, 3], k.F_SRC], drop[:, 3].copy()
                 ev.drop_reason = drop[:, 4].astype(np.int8)
+                refused = drop[(drop[:, 4] == k.QUEUE) & (drop[:, 2] >= 0)]  # a unicast its queue refused or let expire
+                ev.tx_status += [TxStatus(t, f, int(fr[f, k.F_SRC]), d, False) for d, f in refused[:, 2:4].tolist()]
         return ev

@@ -29,13 +29,14 @@ class Csma:
     - With `virtual_carrier_sense`, a node that decodes a unicast frame for another node counts
       the medium busy until its acknowledgement has ended (the NAV).
     - A receiver locks onto a frame that starts while it is idle, reaches the radio's
-      `rx_threshold_dbm`, and has a SINR of `preamble_threshold_db` at its start. The frame is
+      `rx_threshold_dbm`, and (with preamble detection, the radio's) has a SINR of its
+      `preamble_threshold_db` at its start. The frame is
       received if its SINR stays at or above `sinr_threshold_db` until its end (the worst overlap
       counts); a receiver that starts to transmit loses the frame.
-    - A unicast frame received is acknowledged after SIFS by an `ack_bytes` frame; without the
-      acknowledgement the sender doubles CW (up to `cw_max`) and tries again, at most
-      `retry_limit` times. Broadcasts are sent once.
-    - A node queues at most `queue_frames` frames and drops those older than `max_queue_delay`.
+    - A unicast frame received is acknowledged after SIFS by an `ack_bytes` frame at the radio's
+      control rate; without the acknowledgement the sender doubles CW (up to `cw_max`) and tries
+      again, at most the radio's `retry_limit` times. Broadcasts are sent once.
+    - A node queues at most the radio's `queue.frames` and drops those older than its lifetime.
 
     `sinr_threshold_db` -5 dB is where ns-3's DSSS 1 Mbit/s error model passes about half of
     150-byte frames (its bit error rate falls steeply around it). The model has no RTS/CTS.
@@ -46,18 +47,14 @@ class Csma:
     aifsn: int = 2
     cw_min: int = 31
     cw_max: int = 1023
-    retry_limit: int = 7
     preamble_ns: int = 192_000
     """Added to every frame's airtime (the radio's bit rate and overhead_bytes give the rest)."""
     ack_bytes: int = 14
     energy_detect_dbm: float = -82.0
-    preamble_threshold_db: float = 4.0
     sinr_threshold_db: float = -5.0
     eifs: bool = True
     cca_delay_ns: int = 4_000
     """How long after a frame starts other nodes sense it (ns-3: its 4 us preamble detection)."""
-    queue_frames: int = 500
-    max_queue_delay_ns: int = 500_000_000
     backoff_first: bool = False
     """True: every frame waits a random backoff, even on an idle medium (802.15.4's CSMA-CA)."""
     virtual_carrier_sense: bool = True
@@ -71,26 +68,20 @@ class Csma:
             raise ValueError(f"aifsn must be within 1..15 slots, got {self.aifsn}")
         if self.cw_min < 0 or self.cw_max < self.cw_min:
             raise ValueError(f"cw_min must be >= 0 and cw_max >= cw_min, got {self.cw_min} and {self.cw_max}")
-        if not 0 <= self.retry_limit <= 255:
-            raise ValueError(f"retry_limit must be within 0..255, got {self.retry_limit}")
-        if self.ack_bytes <= 0 or self.queue_frames <= 0 or self.max_queue_delay_ns <= 0:
-            raise ValueError("ack_bytes, queue_frames and max_queue_delay must be > 0")
+        if self.ack_bytes <= 0:
+            raise ValueError("ack_bytes must be > 0")
         check_power("energy_detect_dbm", self.energy_detect_dbm, -200.0, 30.0)
-        if not -30.0 <= self.preamble_threshold_db <= 60.0 or not -30.0 <= self.sinr_threshold_db <= 60.0:
-            raise ValueError("preamble_threshold_db and sinr_threshold_db must be within -30..60 dB")
+        if not -30.0 <= self.sinr_threshold_db <= 60.0:
+            raise ValueError("sinr_threshold_db must be within -30..60 dB")
 
     @property
     def difs_ns(self) -> int:
         return self.sifs_ns + self.aifsn * self.slot_ns
 
     def ack_airtime_ns(self, frame_airtime_ns) -> int:
-        """An acknowledgement's airtime: the preamble, then `ack_bytes` timed by the radio's
-        `frame_airtime_ns(bytes)` (FastRadioConfig's)."""
+        """An acknowledgement's airtime at the data rate (a generic radio's): the preamble, then
+        `ack_bytes` timed by the radio's `frame_airtime_ns(bytes)` (FastRadioConfig's)."""
         return self.preamble_ns + frame_airtime_ns(self.ack_bytes)
-
-    def eifs_extra_ns(self, frame_airtime_ns) -> int:
-        """What EIFS adds to DIFS: SIFS plus an acknowledgement's airtime (0 when `eifs` is off)."""
-        return self.sifs_ns + self.ack_airtime_ns(frame_airtime_ns) if self.eifs else 0
 
 
 MEDIUM_MODELS: dict[str, type] = {"csma": Csma}

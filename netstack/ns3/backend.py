@@ -101,10 +101,13 @@ class Ns3Backend:
             err = net.SetupWifi(cfg.standard, RATE_MANAGERS[cfg.rate_manager], cfg.wifi_data_mode(), cfg.tx_power_dbm,
                                 loss_type, names, values, cfg.rx_sensitivity_dbm, cfg.preamble_min_rssi_dbm,
                                 cfg.preamble_threshold_db, cfg.wifi_channel_settings(), 0, self.ip_routing is None,
-                                cfg.noise_figure_db)
+                                cfg.noise_figure_db, cfg.preamble_detection)
         else:
             err = net.SetupLrWpan(cfg.tx_power_dbm, loss_type, names, values, cfg.channel or 11, 0,
                                   cfg.rx_sensitivity_dbm, cfg.noise_figure_db)
+        if not err:
+            err = net.LimitMac(cfg.control_mode or "", _or_minus(cfg.retry_limit), _or_minus(cfg.queue_frames),
+                               _or_minus(cfg.queue_lifetime_ns))
         if err:
             raise ValueError(f"ns-3 radio setup failed: {err}")
         if self.ip_routing is not None:
@@ -267,6 +270,11 @@ class Ns3Backend:
         rows = _copy(int(self._net.XIntAddr()), 5 * count, np.int64).reshape(-1, 5)
         return {"drop_t_ns": rows[:, 0], "drop_dst": rows[:, 1], "drop_src": rows[:, 2], "drop_tx_id": rows[:, 3],
                 "drop_reason": rows[:, 4].astype(np.int8)}
+
+
+def _or_minus(value: int | None) -> int:
+    """A limit for ns-3, -1 for its default."""
+    return -1 if value is None else value
 
 
 def effective_range_m(config: Ns3RadioConfig) -> float:

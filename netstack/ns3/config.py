@@ -60,6 +60,14 @@ class Ns3RadioConfig:
     obstacles_block: bool = False
     noise_figure_db: float | None = None
     """802.11: RxNoiseFigure (ns-3's 7 dB); 802.15.4: the noise factor on thermal noise (ns-3's 0 dB)."""
+    control_mode: str | None = None
+    """802.11a/b/g: the mode ACKs go at (with the lowest mode, the basic rate set); None: ns-3's own choice."""
+    preamble_detection: bool = True
+    retry_limit: int | None = None
+    """802.11: WifiMac's FrameRetryLimit; 802.15.4: macMaxFrameRetries; None: ns-3's default."""
+    queue_frames: int | None = None
+    queue_lifetime_ns: int | None = None
+    """802.11: the MAC queue's MaxDelay (None: ns-3's 500 ms)."""
 
     def __post_init__(self) -> None:
         lrwpan = self.standard == "802.15.4"

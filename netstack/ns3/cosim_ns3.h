@@ -33,6 +33,7 @@
 #include "ns3/single-model-spectrum-channel.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
+#include "ns3/qos-txop.h"
 #include "ns3/txop.h"
 #include "ns3/udp-header.h"
 #include "ns3/udp-l4-protocol.h"
@@ -40,10 +41,13 @@
 #include "ns3/uinteger.h"
 #include "ns3/wifi-helper.h"
 #include "ns3/wifi-mac-helper.h"
+#include "ns3/wifi-mac-header.h"
 #include "ns3/wifi-mac-queue.h"
 #include "ns3/wifi-mac.h"
 #include "ns3/wifi-net-device.h"
+#include "ns3/queue-size.h"
 #include "ns3/wifi-phy.h"
+#include "ns3/wifi-remote-station-manager.h"
 #include "ns3/yans-wifi-helper.h"
 
 #include <algorithm>
@@ -236,6 +240,46 @@ class Net
         m_friisHz = frequencyHz;
     }
 
+    // The MAC's limits (call after SetupWifi / SetupLrWpan); a negative value keeps ns-3's default.
+    // 802.11: control frames at `controlMode` ("" keeps ns-3's choice), the basic rate set then being
+    // the lowest mode and that one; each peer is made known to a MAC before ns-3's ad hoc MAC would
+    // add every mandatory rate to the set (see KnowPeer). Retries: FrameRetryLimit (802.11) or
+    // macMaxFrameRetries (802.15.4); the queue: frames and (802.11) lifetime.
+    std::string LimitMac(const std::string& controlMode, int64_t retryLimit, int64_t queueFrames, int64_t lifetimeNs)
+    {
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            if (!m_wifi)
+            {
+                Ptr<lrwpan::LrWpanMac> mac = m_macs[i];
+                if (retryLimit >= 0)
+                    mac->SetMacMaxFrameRetries(uint8_t(retryLimit));
+                if (queueFrames >= 0)
+                    mac->SetTxQMaxSize(uint32_t(queueFrames));
+                continue;
+            }
+            Ptr<WifiNetDevice> dev = DynamicCast<WifiNetDevice>(m_devices.Get(i));
+            if (retryLimit >= 0)
+                dev->GetMac()->SetFrameRetryLimit(uint32_t(retryLimit));
+            for (Ptr<WifiMacQueue> queue : Queues(dev->GetMac()))
+            {
+                if (queueFrames >= 0)
+                    queue->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, uint32_t(queueFrames)));
+                if (lifetimeNs >= 0)
+                    queue->SetMaxDelay(NanoSeconds(lifetimeNs));
+            }
+            if (!controlMode.empty())
+            {
+                Ptr<WifiRemoteStationManager> manager = dev->GetRemoteStationManager();
+                manager->AddBasicMode(dev->GetPhy()->GetDefaultMode());
+                manager->AddBasicMode(WifiMode(controlMode));
+                dev->GetPhy()->TraceConnectWithoutContext("PhyRxBegin", MakeBoundCallback(&Net::PeerHeard, this, i));
+            }
+        }
+        m_knowPeers = !controlMode.empty();
+        return "";
+    }
+
     // --- 802.11 ad hoc -------------------------------------------------------------------------
     // Returns "" on success or an error message. lossNames/lossValues are ns-3 attribute pairs.
     std::string SetupWifi(const std::string& standard,
@@ -251,7 +295,8 @@ class Net
                           const std::string& channelSettings,
                           int64_t stream,
                           bool sniff,
-                          double noiseFigureDb)
+                          double noiseFigureDb,
+                          bool preambleDetection)
     {
         WifiHelper& wifi = m_wifiHelper;
         if (standard == "802.11a")
@@ -296,9 +341,12 @@ class Net
         {
             m_phy.Set("ChannelSettings", StringValue(channelSettings));
         }
-        m_phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel",
-                                        "MinimumRssi", DoubleValue(preambleMinRssiDbm),
-                                        "Threshold", DoubleValue(preambleThresholdDb));
+        if (preambleDetection)
+            m_phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel",
+                                            "MinimumRssi", DoubleValue(preambleMinRssiDbm),
+                                            "Threshold", DoubleValue(preambleThresholdDb));
+        else
+            m_phy.DisablePreambleDetectionModel();
         m_phy.SetPcapDataLinkType(WifiPhyHelper::DLT_IEEE802_11_RADIO);
         m_mac.SetType("ns3::AdhocWifiMac");
         m_devices = wifi.Install(m_phy, m_mac, m_nodes);
@@ -464,8 +512,8 @@ class Net
                 "Drop", MakeBoundCallback(&Net::ArpDrop, this, i));  // pending datagrams of an unanswered request
             Ptr<WifiMac> mac = DynamicCast<WifiNetDevice>(m_devices.Get(i))->GetMac();
             mac->TraceConnectWithoutContext("DroppedMpdu", MakeBoundCallback(&Net::MacDrop, this, i));
-            mac->GetTxop()->GetWifiMacQueue()->TraceConnectWithoutContext(
-                "Expired", MakeBoundCallback(&Net::MacExpired, this, i));
+            for (Ptr<WifiMacQueue> queue : Queues(mac))
+                queue->TraceConnectWithoutContext("Expired", MakeBoundCallback(&Net::MacExpired, this, i));
             DynamicCast<WifiNetDevice>(m_devices.Get(i))->GetMac()->TraceConnectWithoutContext(
                 "MacRx", MakeBoundCallback(&Net::MacRx, this, i));
             m_nodes.Get(i)->RegisterProtocolHandler(MakeBoundCallback(&Net::Heard, this, i), 0, m_devices.Get(i), true);
@@ -667,7 +715,17 @@ class Net
             return;
         }
         Address to = dst < 0 ? Address(Mac48Address::GetBroadcast()) : m_devices.Get(uint32_t(dst))->GetAddress();
+        if (m_knowPeers && dst >= 0)
+            KnowPeer(src, Mac48Address::ConvertFrom(to));
+        Ptr<WifiMacQueue> queue = Queues(DynamicCast<WifiNetDevice>(m_devices.Get(src))->GetMac())[0];
+        int64_t before = queue->GetNPackets();
+        uint64_t drops = m_macDrops;
         m_devices.Get(src)->Send(p, to, kEtherType);
+        // ns-3 refuses a frame at a full queue without a trace: a full queue that did not grow (less
+        // what expired meanwhile, which is reported) refused it
+        if (before >= int64_t(queue->GetMaxSize().GetValue()) &&
+            int64_t(queue->GetNPackets()) <= before - int64_t(m_macDrops - drops))
+            Refused(src, p->GetUid());
     }
 
     void Stop() { Simulator::Stop(); }
@@ -786,6 +844,7 @@ class Net
     {
         MacDrop(self, node, WIFI_MAC_DROP_EXPIRED_LIFETIME, mpdu);
     }
+
 
     // ARP found no answer for the next hop: the datagrams waiting for it are dropped (with their IPv4
     // header put back, or without it, depending on the path; both are read)
@@ -941,6 +1000,37 @@ class Net
             Stop();
     }
 
+    // The MAC's transmit queues: the DCF's, or one per access category where the MAC has QoS (802.11n)
+    static std::vector<Ptr<WifiMacQueue>> Queues(Ptr<WifiMac> mac)
+    {
+        if (!mac->GetQosSupported())
+            return {mac->GetTxop()->GetWifiMacQueue()};
+        return {mac->GetQosTxop(AC_BE)->GetWifiMacQueue(), mac->GetQosTxop(AC_BK)->GetWifiMacQueue(),
+                mac->GetQosTxop(AC_VI)->GetWifiMacQueue(), mac->GetQosTxop(AC_VO)->GetWifiMacQueue()};
+    }
+
+    // A peer registered with every mode the PHY has, as ns-3's ad hoc MAC registers a new one, but
+    // without adding the mandatory modes to the basic rate set (which would set the ACK rate).
+    void KnowPeer(uint32_t node, Mac48Address peer)
+    {
+        Ptr<WifiNetDevice> dev = DynamicCast<WifiNetDevice>(m_devices.Get(node));
+        Ptr<WifiRemoteStationManager> manager = dev->GetRemoteStationManager();
+        if (!manager->IsBrandNew(peer))
+            return;
+        for (const auto& mode : dev->GetPhy()->GetModeList())
+            manager->AddSupportedMode(peer, mode);
+        manager->RecordDisassociated(peer);
+    }
+
+    // a frame begins at a node: its sender becomes known before the MAC sees the frame
+    static void PeerHeard(Net* self, uint32_t node, Ptr<const Packet> p, RxPowerWattPerChannelBand)
+    {
+        WifiMacHeader header;
+        if (p->GetSize() < 24 || p->PeekHeader(header) == 0 || !(header.IsData() || header.IsMgt()))
+            return;
+        self->KnowPeer(node, header.GetAddr2());
+    }
+
     static void SniffWifi(Net* self, uint32_t node, Ptr<const Packet> p, uint16_t, WifiTxVector, MpduInfo,
                           SignalNoiseDbm sn, uint16_t)
     {
@@ -964,8 +1054,24 @@ class Net
         self->Status(mpdu->GetPacket()->GetUid(), true);
     }
 
+    // a frame the full MAC queue of `node` refused: lost at its destination (or all, a broadcast)
+    void Refused(uint32_t node, uint64_t uid)
+    {
+        auto it = m_unicast.find(uid);
+        if (it != m_unicast.end())
+            GaveUp(it->second, kQueue);
+        else
+        {
+            auto b = m_broadcastTx.find(uid);
+            if (b != m_broadcastTx.end())
+                RecordDrop(-1, node, b->second.tx, kQueue);
+        }
+        Status(uid, false);
+    }
+
     static void DroppedWifi(Net* self, uint32_t node, WifiMacDropReason why, Ptr<const WifiMpdu> mpdu)
     {
+        self->m_macDrops += 1;
         uint64_t uid = mpdu->GetPacket()->GetUid();
         int64_t reason = why == WIFI_MAC_DROP_REACHED_RETRY_LIMIT ? -1 : kQueue;
         auto it = self->m_unicast.find(uid);
@@ -1155,6 +1261,8 @@ class Net
     std::vector<uint8_t> m_listen, m_alive;
     std::vector<uint8_t> m_passive = std::vector<uint8_t>(256, 0);
     std::vector<uint64_t> m_snUid;
+    bool m_knowPeers = false;
+    uint64_t m_macDrops = 0;  // frames the 802.11 MACs dropped with a trace
     std::vector<double> m_snSignal, m_snNoise;
     std::unordered_map<uint64_t, Pending> m_unicast;
     std::unordered_map<uint64_t, Pending> m_broadcastTx;

@@ -13,6 +13,7 @@ models standards only and refuses it.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -55,8 +56,23 @@ class Ns3Options:
     """ns-3's own knobs (`network.radio.ns3`); inert when the fast engine runs."""
 
     rate_manager: Literal["constant", "minstrel", "ideal", "aarf"] = "constant"
-    preamble_threshold_db: float = 4.0
     pcap: bool = False
+
+
+@dataclass(frozen=True)
+class QueueSpec:
+    """Each node's transmit queue (`network.radio.queue`): frames beyond `frames` are dropped, and
+    so are frames older than `lifetime` (None: 500 ms for 802.11, as ns-3's; 802.15.4's MAC on
+    ns-3 keeps frames until sent, so only the fast engine, at 500 ms)."""
+
+    frames: int = 500
+    lifetime_ns: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.frames <= 1_000_000:
+            raise ValueError(f"queue.frames must be within 1..1000000, got {self.frames}")
+        if self.lifetime_ns is not None and self.lifetime_ns <= 0:
+            raise ValueError(f"queue.lifetime must be > 0, got {self.lifetime_ns} ns")
 
 
 _GENERIC_ONLY = ("overhead_bytes", "max_payload_bytes")
@@ -84,6 +100,19 @@ class RadioSpec:
     """Generic radios only: header bytes added to each payload for the airtime."""
     max_payload_bytes: int | None = None
     """Generic radios only: the largest payload."""
+    control_rate_mbps: float | None = None
+    """ACKs' rate: the highest of the standard's basic rates not above the data rate by default
+    (802.11b: 1 or 2 Mbit/s; OFDM: 6, 12 or 24), or another of its rates not above the data rate."""
+    preamble_detection: bool = True
+    """802.11: a receiver locks onto a frame only if its SNR reaches `preamble_threshold_db` at its
+    start (ns-3's ThresholdPreambleDetectionModel); false: onto any frame above the sensitivity."""
+    preamble_threshold_db: float | None = None
+    """The SNR preamble detection needs (default the standard's: 4 dB for 802.11)."""
+    retry_limit: int | None = None
+    """The standard's own limit on an unacknowledged unicast: 802.11's dot11ShortRetryLimit counts
+    transmission attempts (default 7, 1..255); 802.15.4's macMaxFrameRetries counts retries after
+    the first (default 3, 0..7); a generic radio's counts retries (default 7)."""
+    queue: QueueSpec = field(default_factory=QueueSpec)
     fast: FastOptions = field(default_factory=FastOptions)
     ns3: Ns3Options = field(default_factory=Ns3Options)
 
@@ -113,6 +142,7 @@ class RadioSpec:
             for key in _GENERIC_ONLY:
                 if not 0 <= getattr(self, key) <= 0xFFFF:
                     raise ValueError(f"{key} must be within 0..65535 bytes, got {getattr(self, key):,}")
+        self._resolve_mac(std)
         low, high = (0.0, 30.0) if std is not None else (-60.0, 60.0)
         if not low <= self.noise_figure_db <= high:
             raise ValueError(f"noise_figure_db must be within {low:g}..{high:g} dB, got {self.noise_figure_db:g}")
@@ -129,6 +159,45 @@ class RadioSpec:
         self.fast_config()  # each engine's own checks, at load time
         if std is not None:
             self.ns3_config()
+
+    def _resolve_mac(self, std: Standard | None) -> None:
+        """The medium-access keys of the description: the standard's defaults, refusals that name the key."""
+        low, high, field_name = {"802.15.4": (0, 7, "802.15.4's macMaxFrameRetries"),
+                                 GENERIC: (0, 255, "retries after the first try")}.get(
+            self.standard, (1, 255, "802.11's dot11ShortRetryLimit: transmission attempts"))
+        if self.retry_limit is None:
+            object.__setattr__(self, "retry_limit", std.retry_limit if std is not None else 7)
+        elif not low <= self.retry_limit <= high:
+            raise ValueError(f"retry_limit must be within {low}..{high} ({field_name}), got {self.retry_limit}")
+        threshold = self.preamble_threshold_db
+        if threshold is not None and not -30.0 <= threshold <= 60.0:
+            raise ValueError(f"preamble_threshold_db must be within -30..60 dB, got {threshold:g}")
+        own = threshold is None or std is None or threshold == std.preamble_threshold_db
+        if self.standard == "802.15.4" and not (own and self.preamble_detection):
+            raise ValueError("preamble_detection and preamble_threshold_db are 802.11's; ns-3's 802.15.4 receiver "
+                             "has no such model (the fast engine imitates it at -1 dB); remove them")
+        if threshold is None:
+            object.__setattr__(self, "preamble_threshold_db", std.preamble_threshold_db if std is not None else 4.0)
+        self._resolve_control_rate(std)
+
+    def _resolve_control_rate(self, std: Standard | None) -> None:
+        if std is None:
+            if self.control_rate_mbps is not None:
+                raise ValueError("control_rate_mbps: a generic radio's acknowledgements go at its data rate; remove it")
+            return
+        default = std.default_control_mbps(self.data_rate_mbps)
+        rate = self.control_rate_mbps
+        if rate is None or math.isclose(rate, default, rel_tol=1e-9):
+            object.__setattr__(self, "control_rate_mbps", default)
+            return
+        if not std.control_rates:
+            raise ValueError(f"control_rate_mbps: {self.standard} sends control frames at {default:g} Mbit/s with "
+                             f"this data rate (ns-3 chooses it itself); remove control_rate_mbps or give {default:g}")
+        if not any(math.isclose(rate, r, rel_tol=1e-9) for r in std.control_rates) or rate > self.data_rate_mbps:
+            fitting = [f"{r:g}" for r in std.control_rates if r <= self.data_rate_mbps + 1e-9]
+            raise ValueError(f"control_rate_mbps: {self.standard} has no {rate:g} Mbit/s control rate at a data rate "
+                             f"of {self.data_rate_mbps:g} Mbit/s; expected one of {', '.join(fitting)} Mbit/s "
+                             f"(default {default:g})")
 
     @property
     def spec(self) -> Standard | None:
@@ -167,13 +236,22 @@ class RadioSpec:
                   "noise_floor_dbm": self.noise_floor_dbm, "bit_rate_bps": round(self.data_rate_mbps * 1e6, 6),
                   "loss_probability": opts.loss_probability, "pathloss": self.pathloss, "latency_ns": opts.latency_ns,
                   "obstacle_loss_db": self.obstacle_loss_db, "obstacles_block": self.obstacles_block,
-                  "contention": contention}
+                  "contention": contention, "retry_limit": self.retry_limit - self.is_wifi, "queue_frames": self.queue.frames,
+                  "queue_lifetime_ns": self.queue.lifetime_ns or 500_000_000, "preamble_detection": self.preamble_detection,
+                  "preamble_threshold_db": self.preamble_threshold_db}
         if std is None:
             return FastRadioConfig(**common, overhead_bytes=self.overhead_bytes, max_payload_bytes=self.max_payload_bytes)
         return FastRadioConfig(**common, overhead_bytes=std.mac_overhead_bytes, max_payload_bytes=std.max_payload_bytes,
                                preamble_ns=0 if contention is not None else std.preamble_ns, symbol_ns=std.symbol_ns,
                                extra_bits=std.extra_bits, signal_extension_ns=std.signal_extension_ns,
-                               broadcast=self._broadcast_phy(std))
+                               broadcast=self._broadcast_phy(std), **self._ack_times(std, contention))
+
+    def _ack_times(self, std: Standard, contention: Csma | None) -> dict[str, int | None]:
+        """802.11's acknowledgement at the control rate, and EIFS's from the standard's table."""
+        if contention is None or std.eifs_ack_ns is None:
+            return {}
+        return {"ack_ns": std.control_airtime_ns(contention.ack_bytes, self.control_rate_mbps),
+                "eifs_ack_ns": std.eifs_ack_ns}
 
     def _broadcast_phy(self, std: Standard) -> BroadcastPhy | None:
         """802.11 broadcasts at ns-3's first mode: 1 Mbit/s DSSS at 2.4 GHz, 6 Mbit/s OFDM at 5 GHz."""
@@ -191,9 +269,8 @@ class RadioSpec:
         if std is None:
             return Csma(**overrides)
         values = {"slot_ns": std.slot_ns, "sifs_ns": std.sifs_ns, "aifsn": std.aifsn, "cw_min": std.cw_min,
-                  "cw_max": std.cw_max, "retry_limit": std.retry_limit, "preamble_ns": std.preamble_ns,
+                  "cw_max": std.cw_max, "preamble_ns": std.preamble_ns,
                   "ack_bytes": std.ack_bytes, "energy_detect_dbm": std.energy_detect_dbm,
-                  "preamble_threshold_db": std.preamble_threshold_db,
                   "sinr_threshold_db": std.rate(self.data_rate_mbps).sinr_db, "cca_delay_ns": std.cca_delay_ns,
                   "backoff_first": self.standard == "802.15.4", "virtual_carrier_sense": self.standard != "802.15.4"}
         return Csma(**{**values, **overrides})
@@ -212,6 +289,14 @@ class RadioSpec:
             data_mode=std.rate(self.data_rate_mbps).ns3_mode if wifi and opts.rate_manager == "constant" else None,
             tx_power_dbm=self.tx_power_dbm, pathloss=self.pathloss,
             rx_sensitivity_dbm=min(threshold, -101.0) if wifi else threshold,
-            preamble_min_rssi_dbm=threshold, preamble_threshold_db=opts.preamble_threshold_db, channel=self.channel,
+            preamble_min_rssi_dbm=threshold, preamble_threshold_db=self.preamble_threshold_db, channel=self.channel,
             pcap=opts.pcap, obstacle_loss_db=self.obstacle_loss_db, obstacles_block=self.obstacles_block,
-            noise_figure_db=self.noise_figure_db)
+            noise_figure_db=self.noise_figure_db, control_mode=self._control_mode(std),
+            preamble_detection=self.preamble_detection, retry_limit=self.retry_limit, queue_frames=self.queue.frames,
+            queue_lifetime_ns=self.queue.lifetime_ns)
+
+    def _control_mode(self, std: Standard) -> str | None:
+        """ns-3's mode for control frames; None where ns-3 chooses the same rate itself (802.11n, 802.15.4)."""
+        if not std.control_rates:
+            return None
+        return std.rate(self.control_rate_mbps).ns3_mode

@@ -63,6 +63,16 @@ class Standard:
     """SNR a receiver needs to detect a frame's start (ns-3's 802.11 preamble detection)."""
     sensitivity_margin_db: float = 0.0
     """How far below its configured sensitivity ns-3 still receives (802.15.4: 1.4 dB, measured)."""
+    basic_mbps: tuple[float, ...] = ()
+    """The basic rate set control frames go at: the highest not above the data rate (IEEE 802.11-2016
+    10.6.6.5). 802.11b: 1 and 2 Mbit/s; OFDM: 6, 12, 24 (the mandatory rates); (): the data rate."""
+    control_rates: tuple[float, ...] = ()
+    """Rates a control frame may be given (`control_rate_mbps`); (): the data rates."""
+    control_preamble_ns: int | None = None
+    """A control frame's preamble (802.11n sends them non-HT: 20 us); None: `preamble_ns`."""
+    eifs_ack_ns: int | None = None
+    """The ACK time in EIFS (IEEE 802.11-2016 Table 10-5, as ns-3 sets it: 304 us at 2.4 GHz, 44 us
+    at 5 GHz); None: an ACK at the control rate (802.15.4, which has no EIFS of its own)."""
 
     def rate(self, mbps: float) -> Rate:
         for r in self.rates:
@@ -81,6 +91,16 @@ class Standard:
             body = math.ceil(bits * 1000.0 / mbps - 1e-9)
         return self.preamble_ns + body + self.signal_extension_ns
 
+    def default_control_mbps(self, data_mbps: float) -> float:
+        """The highest basic rate not above the data rate (the data rate without a basic set)."""
+        fitting = [r for r in self.basic_mbps if r <= data_mbps + 1e-9]
+        return max(fitting) if fitting else data_mbps
+
+    def control_airtime_ns(self, frame_bytes: int, mbps: float) -> int:
+        """Airtime of a control frame (an ACK) of `frame_bytes` at `mbps`, its own preamble included."""
+        preamble = self.preamble_ns if self.control_preamble_ns is None else self.control_preamble_ns
+        return self.airtime_ns(frame_bytes, mbps) - self.preamble_ns + preamble
+
 
 def _thermal(bandwidth_hz: float) -> float:
     return THERMAL_DBM_PER_HZ + 10.0 * math.log10(bandwidth_hz)
@@ -93,20 +113,24 @@ _HT = ((6.5, -0.5), (13.0, 2.5), (19.5, 5.0), (26.0, 7.9), (39.0, 11.1), (52.0, 
 _WIFI = {"noise_figure_db": 7.0, "tx_power_dbm": 16.0206, "sensitivity_dbm": -82.0, "mac_overhead_bytes": 36,
          "max_payload_bytes": 2296, "aifsn": 2, "cw_max": 1023, "retry_limit": 7, "ack_bytes": 14}
 _OFDM = {"symbol_ns": 4_000, "extra_bits": 22}
+_OFDM_BASIC = {"basic_mbps": (6.0, 12.0, 24.0), "control_rates": tuple(float(r) for r in _OFDM_SINR)}
 
 STANDARDS: dict[str, Standard] = {
     # ns-3 3.44 integrates 802.11b's noise over a 20 MHz channel too (measured: SNR = RSSI + 93.99 dB)
     "802.11b": Standard("802.11b", _DSSS, _thermal(20e6), preamble_ns=192_000, slot_ns=20_000, sifs_ns=10_000,
-                        cw_min=31, broadcast_mbps=1.0, **_WIFI),
+                        cw_min=31, broadcast_mbps=1.0, basic_mbps=(1.0, 2.0),
+                        control_rates=tuple(r.mbps for r in _DSSS), eifs_ack_ns=304_000, **_WIFI),
     "802.11a": Standard("802.11a", tuple(Rate(float(r), f"OfdmRate{r}Mbps", s) for r, s in _OFDM_SINR.items()),
                         _thermal(20e6), preamble_ns=20_000, slot_ns=9_000, sifs_ns=16_000, cw_min=15, broadcast_mbps=6.0,
-                        **_OFDM, **_WIFI),
+                        eifs_ack_ns=44_000, **_OFDM_BASIC, **_OFDM, **_WIFI),
     "802.11g": Standard("802.11g", tuple(Rate(float(r), f"ErpOfdmRate{r}Mbps", s) for r, s in _OFDM_SINR.items()),
                         _thermal(20e6), preamble_ns=20_000, slot_ns=20_000, sifs_ns=10_000, cw_min=15,
-                        signal_extension_ns=6_000, broadcast_mbps=1.0, broadcast_dsss=True, **_OFDM, **_WIFI),
+                        signal_extension_ns=6_000, broadcast_mbps=1.0, broadcast_dsss=True, eifs_ack_ns=304_000,
+                        **_OFDM_BASIC, **_OFDM, **_WIFI),
     "802.11n": Standard("802.11n", tuple(Rate(m, f"HtMcs{k}", s) for k, (m, s) in enumerate(_HT)), _thermal(20e6),
                         preamble_ns=36_000, slot_ns=20_000, sifs_ns=10_000, cw_min=15, signal_extension_ns=6_000,
-                        broadcast_mbps=1.0, broadcast_dsss=True, **_OFDM, **_WIFI),
+                        broadcast_mbps=1.0, broadcast_dsss=True, eifs_ack_ns=304_000, control_preamble_ns=20_000,
+                        basic_mbps=_OFDM_BASIC["basic_mbps"], **_OFDM, **_WIFI),
     # 2.4 GHz O-QPSK: SHR and PHR (6 bytes) at 250 kbit/s, MAC header and FCS 11 bytes; unslotted
     # CSMA-CA in DCF's shape: a backoff period of 20 symbols as the slot, turnaround as SIFS, BE 3..5.
     # ns-3 receives O-QPSK frames down to about 1.4 dB below the sensitivity it is given (links swept

@@ -25,8 +25,14 @@ COLLISION, QUEUE, OUT_OF_RANGE, LOSS, BUSY, HALF_DUPLEX = (
     DROP_REASONS.index(r) for r in ("collision", "queue", "out_of_range", "loss", "busy", "half_duplex"))
 
 
+RADIO_LIMITS = {"retry_limit": "retry_limit", "queue_frames": "queue_frames", "max_queue_delay_ns": "queue_lifetime_ns"}
+"""The radio's limits the fast radio reads beside its contention model."""
+
+
 def backend(positions, seed=1, radio=None, solids=None, **mac) -> CsmaBackend:
-    b = CsmaBackend(FastRadioConfig(**(RADIO | (radio or {})), contention=Csma(**mac)), np.random.default_rng(seed), solids)
+    limits = {RADIO_LIMITS[k]: mac.pop(k) for k in list(mac) if k in RADIO_LIMITS}
+    config = FastRadioConfig(**(RADIO | (radio or {})), contention=Csma(**mac), **limits)
+    b = CsmaBackend(config, np.random.default_rng(seed), solids)
     for i in range(len(positions)):
         b.add_node(i)
     b.set_positions(0, np.array(positions, float), np.zeros((len(positions), 3)))

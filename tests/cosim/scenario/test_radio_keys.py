@@ -28,7 +28,7 @@ def test_the_fast_radios_old_keys_still_work_with_a_warning_naming_the_new_key(c
         radio = _load(old).network.radio
     assert radio.fast_config() == FastRadioConfig(
         tx_power_dbm=16.0, rx_threshold_dbm=-76.0, noise_floor_dbm=-93.6, bit_rate_bps=1e6, overhead_bytes=36,
-        max_payload_bytes=2296, latency_ns=0, loss_probability=0.1, contention=Csma(retry_limit=4),
+        max_payload_bytes=2296, latency_ns=0, loss_probability=0.1, contention=Csma(), retry_limit=4,
         pathloss=LogDistance())  # the same numbers, to the bit
     text = caplog.text
     for line in ("network.radio.rx_threshold_dbm is an old key; write network.radio.rx_sensitivity_dbm",
@@ -65,28 +65,37 @@ def test_the_backend_alone_switches_the_engine():
 
 
 def test_a_partial_contention_section_starts_from_the_standards_timing():
-    radio = _load({"standard": "802.11a", "fast": {"contention": {"model": "csma", "retry_limit": 2}}}).network.radio
+    radio = _load({"standard": "802.11a", "fast": {"contention": {"model": "csma", "cw_max": 255}}}).network.radio
     csma = radio.fast_config().contention
-    assert (csma.slot_ns, csma.sifs_ns, csma.cw_min, csma.retry_limit) == (9_000, 16_000, 15, 2)
+    assert (csma.slot_ns, csma.sifs_ns, csma.cw_min, csma.cw_max) == (9_000, 16_000, 15, 255)
 
 
 def test_the_resolved_radio_reloads_to_the_same_description():
-    radio = _load({"standard": "802.15.4", "fast": {"contention": {"model": "csma", "queue_frames": 50}}}).network.radio
+    radio = _load({"standard": "802.15.4", "queue": {"frames": 50}, "fast": {"contention": {"model": "csma"}}}).network.radio
     again = _load(dump(radio)).network.radio
     assert again == radio
 
 
 @pytest.mark.parametrize("radio, backend, message", [
-    ({"bogus": 1}, "fast", "test.yaml: network.radio.bogus: unknown key; expected one of: channel, data_rate_mbps"),
+    ({"bogus": 1}, "fast",
+     "test.yaml: network.radio.bogus: unknown key; expected one of: channel, control_rate_mbps, data_rate_mbps"),
     ({"standard": "802.11b", "fast": {"latncy": "1 ms"}}, "fast",
      "test.yaml: network.radio.fast.latncy: unknown key; expected one of: contention, latency, loss_probability"),
     ({"standard": "802.11b", "ns3": {"pcap": False, "rate": 1}}, "ns3",
-     "test.yaml: network.radio.ns3.rate: unknown key; expected one of: pcap, preamble_threshold_db, rate_manager"),
+     "test.yaml: network.radio.ns3.rate: unknown key; expected one of: pcap, rate_manager"),
     ({"standard": "802.11b", "data_rate_mbps": 54}, "fast",
      "test.yaml: network.radio: 802.11b has no 54 Mbit/s rate; its rates are 1, 2, 5.5, 11 Mbit/s"),
     ({"standard": "802.11a", "data_mode": "DsssRate1Mbps"}, "ns3",
      "test.yaml: network.radio.data_mode: unknown data_mode 'DsssRate1Mbps' for 802.11a; expected one of: OfdmRate6Mbps"),
     ({"standard": "generic"}, "ns3", "test.yaml: network.radio.standard: ns-3 models radio standards and `generic` is none"),
+    ({"standard": "802.11b", "queue": {"frames": 0}}, "fast",
+     "test.yaml: network.radio.queue: queue.frames must be within 1..1000000, got 0"),
+    ({"standard": "802.15.4", "queue": {"lifetime": "1 s"}}, "ns3",
+     "test.yaml: network.radio.queue.lifetime: ns-3's 802.15.4 MAC keeps a frame until it is sent or given up"),
+    ({"standard": "802.11b", "retry_limit": 300}, "ns3", "test.yaml: network.radio: retry_limit must be within 1..255"),
+    ({"standard": "802.11b", "ns3": {"preamble_threshold_db": 3}, "fast": {"contention": {"preamble_threshold_db": -10}}},
+     "fast", "test.yaml: network.radio.fast.contention.preamble_threshold_db: -10 disagrees with "
+             "network.radio.ns3.preamble_threshold_db: 3; a radio has one preamble_threshold_db"),
     ({"data_rate_mbps": 2}, "ns3", "test.yaml: network.radio.standard: ns-3 models a radio standard and this radio names none"),
 ])
 def test_bad_radio_keys_get_one_clear_error(radio, backend, message):
