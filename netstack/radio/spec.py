@@ -296,7 +296,8 @@ class RadioSpec:
             queue_lifetime_ns=self.queue.lifetime_ns)
 
     def _control_mode(self, std: Standard) -> str | None:
-        """ns-3's mode for control frames; None where ns-3 chooses the same rate itself (802.11n, 802.15.4)."""
-        if not std.control_rates:
+        """ns-3's mode for control frames; None where ns-3 picks the same rate by itself (OFDM's defaults,
+        802.11b at 1 and 2 Mbit/s, 802.11n, 802.15.4), which spares it a hook on every reception."""
+        if not std.control_rates or math.isclose(self.control_rate_mbps, std.ns3_control_mbps(self.data_rate_mbps)):
             return None
         return std.rate(self.control_rate_mbps).ns3_mode

@@ -68,6 +68,10 @@ class Standard:
     10.6.6.5). 802.11b: 1 and 2 Mbit/s; OFDM: 6, 12, 24 (the mandatory rates); (): the data rate."""
     control_rates: tuple[float, ...] = ()
     """Rates a control frame may be given (`control_rate_mbps`); (): the data rates."""
+    mandatory_mbps: tuple[float, ...] = ()
+    """The PHY's mandatory rates, which ns-3's ad hoc MAC puts in the basic rate set (all four of
+    802.11b's; OFDM's 6, 12, 24): where the control rate is the highest of them not above the data
+    rate, ns-3 picks it by itself."""
     control_preamble_ns: int | None = None
     """A control frame's preamble (802.11n sends them non-HT: 20 us); None: `preamble_ns`."""
     eifs_ack_ns: int | None = None
@@ -96,6 +100,11 @@ class Standard:
         fitting = [r for r in self.basic_mbps if r <= data_mbps + 1e-9]
         return max(fitting) if fitting else data_mbps
 
+    def ns3_control_mbps(self, data_mbps: float) -> float:
+        """The control rate ns-3's ad hoc MAC picks by itself: the highest mandatory rate not above the data rate."""
+        fitting = [r for r in self.mandatory_mbps if r <= data_mbps + 1e-9]
+        return max(fitting) if fitting else data_mbps
+
     def control_airtime_ns(self, frame_bytes: int, mbps: float) -> int:
         """Airtime of a control frame (an ACK) of `frame_bytes` at `mbps`, its own preamble included."""
         preamble = self.preamble_ns if self.control_preamble_ns is None else self.control_preamble_ns
@@ -113,13 +122,15 @@ _HT = ((6.5, -0.5), (13.0, 2.5), (19.5, 5.0), (26.0, 7.9), (39.0, 11.1), (52.0, 
 _WIFI = {"noise_figure_db": 7.0, "tx_power_dbm": 16.0206, "sensitivity_dbm": -82.0, "mac_overhead_bytes": 36,
          "max_payload_bytes": 2296, "aifsn": 2, "cw_max": 1023, "retry_limit": 7, "ack_bytes": 14}
 _OFDM = {"symbol_ns": 4_000, "extra_bits": 22}
-_OFDM_BASIC = {"basic_mbps": (6.0, 12.0, 24.0), "control_rates": tuple(float(r) for r in _OFDM_SINR)}
+_OFDM_BASIC = {"basic_mbps": (6.0, 12.0, 24.0), "control_rates": tuple(float(r) for r in _OFDM_SINR),
+               "mandatory_mbps": (6.0, 12.0, 24.0)}
 
 STANDARDS: dict[str, Standard] = {
     # ns-3 3.44 integrates 802.11b's noise over a 20 MHz channel too (measured: SNR = RSSI + 93.99 dB)
     "802.11b": Standard("802.11b", _DSSS, _thermal(20e6), preamble_ns=192_000, slot_ns=20_000, sifs_ns=10_000,
                         cw_min=31, broadcast_mbps=1.0, basic_mbps=(1.0, 2.0),
-                        control_rates=tuple(r.mbps for r in _DSSS), eifs_ack_ns=304_000, **_WIFI),
+                        control_rates=tuple(r.mbps for r in _DSSS), mandatory_mbps=tuple(r.mbps for r in _DSSS),
+                        eifs_ack_ns=304_000, **_WIFI),
     "802.11a": Standard("802.11a", tuple(Rate(float(r), f"OfdmRate{r}Mbps", s) for r, s in _OFDM_SINR.items()),
                         _thermal(20e6), preamble_ns=20_000, slot_ns=9_000, sifs_ns=16_000, cw_min=15, broadcast_mbps=6.0,
                         eifs_ack_ns=44_000, **_OFDM_BASIC, **_OFDM, **_WIFI),
