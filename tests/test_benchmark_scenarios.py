@@ -37,7 +37,8 @@ def test_the_plain_argos_file_casts_each_group_tick_in_one_call(monkeypatch):
 def test_every_plain_file_beside_the_benchmarks_runs_as_written(tmp_path):
     """Each benchmarks/*.yaml runs through cosim.run as a user runs it (1 simulated s), on the engine
     its benchmark measures: the compiled kilolib programs fused, the others on the event loop."""
-    expected = {"argos_diffusion.yaml": "event", "kilombo_follow.yaml": "fused", "simbeeotic.yaml": "event"}
+    expected = {"argos_diffusion.yaml": "event", "bianchi.yaml": "event", "kilombo_follow.yaml": "fused",
+                "simbeeotic.yaml": "event"}
     files = sorted(p.name for p in (ROOT / "benchmarks").glob("*.yaml") if p.name != "argos_world_100.yaml")
     assert files == sorted(expected)
     for name in files:

@@ -50,11 +50,11 @@ def _outcomes(sim: Simulation, ev: NetEvents) -> None:
         return
     reasons = {}
     if any(not st.acked for st in mine):
-        rows = zip(ev.drop_tx_id.tolist(), ev.drop_dst.tolist(), ev.drop_reason.tolist())
-        reasons = {(tx, dst): DROP_REASONS[r] for tx, dst, r in rows}
+        rows = zip(ev.drop_tx_id.tolist(), ev.drop_dst.tolist(), ev.drop_ifaces().tolist(), ev.drop_reason.tolist())
+        reasons = {(tx, dst, iface): DROP_REASONS[r] for tx, dst, iface, r in rows}  # ids are per interface
     for st in mine:
         sim.current_node = st.src
-        reason = None if st.acked else reasons.get((st.tx_id, st.dst), "retries")
+        reason = None if st.acked else reasons.get((st.tx_id, st.dst, st.iface), "retries")
         sim.controllers[st.src].on_outcome(Outcome(st.tx_id, st.dst, st.acked, reason, st.t_ns / NS_PER_S))
 
 

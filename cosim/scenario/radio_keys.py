@@ -16,7 +16,7 @@ from typing import Any
 
 from cosim.scenario.schema import Mapper, dump
 from netstack.radio import RadioSpec
-from netstack.radio.spec import GENERIC
+from netstack.radio.spec import GENERIC, MAC_KEYS, NoContention
 from netstack.radio.standards import GENERIC_NOISE_FLOOR_NF0_DBM, STANDARDS
 
 log = logging.getLogger(__name__)
@@ -50,6 +50,11 @@ def read_radio(raw: Any, backend: str, path: str, m: Mapper) -> RadioSpec:
     if backend == "ns3" and spec.spec is None:
         raise m.error(f"{path}.standard", "ns-3 models radio standards and `generic` is none of them; give one of "
                                           "802.11a, 802.11b, 802.11g, 802.11n, 802.15.4 (the fast engine models it too)")
+    if backend == "fast" and isinstance(spec.fast.contention, NoContention):
+        plain = RadioSpec(standard=spec.standard, data_rate_mbps=spec.data_rate_mbps)  # a resolved file has them all
+        for key in (k for k in MAC_KEYS if k in data and getattr(spec, k) != getattr(plain, k)):
+            log.warning("%s: %s.%s acts on ns-3 only: the fast engine's per-link model (fast.contention: none) has "
+                        "no medium access", m.source, path, key)
     if backend == "ns3" and spec.standard == "802.15.4" and spec.queue.lifetime_ns is not None:
         raise m.error(f"{path}.queue.lifetime", "ns-3's 802.15.4 MAC keeps a frame until it is sent or given up; "
                                                 "remove queue.lifetime (queue.frames applies; the fast engine has it)")

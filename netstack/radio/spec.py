@@ -76,6 +76,10 @@ class QueueSpec:
 
 
 _GENERIC_ONLY = ("overhead_bytes", "max_payload_bytes")
+QUEUE_LIFETIME_NS = 500_000_000
+"""A queued frame's lifetime unless `queue.lifetime` says otherwise (ns-3's WifiMacQueue MaxDelay)."""
+MAC_KEYS = ("control_rate_mbps", "preamble_detection", "preamble_threshold_db", "retry_limit", "queue")
+"""The description's medium-access keys: the fast engine's per-link model (no contention) has no MAC."""
 
 
 @dataclass(frozen=True)
@@ -236,15 +240,19 @@ class RadioSpec:
                   "noise_floor_dbm": self.noise_floor_dbm, "bit_rate_bps": round(self.data_rate_mbps * 1e6, 6),
                   "loss_probability": opts.loss_probability, "pathloss": self.pathloss, "latency_ns": opts.latency_ns,
                   "obstacle_loss_db": self.obstacle_loss_db, "obstacles_block": self.obstacles_block,
-                  "contention": contention, "retry_limit": self.retry_limit - self.is_wifi, "queue_frames": self.queue.frames,
-                  "queue_lifetime_ns": self.queue.lifetime_ns or 500_000_000, "preamble_detection": self.preamble_detection,
-                  "preamble_threshold_db": self.preamble_threshold_db}
+                  "contention": contention, "retry_limit": self._retries(), "queue_frames": self.queue.frames,
+                  "queue_lifetime_ns": self.queue.lifetime_ns or QUEUE_LIFETIME_NS,
+                  "preamble_detection": self.preamble_detection, "preamble_threshold_db": self.preamble_threshold_db}
         if std is None:
             return FastRadioConfig(**common, overhead_bytes=self.overhead_bytes, max_payload_bytes=self.max_payload_bytes)
         return FastRadioConfig(**common, overhead_bytes=std.mac_overhead_bytes, max_payload_bytes=std.max_payload_bytes,
                                preamble_ns=0 if contention is not None else std.preamble_ns, symbol_ns=std.symbol_ns,
                                extra_bits=std.extra_bits, signal_extension_ns=std.signal_extension_ns,
                                broadcast=self._broadcast_phy(std), **self._ack_times(std, contention))
+
+    def _retries(self) -> int:
+        """Retransmissions after the first try: 802.11's dot11ShortRetryLimit counts every attempt."""
+        return self.retry_limit - 1 if self.is_wifi else self.retry_limit
 
     def _ack_times(self, std: Standard, contention: Csma | None) -> dict[str, int | None]:
         """802.11's acknowledgement at the control rate, and EIFS's from the standard's table."""

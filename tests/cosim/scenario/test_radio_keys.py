@@ -102,3 +102,42 @@ def test_bad_radio_keys_get_one_clear_error(radio, backend, message):
     with pytest.raises(ScenarioError) as err:
         _load(radio, backend)
     assert message in str(err.value)
+
+
+def test_engine_sub_keys_the_description_now_has_move_to_it_with_a_warning(caplog):
+    old = {"standard": "802.11b", "ns3": {"preamble_threshold_db": 3},
+           "fast": {"contention": {"model": "csma", "retry_limit": 4, "queue_frames": 20, "max_queue_delay": "100 ms",
+                                   "cw_max": 255}}}
+    with caplog.at_level(logging.WARNING):
+        radio = _load(old, "ns3").network.radio
+    assert (radio.preamble_threshold_db, radio.retry_limit, radio.queue.frames, radio.queue.lifetime_ns) == (
+        3.0, 4, 20, 100_000_000)
+    assert radio.fast_config().contention.cw_max == 255  # the fast engine's own key stays
+    ns3 = radio.ns3_config()
+    assert (ns3.preamble_threshold_db, ns3.retry_limit, ns3.queue_frames) == (3.0, 4, 20)
+    for old_key, new_key in (("ns3.preamble_threshold_db", "preamble_threshold_db"),
+                             ("fast.contention.retry_limit", "retry_limit"),
+                             ("fast.contention.queue_frames", "queue.frames"),
+                             ("fast.contention.max_queue_delay", "queue.lifetime")):
+        assert (f"network.radio.{old_key} is an old key; write network.radio.{new_key} (read by both engines)"
+                in caplog.text)
+
+
+def test_medium_access_keys_on_the_per_link_model_say_they_act_on_ns3_only(caplog):
+    radio = {"standard": "802.11b", "retry_limit": 3, "queue": {"frames": 10}, "fast": {"contention": {"model": "none"}}}
+    with caplog.at_level(logging.WARNING):
+        _load(radio, "fast")
+    for key in ("retry_limit", "queue"):
+        assert (f"network.radio.{key} acts on ns-3 only: the fast engine's per-link model (fast.contention: none) "
+                "has no medium access") in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        _load({"standard": "802.11b", "retry_limit": 3}, "fast")  # with contention, the fast engine uses it
+    assert "acts on ns-3 only" not in caplog.text
+
+
+def test_a_resolved_per_link_radio_reloads_without_a_word(caplog):
+    radio = _load({"standard": "802.11b", "fast": {"contention": {"model": "none"}}}).network.radio
+    with caplog.at_level(logging.WARNING):
+        again = _load(dump(radio)).network.radio
+    assert again == radio and "acts on ns-3 only" not in caplog.text
