@@ -235,6 +235,4 @@ class CsmaBackend:
             if len(drop):
                 ev.drop_dst, ev.drop_src, ev.drop_tx_id = drop[:, 2].copy(), fr[drop[:, 3], k.F_SRC], drop[:, 3].copy()
                 ev.drop_reason = drop[:, 4].astype(np.int8)
-                refused = drop[(drop[:, 4] == k.QUEUE) & (drop[:, 2] >= 0)]  # a unicast its queue refused or let expire
-                ev.tx_status += [TxStatus(t, f, int(fr[f, k.F_SRC]), d, False) for d, f in refused[:, 2:4].tolist()]
         return ev

@@ -34,7 +34,7 @@ def step_needs(S, t_access: int) -> tuple[int, int, int, int]:
     rows and random numbers. A step is one internal event (at most a row per node, two heap pushes,
     a draw per node), or the transmissions of the nodes whose access comes at t_access (a flight and
     two pushes each; each first drops the frames of its queue that are too old to send, or all of
-    them if it is dead, a row each)."""
+    them if it is dead, two rows each: a unicast's status and its drop)."""
     ni, ct = S[0], S[8]
     n = len(ni)
     starts, queued = 0, 0
@@ -44,7 +44,7 @@ def step_needs(S, t_access: int) -> tuple[int, int, int, int]:
                 starts += 1
                 queued += ni[i, cc.QLEN]
     starts = max(1, starts)
-    return starts, ct[cc.C_HEAP] + 2 * starts + 8, ct[cc.C_OUT] + 2 * n + 4 + queued, ct[cc.C_RND] + n + 2
+    return starts, ct[cc.C_HEAP] + 2 * starts + 8, ct[cc.C_OUT] + 2 * n + 4 + 2 * queued, ct[cc.C_RND] + n + 2
 
 
 @njit(cache=True)

@@ -94,7 +94,7 @@ def _dequeue(S, i: int) -> None:
 def _enqueue(S, i: int, f: int, t: int) -> None:
     ni, fr, pi = S[0], S[2], S[9]
     if ni[i, cc.QLEN] >= pi[cc.P_QUEUE]:
-        cc.out(S, t, cc.O_DROP, fr[f, cc.F_DST], f, cc.QUEUE, np.nan)
+        _refuse(S, f, t, cc.QUEUE)
         return
     S[8][cc.C_QUEUED] += 1
     if ni[i, cc.QLEN] == 0:
@@ -108,12 +108,22 @@ def _enqueue(S, i: int, f: int, t: int) -> None:
 
 
 @njit(cache=True)
+def _refuse(S, f: int, t: int, reason: int) -> None:
+    """Frame f leaves its queue unsent (full, stale, or its sender dead): a drop row, and for a
+    unicast of a live sender its TxStatus (not acknowledged), as when the MAC gives a frame up."""
+    dst = S[2][f, cc.F_DST]
+    if reason == cc.QUEUE and dst >= 0:
+        cc.out(S, t, cc.O_STATUS, dst, f, 0, np.nan)
+    cc.out(S, t, cc.O_DROP, dst, f, reason, np.nan)
+
+
+@njit(cache=True)
 def _head(S, i: int, t: int) -> int:
     """The frame node i sends next, after dropping those too old to send (all of them if it is dead)."""
     ni, fr, pi = S[0], S[2], S[9]
     while ni[i, cc.QLEN] > 0 and (not ni[i, cc.ALIVE] or t - fr[ni[i, cc.QHEAD], cc.F_QUEUED] > pi[cc.P_MAX_DELAY]):
         f = ni[i, cc.QHEAD]
-        cc.out(S, t, cc.O_DROP, fr[f, cc.F_DST], f, cc.QUEUE if ni[i, cc.ALIVE] else cc.DEAD, np.nan)
+        _refuse(S, f, t, cc.QUEUE if ni[i, cc.ALIVE] else cc.DEAD)
         _dequeue(S, i)
     if ni[i, cc.QLEN] == 0:
         ni[i, cc.HAS] = 0
