@@ -368,6 +368,8 @@ class Net
         }
         m_macTx.assign(m_n, 0);
         m_phyTx.assign(m_n, 0);
+        for (uint32_t i = 0; i < m_n; ++i)  // the queue our frames enter (802.11n: best effort's)
+            m_txQueues.push_back(Queues(DynamicCast<WifiNetDevice>(m_devices.Get(i))->GetMac())[0]);
         m_wifi = true;
         return "";
     }
@@ -717,7 +719,7 @@ class Net
         Address to = dst < 0 ? Address(Mac48Address::GetBroadcast()) : m_devices.Get(uint32_t(dst))->GetAddress();
         if (m_knowPeers && dst >= 0)
             KnowPeer(src, Mac48Address::ConvertFrom(to));
-        Ptr<WifiMacQueue> queue = Queues(DynamicCast<WifiNetDevice>(m_devices.Get(src))->GetMac())[0];
+        Ptr<WifiMacQueue> queue = m_txQueues[src];
         int64_t before = queue->GetNPackets();
         uint64_t drops = m_macDrops;
         m_devices.Get(src)->Send(p, to, kEtherType);
@@ -1054,6 +1056,16 @@ class Net
         self->Status(mpdu->GetPacket()->GetUid(), true);
     }
 
+    // what we recorded of the frame with this uid when we sent it (unicast or broadcast), or null
+    const Pending* Sent(uint64_t uid) const
+    {
+        auto it = m_unicast.find(uid);
+        if (it != m_unicast.end())
+            return &it->second;
+        auto bt = m_broadcastTx.find(uid);
+        return bt != m_broadcastTx.end() ? &bt->second : nullptr;
+    }
+
     // a frame the full MAC queue of `node` refused: lost at its destination (or all, a broadcast)
     void Refused(uint32_t node, uint64_t uid)
     {
@@ -1119,13 +1131,8 @@ class Net
     // per node, as a PHY receives one frame at a time; shared with 802.11's sniffer, one radio per Net).
     static void RxBeginLrWpan(Net* self, uint32_t me, Ptr<const Packet> p)
     {
-        auto it = self->m_unicast.find(p->GetUid());
-        int64_t src = it != self->m_unicast.end() ? it->second.src : -1;
-        if (src < 0)
-        {
-            auto bt = self->m_broadcastTx.find(p->GetUid());
-            src = bt != self->m_broadcastTx.end() ? bt->second.src : -1;
-        }
+        const Pending* sent = self->Sent(p->GetUid());
+        int64_t src = sent != nullptr ? sent->src : -1;
         if (src < 0 || src >= int64_t(self->m_n))
             return;
         self->m_snUid[me] = p->GetUid();
@@ -1262,6 +1269,7 @@ class Net
     std::vector<uint8_t> m_passive = std::vector<uint8_t>(256, 0);
     std::vector<uint64_t> m_snUid;
     bool m_knowPeers = false;
+    std::vector<Ptr<WifiMacQueue>> m_txQueues;
     uint64_t m_macDrops = 0;  // frames the 802.11 MACs dropped with a trace
     std::vector<double> m_snSignal, m_snNoise;
     std::unordered_map<uint64_t, Pending> m_unicast;
