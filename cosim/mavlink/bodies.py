@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink.shaping import Limits, ShapedPath
 from physics.diff_drive import DiffDriveBank
 from physics.quadrotor import Mode, QuadrotorBank
 
@@ -21,21 +23,52 @@ Health = Callable[[], bool]
 QuadCommand = Callable[[Mode, float, float, float, float], None]  # mode, a, b, c, d (see QuadrotorBank.command)
 DriveCommand = Callable[[float, float], None]  # forward speed (m/s), turn rate (rad/s)
 
+GUIDED_DEFAULT = Limits(speed=10.0, climb=2.5, sink=1.5, accel=2.5, accel_z=1.0, jerk=5.0, jerk_z=5.0)
+"""Until the autopilot's parameters say otherwise: ArduCopter's defaults."""
+CHASE_GAIN = (1.0, 1.0, 1.0)
+"""The copter's velocity command per metre it lags its path (1/s; east, north, up), as the
+autopilots' position loops (PSC_POSXY_P, PSC_POSZ_P) add to the path's velocity."""
+
+
+@dataclass(frozen=True)
+class Descent:
+    """How a land mode sinks (m/s): `high` down to `low_alt` m above `ground`, then `low`."""
+
+    high: float
+    low: float
+    low_alt: float
+    ground: float
+
+    def speed_at(self, z: float) -> float:
+        return self.high if z - self.ground > self.low_alt else self.low
+
 
 class QuadBody:
     """Quadrotor `i` of `bank`. `command` defaults to the bank's own (standalone); a scenario passes
     the world's pending command so that it applies at the next physics latch. `healthy` says whether
-    it may arm (default: the bank's alive flag; a scenario passes the robot's)."""
+    it may arm (default: the bank's alive flag; a scenario passes the robot's).
+
+    Every target is flown as the autopilots fly theirs: a reference path shaped within `limits`
+    (cosim.mavlink.shaping) that the copter chases with its velocity loop, moved on at each `update()`."""
 
     vehicle = "copter"
     mav_type = mav.MAV_TYPE_QUADROTOR
 
-    def __init__(self, bank: QuadrotorBank, i: int, command: QuadCommand | None = None, healthy: Health | None = None) -> None:
+    def __init__(self, bank: QuadrotorBank, i: int, command: QuadCommand | None = None, healthy: Health | None = None,
+                 limits: Limits = GUIDED_DEFAULT) -> None:
         self.bank = bank
         self.i = i
         self._command = command or (lambda mode, a, b, c, d: bank.command(i, mode, a, b, c, d))
         self.healthy = healthy or (lambda: bool(bank.alive[i]))
-        self._land_at: tuple[float, float, float] | None = None  # x, y, descent speed while landing
+        self.path = ShapedPath(limits)
+        self.path.reset(self.position())
+        self._heading: float | None = None
+        self._t = float(bank.t)
+        self._landing: Descent | None = None
+        g = bank.gains
+        self._lag_s = np.array([1.0 / g.velocity_p, 1.0 / g.velocity_p, 1.0 / g.vertical_p])
+        self._i_over_p = np.array([g.velocity_i / g.velocity_p, g.velocity_i / g.velocity_p, g.vertical_i / g.vertical_p])
+        self._lead_sum = np.zeros(3)  # what the lead has put into the copter's velocity integrators
 
     def position(self) -> tuple[float, float, float]:
         return tuple(float(v) for v in self.bank.pos[self.i])
@@ -56,55 +89,79 @@ class QuadBody:
         share = self.bank.rotor[self.i] / self.bank.max_rotor[self.i] if self.bank.armed[self.i] else np.zeros(4)
         return tuple(1000 + round(1000 * float(share[r])) for r in (3, 1, 0, 2))
 
-    def set_motors(self, on: bool) -> None:
-        self._land_at = None
-        self.bank.set_armed(self.i, on)
+    def set_limits(self, limits: Limits) -> None:
+        """The autopilot's speed, acceleration and jerk limits (its parameters changed)."""
+        self.path.set_limits(limits)
 
-    def goto(self, x: float, y: float, z: float, heading: float | None) -> None:
-        self._land_at = None
-        self._command(Mode.POSITION, x, y, z, self.attitude()[2] if heading is None else heading)
+    def set_motors(self, on: bool) -> None:
+        self._landing = None
+        self.bank.set_armed(self.i, on)
+        self._lead_sum[:] = 0.0
+        self.path.reset(self.position())
+        self.path.to_velocity(0.0, 0.0, 0.0)
+
+    def goto(self, x: float, y: float, z: float, heading: float | None, leg: Limits | None = None) -> None:
+        """Fly to a point (m), within `leg` if given (a mission's, a return's, a take-off's limits)."""
+        self._landing = None
+        self._heading = heading
+        self.path.to_point(x, y, z, leg)
+        self.update()
 
     def velocity_world(self, ve: float, vn: float, vu: float, heading: float | None = None) -> None:
         """East/north/up velocity (m/s); with a heading (rad) the copter also yaws to it, as ArduCopter
         and PX4 do with a velocity setpoint that carries a yaw."""
-        self._land_at = None
-        self._velocity_world(ve, vn, vu, heading)
-
-    def _velocity_world(self, ve: float, vn: float, vu: float, heading: float | None = None) -> None:
-        h = self.attitude()[2] if heading is None else heading
-        c, s = math.cos(h), math.sin(h)
-        mode = Mode.SPEED_VERTICAL if heading is None else Mode.SPEED_VERTICAL_HEADING
-        self._command(mode, c * ve + s * vn, -s * ve + c * vn, vu, math.nan if heading is None else heading)
+        self._landing = None
+        self._heading = heading
+        self.path.to_velocity(ve, vn, vu)
+        self.update()
 
     def velocity_body(self, forward: float, left: float, up: float, heading: float | None = None) -> None:
-        self._land_at = None
-        if heading is None:
-            self._command(Mode.SPEED_VERTICAL, forward, left, up, math.nan)
-            return
         h = self.attitude()[2]  # the body frame is where the copter faces now
-        self._velocity_world(forward * math.cos(h) - left * math.sin(h), forward * math.sin(h) + left * math.cos(h), up,
-                             heading)
+        c, s = math.cos(h), math.sin(h)
+        self.velocity_world(forward * c - left * s, forward * s + left * c, up, heading)
 
     def hold(self) -> None:
-        x, y, z = self.position()
-        self.goto(x, y, z, None)
+        """Stop (within the limits) and stay there."""
+        self.velocity_world(0.0, 0.0, 0.0)
 
-    def descend(self, speed: float, at: tuple[float, float] | None = None) -> bool:
-        """Descend at `speed` (m/s) holding the horizontal position (`at`, or where it is now), as an
-        autopilot's land mode does."""
-        x, y, _ = self.position()
-        self._land_at = (*(at if at is not None else (x, y)), speed)
+    def descend(self, descent: Descent, at: tuple[float, float] | None = None) -> bool:
+        """Descend as an autopilot's land mode does, holding the horizontal position (`at`, or where
+        it will stop)."""
+        self._heading = None
+        if at is not None:
+            self.path.horizontal.to_point(at)
+        else:
+            self.path.horizontal.to_velocity((0.0, 0.0))
+        self._landing = descent
         self.update()
         return True
 
+    def _lead(self, dt: float) -> np.ndarray:
+        """The velocity the command leads the path by, so that the copter's PI velocity loop gives
+        the path's acceleration: `lag * accel`, less what its integrator has made of the lead so far
+        (which it would otherwise add on top, overshooting every change of speed)."""
+        lead = self._lag_s * np.array(self.path.acceleration) - self._i_over_p * self._lead_sum
+        self._lead_sum += lead * dt
+        return lead
+
     def update(self) -> None:
-        """While landing, steer back over the landing point (1 m/s per m of drift, at most 1 m/s)."""
-        if self._land_at is None:
+        """Move the path on to the bank's time and steer the copter after it."""
+        now = float(self.bank.t)
+        dt, self._t = now - self._t, now
+        here = self.position()
+        if not self.bank.armed[self.i]:
+            self.path.reset(here)
             return
-        tx, ty, speed = self._land_at
-        x, y, _ = self.position()
-        ve, vn = min(max(tx - x, -1.0), 1.0), min(max(ty - y, -1.0), 1.0)
-        self._velocity_world(ve, vn, -speed)
+        if self._landing is not None:
+            self.path.vertical.to_velocity((-self._landing.speed_at(here[2]),))
+        self.path.step(dt)
+        ref, ref_v = self.path.position, self.path.velocity
+        lead = self._lead(dt)
+        ve, vn, vu = (ref_v[k] + lead[k] + CHASE_GAIN[k] * (ref[k] - here[k]) for k in range(3))
+        h = self.attitude()[2] if self._heading is None else self._heading
+        c, s = math.cos(h), math.sin(h)
+        mode = Mode.SPEED_VERTICAL if self._heading is None else Mode.SPEED_VERTICAL_HEADING
+        self._command(mode, c * ve + s * vn, -s * ve + c * vn, vu, math.nan if self._heading is None else h)
 
 
 class RoverBody:
@@ -125,6 +182,7 @@ class RoverBody:
         self.arrive_m = arrive_m
         self.approach_gain = approach_gain
         self._target: tuple | None = None  # ("point", x, y) or ("velocity", speed, heading)
+        self._cap = math.inf  # the speed limit of the current point target (m/s)
         self._motors = True
 
     def position(self) -> tuple[float, float, float]:
@@ -153,8 +211,11 @@ class RoverBody:
             self._target = None
             self._command(0.0, 0.0)
 
-    def goto(self, x: float, y: float, z: float, heading: float | None) -> None:
+    def goto(self, x: float, y: float, z: float, heading: float | None, leg: Limits | None = None) -> None:
+        """Drive to a point, at most at `leg.speed` (m/s) if given; a rover changes speed at its
+        drive's own rate, so the leg's acceleration and jerk (a copter's) do not apply."""
         self._target = ("point", x, y)
+        self._cap = math.inf if leg is None else leg.speed
 
     def velocity_world(self, ve: float, vn: float, vu: float, heading: float | None = None) -> None:
         """A rover drives along its velocity: it faces where it goes (a yaw in the setpoint is that)."""
@@ -171,8 +232,16 @@ class RoverBody:
         self._target = None
         self._command(0.0, 0.0)
 
-    def descend(self, speed: float, at: tuple[float, float] | None = None) -> bool:
+    def descend(self, descent: Descent, at: tuple[float, float] | None = None) -> bool:
         return False  # a rover cannot land
+
+    def _lead(self, dt: float) -> np.ndarray:
+        """The velocity the command leads the path by, so that the copter's PI velocity loop gives
+        the path's acceleration: `lag * accel`, less what its integrator has made of the lead so far
+        (which it would otherwise add on top, overshooting every change of speed)."""
+        lead = self._lag_s * np.array(self.path.acceleration) - self._i_over_p * self._lead_sum
+        self._lead_sum += lead * dt
+        return lead
 
     def update(self) -> None:
         t = self._target
@@ -190,7 +259,7 @@ class RoverBody:
             if dist < self.arrive_m:
                 self._command(0.0, 0.0)
                 return
-            want, speed = math.atan2(dy, dx), min(vmax, self.approach_gain * dist)
+            want, speed = math.atan2(dy, dx), min(vmax, self._cap, self.approach_gain * dist)
         else:
             want, speed = t[2], t[1]
         err = math.remainder(want - h, 2.0 * math.pi)

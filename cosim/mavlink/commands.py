@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink import reposition
 from cosim.mavlink import telemetry as tm
 from cosim.mavlink.mission_items import AMSL_FRAMES, RELATIVE_FRAMES, TERRAIN_FRAMES
 from cosim.mavlink.personality import PX4
@@ -68,7 +69,7 @@ def _set_mode(v: SimVehicleEndpoint, p: list[float], frame: int | None) -> bool:
 
 def _reposition(v: SimVehicleEndpoint, p: list[float], frame: int | None) -> bool:
     change_mode = bool(int(p[1]) & mav.MAV_DO_REPOSITION_FLAGS_CHANGE_MODE)
-    return v.goto_global(p[4], p[5], p[6], p[3], relative=frame in RELATIVE_FRAMES, change_mode=change_mode)
+    return reposition.goto_global(v, p[4], p[5], p[6], p[3], relative=frame in RELATIVE_FRAMES, change_mode=change_mode)
 
 
 def _interval(v: SimVehicleEndpoint, p: list[float], frame: int | None) -> bool:

@@ -2,8 +2,8 @@
 other, with MISSION_CURRENT when the current item changes and MISSION_ITEM_REACHED when a
 position is reached.
 
-Legs are flown at the cruise speed (DO_CHANGE_SPEED changes it): the vehicle follows a target
-point that moves along the leg at that speed, as the autopilots' waypoint navigation does. A
+Legs are flown to their end at the cruise speed (DO_CHANGE_SPEED changes it) along a path shaped
+with the mission's jerk (cosim.mavlink.shaping), as the autopilots' waypoint navigation does. A
 copter on the ground climbs straight up to the first item's altitude before it sets off (PX4 and
 ArduPilot take off in a mission the same way). ArduPilot keeps home as item 0 and starts at 1;
 as AP_Mission does, it reports a DO item reached when it runs it on the way to the next position
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pymavlink.dialects.v20 import common as mav
 
@@ -23,7 +23,8 @@ from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.frames import GeoOrigin, yaw_to_heading
 from cosim.mavlink.limits import target_problem
 from cosim.mavlink.mission_items import MissionItem
-from cosim.mavlink.return_home import ReturnHome
+from cosim.mavlink.return_home import ReturnHome, ReturnLeg
+from cosim.mavlink.shaping import Limits
 
 DEFAULT_RADIUS_M = 2.0
 """Acceptance radius of a waypoint that gives none (ArduPilot's WPNAV_RADIUS, PX4's NAV_ACC_RAD)."""
@@ -36,14 +37,16 @@ CLIMB_DONE_M = 0.3
 
 @dataclass(frozen=True)
 class Flight:
-    """What a mission flies with: the vehicle's body, home (local ENU), the geodetic origin, the
-    return altitude above home and the cruise speed (m/s)."""
+    """What a mission flies with: the vehicle's body, home (local ENU), the geodetic origin, how it
+    returns, the cruise speed (m/s) and the legs' limits (None: the vehicle's own; the speed is the
+    cruise speed)."""
 
     body: QuadBody | RoverBody
     home: tuple[float, float, float]
     origin: GeoOrigin
-    return_alt_m: float
+    return_leg: ReturnLeg
     cruise_m_s: float
+    legs: Limits | None = None
 
 
 class MissionRunner:
@@ -104,7 +107,7 @@ class MissionRunner:
         x, y, z = body.position()
         self._t0 = now
         if item.command == mav.MAV_CMD_NAV_RETURN_TO_LAUNCH:
-            self._phase, self._return = "return", ReturnHome(body, self.f.home, self.f.return_alt_m)
+            self._phase, self._return = "return", ReturnHome(body, self.f.home, self.f.return_leg, now)
             return
         if item.command == mav.MAV_CMD_NAV_DELAY:
             body.hold()
@@ -138,10 +141,17 @@ class MissionRunner:
             return x, y, z  # flown to at the current altitude, then down
         return x, y, (self.f.home[2] + item.alt if item.relative else amsl_z)
 
+    def _leg_limits(self) -> Limits:
+        """The legs' limits at the current speed (a rover has none but its speed)."""
+        if self.f.legs is None:
+            return Limits.speed_only(self.speed)
+        return replace(self.f.legs, speed=self.speed)
+
     def _start_leg(self, item: MissionItem, start, end, now: float) -> None:
         self._phase, self._leg = "leg", (*start, *end, now)
         yaw = item.params[3] if item.command == mav.MAV_CMD_NAV_WAYPOINT else math.nan
         self._heading = yaw_to_heading(math.radians(yaw)) if math.isfinite(yaw) else None
+        self.f.body.goto(*end, self._heading, self._leg_limits())
 
     # -- progress ------------------------------------------------------------------------------------
     def step(self, now: float) -> bool:
@@ -160,7 +170,7 @@ class MissionRunner:
         elif self._phase == "hold" and now - self._t0 >= self._hold_s(item):
             self._next(now)
         elif self._phase == "return":
-            done = self._return.step()
+            done = self._return.step(now)
             if done == "land":
                 self._phase = "landing"
                 self._land(self.f.home[:2])
@@ -172,15 +182,11 @@ class MissionRunner:
         return self.finished
 
     def _fly_leg(self, item: MissionItem, now: float) -> None:
-        sx, sy, sz, ex, ey, ez, t0 = self._leg
-        length = math.dist((sx, sy, sz), (ex, ey, ez))
-        along = min(length, self.speed * (now - t0))
-        k = along / length if length > 0 else 1.0
-        self.f.body.goto(sx + k * (ex - sx), sy + k * (ey - sy), sz + k * (ez - sz), self._heading)
+        ex, ey, ez = self._leg[3:6]
         here = self.f.body.position()
         radius = item.params[1] if item.command == mav.MAV_CMD_NAV_WAYPOINT and item.params[1] > 0 else DEFAULT_RADIUS_M
         gap = math.dist(here, (ex, ey, ez)) if self.f.body.vehicle == "copter" else math.dist(here[:2], (ex, ey))
-        if k >= 1.0 and gap <= radius:
+        if gap <= radius:
             if item.command == mav.MAV_CMD_NAV_LAND:
                 self._phase = "landing"
                 self._land((ex, ey))
@@ -203,9 +209,12 @@ class MissionRunner:
         self._go(self.current + 1, now)
 
     def _finish(self) -> None:
+        """The mission is over: after a waypoint the vehicle comes to rest on it, as the autopilots
+        do; otherwise (an item not flown) it stops where it is."""
         self.finished = True
+        reached_point = self._phase in ("leg", "hold")
         self._phase = "done"
-        if not self.f.body.on_ground:
+        if not (self.f.body.on_ground or reached_point):
             self.f.body.hold()
         self._send_current()
 

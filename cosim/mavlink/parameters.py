@@ -1,6 +1,7 @@
-"""A served vehicle's parameters: the ones that act can be set (take-off and return altitudes);
-the rest are reported as an autopilot would but are read-only, since nothing here would use a new
-value; unknown names are refused. Each answer is a PARAM_VALUE, as the protocol asks."""
+"""A served vehicle's parameters: the ones that act (cosim.mavlink.flight_params, under the
+autopilot's own names) can be set within the firmware's range; the rest are reported as an
+autopilot would but are read-only, since nothing here would use a new value; unknown names are
+refused. Each answer is a PARAM_VALUE, as the protocol asks."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ import math
 
 from pymavlink.dialects.v20 import common as mav
 
-SETTABLE = {"MIS_TAKEOFF_ALT": 2.5, "RTL_RETURN_ALT": 15.0}
-"""Parameters that act (m): the take-off height of PX4's takeoff mode and MAVSDK's take-off; RTL's altitude."""
+from cosim.mavlink.flight_params import ParamSpec
 
 
 class Parameters:
@@ -28,8 +28,9 @@ class Parameters:
         reply, refused = self.set(m.param_id, m.param_value)
         return ([] if reply is None else [reply]), refused
 
-    def __init__(self, read_only: dict[str, float]) -> None:
-        self.values = {**read_only, **SETTABLE}
+    def __init__(self, settable: tuple[ParamSpec, ...], read_only: dict[str, float]) -> None:
+        self.specs = {spec.name: spec for spec in settable}
+        self.values = {**read_only, **{spec.name: spec.default for spec in settable}}
         self.read_only = set(read_only)
 
     def __getitem__(self, name: str) -> float:
@@ -60,7 +61,8 @@ class Parameters:
             return None, f"{name}: no such parameter"
         if name in self.read_only:
             return self._message(name), f"{name} is read-only here"
-        if not math.isfinite(value) or not 0.0 < value <= 1000.0:
-            return self._message(name), f"{name}: expected 0..1000 m, got {value:g}"
+        spec = self.specs[name]
+        if not (math.isfinite(value) and spec.low <= value <= spec.high):
+            return self._message(name), f"{name}: expected {spec.low:g}..{spec.high:g} {spec.unit}, got {value:g}"
         self.values[name] = float(value)
         return self._message(name), None

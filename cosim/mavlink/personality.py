@@ -3,9 +3,12 @@ encode flight modes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from pymavlink.dialects.v20 import common as mav
+
+from cosim.mavlink.flight_params import ARDUPILOT_PARAMS, PX4_PARAMS, ParamSpec, Rules, ardupilot_rules, px4_rules
 
 
 def _px4(main: int, sub: int = 0) -> int:
@@ -34,6 +37,8 @@ class Personality:
     timesync_every_s: float | None = None  # ArduPilot sends a TIMESYNC request every 10 s
     dialect_streams: tuple[int, ...] = ()  # messages of its own dialect it can stream (ArduPilot: EKF_STATUS_REPORT)
     armable_in_mission: bool = True  # ArduPilot refuses to arm in AUTO (its AUTO_OPTIONS default)
+    parameters: tuple[ParamSpec, ...] = ()  # the settable ones that shape a copter's flight
+    rules: Callable[[Mapping[str, float]], Rules] | None = None  # what they mean (None: a rover's, unshaped)
 
     def mode_name(self, custom_mode: int) -> str | None:
         for name, value in self.modes.items():
@@ -50,6 +55,7 @@ PX4 = Personality(
     {"manual": _px4(1), "altctl": _px4(2), "posctl": _px4(3), "hold": _px4(4, 3), "takeoff": _px4(4, 2),
      "land": _px4(4, 6), "rtl": _px4(4, 5), "mission": _px4(4, 4), "offboard": _px4(6)},
     takeoff_altitude_is_amsl=True, offboard_needs_setpoints=True, setpoint_timeout_s=1.0,
+    parameters=PX4_PARAMS, rules=px4_rules,
 )
 
 ARDUPILOT = Personality(
@@ -57,6 +63,7 @@ ARDUPILOT = Personality(
     {"stabilize": 0, "althold": 2, "auto": 3, "guided": 4, "hold": 5, "rtl": 6, "land": 9, "brake": 17},
     setpoint_timeout_s=3.0, home_is_item_0=True, armable_in_mission=False, streams_unasked=False,
     data_stream_requests=True, timesync_every_s=10.0, dialect_streams=ARDUPILOT_DIALECT, setpoints_lift_off=False,
+    parameters=ARDUPILOT_PARAMS, rules=ardupilot_rules,
 )
 
 ARDUPILOT_ROVER = Personality(

@@ -1,4 +1,5 @@
-"""MAV_CMD_DO_REPOSITION and its CHANGE_MODE flag (param2 bit 0), as the autopilots' sources read them:
+"""Global position targets (SET_POSITION_TARGET_GLOBAL_INT, DO_REPOSITION), and
+MAV_CMD_DO_REPOSITION and its CHANGE_MODE flag (param2 bit 0), as the autopilots' sources read them:
 
 - ArduPilot (handle_command_int_do_reposition): outside GUIDED it refuses a reposition without the
   flag; with it, it enters GUIDED and flies to the target;
@@ -10,7 +11,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
+
+from cosim.mavlink.limits import geodetic_problem, target_problem
 
 if TYPE_CHECKING:
     from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
@@ -31,7 +35,7 @@ class KeptReposition:
     def fly(self, v: SimVehicleEndpoint) -> None:
         """Hold starts: fly to the kept target, if any (once)."""
         if self.target is not None:
-            v.follow_position(*self.target)
+            v.follow_position(*self.target, auto=True)
             self.target = None
 
 
@@ -48,7 +52,35 @@ def reposition(v: SimVehicleEndpoint, target: Target, change_mode: bool) -> bool
     if change_mode and v.mode != "hold" and not v.set_mode(v.p.modes["hold"]):
         return False
     if v.mode == "hold":
-        v.follow_position(*target)
+        v.follow_position(*target, auto=True)
     else:
         v.kept.keep(target)
+    return True
+
+
+def goto_global(v: SimVehicleEndpoint, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False,
+                change_mode: bool | None = None) -> bool:
+    """A global target (degrees; m above sea level, or above home if `relative`): a setpoint's
+    (change_mode None), or DO_REPOSITION's; refused with the reason if out of bounds."""
+    if not v.armed:
+        return v.deny("Reposition: vehicle not armed")
+    problem = geodetic_problem(lat, lon)
+    if problem is not None:
+        return v.deny(f"Reposition: {problem}")
+    here = v.body.position()
+    x, y, z = v.origin.from_geodetic(0.0 if math.isnan(lat) else lat, 0.0 if math.isnan(lon) else lon,
+                                        0.0 if math.isnan(alt) else alt)
+    if relative:
+        z = v.home[2] + alt
+    if math.isnan(lat) or math.isnan(lon):  # PX4: NaN keeps the current horizontal position
+        x, y = float(here[0]), float(here[1])
+    if math.isnan(alt):  # and NaN the current altitude
+        z = float(here[2])
+    problem = target_problem(x, y, z - v.home[2])
+    if problem is not None:
+        return v.deny(f"Reposition: {problem}")
+    yaw = None if yaw_deg is None or math.isnan(yaw_deg) else math.radians(yaw_deg)
+    if change_mode is not None:
+        return reposition(v, (x, y, z, yaw), change_mode)
+    v.follow_position(x, y, z, yaw)
     return True

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink import reposition
 from cosim.mavlink.frames import enu_to_ned, heading_to_yaw, ned_to_enu
 from cosim.mavlink.limits import speed_problem, target_problem
 from cosim.mavlink.mission_items import TERRAIN_FRAMES
@@ -110,8 +111,8 @@ def global_target(v: SimVehicleEndpoint, m) -> None:
         if not math.isfinite(m.alt):
             v.deny("setpoint refused: non-finite altitude")
             return
-        v.goto_global(m.lat_int / 1e7, m.lon_int / 1e7, m.alt, None if m.type_mask & IGNORE_YAW else math.degrees(m.yaw),
-                      relative=GLOBAL_FRAMES[m.coordinate_frame])
+        yaw_deg = None if m.type_mask & IGNORE_YAW else math.degrees(m.yaw)
+        reposition.goto_global(v, m.lat_int / 1e7, m.lon_int / 1e7, m.alt, yaw_deg, relative=GLOBAL_FRAMES[m.coordinate_frame])
     elif not m.type_mask & IGNORE_VELOCITY:
         problem = None if all(math.isfinite(x) for x in (m.vx, m.vy, m.vz)) else "non-finite velocity"
         problem = problem or speed_problem(m.vx, m.vy, m.vz)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import math
+from dataclasses import replace
 
 from pymavlink.dialects.v20 import common as mav
 
@@ -24,22 +25,24 @@ from cosim.mavlink.bodies import QuadBody, RoverBody
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.failsafe import GcsFailsafe, GcsWatch, act_on_gcs_loss
 from cosim.mavlink.frames import GeoOrigin, yaw_to_heading
-from cosim.mavlink.limits import MAX_HEIGHT_M, geodetic_problem, target_problem
+from cosim.mavlink.limits import MAX_HEIGHT_M
 from cosim.mavlink.mission_control import MissionControl
 from cosim.mavlink.mission_protocol import MissionServer
 from cosim.mavlink.mission_run import Flight
 from cosim.mavlink.offboard_loss import FALLBACK_MODE, OffboardLoss
 from cosim.mavlink.parameters import Parameters
 from cosim.mavlink.personality import GUIDED_MODES, HOLDING_MODES, MISSION_MODES, PX4, REFUSED_MODES, RETURN_MODES, Personality
-from cosim.mavlink.reposition import KeptReposition, reposition
-from cosim.mavlink.return_home import ReturnHome
+from cosim.mavlink.reposition import KeptReposition
+from cosim.mavlink.return_home import ReturnHome, ReturnLeg
+from cosim.mavlink.shaping import Limits
+from cosim.mavlink.takeoff_land import TakeoffLand
 from cosim.mavlink.vehicle_port import VehiclePort
 
 log = logging.getLogger(__name__)
 
-LAND_SPEED = 0.7  # m/s
-CRUISE_M_S = 5.0
-"""Mission legs' speed until a DO_CHANGE_SPEED: ArduPilot's WPNAV_SPEED and PX4's MPC_XY_CRUISE defaults."""
+ROVER_CRUISE_M_S = 5.0
+"""A rover's mission legs' speed until a DO_CHANGE_SPEED."""
+ROVER_RETURN_ALT_M = 0.0
 
 
 class SimVehicleEndpoint:
@@ -70,8 +73,11 @@ class SimVehicleEndpoint:
         self.mode = {"px4": "hold", "ardupilot": "stabilize"}.get(personality.name, "hold")
         self.home = body.position()
         self._takeoff_z: float | None = None
-        self.params = Parameters({"SYSID_THISMAV": float(sysid), "MPC_XY_VEL_MAX": 10.0, "MPC_Z_VEL_MAX_UP": 3.0,
-                                  "COM_OF_LOSS_T": personality.setpoint_timeout_s, "WPNAV_SPEED": 500.0})
+        self.params = Parameters(personality.parameters, {"SYSID_THISMAV": float(sysid)})
+        self.rules = None if personality.rules is None else personality.rules(self.params.values)
+        if self.rules is not None:
+            body.set_limits(self.rules.limits)
+        self.vertical = TakeoffLand(body)
         self.streams = tm.Streams(personality.streams_unasked, personality.dialect_streams)
         self.missions = MissionControl(personality, self.send, self.deny, self._flight, self._begin_landing,
                                        self._hold_here)
@@ -164,6 +170,9 @@ class SimVehicleEndpoint:
         replies, refused = self.params.handle(m)
         if refused is not None:
             self.deny(refused)
+        elif self.p.rules is not None and m.get_type() == "PARAM_SET":
+            self.rules = self.p.rules(self.params.values)
+            self.body.set_limits(self.rules.limits)
         for reply in replies:  # a refused PARAM_SET is still answered with the unchanged value, as ArduPilot does
             self.send(reply)
 
@@ -191,11 +200,12 @@ class SimVehicleEndpoint:
         self._hold_here()
         return True
 
-    def follow_position(self, x: float, y: float, z: float, yaw_ned: float | None) -> None:
+    def follow_position(self, x: float, y: float, z: float, yaw_ned: float | None, auto: bool = False) -> None:
+        """A position target; `auto`: the navigator's (PX4's Hold), flown within the auto limits."""
         if self._grounded_by_setpoint():
             return
         self._velocity_setpoint = False
-        self._goto(x, y, z, yaw_ned)
+        self._goto(x, y, z, yaw_ned, self.rules.auto if auto and self.rules is not None else None)
 
     def follow_velocity(self, body: bool, a: float, b: float, c: float, yaw_ned: float | None = None) -> None:
         """Velocity (m/s): forward/left/up if `body`, else east/north/up; a copter yaws to a given yaw."""
@@ -206,12 +216,14 @@ class SimVehicleEndpoint:
         self.body.velocity_body(a, b, c, heading) if body else self.body.velocity_world(a, b, c, heading)
 
     # -- vehicle logic -----------------------------------------------------------------------------
-    def _goto(self, x: float, y: float, z: float, yaw_ned: float | None) -> None:
+    def _goto(self, x: float, y: float, z: float, yaw_ned: float | None, leg: Limits | None = None) -> None:
         heading = None if yaw_ned is None or math.isnan(yaw_ned) else yaw_to_heading(yaw_ned)
-        self.body.goto(x, y, z, heading)
+        self.vertical.cancel()
+        self.body.goto(x, y, z, heading, leg)
 
     def _hold_here(self) -> None:
         self._velocity_setpoint = False
+        self.vertical.cancel()
         self.body.hold()
 
     def deny(self, reason: str) -> bool:
@@ -242,6 +254,7 @@ class SimVehicleEndpoint:
                 return self.deny(why)
             self.armed = True
             self.body.set_motors(True)
+            self.vertical.arm(self.now)
             arming.say_armed(self, True)
             self._hold_here()
             if self.mode in MISSION_MODES:
@@ -255,6 +268,7 @@ class SimVehicleEndpoint:
     def force_disarm(self) -> None:
         """Stop the motors now (a disarm the vehicle decides on, or one asked for on the ground)."""
         self.armed, self.landing = False, False
+        self.vertical.cancel()
         self.body.set_motors(False)
         arming.say_armed(self, False)
 
@@ -266,7 +280,7 @@ class SimVehicleEndpoint:
             return self.deny("Takeoff: vehicle not armed")
         x, y, _ = self.body.position()
         if math.isnan(altitude):  # PX4: the altitude is the MIS_TAKEOFF_ALT parameter (what MAVSDK sets)
-            z = self.home[2] + self.params["MIS_TAKEOFF_ALT"]
+            z = self.home[2] + self.rules.takeoff_alt
         elif self.p.takeoff_altitude_is_amsl if amsl is None else amsl:
             z = altitude - self.origin.alt
         else:
@@ -277,7 +291,7 @@ class SimVehicleEndpoint:
         if "takeoff" in self.p.modes:
             self.mode = "takeoff"
         self._takeoff_z = z
-        self.body.goto(x, y, z, None)
+        self.vertical.take_off(x, y, z, self.now, self.rules)
         return True
 
     def land(self, at: tuple[float, float] | None = None) -> bool:
@@ -291,33 +305,7 @@ class SimVehicleEndpoint:
     def _begin_landing(self, at: tuple[float, float] | None) -> None:
         self.landing = True
         self._velocity_setpoint = False
-        self.body.descend(LAND_SPEED, at)
-
-    def goto_global(self, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False,
-                    change_mode: bool | None = None) -> bool:
-        """A global target: a setpoint's (change_mode None), or DO_REPOSITION's (cosim.mavlink.reposition)."""
-        if not self.armed:
-            return self.deny("Reposition: vehicle not armed")
-        problem = geodetic_problem(lat, lon)
-        if problem is not None:
-            return self.deny(f"Reposition: {problem}")
-        here = self.body.position()
-        x, y, z = self.origin.from_geodetic(0.0 if math.isnan(lat) else lat, 0.0 if math.isnan(lon) else lon,
-                                            0.0 if math.isnan(alt) else alt)
-        if relative:
-            z = self.home[2] + alt
-        if math.isnan(lat) or math.isnan(lon):  # PX4: NaN keeps the current horizontal position
-            x, y = float(here[0]), float(here[1])
-        if math.isnan(alt):  # and NaN the current altitude
-            z = float(here[2])
-        problem = target_problem(x, y, z - self.home[2])
-        if problem is not None:
-            return self.deny(f"Reposition: {problem}")
-        yaw = None if yaw_deg is None or math.isnan(yaw_deg) else math.radians(yaw_deg)
-        if change_mode is not None:
-            return reposition(self, (x, y, z, yaw), change_mode)
-        self.follow_position(x, y, z, yaw)
-        return True
+        self.vertical.land(self.rules, self.home[2], at)
 
     def set_mode(self, custom_mode: int, must_fly: bool = False) -> bool:
         name = self.p.mode_name(custom_mode)
@@ -342,7 +330,7 @@ class SimVehicleEndpoint:
         if name in RETURN_MODES:
             self.landing = False
             self._velocity_setpoint = False
-            self._return = ReturnHome(self.body, self.home, self.params["RTL_RETURN_ALT"])
+            self._return = ReturnHome(self.body, self.home, self._flight().return_leg, self.now)
         elif name in HOLDING_MODES:
             self.landing = False
             self._hold_here()
@@ -364,7 +352,11 @@ class SimVehicleEndpoint:
         return True
 
     def _flight(self) -> Flight:
-        return Flight(self.body, self.home, self.origin, self.params["RTL_RETURN_ALT"], CRUISE_M_S)
+        if self.rules is None:
+            return Flight(self.body, self.home, self.origin, ReturnLeg(ROVER_RETURN_ALT_M, None), ROVER_CRUISE_M_S)
+        r = self.rules
+        return Flight(self.body, self.home, self.origin, ReturnLeg(r.rtl_alt, replace(r.auto, speed=r.rtl_speed),
+                                                                   r.rtl_loiter_s), r.auto.speed, r.auto)
 
     def supervise(self) -> None:
         """Advance what runs by itself: the ground-station failsafe, a return home, setpoint
@@ -373,8 +365,9 @@ class SimVehicleEndpoint:
             act_on_gcs_loss(self, self._gcs.spec)
         self._idle.step(self)
         self.missions.step(self.now)
+        self.vertical.step(self.now)
         if self._return is not None and self.mode in RETURN_MODES:
-            done = self._return.step()
+            done = self._return.step(self.now)
             if done == "land":  # RTL lands itself: the mode stays RTL down to the ground, as on the autopilots
                 self._return = None
                 self._begin_landing(self.home[:2])
@@ -392,7 +385,7 @@ class SimVehicleEndpoint:
         if self.mode == "takeoff" and self._takeoff_z is not None and self.body.position()[2] >= self._takeoff_z - 0.1:
             self.mode = "hold"
             self.kept.fly(self)
-        if self.landing and self.body.on_ground and self.body.velocity()[2] >= -1e-6:
+        if self.landing and self.vertical.landed(self.now, self.rules):
             self.landing = False
             if self.p.auto_disarm_after_land:
                 self.force_disarm()

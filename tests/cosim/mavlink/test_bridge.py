@@ -266,7 +266,7 @@ def test_the_adapter_holds_when_the_controller_stops_commanding():
 def _mission_scenario(port: int, controller: dict) -> cosim.Scenario:
     legs = [(SHIFT + np.array([4.0, 0.0, 3.0])).tolist(), (SHIFT + np.array([4.0, 4.0, 3.0])).tolist()]
     return cosim.load(ROOT / "configs" / "mavlink_mixed.yaml", {
-        "duration": 16.0, "mavlink.ghosts.0.port": port, "mavlink.ghosts.0.mode": "connect",
+        "duration": 28.0, "mavlink.ghosts.0.port": port, "mavlink.ghosts.0.mode": "connect",
         "mavlink.ghosts.0.mission": [{"at": legs[0], "hold": "1 s"}, {"at": legs[1], "radius": 0.5}],
         "mavlink.ghosts.0.mission_end": "land", "groups.0.controller": controller})
 

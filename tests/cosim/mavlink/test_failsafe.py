@@ -99,14 +99,14 @@ def bench(request):
 @pytest.mark.parametrize("bench", [{"timeout_s": 5.0, "action": "return"}], indirect=True)
 def test_silent_ground_station_makes_the_vehicle_return_home_and_land(bench):
     bench.fly_out()
-    bench.send(mav.MAVLink_param_set_message(1, 1, b"RTL_RETURN_ALT", 5.0, mav.MAV_PARAM_TYPE_REAL32))
+    bench.send(mav.MAVLink_param_set_message(1, 1, b"RTL_ALT", 500.0, mav.MAV_PARAM_TYPE_REAL32))  # ArduCopter's: cm
     bench.beating = False
     bench.run(4.8)
     assert bench.ep.mode == "guided"  # not yet: 5 s of silence
     bench.run(0.6)
     assert bench.ep.mode == "rtl"
     assert any("GCS lost" in t for t in bench.texts)
-    bench.run(2.5)
+    bench.run(4.0)
     assert bench.bank.pos[0, 2] > 4.5  # it climbed to the return altitude first
     bench.run(30.0)
     assert math.dist(bench.bank.pos[0, :2], (0.0, 0.0)) < 0.5 and bench.bank.pos[0, 2] == 0.0
@@ -159,7 +159,7 @@ def test_a_script_that_never_sent_a_heartbeat_is_not_cut_off(bench):
 
 def test_rtl_mode_flies_home(bench):
     bench.fly_out()
-    bench.send(mav.MAVLink_param_set_message(1, 1, b"RTL_RETURN_ALT", 2.0, mav.MAV_PARAM_TYPE_REAL32))
+    bench.send(mav.MAVLink_param_set_message(1, 1, b"RTL_ALT", 200.0, mav.MAV_PARAM_TYPE_REAL32))
     assert bench.mode("rtl") == mav.MAV_RESULT_ACCEPTED
     bench.run(30.0)
     assert math.dist(bench.bank.pos[0, :2], (0.0, 0.0)) < 0.5 and bench.bank.pos[0, 2] == 0.0

@@ -123,12 +123,14 @@ async def fly_mission(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoi
         while not await telemetry.health_all_ok():
             assert time.monotonic() < end, await telemetry.health()
             await asyncio.sleep(0.1)
-        param = ParamAsync(system)  # the return altitude acts; others are read-only
-        assert await param.get_param_float("RTL_RETURN_ALT") == 15.0
-        await param.set_param_float("RTL_RETURN_ALT", 8.0)
-        assert await param.get_param_float("RTL_RETURN_ALT") == 8.0 and endpoint.params["RTL_RETURN_ALT"] == 8.0
-        with pytest.raises(ParamError):
-            await param.set_param_float("MPC_XY_VEL_MAX", 3.0)
+        param = ParamAsync(system)  # the return altitude under the autopilot's own name, default and unit
+        name, default, ours, (fast, too_fast) = (("RTL_ALT", 1500.0, 800.0, ("WPNAV_SPEED", 5000.0)) if endpoint.p is ARDUPILOT
+                                                 else ("RTL_RETURN_ALT", 60.0, 8.0, ("MPC_XY_VEL_MAX", 30.0)))
+        assert await param.get_param_float(name) == default
+        await param.set_param_float(name, ours)
+        assert await param.get_param_float(name) == ours and endpoint.params[name] == ours
+        with pytest.raises(ParamError):  # beyond the firmware's range
+            await param.set_param_float(fast, too_fast)
         plan = MissionPlan([item(0.0, 0.0), item(10.0, 0.0), item(10.0, 6.0, loiter_s=1.0)])
         if endpoint.p is ARDUPILOT:
             return await _ardupilot_mission(mission, action, bank, endpoint, plan)

@@ -284,6 +284,9 @@ def test_rtl_flies_home_and_lands_in_rtl(vehicle):
     up = 4.0 if endpoint.p.home_is_item_0 else 404.0  # PX4's take-off altitude is above sea level (home: 400 m)
     assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, up).result == mav.MAV_RESULT_ACCEPTED
     gcs.wait("GLOBAL_POSITION_INT", lambda m: m.relative_alt > 3800, timeout=20 / SPEED)
+    if not endpoint.p.home_is_item_0:  # PX4 returns at 60 m by default; ArduCopter at 15
+        gcs.send(mav.MAVLink_param_set_message(1, 1, b"RTL_RETURN_ALT", 10.0, mav.MAV_PARAM_TYPE_REAL32))
+        gcs.wait("PARAM_VALUE", lambda m: m.param_id == "RTL_RETURN_ALT")
     rtl = endpoint.p.modes["rtl"]
     modes = []
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, *((rtl,) if endpoint.p.home_is_item_0 else (4, 5))).result \

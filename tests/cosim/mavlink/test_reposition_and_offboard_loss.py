@@ -82,6 +82,8 @@ def test_px4_a_reposition_during_the_take_off_is_flown_when_it_ends(px4):
     assert px4.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1) == mav.MAV_RESULT_ACCEPTED
     assert px4.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, 403.0) == mav.MAV_RESULT_ACCEPTED
     px4.run(0.5)
+    assert px4.ep.mode == "takeoff" and px4.bank.pos[0, 2] == 0.0  # COM_SPOOLUP_TIME (1 s) after arming first
+    px4.run(1.0)
     assert px4.ep.mode == "takeoff" and 0.0 < px4.bank.pos[0, 2] < 2.5
     assert reposition(px4, 4.0, 0, alt=404.0) == mav.MAV_RESULT_ACCEPTED
     px4.run(0.5)
@@ -100,12 +102,12 @@ def test_px4_reposition_without_the_flag_waits_for_hold_and_with_it_enters_hold(
     assert px4.ep.mode == "offboard" and abs(px4.bank.pos[0, 1]) < 0.1  # OFFBOARD flies its setpoints, not it
     assert px4.mode("hold") == mav.MAV_RESULT_ACCEPTED  # Hold starts with the kept reposition
     px4.run(6.0)
-    assert px4.bank.pos[0, 1] == pytest.approx(5.0, abs=0.3)
+    assert px4.bank.pos[0, 1] == pytest.approx(5.0, abs=0.5)  # the shaped path overshoots a little, as the firmware does
     into_offboard(px4, hover)
     assert reposition(px4, -2.0, CHANGE_MODE) == mav.MAV_RESULT_ACCEPTED  # the flag: Hold now, and there
     assert px4.ep.mode == "hold"
     px4.run(10.0)
-    assert px4.bank.pos[0, 1] == pytest.approx(-2.0, abs=0.3)
+    assert px4.bank.pos[0, 1] == pytest.approx(-2.0, abs=0.5)
 
 
 def test_ardupilot_refuses_a_reposition_outside_guided_without_the_flag():

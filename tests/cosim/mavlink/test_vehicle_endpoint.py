@@ -64,11 +64,15 @@ def test_params_list_and_set(vehicle):
     gcs.send(mav.MAVLink_param_set_message(1, 1, b"MIS_TAKEOFF_ALT", 4.5, mav.MAV_PARAM_TYPE_REAL32))
     v = gcs.wait("PARAM_VALUE", lambda m: m.param_id == "MIS_TAKEOFF_ALT")
     assert v.param_value == pytest.approx(4.5)
-    # a parameter nothing here would use is read-only: refused, answered with its unchanged value (as
-    # ArduPilot does); an unknown one is refused with no value to answer
-    gcs.send(mav.MAVLink_param_set_message(1, 1, b"MPC_XY_VEL_MAX", 4.5, mav.MAV_PARAM_TYPE_REAL32))
-    gcs.wait("STATUSTEXT", lambda m: m.text == "MPC_XY_VEL_MAX is read-only here")
-    assert gcs.wait("PARAM_VALUE", lambda m: m.param_id == "MPC_XY_VEL_MAX").param_value == 10.0
+    # a value outside PX4's range is refused with the range and answered with the unchanged value (PX4's
+    # default); a parameter nothing here would use is read-only, refused the same way; an unknown one
+    # is refused with no value to answer
+    gcs.send(mav.MAVLink_param_set_message(1, 1, b"MPC_XY_VEL_MAX", 25.0, mav.MAV_PARAM_TYPE_REAL32))
+    gcs.wait("STATUSTEXT", lambda m: m.text == "MPC_XY_VEL_MAX: expected 0..20 m/s, got 25")
+    assert gcs.wait("PARAM_VALUE", lambda m: m.param_id == "MPC_XY_VEL_MAX").param_value == 12.0
+    gcs.send(mav.MAVLink_param_set_message(1, 1, b"SYSID_THISMAV", 7.0, mav.MAV_PARAM_TYPE_REAL32))
+    gcs.wait("STATUSTEXT", lambda m: m.text == "SYSID_THISMAV is read-only here")
+    assert gcs.wait("PARAM_VALUE", lambda m: m.param_id == "SYSID_THISMAV").param_value == 1.0
     gcs.send(mav.MAVLink_param_set_message(1, 1, b"NO_SUCH_PARAM", 1.0, mav.MAV_PARAM_TYPE_REAL32))
     gcs.wait("STATUSTEXT", lambda m: m.text == "NO_SUCH_PARAM: no such parameter")
     gcs.send(mav.MAVLink_param_request_list_message(1, 1))
