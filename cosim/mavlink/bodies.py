@@ -32,15 +32,24 @@ autopilots' position loops (PSC_POSXY_P, PSC_POSZ_P) add to the path's velocity.
 
 @dataclass(frozen=True)
 class Descent:
-    """How a land mode sinks (m/s): `high` down to `low_alt` m above `ground`, then `low`."""
+    """How a land mode sinks (m/s): `high` down to `ramp_alt` m above `ground`, then slowing
+    linearly to `low` at `low_alt` (PX4's MPC_LAND_ALT1 to ALT2; ArduCopter steps at LAND_ALT_LOW,
+    `ramp_alt` equal to `low_alt`), then `low`; within `limits`."""
 
     high: float
     low: float
     low_alt: float
+    ramp_alt: float
     ground: float
+    limits: Limits
 
     def speed_at(self, z: float) -> float:
-        return self.high if z - self.ground > self.low_alt else self.low
+        height = z - self.ground
+        if height >= self.ramp_alt:
+            return self.high
+        if height <= self.low_alt:
+            return self.low
+        return self.low + (self.high - self.low) * (height - self.low_alt) / (self.ramp_alt - self.low_alt)
 
 
 class QuadBody:
@@ -128,6 +137,7 @@ class QuadBody:
         """Descend as an autopilot's land mode does, holding the horizontal position (`at`, or where
         it will stop)."""
         self._heading = None
+        self.path.leg = descent.limits
         if at is not None:
             self.path.horizontal.to_point(at)
         else:
@@ -144,6 +154,16 @@ class QuadBody:
         self._lead_sum += lead * dt
         return lead
 
+    def _within_limits(self, ve: float, vn: float, vu: float, ref_v: tuple[float, float, float]) -> tuple[float, float, float]:
+        """Chasing the path never asks for more than the speed limits (an autopilot's are absolute),
+        nor less than the path's own velocity (a velocity setpoint may exceed them)."""
+        lim = self.path.active_limits
+        cap = max(lim.speed, math.hypot(ref_v[0], ref_v[1]))
+        size = math.hypot(ve, vn)
+        if size > cap:
+            ve, vn = ve * cap / size, vn * cap / size
+        return ve, vn, min(max(vu, -max(lim.sink, -ref_v[2])), max(lim.climb, ref_v[2]))
+
     def update(self) -> None:
         """Move the path on to the bank's time and steer the copter after it."""
         now = float(self.bank.t)
@@ -158,6 +178,7 @@ class QuadBody:
         ref, ref_v = self.path.position, self.path.velocity
         lead = self._lead(dt)
         ve, vn, vu = (ref_v[k] + lead[k] + CHASE_GAIN[k] * (ref[k] - here[k]) for k in range(3))
+        ve, vn, vu = self._within_limits(ve, vn, vu, ref_v)
         h = self.attitude()[2] if self._heading is None else self._heading
         c, s = math.cos(h), math.sin(h)
         mode = Mode.SPEED_VERTICAL if self._heading is None else Mode.SPEED_VERTICAL_HEADING

@@ -31,20 +31,24 @@ class ParamSpec:
 
 @dataclass(frozen=True)
 class Rules:
-    """What the parameters mean for a flight (m, m/s, s). `limits`: the path of a guided (offboard)
-    target; `auto`: of mission legs (at `auto.speed` until a DO_CHANGE_SPEED) and of returns (at
-    `rtl_speed`); `takeoff`: of a take-off's climb. A landing sinks at `land_speed_high` above
-    `land_alt_low`, then at `land_speed`; a return flies `rtl_alt` above home and waits
-    `rtl_loiter_s` over it; `takeoff_alt` is a take-off's height when it names none;
-    a take-off lifts `takeoff_delay_s` after its command and no sooner than `spoolup_s` after arming;
-    `touchdown_disarm_s` runs from touchdown to the disarm."""
+    """What the parameters mean for a flight (m, m/s, s).
+
+    `limits` shape a guided (offboard) target's path; `auto` mission legs (at `auto.speed` until a
+    DO_CHANGE_SPEED) and returns (at `rtl_speed`); `takeoff` a take-off's climb; `landing` a
+    landing, which sinks at `land_speed_high` above `land_ramp_alt`, slowing to `land_speed` at
+    `land_alt_low`. A return flies `rtl_alt` above home and waits `rtl_loiter_s` over it.
+    `takeoff_alt` is a take-off's height when it names none; a take-off lifts `takeoff_delay_s`
+    after its command and no sooner than `spoolup_s` after arming; `touchdown_disarm_s` runs from
+    touchdown to the disarm."""
 
     limits: Limits
     auto: Limits
     takeoff: Limits
+    landing: Limits
     land_speed: float
     land_speed_high: float
     land_alt_low: float
+    land_ramp_alt: float
     rtl_alt: float
     rtl_speed: float
     rtl_loiter_s: float
@@ -89,6 +93,7 @@ PX4_PARAMS = (
     ParamSpec("MPC_ACC_UP_MAX", 4.0, 2.0, 15.0, "m/s/s"),
     ParamSpec("MPC_JERK_AUTO", 4.0, 1.0, 80.0, "m/s/s/s"),
     ParamSpec("MPC_LAND_SPEED", 0.7, 0.6, 10.0, "m/s"),
+    ParamSpec("MPC_LAND_ALT1", 10.0, 0.0, 122.0, "m"),
     ParamSpec("MPC_LAND_ALT2", 5.0, 0.0, 122.0, "m"),
     ParamSpec("MIS_TAKEOFF_ALT", 2.5, 0.0, 1000.0, "m"),
     ParamSpec("RTL_RETURN_ALT", 60.0, 0.0, 150.0, "m"),
@@ -127,9 +132,11 @@ def ardupilot_rules(p: Mapping[str, float]) -> Rules:
         limits=limits,
         auto=replace(limits, jerk=leg_jerk, jerk_z=min(limits.jerk_z, leg_jerk)),
         takeoff=limits,
+        landing=limits,
         land_speed=p["LAND_SPEED"] / 100.0,
         land_speed_high=land_high if land_high > 0.0 else sink,
         land_alt_low=p["LAND_ALT_LOW"] / 100.0,
+        land_ramp_alt=p["LAND_ALT_LOW"] / 100.0,
         rtl_alt=p["RTL_ALT"] / 100.0,
         rtl_speed=rtl_speed if rtl_speed > 0.0 else speed,
         rtl_loiter_s=p["RTL_LOIT_TIME"] / 1000.0,
@@ -144,7 +151,8 @@ def px4_rules(p: Mapping[str, float]) -> Rules:
     """PX4's parameters (already SI). Offboard setpoints go to its position controller unshaped,
     within the MPC_*_MAX speeds and the tilt's acceleration; missions, returns and take-offs follow
     its jerk-limited trajectories (MPC_ACC_HOR, MPC_JERK_AUTO) at MPC_XY_CRUISE and MPC_TKO_SPEED;
-    landing sinks at MPC_Z_V_AUTO_DN down to MPC_LAND_ALT2, then at MPC_LAND_SPEED."""
+    landing sinks at MPC_Z_V_AUTO_DN down to MPC_LAND_ALT1, slowing to MPC_LAND_SPEED at MPC_LAND_ALT2
+    (ALT1 below ALT2 is read as ALT2, a step there)."""
     tilt_accel = G * math.tan(math.radians(p["MPC_TILTMAX_AIR"]))
     limits = Limits(speed=p["MPC_XY_VEL_MAX"], climb=p["MPC_Z_VEL_MAX_UP"], sink=p["MPC_Z_VEL_MAX_DN"],
                     accel=tilt_accel, accel_z=p["MPC_ACC_UP_MAX"], jerk=UNSHAPED_JERK, jerk_z=UNSHAPED_JERK)
@@ -154,9 +162,11 @@ def px4_rules(p: Mapping[str, float]) -> Rules:
         limits=limits,
         auto=auto,
         takeoff=replace(auto, climb=p["MPC_TKO_SPEED"]),
+        landing=replace(auto, sink=max(p["MPC_Z_V_AUTO_DN"], p["MPC_LAND_SPEED"])),
         land_speed=p["MPC_LAND_SPEED"],
         land_speed_high=p["MPC_Z_V_AUTO_DN"],
         land_alt_low=p["MPC_LAND_ALT2"],
+        land_ramp_alt=max(p["MPC_LAND_ALT1"], p["MPC_LAND_ALT2"]),
         rtl_alt=p["RTL_RETURN_ALT"],
         rtl_speed=p["MPC_XY_CRUISE"],
         rtl_loiter_s=p["RTL_LAND_DELAY"],

@@ -148,10 +148,15 @@ class ShapedPath:
         self.vertical.to_velocity((vu,))
         self.leg = None
 
+    @property
+    def active_limits(self) -> Limits:
+        """The limits the path flies within now: the leg's, or the vehicle's."""
+        return self.limits if self.leg is None else self.leg
+
     def step(self, dt: float) -> None:
         if dt <= 0.0:
             return
-        lim = self.limits if self.leg is None else self.leg
+        lim = self.active_limits
         self.horizontal.step(dt, lim.speed, lim.speed, lim.accel, lim.jerk)
         self.vertical.step(dt, lim.climb, lim.sink, lim.accel_z, lim.jerk_z)
 

@@ -41,7 +41,8 @@ class TakeoffLand:
         """Sink at the land speeds down to the ground at `ground_z` (over `at`, or where it stops)."""
         self.climb_to = None
         self.down_since = None
-        self.body.descend(Descent(rules.land_speed_high, rules.land_speed, rules.land_alt_low, ground_z), at)
+        r = rules
+        self.body.descend(Descent(r.land_speed_high, r.land_speed, r.land_alt_low, r.land_ramp_alt, ground_z, r.landing), at)
 
     def step(self, now: float) -> None:
         if self.climb_to is not None and now >= self.lift_at:
