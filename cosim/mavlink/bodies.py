@@ -168,10 +168,9 @@ class QuadBody:
         """Move the path on to the bank's time and steer the copter after it."""
         now = float(self.bank.t)
         dt, self._t = now - self._t, now
-        here = self.position()
         if not self.bank.armed[self.i]:
-            self.path.reset(here)
-            return
+            return  # the path starts afresh where the copter is when it arms (set_motors)
+        here = self.position()
         if self._landing is not None:
             self.path.vertical.to_velocity((-self._landing.speed_at(here[2]),))
         self.path.step(dt)
