@@ -61,10 +61,14 @@ class Group(Protocol):
     """Each robot's sensors by name, as `robot.sensors` (for their options: ray angles, rates)."""
 
     # -- state (the last physics tick's; read-only views of the world's arrays: writing raises) -----
-    def positions(self) -> np.ndarray: ...
-    def velocities(self) -> np.ndarray: ...
-    def headings(self) -> np.ndarray: ...
-    def alive(self) -> np.ndarray: ...
+    def positions(self) -> np.ndarray:
+        """Where the robots are: a method, (n, 3) metres in the arena frame, a read-only view."""
+    def velocities(self) -> np.ndarray:
+        """How they move: a method, (n, 3) m/s in the arena frame, a read-only view."""
+    def headings(self) -> np.ndarray:
+        """Where they face: a method, (n,) radians counter-clockwise from the arena's +x, read-only."""
+    def alive(self) -> np.ndarray:
+        """Which still run: a method, (n,) bool; dead robots ignore commands and send nothing."""
     @property
     def moves_sideways(self) -> bool:
         """Whether set_velocity's vy moves the group's bodies (False on a left and a right wheel)."""
@@ -82,9 +86,19 @@ class Group(Protocol):
         """Every node's heading (rad) by node id."""
 
     # -- commands (take effect at the next physics tick) ---------------------------------------
-    def set_velocity(self, vx: Any, vy: Any = 0.0, vz: Any = 0.0, idx: np.ndarray | None = None) -> None: ...
-    def set_heading(self, heading: Any, idx: np.ndarray | None = None) -> None: ...
-    def turn(self, angle: Any, idx: np.ndarray | None = None) -> None: ...
+    def set_velocity(self, vx: Any, vy: Any = 0.0, vz: Any = 0.0, idx: np.ndarray | None = None) -> None:
+        """Robot.set_velocity for many robots at once.
+
+        Args:
+            vx: forward speeds (m/s, body frame): one number for all, or one per robot of `idx`.
+            vy: leftward speeds, likewise.
+            vz: upward speeds, likewise.
+            idx: the robots (indices 0..n-1); None: all of them.
+        """
+    def set_heading(self, heading: Any, idx: np.ndarray | None = None) -> None:
+        """Robot.set_heading for robots `idx` (None: all): one heading (rad) for all, or one each."""
+    def turn(self, angle: Any, idx: np.ndarray | None = None) -> None:
+        """Robot.turn for robots `idx` (None: all): one angle (rad, counter-clockwise) for all, or one each."""
     def drive(self, v: Any, w: Any, idx: np.ndarray | None = None) -> None:
         """Differential-drive robots: forward speed (m/s) and turn rate (rad/s)."""
     def fly(self, mode: str, a: Any, b: Any, c: Any, d: Any = None, idx: np.ndarray | None = None) -> None:
@@ -97,7 +111,18 @@ class Group(Protocol):
         bytes for all, one bytes object each, or a (len(idx), size) uint8 array. Returns the
         transmission ids (-1 for dead robots)."""
     def send(self, idx: np.ndarray, dst: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray,
-             interface: str | None = None) -> np.ndarray: ...
+             interface: str | None = None) -> np.ndarray:
+        """Robots `idx` each send one unicast frame now, to node ids `dst` (one per robot).
+
+        Args:
+            idx: the senders (indices 0..n-1).
+            dst: the receivers' node ids, one per sender.
+            payloads: the same bytes for all, one bytes object each, or a (len(idx), size) uint8 array.
+            interface: the radio (None: the first).
+
+        Returns:
+            The transmission ids, -1 for dead robots (what `Controller.on_outcome` reports on).
+        """
 
     # -- randomness and metrics ----------------------------------------------------------------
     def robot_rng(self, i: int) -> np.random.Generator:
