@@ -124,7 +124,7 @@ CASES = [
     ("not a Controller", with_("groups.0.controller.class", "cosim.core.timeline:EventQueue"),
      "test.yaml: groups[0].controller.class: 'cosim.core.timeline:EventQueue' is not a subclass of controllers.Controller"),
     ("unknown controller param", with_("groups.0.controller.params", {"max_sped": 3}),
-     "test.yaml: groups[0].controller.params.max_sped: unknown key; expected one of:"),
+     "test.yaml: groups[0].controller.params.max_sped: InstrumentBee has no param 'max_sped'; its params: "),
     ("bad controller param value", with_("groups.0.controller.params", {"max_speed": -1.0}),
      "test.yaml: groups[0].controller.params: max_speed, velocity_sigma and heading_sigma must be >= 0"),
     ("loss probability out of range", with_("network.radio.loss_probability", 1.5),
