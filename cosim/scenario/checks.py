@@ -3,16 +3,15 @@ divide, node ids in range, backends that support what the groups ask for, contro
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
 from controllers import Controller, GroupController
-from controllers.api.base import ControllerBase
 from cosim.core.timeunits import format_ns
 from cosim.scenario.classes import import_class
 from cosim.scenario.layouts import ListLayout
-from cosim.scenario.schema import Mapper, yaml_key
+from cosim.scenario.param_names import check_param_names
+from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import ControllerSpec, GroupSpec, PhysicsSpec, Scenario
 from cosim.scenario.state_file import read_state
 from netstack.routing.direct import Direct
@@ -317,25 +316,6 @@ def _check_group_controllers(s: Scenario, m: Mapper) -> None:
             raise m.error(where, "MAVLink vehicles are flown by per-robot Controllers, not group controllers")
 
 
-def _check_param_names(cls: type, params: object, path: str, m: Mapper) -> None:
-    """Params the class does not declare: refused saying where params are declared (a class with
-    none, or a kilolib program, whose Params subclass KiloParams)."""
-    if not isinstance(params, dict) or not params:
-        return
-    names = sorted(yaml_key(f.name) for f in dataclasses.fields(cls.Params) if f.init)
-    unknown = [str(k) for k in params if str(k) not in names]
-    if not unknown:
-        return
-    where = f"a frozen dataclass {cls.__name__}.Params"
-    if cls.Params is not ControllerBase.Params:
-        where += f" (a subclass of {cls.Params.__qualname__})"
-    if not names:
-        raise m.error(path, f"{cls.__name__} takes no params, got {', '.join(unknown)}: remove them, or declare them "
-                            f"as fields of {where}")
-    raise m.error(f"{path}.{unknown[0]}", f"{cls.__name__} has no param {unknown[0]!r}; its params: {', '.join(names)}. "
-                                          f"To add one, declare it as a field of {where}")
-
-
 def _check_controller(g: GroupSpec, path: str, dt: int, m: Mapper) -> None:
     cpath = f"{path}.controller"
     try:
@@ -345,7 +325,7 @@ def _check_controller(g: GroupSpec, path: str, dt: int, m: Mapper) -> None:
     if not (isinstance(cls, type) and issubclass(cls, (Controller, GroupController))):
         raise m.error(f"{cpath}.class", f"{g.controller.cls!r} is not a subclass of controllers.Controller "
                                         "or controllers.GroupController")
-    _check_param_names(cls, g.controller.params, f"{cpath}.params", m)
+    check_param_names(cls, g.controller.params, f"{cpath}.params", m)
     m.build(cls.Params, g.controller.params, f"{cpath}.params")
     if not cls.steps():
         for key, value in (("period", g.controller.period_ns), ("phase", g.controller.phase_ns)):
