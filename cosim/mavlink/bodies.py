@@ -255,14 +255,6 @@ class RoverBody:
     def descend(self, descent: Descent, at: tuple[float, float] | None = None) -> bool:
         return False  # a rover cannot land
 
-    def _lead(self, dt: float) -> np.ndarray:
-        """The velocity the command leads the path by, so that the copter's PI velocity loop gives
-        the path's acceleration: `lag * accel`, less what its integrator has made of the lead so far
-        (which it would otherwise add on top, overshooting every change of speed)."""
-        lead = self._lag_s * np.array(self.path.acceleration) - self._i_over_p * self._lead_sum
-        self._lead_sum += lead * dt
-        return lead
-
     def update(self) -> None:
         t = self._target
         if t is None or not self._motors:
