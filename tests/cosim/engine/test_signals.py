@@ -84,6 +84,18 @@ def _progress_reader(proc) -> list[str]:
     return seen
 
 
+STARTUP_S = 300.0
+"""A cold start compiles every kernel first: minutes on two busy cores, before the loop runs."""
+
+
+def _wait_for_the_loop(seen: list[str]) -> None:
+    """Until the controller says the loop runs (so that a signal lands in it, not in the start-up)."""
+    deadline = time.monotonic() + STARTUP_S
+    while time.monotonic() < deadline and "looping" not in "".join(seen):
+        time.sleep(0.02)
+    assert "looping" in "".join(seen), "the run did not start looping within STARTUP_S"
+
+
 def _ctrl_c(proc, presses: int, gap_s: float, signum: int = signal.SIGINT) -> None:
     """What a terminal does on Ctrl-C: SIGINT to the whole foreground process group, `presses` times
     (SIGTERM to the group: what a scheduler or a container runtime does)."""
@@ -111,9 +123,7 @@ def _assert_whole(out, t_min: float, error: str = "interrupted by the user (Ctrl
 def test_signals_to_the_process_group_during_the_loop_keep_every_result(tmp_path, signum, presses, gap_s):
     proc, out = _start(tmp_path, duration=100_000.0)
     seen = _progress_reader(proc)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and "looping" not in "".join(seen):
-        time.sleep(0.02)  # until the controller says the loop runs
+    _wait_for_the_loop(seen)
     _ctrl_c(proc, presses, gap_s, signum)
     proc.wait(timeout=60)
     time.sleep(0.1)
@@ -131,9 +141,7 @@ def test_any_signal_that_would_kill_the_process_ends_the_run_with_every_result(t
     and SIGALRM used to kill both processes and leave only the hidden partial directory."""
     proc, out = _start(tmp_path, duration=100_000.0, command=ENTRY)
     seen = _progress_reader(proc)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and "looping" not in "".join(seen):
-        time.sleep(0.02)
+    _wait_for_the_loop(seen)
     if to_group:
         os.killpg(proc.pid, signum)
     else:
@@ -180,9 +188,7 @@ def test_a_signal_while_the_parent_reads_the_run_back_waits_for_it(tmp_path, mon
 def test_a_controller_cannot_take_sigterm_away(tmp_path):
     proc, out = _start(tmp_path, duration=100_000.0, controller="IgnoresSigterm")
     seen = _progress_reader(proc)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and "looping" not in "".join(seen):
-        time.sleep(0.02)
+    _wait_for_the_loop(seen)
     _ctrl_c(proc, 1, 0.0, signal.SIGTERM)
     proc.wait(timeout=60)
     time.sleep(0.1)
