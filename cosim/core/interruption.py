@@ -33,6 +33,13 @@ def raised(exc: KeyboardInterrupt) -> KeyboardInterrupt:
     return exc
 
 
+def pending() -> KeyboardInterrupt | None:
+    """The interruption a signal handler raised, while the block that handles signals runs: once
+    raised it ends the run, so a loop that is still running finds it swallowed where it landed
+    (numba's compiler, or code that catches everything) and raises it again."""
+    return _Raised.exc
+
+
 def forget_raised() -> None:
     """The block that handled the signals has ended: a later exception is no interruption."""
     _Raised.exc = None

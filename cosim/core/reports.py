@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+from cosim.core.interruption import pending
 from cosim.core.parts import ProgressFn
 from cosim.core.sampler import Sampler
 
@@ -38,7 +39,11 @@ class Reports:
         return min(self.next_sample, self.next_progress)
 
     def run(self, t_ns: int) -> int:
-        """What is due at t_ns (the sample first, then the progress report); returns `next_ns()`."""
+        """What is due at t_ns (the sample first, then the progress report); returns `next_ns()`.
+        A Ctrl-C or SIGTERM that was swallowed where it landed is raised again here."""
+        lost = pending()
+        if lost is not None:
+            raise lost
         if t_ns == self.next_sample:
             self.sampler.sample(t_ns)
             nxt = t_ns + self.sample_every_ns

@@ -3,6 +3,7 @@ an exception set"): the run is still interrupted, not failed."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 
@@ -78,3 +79,26 @@ def test_an_interrupt_that_compiled_code_replaced_by_another_error_interrupts_th
     data["groups"][0]["controller"] = {"class": "tests.cosim.core.test_interruption:TypeErrorAtHalf"}
     result = run_dict(data)  # the same process, with no signal this time: a failure
     assert result.status == "failed" and "TypeError: a bug in the controller" in result.error
+
+
+class SwallowsInterrupt(Controller):
+    """Code that catches everything (as numba's compiler can while a signal lands in it): the
+    handler's interruption is swallowed once, and the run must still end interrupted."""
+
+    period = 0.1
+
+    def step(self) -> None:
+        if 0.5 <= self.now < 0.55:
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+            except BaseException:  # swallowing it is the point
+                pass
+
+
+def test_an_interrupt_swallowed_where_it_landed_still_ends_the_run(run_dict):
+    data = base_scenario(duration=30.0)
+    data["groups"][0]["controller"] = {"class": "tests.cosim.core.test_interruption:SwallowsInterrupt"}
+    result = run_dict(data)
+    assert result.status == "interrupted" and "terminated by SIGTERM" in result.error
+    status = json.loads((result.directory / "status.json").read_text())
+    assert status["t_s"] < 1.0  # ended at the next report, not at the run's end
