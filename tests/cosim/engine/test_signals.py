@@ -16,7 +16,7 @@ import yaml
 
 from controllers.library.instrument import InstrumentBee
 from cosim.engine import isolated
-from cosim.engine.signals import Terminated, interrupts
+from cosim.engine.signals import ENDING, Terminated, interrupts
 from tests.conftest import ROOT, base_scenario
 
 
@@ -62,13 +62,22 @@ class IgnoresSigterm(Announcer):
 ENTRY = ("-c", "import sys, cosim.entry; sys.exit(cosim.entry.main())")  # what the installed `cosim` script runs
 
 
+def _as_from_a_terminal() -> None:
+    """The run starts with the signals it takes at their defaults, as from a terminal. A shell that
+    runs the tests in the background (`make test &`) hands them SIGINT and SIGQUIT ignored, and a
+    run rightly leaves an inherited ignore alone (as under nohup): the tests would not test it."""
+    for signum in ENDING:
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def _start(tmp_path, duration: float, controller: str = "Announcer", command: tuple[str, ...] = ("-m", "cosim.cli")):
     path, out = tmp_path / "s.yaml", tmp_path / "out"
     data = base_scenario(duration=duration, output={"trace": {"positions_every": 0.1}})
     data["groups"][0]["controller"]["class"] = f"tests.cosim.engine.test_signals:{controller}"
     path.write_text(yaml.safe_dump(data))
     proc = subprocess.Popen([sys.executable, *command, "run", str(path), "--out", str(out)], cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=_as_from_a_terminal)
     return proc, out
 
 
