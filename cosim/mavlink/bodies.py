@@ -137,7 +137,7 @@ class QuadBody:
         """Descend as an autopilot's land mode does, holding the horizontal position (`at`, or where
         it will stop)."""
         self._heading = None
-        self.path.leg = descent.limits
+        self.path.within(descent.limits)
         if at is not None:
             self.path.horizontal.to_point(at)
         else:

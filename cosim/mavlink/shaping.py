@@ -126,6 +126,10 @@ class ShapedPath:
         self.vertical = Axis(1)
         self.leg: Limits | None = None  # a leg's own limits (a mission's, a return's, a take-off's)
 
+    def within(self, leg: Limits | None) -> None:
+        """Fly on within `leg` (None: the vehicle's limits), whatever the axes are told next."""
+        self.leg = leg
+
     def set_limits(self, limits: Limits) -> None:
         problem = limits.problem()
         if problem is not None:
