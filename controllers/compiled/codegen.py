@@ -10,6 +10,7 @@ sources: change a program or the engine and a new module is compiled.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import importlib.util
@@ -18,6 +19,7 @@ import logging
 import os
 import re
 import sys
+import textwrap
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -174,6 +176,7 @@ def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
     subset raises ProgramError naming the file, the line and the construct."""
     from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 
+    refuse_print(cls)
     base = (np.zeros(1, cls.dtype), np.zeros(1, IO_DTYPE), typed.List([np.random.default_rng(0)]), values,
             np.zeros((1, 3), np.int64), np.zeros(1), np.zeros(1, np.int64), 0)
     extra = {"rx_one": (np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE)), "tx_one": (np.zeros(1, MESSAGE_DTYPE),)}
@@ -261,6 +264,22 @@ def explain(cls: type, exc: Exception) -> ProgramError:
     callback = next((name for name, fn in cls.callbacks.items() if _spans(fn, line)), "a callback")
     return ProgramError(f"{source}:{line}: {cls.__name__}.{callback} is outside the compiled subset: {what} "
                         f"in `{code}` (docs/kilolib.md lists what compiles)")
+
+
+def refuse_print(cls: type) -> None:
+    """print() compiles under numba, but writes outside any robot and simulated time (and from a
+    fused stretch, onto a console the run does not keep): refused, naming the line, as documented."""
+    source = Path(inspect.getsourcefile(cls)).resolve()
+    for callback, fn in cls.callbacks.items():
+        try:
+            src, first = inspect.getsourcelines(fn.py_func)
+        except (OSError, TypeError):
+            continue
+        for node in ast.walk(ast.parse(textwrap.dedent("".join(src)))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+                raise ProgramError(f"{source}:{first + node.lineno - 1}: {cls.__name__}.{callback} is outside the compiled "
+                                   f"subset: print() in `{src[node.lineno - 1].strip()}` (a compiled program has no "
+                                   "console: record() a metric instead; docs/kilolib.md lists what compiles)")
 
 
 def unknown_field(cls: type, name: str) -> ProgramError:

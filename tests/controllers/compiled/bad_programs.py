@@ -186,3 +186,22 @@ class GroupSetsMotors(CompiledGroup):
 
     def tick(s, k):
         set_motors(k, 255, 255)
+
+
+class ControllerPrints(CompiledController):
+    period = 0.1
+    fields: ClassVar[dict] = {"n": np.int64}
+
+    def step(s, k):
+        s.n += 1
+        print("step", s.n)
+
+
+class GroupPrints(CompiledGroup):
+    def tick(s, k):
+        print(k.now)
+
+
+class ProgramPrints(Program):
+    def loop(s, k):
+        print(1)

@@ -145,3 +145,21 @@ def test_records_a_failed_call_left_do_not_reach_the_next_run(monkeypatch):
         clocked("RecordsThenFails", "event", monkeypatch)
     names = set(np.asarray(clocked("KiloClock", "event", monkeypatch).recorder.tables()["records"]["name"]).tolist())
     assert names == {"ticks", "uid", "soft"}
+
+
+def _print_line(cls: str, marker: str) -> int:
+    lines = (ROOT / "tests" / "controllers" / "compiled" / "bad_programs.py").read_text().splitlines()
+    start = next(n for n, text in enumerate(lines) if f"class {cls}(" in text)
+    return next(n for n, text in enumerate(lines, 1) if marker in text and n > start)
+
+
+def test_print_in_a_compiled_controller_is_refused_naming_file_line_and_callback():
+    """It would compile and print with no robot and the wrong time (docs/kilolib.md refuses it)."""
+    data = base_scenario(duration=0.2)
+    data["groups"][0]["controller"] = {"class": f"{BAD}:ControllerPrints"}
+    with pytest.raises(ProgramError) as err:
+        cosim.build(cosim.from_dict(data, source="bad.yaml"))
+    line = _print_line("ControllerPrints", 'print("step"')
+    assert f'bad_programs.py:{line}: ControllerPrints.step is outside the compiled subset: print() in `print("step", s.n)`' \
+        in str(err.value)
+    assert "record() a metric instead" in str(err.value)

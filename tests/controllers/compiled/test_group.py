@@ -95,3 +95,12 @@ def test_a_step_that_starts_a_timer_is_refused_with_its_line():
     msg = str(err.value)
     assert f"bad_programs.py:{line}: GroupStartsATimer.tick starts a timer" in msg
     assert "a group's timers are Python's" in msg
+
+
+def test_print_in_a_compiled_group_is_refused_with_its_line():
+    with pytest.raises(ProgramError) as err:
+        two_groups("Chirper", "GroupPrints")
+    lines = (ROOT / "tests" / "controllers" / "compiled" / "bad_programs.py").read_text().splitlines()
+    start = next(n for n, text in enumerate(lines) if "class GroupPrints(" in text)
+    line = next(n for n, text in enumerate(lines, 1) if "print(k.now)" in text and n > start)
+    assert f"bad_programs.py:{line}: GroupPrints.tick is outside the compiled subset: print()" in str(err.value)

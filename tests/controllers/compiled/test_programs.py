@@ -92,3 +92,13 @@ def test_a_program_giving_a_controllers_command_is_refused_with_its_line():
     msg = str(err.value)
     assert f"probes.py:{line}: Driver.loop gives a compiled controller's command in `core.drive(k, 0.1, 0.0)`" in msg
     assert "moves with set_motors and sends from message_tx" in msg
+
+
+def test_print_in_a_kilolib_program_is_refused_with_its_line():
+    with pytest.raises(ProgramError) as err:
+        build_with("ProgramPrints")
+    path = ROOT / "tests" / "controllers" / "compiled" / "bad_programs.py"
+    lines = path.read_text().splitlines()
+    start = next(n for n, text in enumerate(lines) if "class ProgramPrints(" in text)
+    line = next(n for n, text in enumerate(lines, 1) if "print(1)" in text and n > start)
+    assert f"bad_programs.py:{line}: ProgramPrints.loop is outside the compiled subset: print() in `print(1)`" in str(err.value)
