@@ -2,9 +2,10 @@
 
 The workload of benchmarks/bianchi.yaml, as `cosim run` runs it (each point in this process, the
 scenario file with only the swept keys set): n saturated stations on a 2.5 m ring round one sink,
-1,500-byte unicasts at one rate, ACKs at the standard's control rate, no preamble detection, a
+1,500-byte unicasts at one rate, ACKs at the standard's control rate, preamble detection on, a
 queue that never expires frames. Throughput: payload bits the sink received over the run. The
-model gets the same standard, rates, retry limit and payload (EIFS after a collision).
+model gets the same standard, rates and payload, and DIFS after a collision (EIFS without preamble
+detection).
 
 Prints one JSON line per run (workload, N, simulated s, wall s, real-time factor, throughput, the
 model's, the relative error) and a Markdown table; `--figure` draws docs/bianchi.png.
@@ -64,8 +65,7 @@ def measure(standard: str, mbps: float, n: int, backend: str, seconds: float, ou
     if result.status != "ok":
         raise SystemExit(f"{backend} {standard} {mbps:g} Mbit/s n={n}: {result.error}")
     radio = spec.network.radio
-    model = saturation(std, n, PAYLOAD, mbps, radio.control_rate_mbps, eifs=not radio.preamble_detection,
-                       attempts=radio.retry_limit).throughput_mbps
+    model = saturation(std, n, PAYLOAD, mbps, radio.control_rate_mbps, eifs=not radio.preamble_detection).throughput_mbps
     measured = result.metrics["messages_delivered"] * PAYLOAD * 8 / seconds / 1e6
     return {"workload": f"bianchi {standard} {mbps:g} Mbit/s", "backend": backend, "N": n, "simulated_s": seconds,
             "wall_s": round(wall, 3), "real_time_factor": round(seconds / wall, 3),
@@ -117,7 +117,8 @@ def main() -> int:
     parser.add_argument("--points", nargs="+", default=list(POINTS), help="standard:rate (Mbit/s)")
     parser.add_argument("--stations", nargs="+", type=int, default=list(STATIONS))
     parser.add_argument("--backends", nargs="+", default=["fast", "ns3"], choices=["fast", "ns3"])
-    parser.add_argument("--seconds", type=float, default=5.0, help="simulated seconds per run")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="simulated seconds per run (default: 20 below 11 Mbit/s, where frames are few, else 3)")
     parser.add_argument("--figure", action="store_true", help="draw docs/bianchi.png")
     args = parser.parse_args()
     rows = []
@@ -125,8 +126,9 @@ def main() -> int:
         for point in args.points:
             standard, rate = point.split(":")
             for n in args.stations:
+                seconds = args.seconds or (20.0 if float(rate) < 11 else 3.0)
                 for backend in args.backends:
-                    rows.append(measure(standard, float(rate), n, backend, args.seconds, Path(tmp)))
+                    rows.append(measure(standard, float(rate), n, backend, seconds, Path(tmp)))
                     print(json.dumps(rows[-1]), flush=True)
     print(table(rows))
     worst = max(abs(r["error"]) for r in rows)

@@ -3,12 +3,16 @@
 netstack.radio.standards: n stations that always have a frame, all hearing each other, unicast
 frames of one size, basic access (no RTS/CTS).
 
-Each station's backoff stage is a Markov chain: a frame starts at stage 0 with a window of W = CWmin
-+ 1 slots, each collision doubles the window up to CWmax + 1, and after `attempts` transmissions the
-frame is dropped. tau, the probability that a station transmits in a slot, and p, the probability
-that a transmission collides, fix each other (p = 1 - (1 - tau)^(n - 1)); the throughput follows
-from the mean length of an idle slot, a success and a collision. A collision lasts the data frame
-and then EIFS (stations that heard it failed to decode it, as without preamble detection) or DIFS.
+Each station's backoff stage is the paper's Markov chain: a frame starts at stage 0 with a window of
+W = CWmin + 1 slots and each collision doubles it, up to CWmax + 1 at stage m; as in the paper, a
+frame is retried until it succeeds (the fraction that real DCF drops at its retry limit, p^limit,
+is left out). tau, the probability that a station transmits in a slot, and p, the probability that
+a transmission collides, fix each other (p = 1 - (1 - tau)^(n - 1)). Throughput follows from the
+mean length of an idle slot, a success and a collision. As in the model ns-3's wifi-bianchi example
+checks against, a success period also counts the sender's back-to-back frames (after a success it
+draws 0 with probability 1/W and sends again after DIFS, before any other station can) and the idle
+slot the others then spend before their counters move. A collision lasts the data frame and then
+EIFS (stations that heard it failed to decode it, as without preamble detection) or DIFS.
 """
 
 from __future__ import annotations
@@ -27,50 +31,54 @@ class Saturation:
     p: float
 
 
-def transmit_probability(p: float, w: int, cw_max: int, attempts: int) -> float:
+def transmit_probability(p: float, w: int, cw_max: int) -> float:
     """tau given p: transmissions per slot spent, over the stages a frame passes (stage i is reached
-    with probability p^i and spends its window's mean backoff plus the slot it transmits in)."""
-    reached, slots, sent = 1.0, 0.0, 0.0
-    for stage in range(attempts):
-        window = min(w << stage, cw_max + 1)
-        sent += reached
+    with probability p^i and spends its window's mean backoff plus the slot it transmits in; from
+    stage m on the window stays CWmax + 1, for 1 / (1 - p) visits on average)."""
+    if p >= 1.0:
+        return 0.0
+    reached, slots, window = 1.0, 0.0, w
+    while window < cw_max + 1:
         slots += reached * (window + 1) / 2.0
         reached *= p
-    return sent / slots
+        window *= 2
+    slots += reached / (1.0 - p) * (cw_max + 2) / 2.0
+    return 1.0 / (1.0 - p) / slots
 
 
-def solve(n: int, w: int, cw_max: int, attempts: int) -> tuple[float, float]:
+def solve(n: int, w: int, cw_max: int) -> tuple[float, float]:
     """(tau, p) where p = 1 - (1 - tau)^(n - 1), by bisection on p (the difference is monotone)."""
     if n == 1:
-        return transmit_probability(0.0, w, cw_max, attempts), 0.0
+        return transmit_probability(0.0, w, cw_max), 0.0
     low, high = 0.0, 1.0
     for _ in range(200):
         p = (low + high) / 2.0
-        tau = transmit_probability(p, w, cw_max, attempts)
+        tau = transmit_probability(p, w, cw_max)
         if 1.0 - (1.0 - tau) ** (n - 1) > p:
             low = p
         else:
             high = p
     p = (low + high) / 2.0
-    return transmit_probability(p, w, cw_max, attempts), p
+    return transmit_probability(p, w, cw_max), p
 
 
 def saturation(std: Standard, n: int, payload_bytes: int, data_mbps: float, control_mbps: float,
-               eifs: bool = True, attempts: int | None = None) -> Saturation:
+               eifs: bool = True) -> Saturation:
     """Saturation throughput of `n` stations sending `payload_bytes` frames at `data_mbps`, each
-    acknowledged at `control_mbps` (IEEE 802.11: `attempts` is dot11ShortRetryLimit, the standard's
-    by default)."""
+    acknowledged at `control_mbps`."""
     if n < 1 or payload_bytes < 1:
         raise ValueError(f"the model needs n >= 1 and a payload, got n={n}, {payload_bytes} bytes")
-    tau, p = solve(n, std.cw_min + 1, std.cw_max, attempts or std.retry_limit)
+    w = std.cw_min + 1
+    tau, p = solve(n, w, std.cw_max)
     slot, sifs = std.slot_ns, std.sifs_ns
     difs = sifs + std.aifsn * slot
     data = std.airtime_ns(payload_bytes + std.mac_overhead_bytes, data_mbps)
     ack = std.control_airtime_ns(std.ack_bytes, control_mbps)
-    success = data + sifs + ack + difs
+    frames_per_success = 1.0 / (1.0 - 1.0 / w)
+    success = (data + sifs + ack + difs) * frames_per_success + slot
     after_collision = sifs + (std.eifs_ack_ns or ack) + difs if eifs else difs
     collision = data + after_collision
     busy = 1.0 - (1.0 - tau) ** n
     one = n * tau * (1.0 - tau) ** (n - 1)
     mean_slot_ns = (1.0 - busy) * slot + one * success + (busy - one) * collision
-    return Saturation(one * payload_bytes * 8 / mean_slot_ns * 1e3, tau, p)
+    return Saturation(one * frames_per_success * payload_bytes * 8 / mean_slot_ns * 1e3, tau, p)
