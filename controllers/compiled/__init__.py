@@ -2,8 +2,8 @@
 robot on the event engine or all together on the fused engine (cosim.fused); general controllers with
 compiled callbacks (`CompiledController`) and group steps (`group.CompiledGroup`)."""
 
-from controllers.compiled.codegen import ProgramError
 from controllers.compiled.controller import CompiledController
 from controllers.compiled.program import Program
+from controllers.compiled.refusals import ProgramError
 
 __all__ = ["CompiledController", "Program", "ProgramError"]

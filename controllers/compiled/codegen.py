@@ -10,16 +10,13 @@ sources: change a program or the engine and a new module is compiled.
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import importlib.util
 import inspect
 import logging
 import os
-import re
 import sys
-import textwrap
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -31,15 +28,12 @@ from numba import typed, typeof
 from numba.core.errors import NumbaError, NumbaWarning
 
 from controllers.compiled import core, kilolib
+from controllers.compiled.refusals import ProgramError, check_source, controller_command, explain, unknown_field
 from jit import cache
 
 log = logging.getLogger(__name__)
 
 _loaded: dict[str, ModuleType] = {}
-
-
-class ProgramError(ValueError):
-    """A compiled program uses something outside the compiled subset (docs/kilolib.md)."""
 
 
 def _digest(texts: list[str]) -> str:
@@ -176,7 +170,7 @@ def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
     subset raises ProgramError naming the file, the line and the construct."""
     from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
 
-    refuse_print(cls)
+    check_source(cls)
     base = (np.zeros(1, cls.dtype), np.zeros(1, IO_DTYPE), typed.List([np.random.default_rng(0)]), values,
             np.zeros((1, 3), np.int64), np.zeros(1), np.zeros(1, np.int64), 0)
     extra = {"rx_one": (np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE)), "tx_one": (np.zeros(1, MESSAGE_DTYPE),)}
@@ -190,113 +184,3 @@ def check_compiles(cls: type, entries: ModuleType, values: Any) -> None:
             raise (controller_command(cls, exc) or explain(cls, exc)) from None
         except KeyError as exc:  # numba's answer to a record field that does not exist
             raise unknown_field(cls, str(exc.args[0])) from None
-
-
-_COMMAND = re.compile(r"\b(drive|set_velocity|broadcast|send|every)\(")
-_TIMER = re.compile(r"\bevery\(")
-
-
-def controller_command(cls: type, exc: Exception) -> ProgramError | None:
-    """A kilolib program's callback giving a general controller's command (its context's command
-    buffers are read-only), with the first line that does; None for any other error."""
-    return _read_only(cls, exc, _COMMAND, "gives a compiled controller's command",
-                      "a kilolib program moves with set_motors and sends from message_tx")
-
-
-def group_timer(cls: type, exc: Exception) -> ProgramError | None:
-    """A group's step starting a timer (its context's timer buffers are read-only), with its line;
-    None for any other error."""
-    return _read_only(cls, exc, _TIMER, "starts a timer", "a group's timers are Python's: start them with self.every")
-
-
-def _read_only(cls: type, exc: Exception, pattern: re.Pattern, what: str, instead: str) -> ProgramError | None:
-    """numba's refusal to write a read-only buffer of the context as the command `pattern` finds."""
-    text = _ANSI.sub("", str(exc))
-    found = _first_line(cls, pattern) if "setitem(readonly array" in text or "Cannot modify" in text else None
-    if found is None:
-        return None
-    callback, line, code = found
-    return ProgramError(f"{inspect.getsourcefile(cls)}:{line}: {cls.__name__}.{callback} {what} in `{code}`: {instead} "
-                        "(docs/kilolib.md)")
-
-
-def _first_line(cls: type, pattern: re.Pattern) -> tuple[str, int, str] | None:
-    """The first line of the class's callbacks that `pattern` finds: (callback, line number, code)."""
-    for callback, fn in cls.callbacks.items():
-        try:
-            src, first = inspect.getsourcelines(fn.py_func)
-        except (OSError, TypeError):
-            continue
-        for n, text in enumerate(src):
-            if pattern.search(text):
-                return callback, first + n, text.strip()
-    return None
-
-
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_WHERE = (re.compile(r'File "([^"]+)", line (\d+)'), re.compile(r"at (\S+\.py) \((\d+)\)"))
-_TELLING = ("in the class's `records`", "in the controller's `timers`",
-            "Unknown attribute", "Untyped global name", "Use of unsupported",
-            "Cannot determine Numba type", "NameError",
-            "Invalid use of", "Cannot unify", "No implementation of function", "Cannot", "Unsupported")
-
-
-def _construct(lines: list[str]) -> str:
-    """The line of numba's message that names the construct (with the signature it could not match)."""
-    for key in _TELLING:
-        for n, ln in enumerate(lines):
-            if ln.startswith(key) or (key in ln and not ln.startswith(("During", "File", "-"))):
-                nxt = lines[n + 1] if n + 1 < len(lines) else ""
-                return f"{ln} {nxt.lstrip('> ')}" if nxt.startswith(">>>") else ln
-    return next((ln for ln in lines if not ln.startswith(("Failed in", "During:", "File "))), "a construct numba cannot type")
-
-
-def explain(cls: type, exc: Exception) -> ProgramError:
-    """numba's error as one line: where in the program, what construct, and where the subset is listed."""
-    text = _ANSI.sub("", str(exc))
-    source = Path(inspect.getsourcefile(cls)).resolve()
-    where = [(f, int(n)) for pattern in _WHERE for f, n in pattern.findall(text) if Path(f).resolve() == source]
-    what = _construct([ln.strip() for ln in text.splitlines() if ln.strip()])
-    if not where:
-        return ProgramError(f"{cls.__name__}: outside the compiled subset: {what} (docs/kilolib.md lists what compiles)")
-    line = where[0][1]
-    code = source.read_text().splitlines()[line - 1].strip()
-    callback = next((name for name, fn in cls.callbacks.items() if _spans(fn, line)), "a callback")
-    return ProgramError(f"{source}:{line}: {cls.__name__}.{callback} is outside the compiled subset: {what} "
-                        f"in `{code}` (docs/kilolib.md lists what compiles)")
-
-
-def refuse_print(cls: type) -> None:
-    """print() compiles under numba, but writes outside any robot and simulated time (and from a
-    fused stretch, onto a console the run does not keep): refused, naming the line, as documented."""
-    source = Path(inspect.getsourcefile(cls)).resolve()
-    for callback, fn in cls.callbacks.items():
-        try:
-            src, first = inspect.getsourcelines(fn.py_func)
-        except (OSError, TypeError):
-            continue
-        for node in ast.walk(ast.parse(textwrap.dedent("".join(src)))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
-                raise ProgramError(f"{source}:{first + node.lineno - 1}: {cls.__name__}.{callback} is outside the compiled "
-                                   f"subset: print() in `{src[node.lineno - 1].strip()}` (a compiled program has no "
-                                   "console: record() a metric instead; docs/kilolib.md lists what compiles)")
-
-
-def unknown_field(cls: type, name: str) -> ProgramError:
-    """A state field the callbacks use and `fields` does not declare, with the first line using it."""
-    declared = ", ".join(cls.fields) or "none"
-    found = _first_line(cls, re.compile(rf"\.{re.escape(name)}\b"))
-    if found is not None:
-        callback, line, code = found
-        return ProgramError(f"{inspect.getsourcefile(cls)}:{line}: {cls.__name__}.{callback} uses state field {name!r}, "
-                            f"which `fields` does not declare (declared: {declared}) in `{code}`")
-    return ProgramError(f"{cls.__name__}: a callback uses state field {name!r}, which `fields` does not declare "
-                        f"(declared: {declared})")
-
-
-def _spans(fn: Any, line: int) -> bool:
-    try:
-        src, first = inspect.getsourcelines(fn.py_func)
-    except (OSError, TypeError):
-        return False
-    return first <= line < first + len(src)

@@ -137,9 +137,9 @@ class CompiledController(Controller):
     def _check(self) -> dict[str, Any]:
         """Compile every callback now, for the types it will run with (outside the subset: ProgramError);
         returns each one's machine code (a dispatcher types every argument at every call: 0.3 ms here)."""
-        from controllers.compiled.codegen import explain, refuse_print, unknown_field
+        from controllers.compiled.refusals import check_source, explain, unknown_field
 
-        refuse_print(type(self))
+        check_source(type(self))
         args = (self.state, 0.0, 0, 0, self.values, self._gens, self.io, np.zeros((1, 3)), np.zeros(1), self._cmd,
                 *self._out, *record_buffers(), self._timers, self._timer_n)
         message = (self._inbound, 0, 0.0, b"", 0.0)

@@ -130,9 +130,9 @@ class CompiledGroup(GroupController):
 
     def _check(self) -> None:
         """Compile the step now for the types it will run with; outside the subset: ProgramError."""
-        from controllers.compiled.codegen import explain, group_timer, refuse_print, unknown_field
+        from controllers.compiled.refusals import check_source, explain, group_timer, unknown_field
 
-        refuse_print(type(self))
+        check_source(type(self))
         k = self._context(0.0, inbox_buffers(0, type(self).payload_bytes))
         try:
             with warnings.catch_warnings():  # numba's warnings on the way to a refusal are noise

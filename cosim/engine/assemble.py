@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from controllers import Controller, GroupController
-from controllers.compiled.codegen import ProgramError
+from controllers.compiled.refusals import ProgramError
 from cosim.core.contact_log import ContactLog
 from cosim.core.coordinator import Simulation
 from cosim.core.crashes import CrashRules

@@ -205,3 +205,31 @@ class GroupPrints(CompiledGroup):
 class ProgramPrints(Program):
     def loop(s, k):
         print(1)
+
+
+class UsesSelf(Program):
+    """Writes its state through `self`, as a Python controller would (a compiled callback's is `s`)."""
+
+    fields: ClassVar[dict] = {"n": np.int64}
+
+    def loop(s, k):
+        self.n = 3  # noqa: F821
+
+
+class RecordTypo(Program):
+    """Records under a misspelt name."""
+
+    fields: ClassVar[dict] = {"n": np.int64}
+    records: ClassVar[tuple] = ("speed",)
+
+    def loop(s, k):
+        record(k, "sped", 1.0)
+
+
+class GroupRecordTypo(CompiledGroup):
+    """A group step recording under a name its `records` does not list."""
+
+    records: ClassVar[tuple] = ("gap",)
+
+    def tick(s, k):
+        group_record(k, 0, "gaps", 1.0)

@@ -87,7 +87,8 @@ def test_unicasts_velocities_and_records_made_in_compiled_code_take_effect():
 @pytest.mark.parametrize("cls, marker, expected", [
     ("ControllerUsesADict", "heard = {", "ControllerUsesADict.step is outside the compiled subset"),
     ("ControllerUnknownField", "s.count = 1", "uses state field 'count', which `fields` does not declare"),
-    ("ControllerUndeclaredRecord", "altitude_ok", "list 'altitude_ok' in the class's `records`"),
+    ("ControllerUndeclaredRecord", "altitude_ok", "records 'altitude_ok' in `core.record(k, \"altitude_ok\", 1.0)` "
+                                                    "(the class's `records` does not list it"),
     ("ControllerUnlistedTimer", '"nap"', "list 'nap' in the controller's `timers`"),
 ])
 def test_a_controller_outside_the_subset_is_refused_when_built(cls, marker, expected):

@@ -74,6 +74,12 @@ def test_a_step_outside_the_subset_is_refused_with_its_line():
     assert f"bad_programs.py:{line}:" in msg and "GroupUsesADict.tick" in msg and "Traceback" not in msg
 
 
+def test_a_misspelt_record_name_in_a_step_is_refused_with_its_line():
+    with pytest.raises(ProgramError, match=r"bad_programs.py:\d+: GroupRecordTypo.tick records 'gaps' in .*\(the class's "
+                                           r"`records` does not list it: 'gap'; did you mean 'gap'\?\)"):
+        two_groups("Chirper", "GroupRecordTypo")
+
+
 def test_an_unknown_state_field_in_a_step_is_refused_naming_it():
     with pytest.raises(ProgramError, match=r"GroupUnknownField\.tick uses state field 'm'"):
         two_groups("Chirper", "GroupUnknownField")

@@ -57,9 +57,38 @@ def test_an_unknown_state_field_is_refused_naming_it():
         build_with("UnknownField")
 
 
-def test_a_record_name_not_declared_is_refused():
-    with pytest.raises(ProgramError, match=r"record\(k, 'speed'.*records"):
+def line_of(text: str, after: str = "") -> int:
+    lines = (ROOT / "tests" / "controllers" / "compiled" / "bad_programs.py").read_text().splitlines()
+    start = next(n for n, line in enumerate(lines) if after in line)
+    return next(n for n, line in enumerate(lines, 1) if text in line and n > start)
+
+
+def test_a_record_name_not_declared_is_refused_with_its_line():
+    line = line_of('record(k, "speed"', "class UndeclaredRecord")
+    with pytest.raises(ProgramError) as err:
         build_with("UndeclaredRecord")
+    assert (f"bad_programs.py:{line}: UndeclaredRecord.loop records 'speed' in `record(k, \"speed\", 1.0)` "
+            "(the class's `records` does not list it: none; add it there)") in str(err.value)
+
+
+def test_a_misspelt_record_name_is_refused_naming_the_listed_one():
+    """Not "outside the compiled subset": the name is wrong, and the listed one near it is named (even
+    when another class lists the misspelt name, as records are checked per class)."""
+    with pytest.raises(ProgramError) as err:
+        build_with("RecordTypo")
+    msg = str(err.value)
+    line = line_of('record(k, "sped"')
+    assert f"bad_programs.py:{line}: RecordTypo.loop records 'sped'" in msg
+    assert "(the class's `records` does not list it: 'speed'; did you mean 'speed'?)" in msg
+    assert "outside the compiled subset" not in msg
+
+
+def test_self_in_a_compiled_callback_is_refused_with_its_line():
+    with pytest.raises(ProgramError) as err:
+        build_with("UsesSelf")
+    msg = str(err.value)
+    assert f"bad_programs.py:{line_of('self.n = 3')}: UsesSelf.loop uses `self`, which it does not have" in msg
+    assert "(a compiled callback's state is its first argument, s: write s.field)" in msg and "NameError" not in msg
 
 
 def dice(monkeypatch, cls: str, engine: str):
