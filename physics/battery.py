@@ -13,10 +13,15 @@ class BatterySpec:
     """Capacity in joules; powers in watts; `per_speed_w` in watts per m/s; `tx_j` joules per frame."""
 
     capacity_j: float
+    """The energy a full battery holds (J)."""
     electronics_w: float = 0.1
+    """What the electronics draw all the time (W)."""
     hover_w: float = 0.0
+    """Aerial robots: what staying aloft draws (W)."""
     per_speed_w: float = 1.0
+    """What moving draws per m/s of speed (W per m/s)."""
     tx_j: float = 0.0
+    """What sending one frame costs (J)."""
     per_thrust_w: float = 0.0
     """Watts per newton of total rotor thrust (quadrotors: flight power follows thrust)."""
 

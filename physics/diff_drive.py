@@ -24,9 +24,13 @@ class DriveSpec:
     """Wheel base (m), top wheel speed (m/s), acceleration (m/s^2), ground friction coefficient."""
 
     wheel_base: float = 0.3
+    """The distance between the wheels (m)."""
     max_wheel_speed: float = 1.0
+    """The fastest a wheel turns, as ground speed (m/s)."""
     max_accel: float = 2.0
+    """The most a wheel's speed changes per second (m/s²)."""
     friction: float = 0.8
+    """The wheels' friction coefficient on the ground (pybullet)."""
     heading_gain: float = 3.0
     """Turn rate per radian of heading error when the robot is steered by heading commands (1/s)."""
 

@@ -23,7 +23,9 @@ class Box:
     """An axis-aligned box: centre and size (full extents, m)."""
 
     center: tuple[float, float, float]
+    """The box's centre (m, x y z)."""
     size: tuple[float, float, float]
+    """Its full extents (m, x y z)."""
     half_extents: tuple[float, float, float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -110,8 +112,11 @@ class Cylinder:
     """A vertical cylinder: centre (at mid-height), radius and height (m)."""
 
     center: tuple[float, float, float]
+    """The cylinder's centre, at mid-height (m, x y z)."""
     radius: float
+    """Its radius (m)."""
     height: float
+    """Its height (m)."""
     half_height: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -176,10 +181,15 @@ class Wall:
     an oriented box."""
 
     start: tuple[float, float]
+    """One end of the wall (m, x y)."""
     end: tuple[float, float]
+    """The other end (m, x y)."""
     height: float = 2.0
+    """Its height (m)."""
     thickness: float = 0.2
+    """Its thickness (m)."""
     base: float = 0.0
+    """The height its foot stands at (m)."""
     box: OrientedBox = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -221,9 +231,13 @@ class Mesh:
     at `position`, turned by `yaw` (rad) and scaled."""
 
     file: str
+    """An OBJ file (its collision shape) or a URDF file, relative to the file that names it."""
     position: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """Where its origin is placed (m, x y z)."""
     yaw: float = 0.0
+    """Its turn about the vertical (rad)."""
     scale: float = 1.0
+    """The factor on the file's lengths."""
 
     def __post_init__(self) -> None:
         if not self.file.lower().endswith((".obj", ".urdf")):

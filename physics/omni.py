@@ -32,9 +32,13 @@ class OmniSpec:
     per radian of heading error when steered by heading commands (1/s)."""
 
     max_wheel_speed: float = 0.6
+    """The fastest a wheel turns, as ground speed (m/s)."""
     max_accel: float = 1.5
+    """The most a wheel's speed changes per second (m/s²)."""
     friction: float = 0.8
+    """The wheels' friction coefficient on the ground (pybullet)."""
     heading_gain: float = 3.0
+    """The turn rate per radian of heading error when steered by heading commands (1/s)."""
 
     def __post_init__(self) -> None:
         if min(self.max_wheel_speed, self.max_accel, self.friction, self.heading_gain) <= 0:

@@ -27,10 +27,15 @@ class BoxProp:
     """A movable box: centre, size (full extents, m), mass (kg), ground friction coefficient."""
 
     center: tuple[float, float, float]
+    """The box's centre (m, x y z)."""
     size: tuple[float, float, float]
+    """Its full extents (m, x y z)."""
     mass: float = 1.0
+    """Its mass (kg)."""
     friction: float = 0.6
+    """Its friction coefficient on the ground."""
     yaw: float = 0.0
+    """Its turn about the vertical (rad)."""
 
     def __post_init__(self) -> None:
         if min(self.size) <= 0:
@@ -47,10 +52,15 @@ class CylinderProp:
     """A movable upright cylinder: centre, radius and height (m), mass (kg), friction."""
 
     center: tuple[float, float, float]
+    """The cylinder's centre, at mid-height (m, x y z)."""
     radius: float
+    """Its radius (m)."""
     height: float
+    """Its height (m)."""
     mass: float = 1.0
+    """Its mass (kg)."""
     friction: float = 0.6
+    """Its friction coefficient on the ground."""
 
     def __post_init__(self) -> None:
         if self.radius <= 0 or self.height <= 0:
@@ -68,11 +78,17 @@ class ModelProp:
     from the file; `mass` must be left out), placed at `position`, turned by `yaw` (rad), scaled."""
 
     file: str
+    """An OBJ file (its convex hull collides) or a URDF file, relative to the file that names it."""
     position: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """Where its origin is placed (m, x y z)."""
     yaw: float = 0.0
+    """Its turn about the vertical (rad)."""
     scale: float = 1.0
+    """The factor on the file's lengths."""
     mass: float | None = None
+    """An OBJ model's mass (kg); a URDF file's masses are its own, so leave it out."""
     friction: float = 0.6
+    """Its friction coefficient on the ground."""
 
     def __post_init__(self) -> None:
         suffix = Path(self.file).suffix.lower()
@@ -126,11 +142,17 @@ class Terrain:
     (x, y); or an OBJ `mesh` file. Friction is the ground's."""
 
     heights: tuple[tuple[float, ...], ...] | None = None
+    """The heightfield's heights (m): rows along y, columns along x."""
     file: str | None = None
+    """A .csv or .npy file of the heights instead, relative to the file that names it."""
     cell: float = 0.5
+    """The spacing of the heights (m)."""
     center: tuple[float, float] = (0.0, 0.0)
+    """Where the heightfield's centre lies (m, x y)."""
     mesh: str | None = None
+    """An OBJ file as the ground instead of a heightfield."""
     friction: float = 0.8
+    """The ground's friction coefficient."""
 
     def __post_init__(self) -> None:
         given = [k for k in ("heights", "file", "mesh") if getattr(self, k) is not None]

@@ -21,10 +21,15 @@ class RangeOptions:
     heading (360: all around), up to `max_range` metres, with Gaussian noise and a bias in metres."""
 
     count: int = 8
+    """How many rays."""
     fov_deg: float = 360.0
+    """The angle the rays spread over, centred on the heading (degrees; 360: all around)."""
     max_range: float = 5.0
+    """The farthest a ray reports (m); beyond, it reads this."""
     noise_std: float = 0.0
+    """Gaussian noise on each reading (m)."""
     bias: float = 0.0
+    """A constant offset on each reading (m)."""
     rate_hz: float = 0.0
     """0: cast at every read. Otherwise every robot's rays are cast together at each tick of a
     common `rate_hz` clock (one pybullet rayTestBatch for all of them) and each reading is held."""

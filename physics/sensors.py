@@ -76,8 +76,11 @@ class CompassOptions:
     """Heading sensor: noise standard deviation and constant bias (radians), `rate_hz` (0: every read)."""
 
     noise_std: float = 0.0
+    """Gaussian noise on the heading (rad)."""
     bias: float = 0.0
+    """A constant offset (rad)."""
     rate_hz: float = 0.0
+    """Readings per second; between them the last is returned (0: a new one at every read)."""
 
     def __post_init__(self) -> None:
         if self.noise_std < 0:
@@ -115,8 +118,11 @@ class BatteryOptions:
     (fractions), `rate_hz` (0: every read)."""
 
     noise_std: float = 0.0
+    """Gaussian noise on the charge (a fraction of capacity)."""
     bias: float = 0.0
+    """A constant offset (a fraction)."""
     rate_hz: float = 0.0
+    """Readings per second (0: a new one at every read)."""
 
     def __post_init__(self) -> None:
         if self.noise_std < 0:
@@ -147,9 +153,13 @@ class GpsOptions:
     altitude in metres) for `geodetic()`."""
 
     noise_std: float = 0.0
+    """Gaussian noise on each axis (m)."""
     bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """A constant offset (m, x y z)."""
     rate_hz: float = 0.0
+    """Fixes per second; between them the last is returned (0: a new one at every read)."""
     origin: tuple[float, float, float] = (47.3977, 8.5456, 488.0)
+    """The arena origin's latitude, longitude (degrees) and altitude (m) for geodetic()."""
     mount: tuple[float, float, float] | None = None
     """The antenna in the body frame (x forward, y left, z up; m), carried by the body's attitude;
     None: the robot's own position."""
@@ -186,11 +196,17 @@ class ImuOptions:
     also reads the lever arm's tangential and centripetal accelerations, as a real one does."""
 
     accel_noise_std: float = 0.0
+    """Gaussian noise on the accelerometer (m/s²)."""
     accel_bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The accelerometer's constant offset (m/s², body frame x y z)."""
     gyro_noise_std: float = 0.0
+    """Gaussian noise on the gyroscope (rad/s)."""
     gyro_bias: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The gyroscope's constant offset (rad/s, body frame x y z)."""
     rate_hz: float = 0.0
+    """Readings per second (0: a new one at every read)."""
     mount: tuple[float, float, float] | None = None
+    """Where the IMU sits on the body (m, x forward, y left, z up from the centre of mass; null: at it)."""
 
     def __post_init__(self) -> None:
         if min(self.accel_noise_std, self.gyro_noise_std) < 0:
@@ -229,7 +245,9 @@ class BumpOptions:
     """Contact switch: `false_positive_p` and `false_negative_p` per reading make it wrong sometimes."""
 
     false_positive_p: float = 0.0
+    """The chance a reading says contact when there is none."""
     false_negative_p: float = 0.0
+    """The chance a reading misses a contact."""
 
     def __post_init__(self) -> None:
         if not (0 <= self.false_positive_p <= 1 and 0 <= self.false_negative_p <= 1):

@@ -25,11 +25,17 @@ class UrdfSpec:
     `scale` multiplies the file's lengths."""
 
     file: str
+    """The URDF file, relative to the file that names it."""
     left_wheel: str
+    """The left wheel's joint name in the file."""
     right_wheel: str
+    """The right wheel's joint name in the file."""
     wheel_radius: float
+    """The wheels' radius (m)."""
     track: float
+    """The distance between the wheels' ground contacts (m)."""
     scale: float = 1.0
+    """The factor on the file's lengths."""
 
     def __post_init__(self) -> None:
         if min(self.wheel_radius, self.track, self.scale) <= 0:

@@ -36,8 +36,9 @@ from cosim.engine.placement import start_positions
 from cosim.engine.watchers import watchers
 from cosim.scenario.checks import controller_period_ns
 from cosim.scenario.classes import import_class
+from cosim.scenario.robot_spec import RobotModelSpec
 from cosim.scenario.schema import Mapper
-from cosim.scenario.specs import RobotModelSpec, Scenario
+from cosim.scenario.specs import Scenario
 from cosim.scenario.state_file import RobotState, read_state
 from netstack.backend import NetworkBackend
 from netstack.routing.registry import PROTOCOL_OF_PARAMS

@@ -9,7 +9,8 @@ import numpy as np
 
 from cosim.core.seeding import SeedStreams
 from cosim.engine.radio_geometry import solids_of
-from cosim.scenario.specs import PRIMARY_INTERFACE, Scenario
+from cosim.scenario.network_spec import PRIMARY_INTERFACE
+from cosim.scenario.specs import Scenario
 from netstack.backend import NetworkBackend
 from netstack.fast.backend import FastBackend
 from netstack.fast.csma import CsmaBackend

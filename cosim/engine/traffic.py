@@ -9,7 +9,7 @@ import numpy as np
 from cosim.core.coordinator import Simulation
 from cosim.core.timers import Timer
 from cosim.core.timeunits import NS_PER_S
-from cosim.scenario.specs import CbrSpec
+from cosim.scenario.network_spec import CbrSpec
 
 
 @dataclass(frozen=True)

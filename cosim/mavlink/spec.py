@@ -37,13 +37,22 @@ class ServeSpec:
     return (home, then land), land, hold, or off (cosim.mavlink.failsafe)."""
 
     group: str
+    """The group whose robots are served as vehicles."""
     port: int
+    """The UDP port the group's vehicles are served on, all on this one, told apart by system id."""
     personality: PersonalityName = "px4"
+    """The autopilot the vehicles behave as: `px4`, `ardupilot` or `ardupilot_rover` (modes, parameters, how
+    they fly)."""
     host: str = "127.0.0.1"
+    """The address the vehicles listen on (127.0.0.1 unless asked otherwise)."""
     first_sysid: int = 1
+    """The first vehicle's MAVLink system id; the others count up from it."""
     signing_key_env: str | None = None
+    """The environment variable holding the MAVLink 2 signing key (null: unsigned)."""
     gcs_timeout_ns: int = 5_000_000_000
+    """How long an armed vehicle waits without a ground-station heartbeat before its failsafe."""
     gcs_failsafe: FailsafeAction = "return"
+    """What it then does: `return` (home, then land), `land`, `hold` or `off`."""
 
     def __post_init__(self) -> None:
         _check_endpoint(self.port, self.first_sysid, self.signing_key_env)
@@ -60,8 +69,11 @@ class MissionStep:
     vehicle starts from), held for `hold`; `radius` is its acceptance radius (m; 0: the vehicle's own)."""
 
     at: tuple[float, float, float]
+    """The waypoint (m, arena x y, z above the ground the vehicle starts from)."""
     hold_ns: int = 0
+    """How long the vehicle holds there."""
     radius: float = 0.0
+    """Its acceptance radius (m; 0: the vehicle's own)."""
 
     def __post_init__(self) -> None:
         if self.at[2] <= 0:
@@ -86,18 +98,31 @@ class GhostSpec:
     and started; its controller still senses and talks, but motion commands are refused."""
 
     group: str
+    """The group whose robots are twins of the real vehicles."""
     port: int
+    """The vehicles' UDP port (each told apart by its system id)."""
     personality: PersonalityName = "ardupilot"
+    """The autopilot the vehicles run: `ardupilot`, `ardupilot_rover` or `px4`."""
     host: str = "127.0.0.1"
+    """The vehicles' address."""
     mode: Literal["connect", "listen"] = "connect"
+    """`connect`: write to host:port; `listen`: bind it and answer whoever sends there."""
     first_sysid: int = 1
+    """The first vehicle's MAVLink system id; the others count up from it."""
     altitude: float = 2.0
+    """Copters take off to this height (m) above where they stand at the start."""
     land_at_end: bool = True
+    """Copters land at the end of the run."""
     stale_after_ns: int = 1_000_000_000
+    """A twin whose telemetry is older than this is flagged and stops moving until telemetry returns."""
     connect_timeout_ns: int = 90_000_000_000
+    """How long the run waits for each vehicle to answer before failing."""
     signing_key_env: str | None = None
+    """The environment variable holding the MAVLink 2 signing key (null: unsigned)."""
     mission: tuple[MissionStep, ...] = ()
+    """Waypoints each vehicle flies on its own (its controller's motion commands are then refused)."""
     mission_end: Literal["rtl", "land", "hold"] = "rtl"
+    """What a vehicle does after the last waypoint: `rtl`, `land` or `hold`."""
 
     def __post_init__(self) -> None:
         _check_endpoint(self.port, self.first_sysid, self.signing_key_env)
@@ -120,10 +145,15 @@ class SitlSpec:
     for the firmware's first frame, `frame_timeout` for each next one (the firmware resends after about 1.1 s)."""
 
     group: str
+    """The group whose quadrotors the firmware flies."""
     port: int = 9002
+    """The UDP port of the first firmware instance's JSON interface; instance k uses port + 10 k."""
     host: str = "127.0.0.1"
+    """The address the run listens on for the firmware (127.0.0.1 unless asked otherwise)."""
     connect_timeout_ns: int = 60_000_000_000
+    """How long the run waits for the firmware's first frame (wall time)."""
     frame_timeout_ns: int = 15_000_000_000
+    """How long it waits for each next frame (wall time)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.port <= 0xFFFF:
@@ -139,11 +169,17 @@ class MavlinkSpec:
     the arena origin's latitude, longitude (degrees) and altitude (m AMSL) for geodetic positions."""
 
     origin: tuple[float, float, float] = (47.3977, 8.5456, 488.0)
+    """The arena origin's latitude, longitude (degrees) and altitude (m above mean sea level)."""
     speed: float = 1.0
+    """The pace against the wall clock (1: real time; ghosts need 1)."""
     poll_every_ns: int = 20_000_000
+    """How often, in simulated time, the vehicles' sockets are read."""
     serve: tuple[ServeSpec, ...] = ()
+    """Groups served as MAVLink vehicles."""
     ghosts: tuple[GhostSpec, ...] = ()
+    """Groups that mirror real vehicles."""
     sitl: tuple[SitlSpec, ...] = ()
+    """Groups flown by ArduPilot firmware in lock-step."""
 
     def entries(self) -> list[tuple[str, ServeSpec | GhostSpec]]:
         """Every served and ghost group with its key path (for error messages)."""

@@ -12,8 +12,9 @@ from cosim.scenario.classes import import_class
 from cosim.scenario.layouts import ListLayout
 from cosim.scenario.param_names import check_param_names
 from cosim.scenario.schema import Mapper
-from cosim.scenario.specs import ControllerSpec, GroupSpec, PhysicsSpec, Scenario
+from cosim.scenario.specs import ControllerSpec, GroupSpec, Scenario
 from cosim.scenario.state_file import read_state
+from cosim.scenario.world_spec import PhysicsSpec
 from netstack.routing.direct import Direct
 from netstack.routing.registry import NS3_PROTOCOLS, protocol_name
 from physics.obstacles import Mesh

@@ -21,6 +21,7 @@ class PointLayout:
     """Everyone at one point (the world's overlap resolution separates them)."""
 
     position: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The point (m, x y z)."""
 
     def __post_init__(self) -> None:
         _within("position", *self.position)
@@ -35,9 +36,13 @@ class GridLayout:
     every other row runs backwards, so consecutive robots are always neighbours."""
 
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The first robot's position (m, x y z)."""
     spacing: float = 1.0
+    """The distance between neighbours (m)."""
     columns: int = 0  # 0: as square as possible
+    """Robots per row (0: as square as possible)."""
     snake: bool = False
+    """Every other row runs backwards, so consecutive robots are neighbours."""
 
     def __post_init__(self) -> None:
         if self.spacing <= 0:
@@ -64,7 +69,9 @@ class RandomDiscLayout:
     """Uniform in a horizontal disc of `radius` metres around `center`."""
 
     center: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The disc's centre (m, x y z)."""
     radius: float = 20.0
+    """The disc's radius (m)."""
 
     def __post_init__(self) -> None:
         if self.radius < 0:
@@ -86,7 +93,9 @@ class RandomBoxLayout:
     """Uniform in the axis-aligned box [lower, upper]."""
 
     lower: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The box's lowest corner (m, x y z)."""
     upper: tuple[float, float, float] = (10.0, 10.0, 0.0)
+    """The box's highest corner (m, x y z)."""
 
     def __post_init__(self) -> None:
         if any(lo > hi for lo, hi in zip(self.lower, self.upper)):
@@ -104,6 +113,7 @@ class ListLayout:
     """Explicit positions, one per robot."""
 
     points: tuple[tuple[float, float, float], ...] = ()
+    """One position per robot (m, x y z), as many as the group's count."""
 
     def __post_init__(self) -> None:
         _within("points", *(v for p in self.points for v in p))
@@ -120,7 +130,9 @@ class LineLayout:
     benchmark stands its robots in a line)."""
 
     start: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The first robot's position (m, x y z)."""
     step: tuple[float, float, float] = (1.0, 0.0, 0.0)
+    """The offset from each robot to the next (m, x y z)."""
 
     def __post_init__(self) -> None:
         if not any(self.step):
@@ -139,8 +151,11 @@ class RingLayout:
     in Bianchi's saturation workload (n stations round one receiver)."""
 
     center: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The circle's centre (m, x y z)."""
     radius: float = 1.0
+    """The circle's radius (m)."""
     start_deg: float = 0.0
+    """Where the first robot stands (degrees from +x, anticlockwise)."""
 
     def __post_init__(self) -> None:
         if not self.radius > 0:

@@ -14,9 +14,10 @@ import yaml
 from cosim.errors import ScenarioError
 from cosim.scenario.checks import check
 from cosim.scenario.input_files import MAX_MODEL_BYTES, check_input, read_text
+from cosim.scenario.network_spec import NetworkSpec
 from cosim.scenario.radio_keys import read_radio
 from cosim.scenario.schema import Mapper
-from cosim.scenario.specs import NetworkSpec, Scenario
+from cosim.scenario.specs import Scenario
 from cosim.scenario.strict_yaml import load_yaml
 
 

@@ -15,8 +15,10 @@ import typing
 from collections.abc import Iterator
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
+from cosim.scenario.robot_spec import MODEL_KEYS, RobotModelSpec
 from cosim.scenario.schema import yaml_key
-from cosim.scenario.specs import BACKEND_KEYS, MODEL_KEYS, GroupSpec, RobotModelSpec, Scenario
+from cosim.scenario.specs import GroupSpec, Scenario
+from cosim.scenario.world_spec import BACKEND_KEYS
 from physics.sensors import SENSORS
 
 UNITS = {"_ns": "s, or '10 ms'", "_m": "m", "_hz": "Hz", "_dbm": "dBm", "_db": "dB", "_mbps": "Mbit/s", "_bytes": "bytes",

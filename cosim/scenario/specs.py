@@ -7,147 +7,17 @@ cross-field checks are in `cosim.scenario.checks`, reading YAML in `cosim.scenar
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any
 
 from cosim.errors import KeyValueError
 from cosim.mavlink.spec import MavlinkSpec
 from cosim.scenario.layouts import LAYOUTS, RandomDiscLayout
-from cosim.stream.spec import StreamSpec
-from cosim.topology.spec import TopologySpec
-from cosim.view.spec import ViewSpec
-from netstack.radio import RadioSpec
-from netstack.routing.registry import PARAMS as ROUTING_PARAMS
+from cosim.scenario.network_spec import CbrSpec, NetworkSpec
+from cosim.scenario.output_spec import OutputSpec
+from cosim.scenario.robot_spec import RobotModelSpec
+from cosim.scenario.world_spec import PhysicsSpec, WorldSpec
 from physics.battery import BatterySpec
-from physics.diff_drive import DriveSpec
-from physics.obstacles import OBSTACLES
-from physics.omni import OmniSpec
-from physics.props import PROPS, Terrain
-from physics.quadrotor import AIRFRAMES
-from physics.urdf import UrdfSpec
-
-MAX_CONTROL_HZ = 10_000
-"""The fastest quadrotor control loop a scenario may ask for (Hz)."""
-MAX_PACKET_RATE = 1_000_000
-"""The most packets a traffic source may send per second."""
-MAX_SESSIONS = 1_000_000
-"""The most random traffic sessions one traffic entry may draw."""
-MAX_SPEED = 1_000.0
-"""The fastest a robot may be told to go (m/s): about three times the speed of sound."""
-MAX_RADIUS = 1_000.0
-"""The largest robot body (m)."""
-MAX_MASS = 100_000.0
-"""The heaviest robot body (kg): a hundred tonnes."""
-MAX_COORDINATE = 1e6
-"""The farthest an arena may reach from the origin (m): 1,000 km, where float64 positions still
-resolve nanometres."""
-MAX_SOLVER_ITERATIONS = 1_000
-"""pybullet's contact solver: more iterations than this cost without converging further."""
-
-
-@dataclass(frozen=True)
-class WindSpec:
-    """Wind on aerial robots: a constant `mean` (m/s, x y z) plus gusts with standard deviation
-    `gust_std` (m/s) and correlation time `gust_tau` (s), drawn from the run's seeded streams."""
-
-    mean: tuple[float, float, float] = (0.0, 0.0, 0.0)
-    gust_std: float = 0.0
-    gust_tau: float = 2.0
-
-    def __post_init__(self) -> None:
-        if self.gust_std < 0 or self.gust_tau <= 0:
-            raise ValueError("gust_std must be >= 0 m/s and gust_tau > 0 s")
-
-
-@dataclass(frozen=True)
-class WorldSpec:
-    """The arena (robots are kept inside), static obstacles, optional wind on aerial robots, and
-    (pybullet only) movable props and a terrain instead of the flat ground."""
-
-    arena_lower: tuple[float, float, float] = (-500.0, -500.0, 0.0)
-    arena_upper: tuple[float, float, float] = (500.0, 500.0, 100.0)
-    obstacles: tuple[Any, ...] = field(default=(), metadata={"item_registry": OBSTACLES, "tag": "type"})
-    wind: WindSpec | None = None
-    props: tuple[Any, ...] = field(default=(), metadata={"item_registry": PROPS, "tag": "type"})
-    terrain: Terrain | None = None
-
-    def __post_init__(self) -> None:
-        if max(abs(v) for v in (*self.arena_lower, *self.arena_upper)) > MAX_COORDINATE:
-            raise ValueError(f"the arena must lie within {MAX_COORDINATE:,.0f} m of the origin on every axis, got "
-                             f"arena_lower {list(self.arena_lower)} and arena_upper {list(self.arena_upper)}")
-        if any(lo >= hi for lo, hi in zip(self.arena_lower, self.arena_upper)):
-            raise ValueError(f"arena_lower {self.arena_lower} must be below arena_upper {self.arena_upper} on every axis")
-
-
-@dataclass(frozen=True)
-class PhysicsSpec:
-    """World backend and its step. `kinematic` options: max_accel (m/s^2; null: no limit),
-    collisions. `pybullet`: drag, solver_iterations. Each is refused on the other backend
-    (cosim.scenario.checks), except at its default."""
-
-    backend: Literal["kinematic", "pybullet"] = "kinematic"
-    dt_ns: int = 10_000_000
-    max_accel: float | None = None
-    collisions: bool = True
-    drag: float = 5.0
-    solver_iterations: int = 10
-
-    def __post_init__(self) -> None:
-        if self.dt_ns <= 0:
-            raise ValueError("dt must be a positive duration")
-        if self.max_accel is not None and self.max_accel <= 0:
-            raise ValueError(f"max_accel must be > 0 m/s^2, got {self.max_accel}")
-        if not 0 < self.drag <= 1e4:
-            raise ValueError(f"drag must be > 0 and at most 1e4 1/s, got {self.drag}")
-        if not 1 <= self.solver_iterations <= MAX_SOLVER_ITERATIONS:
-            raise KeyValueError("solver_iterations", f"solver_iterations must be within 1..{MAX_SOLVER_ITERATIONS:,} "
-                                                     f"(the default is 10), got {self.solver_iterations:,}")
-
-
-BACKEND_KEYS = {"max_accel": "kinematic", "collisions": "kinematic", "drag": "pybullet", "solver_iterations": "pybullet"}
-"""The physics keys only one backend reads."""
-
-PRIMARY_INTERFACE = "radio"
-"""The name of the interface `network.backend` and `network.radio` configure."""
-
-
-@dataclass(frozen=True)
-class InterfaceSpec:
-    """One more radio on some of the groups' robots: its name (what controllers send on and see
-    messages come in on), its backend, its radio (netstack.radio), and the groups that carry it
-    (None: all)."""
-
-    name: str
-    backend: Literal["fast", "ns3"] = "fast"
-    radio: RadioSpec = field(default_factory=RadioSpec)
-    groups: tuple[str, ...] | None = None
-
-    def __post_init__(self) -> None:
-        if not self.name.isidentifier() or self.name == PRIMARY_INTERFACE:
-            raise ValueError(f"an interface name is an identifier other than {PRIMARY_INTERFACE!r} (the first radio's), "
-                             f"got {self.name!r}")
-
-
-@dataclass(frozen=True)
-class NetworkSpec:
-    """Network backend (`fast`, `ns3` or `none`), the radio both engines read (netstack.radio), and how
-    long a heard node counts as a neighbour."""
-
-    backend: Literal["fast", "ns3", "none"] = "fast"
-    radio: RadioSpec = field(default_factory=RadioSpec)
-    neighbor_timeout_ns: int = 2_000_000_000
-    routing: Any = field(default=None, metadata={"registry": ROUTING_PARAMS, "tag": "protocol"})
-    """None: controllers send raw link frames. Otherwise the per-node stack's protocol and its parameters."""
-    interfaces: tuple[InterfaceSpec, ...] = ()
-    """More radios beside the first (`radio`), each on its own backend (netstack.interfaces)."""
-
-    @property
-    def interface_names(self) -> tuple[str, ...]:
-        return (PRIMARY_INTERFACE, *(i.name for i in self.interfaces))
-
-    def __post_init__(self) -> None:
-        if self.neighbor_timeout_ns <= 0:
-            raise ValueError("neighbor_timeout must be > 0")
 
 
 @dataclass(frozen=True)
@@ -156,89 +26,16 @@ class ControllerSpec:
     (period and phase only for a class with a step: they time nothing else, so elsewhere they are refused)."""
 
     cls: str
+    """The controller class, as an import string `package.module:Class` (`controllers.library...` for the
+    shipped ones)."""
     params: dict[str, Any] = field(default_factory=dict)
+    """The class's parameters by name; each must be a field of the class's `Params` dataclass (unknown names
+    are refused, listing the known ones)."""
     period_ns: int | None = None
+    """How often the controller's step runs (null: the class's own period). Only for a class with a step."""
     phase_ns: int | None = None
-
-
-@dataclass(frozen=True)
-class RobotModelSpec:
-    """Body of each robot in a group (SI units). `point` is SimpleBee: velocity, turn, hover.
-    `quadrotor` is a rigid body with rotors and cascaded PID (physics.quadrotor), of preset
-    `airframe`; its mass comes from the preset. `diff_drive` is a two-wheeled ground robot
-    (physics.diff_drive) with the `drive` settings. `omni` is BARAKA's three-wheeled omnidirectional
-    Robertino (physics.omni) with the `omni` settings. `urdf` is your own model (physics.urdf: the
-    file, its wheel joints, their radius and track), driven like a diff_drive robot with the
-    `drive` limits; pybullet only."""
-
-    model: Literal["point", "quadrotor", "diff_drive", "omni", "urdf"] = "point"
-    radius: float = 0.1
-    mass: float = 0.05
-    max_speed: float = 5.0
-    heading: float = 0.0
-    airframe: str = "crazyflie"
-    control_hz: float = 400.0
-    """quadrotor only: the cascaded PID's rate (Hz), one second in whole nanoseconds (50, 100, 200,
-    400, ...). The kinematic world integrates at this tick too; pybullet holds each tick's rotor
-    wrench (in the body frame) over engine steps of at most 1/240 s, as gym-pybullet-drones does."""
-    drive: DriveSpec = field(default_factory=DriveSpec)
-    """diff_drive only: wheel_base, max_wheel_speed, max_accel, friction, heading_gain."""
-    omni: OmniSpec = field(default_factory=OmniSpec)
-    """omni only: max_wheel_speed, max_accel, friction, heading_gain."""
-    urdf: UrdfSpec | None = None
-    """urdf only: file, left_wheel, right_wheel, wheel_radius, track, scale."""
-
-    @property
-    def tick_ns(self) -> int:
-        """A quadrotor's control tick (ns)."""
-        return round(1e9 / self.control_hz)
-
-    def __post_init__(self) -> None:
-        if (self.model == "urdf") != (self.urdf is not None):
-            raise KeyValueError("urdf", "model: urdf needs the `urdf` settings (file, wheels, wheel_radius, track), and only "
-                                        "it takes them")
-        if self.model == "urdf" and self.drive.wheel_base != DriveSpec().wheel_base:
-            raise KeyValueError("drive.wheel_base", "a urdf robot's wheel base is urdf.track; leave drive.wheel_base out")
-        if self.model == "quadrotor" and self.airframe not in AIRFRAMES:
-            names = ", ".join(sorted(AIRFRAMES))
-            raise KeyValueError("airframe", f"unknown airframe {self.airframe!r}; expected one of: {names}")
-        if self.model != "quadrotor" and self.control_hz != 400.0:
-            raise KeyValueError("control_hz", f"control_hz is the quadrotors' control rate; a {self.model} robot takes none")
-        if self.control_hz > MAX_CONTROL_HZ:
-            raise KeyValueError("control_hz", f"control_hz must be at most {MAX_CONTROL_HZ:,} Hz (autopilots run their "
-                                              f"loops at up to a few kHz), got {self.control_hz:g}")
-        if not self.control_hz > 0 or abs(1e9 / self.control_hz - round(1e9 / self.control_hz)) > 1e-6:
-            raise KeyValueError("control_hz", "control_hz must divide one second into whole nanoseconds (50, 100, 200, 400, "
-                                              f"...); got {self.control_hz}")
-        if not 1e-4 <= self.radius <= MAX_RADIUS:
-            raise KeyValueError("radius", f"radius must be within 0.0001..{MAX_RADIUS:,.0f} m, got {self.radius:g}")
-        if not 1e-6 <= self.mass <= MAX_MASS:
-            raise KeyValueError("mass", f"mass must be within 1e-06..{MAX_MASS:,.0f} kg, got {self.mass:g}")
-        if not 0 <= self.max_speed <= MAX_SPEED:
-            raise KeyValueError("max_speed", f"max_speed must be within 0..{MAX_SPEED:,.0f} m/s, got {self.max_speed:g}")
-        self._check_model_keys()
-
-    def _check_model_keys(self) -> None:
-        """A key only other models use is refused, not ignored (at its default it passes, as a
-        written-out scenario spells every key)."""
-        for key, models in MODEL_KEYS.items():
-            if self.model not in models and getattr(self, key) != _ROBOT_DEFAULTS[key]:
-                article = "an" if self.model[0] in "aeiou" else "a"
-                raise KeyValueError(key, f"does nothing for {article} {self.model} robot (only for {', '.join(models)}); "
-                                         f"{_MODEL_HINTS[self.model]}")
-
-
-MODEL_KEYS = {"airframe": ("quadrotor",), "drive": ("diff_drive", "urdf"), "omni": ("omni",),
-               "max_speed": ("point",), "mass": ("point", "diff_drive", "omni")}
-"""The robot keys each model uses (radius, heading: all; control_hz and urdf are checked above)."""
-_MODEL_HINTS = {
-    "quadrotor": "a quadrotor's mass and dynamics come from its airframe preset",
-    "diff_drive": "its speed and acceleration limits are drive.max_wheel_speed and drive.max_accel",
-    "omni": "its speed and acceleration limits are omni.max_wheel_speed and omni.max_accel",
-    "urdf": "its masses come from the URDF file, its speed limits from drive",
-    "point": "a point robot takes radius, mass, max_speed and heading",
-}
-_ROBOT_DEFAULTS = {f.name: f.default_factory() if f.default is MISSING else f.default for f in fields(RobotModelSpec)}
+    """When in its period the first step runs (null: a seeded random phase per robot, so robots do not step in
+    unison)."""
 
 
 @dataclass(frozen=True)
@@ -250,9 +47,16 @@ class FaultSpec:
     `crash_tilt` degrees from upright."""
 
     collision_kills: bool = False
+    """A robot dies on its first contact with another robot, an obstacle, a wall or a prop (standing on the
+    ground is not one)."""
     mean_time_to_failure_ns: int | None = None
+    """Each robot fails at an exponentially distributed time with this mean, drawn from the run's seeded
+    streams (null: never)."""
     crash_speed: float | None = None
+    """Quadrotors only: an impact faster than this (m/s, its speed before the contact) kills the vehicle (null:
+    none does)."""
     crash_tilt: float | None = None
+    """Quadrotors only: tilting more than this many degrees from upright kills the vehicle (null: never)."""
 
     def __post_init__(self) -> None:
         if self.mean_time_to_failure_ns is not None and self.mean_time_to_failure_ns <= 0:
@@ -268,7 +72,9 @@ class KillSpec:
     """A scheduled fault: node `node` dies at time `at`."""
 
     node: int
+    """The node id of the robot that dies (robots are numbered across groups in the order listed)."""
     at_ns: int
+    """The simulated time it dies."""
 
     def __post_init__(self) -> None:
         if self.node < 0 or self.at_ns < 0:
@@ -280,13 +86,24 @@ class GroupSpec:
     """A group of identical robots: how many, where they start, what runs on them."""
 
     name: str
+    """The group's name: it names its robots in the trace and the report, and other keys refer to the group by
+    it."""
     count: int
+    """How many robots the group has (at least 1)."""
     controller: ControllerSpec
+    """What runs on each robot: a class and its parameters."""
     layout: Any = field(default_factory=RandomDiscLayout, metadata={"registry": LAYOUTS, "tag": "type"})
+    """Where the robots start: a layout type and its settings (default: uniform in a 20 m disc round the
+    origin)."""
     robot: RobotModelSpec = field(default_factory=RobotModelSpec)
+    """The body every robot of the group has (model and its settings)."""
     sensors: dict[str, Any] = field(default_factory=dict)
+    """The sensors every robot carries, by name (gps, imu, compass, range, bump, battery), each with its noise
+    and rate settings."""
     faults: FaultSpec = field(default_factory=FaultSpec)
+    """How the group's robots die: on contact, at random, or (quadrotors) on a crash."""
     battery: BatterySpec | None = None
+    """An energy budget per robot: the robot dies when it is spent (null: unlimited)."""
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -296,90 +113,31 @@ class GroupSpec:
 
 
 @dataclass(frozen=True)
-class TraceSpec:
-    """What the run records: positions every `positions_every` (None: never), network events,
-    records, and `contacts`: an event each time a robot starts touching something."""
-
-    positions_every_ns: int | None = 1_000_000_000
-    network: bool = True
-    records: bool = True
-    contacts: bool = False
-
-    def __post_init__(self) -> None:
-        if self.positions_every_ns is not None and self.positions_every_ns <= 0:
-            raise ValueError("positions_every must be a positive duration, or null for no position trace")
-
-
-@dataclass(frozen=True)
-class OutputSpec:
-    """Where the run directory goes and what it holds; `view` adds a Rerun recording, `stream` a
-    live ZeroMQ publication, `topology` link-graph analytics (none changes the run's results)."""
-
-    dir: str = "runs"
-    trace: TraceSpec = field(default_factory=TraceSpec)
-    view: ViewSpec | None = None
-    stream: StreamSpec | None = None
-    topology: TopologySpec | None = None
-
-    def __post_init__(self) -> None:
-        if not self.dir.strip():
-            raise KeyValueError("dir", "expected a folder for the run directories, got ''")
-
-
-@dataclass(frozen=True)
-class CbrSpec:
-    """Constant-bit-rate traffic: `size`-byte packets at `rate` per second from each source to its
-    destination on `port`. Sessions are the listed `pairs` [source, destination], plus `sessions`
-    random pairs drawn from the run's seeded stream. Each session starts at `start` plus a uniform
-    random offset in [0, start_window) and stops at `stop` (default: the end of the run)."""
-
-    rate: float = 1.0
-    size: int = 64
-    pairs: tuple[tuple[int, int], ...] = ()
-    sessions: int = 0
-    start_ns: int = 0
-    start_window_ns: int = 0
-    stop_ns: int | None = None
-    port: int = 9
-
-    def __post_init__(self) -> None:
-        if not 1e-6 <= self.rate <= MAX_PACKET_RATE:
-            raise ValueError(f"rate must be at least 1e-06 (one packet in 11.6 days) and at most {MAX_PACKET_RATE:,} "
-                             "packets per second per source "
-                             f"(a gigabit link carries about 80,000 full frames a second), got {self.rate:g}")
-        if not 0 <= self.size <= 0xFFFF:
-            raise ValueError(f"size must be within 0..65535 bytes, got {self.size:,}")
-        if not 0 <= self.sessions <= MAX_SESSIONS:
-            raise ValueError(f"sessions must be within 0..{MAX_SESSIONS:,}, got {self.sessions:,}")
-        if not self.pairs and not self.sessions:
-            raise ValueError("give `pairs` or a number of random `sessions`")
-        if not 0 <= self.port <= 0xFFFF:
-            raise ValueError(f"port must be within 0..65535, got {self.port}")
-        if self.start_ns < 0 or self.start_window_ns < 0:
-            raise ValueError("start and start_window must be >= 0")
-        if self.stop_ns is not None and self.stop_ns <= self.start_ns:
-            raise ValueError(f"stop ({self.stop_ns / 1e9:g} s) must come after start ({self.start_ns / 1e9:g} s): no "
-                             "session would send anything")
-        for a, b in self.pairs:
-            if a == b or a < 0 or b < 0:
-                raise ValueError(f"each pair is [source, destination], two different node ids >= 0; got [{a}, {b}]")
-
-
-@dataclass(frozen=True)
 class Scenario:
     """A whole run, resolved and validated."""
 
     duration_ns: int
+    """How long the run lasts, in simulated time."""
     groups: tuple[GroupSpec, ...]
+    """The robots, as groups of identical ones."""
     name: str = "scenario"
+    """The scenario's name: it heads the report and names the run directory."""
     seed: int = 1
+    """The seed of every random stream in the run: the same scenario and seed give the same trace, bit for bit."""
     quantum_ns: int = 10_000_000
+    """How often positions flow to the network and the coordinator synchronises the two worlds."""
     physics: PhysicsSpec = field(default_factory=PhysicsSpec)
+    """The physics backend and its step."""
     network: NetworkSpec = field(default_factory=NetworkSpec)
+    """The network engine, its radio and routing."""
     world: WorldSpec = field(default_factory=WorldSpec)
+    """The arena, obstacles, props, terrain and wind."""
     output: OutputSpec = field(default_factory=OutputSpec)
+    """Where the run directory goes and what it records."""
     kills: tuple[KillSpec, ...] = ()
+    """Robots that die at given times."""
     traffic: tuple[CbrSpec, ...] = ()
+    """Constant-bit-rate traffic between nodes, besides what controllers send."""
     mavlink: MavlinkSpec | None = None
     """Simulated robots served as MAVLink vehicles and real vehicles as ghosts (paced to the wall clock)."""
     initial_state: str | None = None

@@ -35,10 +35,15 @@ class StreamSpec:
     run starts, so they see it from its first instant."""
 
     url: str
+    """Where to publish: tcp://HOST:PORT or ipc://PATH."""
     every: int = 10
+    """Publish every this many quanta."""
     hwm: int = 1000
+    """How many messages may wait for a slow subscriber; beyond, a publication is dropped and counted."""
     wait_for: int = 0
+    """How many subscribers must join before the run starts."""
     wait_s: float = 10.0
+    """How long (wall time, s) to wait for them."""
 
     def __post_init__(self) -> None:
         if not _URL.match(self.url):

@@ -14,9 +14,14 @@ class TopologySpec:
     connectivity (a dense eigenvalue problem) is computed up to `spectral_max` nodes."""
 
     every_ns: int = 1_000_000_000
+    """How often the link graph is sampled."""
     window_ns: int | None = None
+    """Two robots are linked if either heard the other within this before the sample (null:
+    network.neighbor_timeout)."""
     betweenness_exact_max: int = 300
+    """Betweenness is exact up to this many nodes, estimated from this many seeded sources above."""
     spectral_max: int = 2000
+    """Algebraic connectivity is computed up to this many nodes."""
 
     def __post_init__(self) -> None:
         if self.every_ns <= 0:

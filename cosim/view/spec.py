@@ -19,9 +19,14 @@ class ViewSpec:
     `rerun+http://HOST:PORT/proxy` URL; `cosim run --view` starts one on 127.0.0.1 and sets it)."""
 
     every_ns: int = 250_000_000
+    """One frame every this much simulated time (rounded up to whole quanta)."""
     layers: tuple[str, ...] = LAYERS
+    """What the frames show (any of robots, trails, links, packets, routes, events, metrics)."""
     trail: int = 10
+    """How many past frames each robot's trail shows."""
     connect: str | None = None
+    """A running Rerun viewer to stream the frames to (a rerun+http://HOST:PORT/proxy URL; null: the recording
+    only)."""
 
     def __post_init__(self) -> None:
         if self.every_ns <= 0:

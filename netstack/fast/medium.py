@@ -43,16 +43,25 @@ class Csma:
     """
 
     slot_ns: int = 20_000
+    """The backoff slot (default: the standard's; 20 us, 802.11b's, for a generic radio)."""
     sifs_ns: int = 10_000
+    """The short interframe space before an acknowledgement."""
     aifsn: int = 2
+    """Slots after SIFS that make DIFS, the idle time before access (2 for DCF)."""
     cw_min: int = 31
+    """The contention window of a frame's first attempt (backoff 0..cw_min slots)."""
     cw_max: int = 1023
+    """The largest window that doubling after failed attempts reaches."""
     preamble_ns: int = 192_000
     """Added to every frame's airtime (the radio's bit rate and overhead_bytes give the rest)."""
     ack_bytes: int = 14
+    """An acknowledgement's size (14 for 802.11)."""
     energy_detect_dbm: float = -82.0
+    """The total power of frames in the air at which a node senses the medium busy."""
     sinr_threshold_db: float = -5.0
+    """The SINR a frame needs over its whole length to be received (default: the standard's for the data rate)."""
     eifs: bool = True
+    """After a reception failed, wait EIFS instead of DIFS before counting down (802.11)."""
     cca_delay_ns: int = 4_000
     """How long after a frame starts other nodes sense it (ns-3: its 4 us preamble detection)."""
     backoff_first: bool = False

@@ -41,8 +41,11 @@ class LogDistance:
     """
 
     exponent: float = 3.0
+    """The path-loss exponent n (2: free space; 3-4: indoors, cluttered)."""
     reference_loss_db: float = 46.6777
+    """The loss L0 at the reference distance."""
     reference_distance_m: float = 1.0
+    """The reference distance d0 (m)."""
 
     def __post_init__(self) -> None:
         if not 0 < self.exponent <= 10:
@@ -71,6 +74,7 @@ class Friis:
     """Free-space propagation at a carrier frequency (2.4 GHz by default)."""
 
     frequency_hz: float = 2.4e9
+    """The carrier frequency (Hz)."""
 
     def __post_init__(self) -> None:
         check_frequency(self.frequency_hz)
@@ -94,7 +98,9 @@ class UnitDisk:
     """Every node within `range_m` hears the frame, nobody beyond; RSSI is reported from Friis."""
 
     range_m: float = 30.0
+    """The disc's radius (m): every node inside hears, none outside."""
     frequency_hz: float = 2.4e9
+    """The carrier frequency of the Friis RSSI reported (Hz)."""
 
     def __post_init__(self) -> None:
         if not 0 < self.range_m <= 1e7:
@@ -123,7 +129,9 @@ class TwoRayGround:
     """
 
     frequency_hz: float = 2.4e9
+    """The carrier frequency (Hz)."""
     antenna_height_m: float = 1.0
+    """Both antennas' height above their node's position (m)."""
 
     def __post_init__(self) -> None:
         check_frequency(self.frequency_hz)

@@ -56,7 +56,9 @@ class Ns3Options:
     """ns-3's own knobs (`network.radio.ns3`); inert when the fast engine runs."""
 
     rate_manager: Literal["constant", "minstrel", "ideal", "aarf"] = "constant"
+    """ns-3's rate control: `constant` (the radio's data rate), `minstrel`, `ideal` or `aarf`."""
     pcap: bool = False
+    """Write a pcap file of each node's frames into the run directory."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,9 @@ class QueueSpec:
     ns-3 keeps frames until sent, so only the fast engine, at 500 ms)."""
 
     frames: int = 500
+    """The most frames a node's queue holds; more are dropped."""
     lifetime_ns: int | None = None
+    """Frames older than this are dropped (null: the standard's, 500 ms)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.frames <= 1_000_000:
@@ -89,17 +93,24 @@ class RadioSpec:
     figure) and 802.15.4 (0 dBm, -106.58 dBm), a CC2420-class radio for `generic`."""
 
     standard: StandardName = GENERIC
+    """The radio standard: `802.11a`, `802.11b`, `802.11g`, `802.11n`, `802.15.4`, or `generic` (the fast
+    engine's free-form radio)."""
     data_rate_mbps: float | None = None
+    """The data frames' rate: one of the standard's (default: its lowest); a generic radio takes any (default 0.25)."""
     tx_power_dbm: float | None = None
+    """The transmit power (default: the standard's, 16.02 dBm for 802.11 as ns-3's)."""
     pathloss: Any = field(default_factory=LogDistance, metadata={"registry": PATHLOSS_MODELS, "tag": "model"})
+    """The propagation loss model and its settings (default: log-distance, exponent 3)."""
     rx_sensitivity_dbm: float | None = None
     """The weakest frame a receiver detects (ns-3: its preamble detection for 802.11; ignored by unit_disk)."""
     noise_figure_db: float | None = None
     """Noise floor = thermal noise over the standard's bandwidth + this; SNR = RSSI - noise floor."""
     channel: int | None = None
+    """The standard's channel number (default: its first; 802.15.4: 11)."""
     obstacle_loss_db: float = 0.0
     """Loss for each of the world's obstacles the line of sight crosses."""
     obstacles_block: bool = False
+    """An obstacle on the line of sight cuts the link entirely."""
     overhead_bytes: int | None = None
     """Generic radios only: header bytes added to each payload for the airtime."""
     max_payload_bytes: int | None = None
@@ -117,8 +128,11 @@ class RadioSpec:
     transmission attempts (default 7, 1..255); 802.15.4's macMaxFrameRetries counts retries after
     the first (default 3, 0..7); a generic radio's counts retries (default 7)."""
     queue: QueueSpec = field(default_factory=QueueSpec)
+    """Each node's transmit queue."""
     fast: FastOptions = field(default_factory=FastOptions)
+    """The fast engine's own settings (inert on ns-3)."""
     ns3: Ns3Options = field(default_factory=Ns3Options)
+    """ns-3's own settings (inert on the fast engine)."""
 
     def __post_init__(self) -> None:
         std = STANDARDS.get(self.standard)

@@ -17,6 +17,7 @@ class Direct(RoutingProtocol):
     @dataclass(frozen=True)
     class Params:
         interface: str | None = None
+        """The interface to send on (null: the first radio)."""
 
     name = "direct"
 

@@ -50,16 +50,27 @@ class AodvParams(_Attributes):
     would be half applied.)"""
 
     hello_interval_ns: int = 1_000_000_000
+    """How often a node broadcasts a hello."""
     enable_hello: bool = True
+    """Send hellos at all (false: links are learnt from traffic only)."""
     allowed_hello_loss: int = 2
+    """Hellos a neighbour may miss before its link counts as broken."""
     active_route_timeout_ns: int = 3_000_000_000
+    """How long an unused route stays valid."""
     rreq_retries: int = 2
+    """How many times a route request is retried before the destination counts as unreachable."""
     rreq_rate_limit: int = 10
+    """The most route requests a node sends per second."""
     rerr_rate_limit: int = 10
+    """The most route errors a node sends per second."""
     max_queue_len: int = 64
+    """The most packets waiting for a route."""
     max_queue_time_ns: int = 30_000_000_000
+    """How long a packet may wait for a route."""
     destination_only: bool = False
+    """Only the destination answers a route request."""
     gratuitous_reply: bool = True
+    """An intermediate node that answers also tells the destination (a gratuitous reply)."""
 
     def __post_init__(self) -> None:
         self._check(("hello_interval_ns", "active_route_timeout_ns", "max_queue_time_ns"),
@@ -73,10 +84,15 @@ class OlsrParams(_Attributes):
     """ns3::olsr::RoutingProtocol (RFC 3626): the message intervals and the node's willingness to relay."""
 
     hello_interval_ns: int = 2_000_000_000
+    """How often a node sends a HELLO."""
     tc_interval_ns: int = 5_000_000_000
+    """How often a node sends a topology control (TC) message."""
     mid_interval_ns: int = 5_000_000_000
+    """How often a node with several interfaces announces them (MID)."""
     hna_interval_ns: int = 5_000_000_000
+    """How often a node announces its host and network associations (HNA)."""
     willingness: Literal["never", "low", "default", "high", "always"] = "default"
+    """How willing the node is to relay for others: `never` to `always`."""
 
     def __post_init__(self) -> None:
         self._check(("hello_interval_ns", "tc_interval_ns", "mid_interval_ns", "hna_interval_ns"), ())
@@ -87,14 +103,23 @@ class DsdvParams(_Attributes):
     """ns3::dsdv::RoutingProtocol: full and triggered updates, settling time, buffering while no route."""
 
     periodic_update_interval_ns: int = 15_000_000_000
+    """How often a node sends its full routing table."""
     settling_time_ns: int = 5_000_000_000
+    """How long a route change waits before it is advertised."""
     holdtimes: int = 3
+    """A route expires after this many periodic update intervals without an update."""
     weighted_factor: float = 0.875
+    """The weight of the past in the settling-time average (0..1)."""
     enable_wst: bool = True
+    """Average settling times (weighted settling time) before advertising."""
     enable_buffering: bool = True
+    """Buffer packets while no route to their destination exists."""
     max_queue_len: int = 500
+    """The most packets buffered in all."""
     max_queued_per_dst: int = 5
+    """The most packets buffered per destination."""
     max_queue_time_ns: int = 30_000_000_000
+    """How long a packet may stay buffered."""
 
     def __post_init__(self) -> None:
         self._check(("periodic_update_interval_ns", "settling_time_ns", "max_queue_time_ns"),
