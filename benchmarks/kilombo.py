@@ -94,7 +94,7 @@ def follow(layout: str, controller: str, n: int, seconds: float) -> dict:
     t1 = time.perf_counter()
     sim.run()
     wall = time.perf_counter() - t1
-    sim_s = sim.now_ns / 1e9
+    sim_s = sim.clock.now_ns / 1e9
     c = sim.counters
     return {"workload": f"kilombo_follow_the_leader_{layout}", "controller": controller, "engine": sim.engine_path,
             "N": n, "simulated_s": sim_s,

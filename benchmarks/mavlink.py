@@ -78,7 +78,7 @@ def served(n: int, seconds: float, speed: float) -> dict:
         stop.set()
         gcs.join()
     rt = sim.extensions[0].metrics()["realtime"]
-    sim_s = sim.now_ns / 1e9
+    sim_s = sim.clock.now_ns / 1e9
     return {"workload": "mavlink_served_quadrotors", "N": n, "speed": speed, "simulated_s": sim_s,
             "wall_s": round(sim.wall_s, 3), "real_time_factor": round(sim_s / sim.wall_s, 2),
             "overruns": rt["overruns"], "worst_late_ms": round(rt["worst_late_s"] * 1e3, 1),

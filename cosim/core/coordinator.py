@@ -12,33 +12,57 @@ import logging
 import time
 import traceback
 from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 
 from controllers import Controller
+from cosim.core.clock import Clock
 from cosim.core.contact_log import ContactLog
 from cosim.core.crashes import CrashRules
-from cosim.core.delivery import deliver
+from cosim.core.delivery import Delivery
 from cosim.core.gc_pause import gc_paused
 from cosim.core.group_handle import GroupRouter, SimGroup
 from cosim.core.interruption import interruption
 from cosim.core.ip_events import record_ip_events
 from cosim.core.neighbor_table import NeighborTable
-from cosim.core.parts import Counters, Extension, GroupPlan, LoopRunner, PhaseFn, ProgressFn, RoutingPlan
+from cosim.core.parts import Counters, GroupPlan, PhaseFn, ProgressFn, RoutingPlan
+from cosim.core.population import Population
 from cosim.core.recorder import Recorder
 from cosim.core.reports import NEVER, Reports
 from cosim.core.sampler import Sampler
 from cosim.core.stack_host import SimStackHost
 from cosim.core.timeline import EventQueue, Priority
 from cosim.core.timeunits import NS_PER_S
+from cosim.core.transmitter import Transmitter
 from cosim.errors import SimulationError
-from netstack.backend import NetEvents, NetworkBackend
-from netstack.interfaces import Interfaces
+from netstack.backend import NetworkBackend
 from netstack.stack import NodeStack
 from physics.battery import Batteries
 from physics.world import World
 
 log = logging.getLogger(__name__)
+
+
+class Extension(Protocol):
+    """Something that lives beside the loop for the whole run (the MAVLink bridge): started before
+    the controllers' setup, finished after the run, and contributing metrics."""
+
+    def start(self, sim: Simulation) -> None: ...
+    def finish(self, sim: Simulation) -> None: ...
+    def metrics(self) -> dict: ...
+    def failures(self) -> list[str]:
+        """What it was asked to do and did not happen (a real vehicle that stopped obeying): the run failed."""
+        ...
+
+
+class LoopRunner(Protocol):
+    """Runs the timeline instead of the coordinator's own loop (the fused engine), with the same
+    semantics: after the controllers' setup, to `end_ns`, leaving the trace and counters as the
+    event loop would."""
+
+    def run(self, sim: Simulation, end_ns: int) -> None: ...
+
 
 class Simulation:
     """A built scenario ready to run: world, network, controllers on one timeline."""
@@ -62,117 +86,73 @@ class Simulation:
         interfaces: Sequence[str] = ("radio",),
         program_states: Sequence[dict | None] = (),
     ) -> None:
-        self.world, self.net, self.controllers, self.recorder = world, net, controllers, recorder
-        self.interface_names = tuple(interfaces)  # the radios, the first `network.radio`; rows' iface index it
-        self._multi = net if isinstance(net, Interfaces) else None
+        self.world = world
+        self.net = net
+        self.recorder = recorder
+        self.population = Population.of(controllers)
+        self.clock = Clock(EventQueue(self.population.alive))
         self._restore = list(program_states)  # per node: a state file's program state for restore_state
-        self.dt_ns, self.quantum_ns, self.duration_ns = dt_ns, quantum_ns, duration_ns
-        self.neighbor_timeout_ns, self.positions_every_ns = neighbor_timeout_ns, positions_every_ns
-        self.now_ns = 0
-        self.current_node: int | None = None  # whose code runs now (error reports); timers and stacks set it
+        self.dt_ns = dt_ns
+        self.quantum_ns = quantum_ns
+        self.duration_ns = duration_ns
+        self.neighbor_timeout_ns = neighbor_timeout_ns
+        self.positions_every_ns = positions_every_ns
         self.counters = Counters()
-        self.alive: np.ndarray = np.ones(len(controllers), dtype=bool)
-        self.queue = EventQueue(self.alive)
-        self.alive_list: list[bool] = [True] * len(controllers)  # the same, cheap to index from Python
         self.neighbor_table: NeighborTable | None = NeighborTable(len(controllers)) if net is not None else None
         self._dt_s = dt_ns / NS_PER_S
-        self.listens = np.array([type(c).listens() for c in controllers], dtype=bool)  # on_message: stop at receptions
-        self.hears_outcomes = [type(c).hears_outcomes() for c in controllers]  # on_outcome: stop at its sends' outcomes
         self.batteries = batteries
-        sampler = Sampler(recorder, world, self.alive, batteries, self.neighbor_table, self.counters, neighbor_timeout_ns)
+        self.transmitter = Transmitter(net, interfaces, self.clock, self.population.alive, self.counters, recorder, batteries,
+                                       self.kill)
+        sampler = Sampler(recorder, world, self.population.alive, batteries, self.neighbor_table, self.counters,
+                          neighbor_timeout_ns)
         self.reports = Reports(sampler, duration_ns, positions_every_ns or NS_PER_S, max(duration_ns // 100, dt_ns),
                                recorder.want_positions or self.neighbor_table is not None)
         self.collision_kills = None if collision_kills is None or not np.any(collision_kills) else np.asarray(collision_kills)
-        self.crash_rules, self.contact_log = crash_rules, contact_log
+        self.crash_rules = crash_rules
+        self.contact_log = contact_log
         if self.collision_kills is not None or crash_rules is not None or contact_log is not None:
             world.want_contacts()
-        self.stack_host = SimStackHost(self) if routing is not None else None
-        self.stacks = None if routing is None else _node_stacks(routing, self.stack_host)
-        self.rx_per_node: list[int] = [0] * len(controllers)  # frames each node's stack was handed
         self.extensions = tuple(extensions)
-        self.group_controllers = [g.controller for g in groups]
-        self.groups = [SimGroup(self, g.first, g.count, g.robot_rng, g.sensors) for g in groups]
-        self.group_router = GroupRouter(len(controllers), self.groups) if groups else None
+        self._receivers(routing, groups, interfaces)
         self.ip_overhead: tuple[int, int] = (0, 0)  # routing inside the backend (ns-3's AODV...): packets, bytes
         self.ip_frames_received: list[int] | None = None  # frames each node's MAC passed up, with such routing
         self.mac_counts: dict[str, int] = {}  # MAC-level frame counts (802.11 on ns-3)
         self.phase: PhaseFn | None = None
-        self._sent = False
-        self.wall_s = self._wall0 = 0.0
+        self.wall_s = 0.0
+        self._wall0 = 0.0
         self._runner: LoopRunner | None = None
         self._tick_action = self._tick  # one bound method, so the queue's first entry can be recognised
         self._latch = self.world.latch  # or _coast, decided when the run starts
         self.engine_path = "event"  # which engine runs the timeline: event (this loop) or fused (hand_loop_to)
+
+    def _receivers(self, routing: RoutingPlan | None, groups: Sequence[GroupPlan], interfaces: Sequence[str]) -> None:
+        """What receives the network's events: the per-node stacks (routed scenarios), the group
+        controllers' groups, and the delivery that hands them over."""
+        clock = self.clock
+        recorder = self.recorder
+        self.stack_host = None if routing is None else SimStackHost(clock, self.population, self.transmitter, recorder)
+        self.stacks = None if routing is None else _node_stacks(routing, self.stack_host)
+        self.group_controllers = [g.controller for g in groups]
+        self.groups = [SimGroup(self.world, clock, self.population.alive, self.transmitter, recorder, g.first, g.count,
+                                g.robot_rng, g.sensors) for g in groups]
+        self.group_router = GroupRouter(len(self.population), self.groups) if groups else None
+        self.delivery = Delivery(clock, self.population, self.counters, recorder, self.neighbor_table, self.stacks,
+                                 self.group_router, interfaces)
 
     def hand_loop_to(self, runner: LoopRunner) -> None:
         """Let `runner` run the timeline (the fused engine), with this loop's semantics; call before run()."""
         self._runner = runner
         self.engine_path = "fused"
 
-    # -- services used by node handles ---------------------------------------------------------
-    def interface_index(self, name: str | None) -> int:
-        """The number of the radio called `name` (None: the first, `network.radio`)."""
-        if name is None:
-            return 0
-        if name not in self.interface_names:
-            raise ValueError(f"no interface {name!r}; this scenario has {', '.join(self.interface_names)}")
-        return self.interface_names.index(name)
-
-    def send(self, src: int, dst: int, payload: bytes, iface: int = 0) -> int | None:
-        """A frame from src now, on interface number `iface`; None if src is dead."""
-        if self.net is None:
-            raise RuntimeError("this scenario has no network (network.backend: none)")
-        if not self.alive[src]:
-            return None
-        if not isinstance(payload, (bytes, bytearray, memoryview)):
-            raise TypeError(f"payload must be bytes, got {type(payload).__name__}")
-        if self._multi is not None:
-            tx = self._multi.send_on(iface, src, dst, bytes(payload), self.now_ns)
-        else:
-            tx = self.net.send(src, dst, bytes(payload), self.now_ns)
-        self._sent = True
-        if self.batteries is not None and self.batteries.transmit(src):
-            self.kill(src, "battery_empty", "transmission")
-        self.counters.sent += 1
-        if self.recorder.takes_network:
-            self.recorder.send(self.now_ns, src, dst, tx, len(payload), iface)
-        return tx
-
-    def send_many(self, srcs: np.ndarray, dsts: np.ndarray, payloads: list[bytes], iface: int = 0) -> np.ndarray:
-        """Frames from several nodes now, in this order (group controllers); -1 for dead senders."""
-        if self.net is None:
-            raise RuntimeError("this scenario has no network (network.backend: none)")
-        out = np.full(len(srcs), -1, dtype=np.int64)
-        live = self.alive[srcs]
-        if not live.any():
-            return out
-        if not live.all():
-            keep = live.tolist()
-            srcs, dsts, payloads = srcs[live], dsts[live], [p for p, k in zip(payloads, keep) if k]
-        if self._multi is not None:
-            tx = self._multi.send_many_on(iface, srcs, dsts, payloads, self.now_ns)
-        else:
-            tx = self.net.send_many(srcs, dsts, payloads, self.now_ns)
-        out[live] = tx
-        self._sent = True
-        self.counters.sent += len(srcs)
-        if self.recorder.takes_network:
-            sizes = np.fromiter((len(p) for p in payloads), dtype=np.int64, count=len(payloads))
-            self.recorder.send_many(self.now_ns, srcs, dsts, tx, sizes, iface)
-        if self.batteries is not None:
-            for src in srcs.tolist():
-                if self.batteries.transmit(src):
-                    self.kill(src, "battery_empty", "transmission")
-        return out
-
     def kill(self, node: int, kind: str = "killed", detail: str = "") -> None:
         """A dead robot stops moving, sensing, running timers and transmitting; recorded as an event."""
-        if not self.alive[node]:
+        pop = self.population
+        if not pop.alive[node]:
             return
-        self.recorder.event(self.now_ns, node, kind, detail)
+        self.recorder.event(self.clock.now_ns, node, kind, detail)
         self.counters.deaths += 1
-        self.alive[node] = False
-        self.alive_list[node] = False
+        pop.alive[node] = False
+        pop.alive_list[node] = False
         self.world.kill(node)
         if self.net is not None:
             self.net.set_alive(node, False)
@@ -181,7 +161,7 @@ class Simulation:
 
     # -- scheduled actions ---------------------------------------------------------------------
     def _tick(self) -> None:
-        t = self.now_ns
+        t = self.clock.now_ns
         w0 = time.perf_counter()
         self.world.step(self._dt_s)
         self.counters.physics_steps += 1
@@ -190,12 +170,12 @@ class Simulation:
         if self.contact_log is not None:
             self.contact_log.note(self.world, self.recorder, t)
         if self.crash_rules is not None:
-            for node, detail in self.crash_rules.crashes(self.world, self.alive):
+            for node, detail in self.crash_rules.crashes(self.world, self.population.alive):
                 self.kill(node, "crash", detail)
         if self.batteries is not None:
             b = self.batteries
             thrust = self.world.thrusts() if b.uses_thrust else None
-            for node in b.drain(self._dt_s, self.world.speeds(), self.alive, thrust).tolist():
+            for node in b.drain(self._dt_s, self.world.speeds(), self.population.alive, thrust).tolist():
                 self.kill(node, "battery_empty")
         if self.net is not None and t % self.quantum_ns == 0:
             self._sync()
@@ -203,43 +183,45 @@ class Simulation:
         self._after_tick(t)
 
     def _after_tick(self, t: int) -> None:
-        self.queue.push(t, Priority.LATCH, self._latch)
+        queue = self.clock.queue
+        queue.push(t, Priority.LATCH, self._latch)
         if t + self.dt_ns <= self.duration_ns:
-            self.queue.push(t + self.dt_ns, Priority.PHYSICS_STEP, self._tick_action)
+            queue.push(t + self.dt_ns, Priority.PHYSICS_STEP, self._tick_action)
 
     def _coast(self) -> None:
         """World.latch, and with it the ticks of a quiet stretch (nothing queued before the last of
         them) in one World.run_steps: the same calls in the same order, without the queue between."""
-        m = self.queue.quiet_ticks(self.now_ns, self.dt_ns, self.duration_ns, self._tick_action)
+        clock = self.clock
+        m = clock.queue.quiet_ticks(clock.now_ns, self.dt_ns, self.duration_ns, self._tick_action)
         if not m:
             self.world.latch()
             return
-        self.queue.pop()
+        clock.queue.pop()
         w0 = time.perf_counter()
         self.world.run_steps(self._dt_s, m)
         c = self.counters
-        c.physics_steps, c.events = c.physics_steps + m, c.events + 2 * m - 1  # events: ticks and latches not queued
+        c.physics_steps += m
+        c.events += 2 * m - 1  # ticks and latches not queued
         c.wall_physics_s += time.perf_counter() - w0
-        self.now_ns += m * self.dt_ns
-        self._after_tick(self.now_ns)
+        clock.now_ns += m * self.dt_ns
+        self._after_tick(clock.now_ns)
 
     def _collision_faults(self) -> None:
+        alive = self.population.alive
         for i, j in self.world.contacts():
             for me, other in ((i, j), (j, i)):
-                if me >= 0 and self.collision_kills[me] and self.alive[me]:
+                if me >= 0 and self.collision_kills[me] and alive[me]:
                     self.kill(me, "collision", "obstacle" if other < 0 else f"robot {other}")
 
     def _sync(self) -> None:
-        pos, vel = self.world.network_state(self.now_ns / NS_PER_S)
-        self.net.set_positions(self.now_ns, pos, vel)
+        now = self.clock.now_ns
+        pos, vel = self.world.network_state(now / NS_PER_S)
+        self.net.set_positions(now, pos, vel)
 
     def _report(self) -> None:
-        nxt = self.reports.run(self.now_ns)
+        nxt = self.reports.run(self.clock.now_ns)
         if nxt != NEVER:
-            self.queue.push(nxt, Priority.SAMPLE, self._report)
-
-    def _deliver(self, ev: NetEvents) -> None:
-        deliver(self, ev)
+            self.clock.queue.push(nxt, Priority.SAMPLE, self._report)
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self, progress: ProgressFn | None = None, phase: PhaseFn | None = None) -> None:
@@ -249,7 +231,8 @@ class Simulation:
         end = self.duration_ns
         self.phase = phase
         self._start_parts()
-        q = self.queue
+        clock = self.clock
+        q = clock.queue
         if self._may_coast():
             self._latch = self._coast
         q.push(self.dt_ns, Priority.PHYSICS_STEP, self._tick_action)
@@ -262,27 +245,27 @@ class Simulation:
             self._wall0 = time.perf_counter()
             self.reports.start(progress, self._wall0)
             for i, stack in enumerate(self.stacks or ()):
-                self.current_node = i
+                clock.current_node = i
                 stack.protocol.start()
             with gc_paused():  # tens of thousands of setups allocate what lives for the whole run
-                for i, ctrl in enumerate(self.controllers):
-                    self.current_node = i
+                for i, ctrl in enumerate(self.population.controllers):
+                    clock.current_node = i
                     ctrl.setup()
                     if self._restore and self._restore[i] is not None:
                         ctrl.restore_state(self._restore[i])
-                self.current_node = None
+                clock.current_node = None
                 for group in self.group_controllers:
                     group.setup()
             if self._runner is not None:
                 self._runner.run(self, end)
             else:
                 self._loop(end)
-            self.reports.finish(self.now_ns)
+            self.reports.finish(clock.now_ns)
         except (Exception, SystemExit) as exc:  # SystemExit: user code called sys.exit()
             stop = interruption(exc)
             if stop is not None:  # Ctrl-C or SIGTERM landed inside compiled code, which re-raised it wrapped
                 raise stop from None
-            raise SimulationError.during(exc, self.now_ns, self.current_node, traceback.format_exc()) from exc
+            raise SimulationError.during(exc, clock.now_ns, clock.current_node, traceback.format_exc()) from exc
         finally:
             self.wall_s = time.perf_counter() - self._wall0
             for ext in self.extensions:
@@ -299,8 +282,9 @@ class Simulation:
     def _start_parts(self) -> None:
         self.world.start()
         if self.net is not None:
-            stops = self.listens | np.array(self.hears_outcomes, dtype=bool)
-            listening = range(len(self.controllers)) if self.stacks is not None else np.nonzero(stops)[0].tolist()
+            pop = self.population
+            stops = pop.listens | np.array(pop.hears_outcomes, dtype=bool)
+            listening = range(len(pop)) if self.stacks is not None else np.nonzero(stops)[0].tolist()
             for node in listening:
                 self.net.set_listening(node, True)
             if self.stacks:
@@ -318,7 +302,10 @@ class Simulation:
             self.net.close()
 
     def _loop(self, end: int) -> None:
-        first, pop = self.queue.peek_time, self.queue.pop
+        clock = self.clock
+        tx = self.transmitter
+        deliver = self.delivery
+        first, pop = clock.queue.peek_time, clock.queue.pop
         net = self.net
         never = end + 1
         events = 0
@@ -326,7 +313,7 @@ class Simulation:
         wall_net = 0.0
         try:
             net_next = never if net is None else _or(net.next_event_ns(), never)
-            self._sent = False
+            tx.sent = False
             while True:
                 t = first()
                 if t is None or t > end:
@@ -336,28 +323,28 @@ class Simulation:
                     reached, ev = net.advance(t)
                     wall_net += perf() - w0
                     if ev is not None:
-                        self.now_ns = reached
-                        self._deliver(ev)
+                        clock.now_ns = reached
+                        deliver(ev)
                     net_next = _or(net.next_event_ns(), never)
-                    self._sent = False
+                    tx.sent = False
                     if ev is not None:
                         continue
                 entry = pop()
-                self.now_ns = t
-                self.current_node = None
+                clock.now_ns = t
+                clock.current_node = None
                 entry[3]()
                 events += 1
-                if self._sent:
-                    self._sent = False
+                if tx.sent:
+                    tx.sent = False
                     net_next = _or(net.next_event_ns(), never)
             if net is not None:
                 while True:
                     reached, ev = net.advance(end)
                     if ev is None:
                         break
-                    self.now_ns = reached
-                    self._deliver(ev)
-            self.now_ns = end
+                    clock.now_ns = reached
+                    deliver(ev)
+            clock.now_ns = end
         finally:
             self.counters.events += events
             self.counters.wall_network_s += wall_net

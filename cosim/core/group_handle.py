@@ -5,20 +5,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from controllers import GroupController, Inbox
+from cosim.core.clock import Clock
 from cosim.core.geometry import bearings, ranges, read_only, wrap_angle
-from cosim.core.recorder import record_values
+from cosim.core.recorder import Recorder, record_values
 from cosim.core.timeunits import NS_PER_S
+from cosim.core.transmitter import Transmitter
 from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
 from physics.robot import FLY_MODES, check_ground_velocity, require_finite, require_speed
 from physics.sensors import read_many
-
-if TYPE_CHECKING:
-    from cosim.core.coordinator import Simulation
+from physics.world import World
 
 _EMPTY_I = np.zeros(0, dtype=np.int64)
 _EMPTY_F = np.zeros(0)
@@ -26,14 +26,18 @@ _EMPTY_F = np.zeros(0)
 class SimGroup:
     """Robots first..first+n-1 of a simulation, programmed together."""
 
-    def __init__(self, sim: Simulation, first: int, n: int, robot_rng: Callable[[int], np.random.Generator],
-                 sensors: Sequence[dict] = ()) -> None:
-        self._sim = sim
+    def __init__(self, world: World, clock: Clock, alive: np.ndarray, transmitter: Transmitter, recorder: Recorder,
+                 first: int, n: int, robot_rng: Callable[[int], np.random.Generator], sensors: Sequence[dict] = ()) -> None:
+        self._world = world
+        self._clock = clock
+        self._alive = alive
+        self._transmitter = transmitter
+        self._recorder = recorder
         self.sensors = tuple(sensors)
         self.first = first
         self.n = n
         self.ids = np.arange(first, first + n, dtype=np.int64)
-        self.interfaces = sim.interface_names
+        self.interfaces = transmitter.interface_names
         self._slice = slice(first, first + n)
         self._robot_rng = robot_rng
         self._chunks: list[tuple[np.ndarray, ...]] = []
@@ -42,16 +46,16 @@ class SimGroup:
 
     # -- state -----------------------------------------------------------------------------------
     def positions(self) -> np.ndarray:
-        return read_only(self._sim.world.positions()[self._slice])
+        return read_only(self._world.positions()[self._slice])
 
     def velocities(self) -> np.ndarray:
-        return read_only(self._sim.world.velocities()[self._slice])
+        return read_only(self._world.velocities()[self._slice])
 
     def headings(self) -> np.ndarray:
-        return read_only(self._sim.world.headings()[self._slice])
+        return read_only(self._world.headings()[self._slice])
 
     def alive(self) -> np.ndarray:
-        return read_only(self._sim.alive[self._slice])
+        return read_only(self._alive[self._slice])
 
     def read(self, sensor: str, idx: np.ndarray | None = None) -> np.ndarray:
         """Each robot's `sensor` reading, stacked: what each robot's own sensor would read, with the
@@ -65,17 +69,17 @@ class SimGroup:
         return read_many(sensors)
 
     def all_positions(self) -> np.ndarray:
-        return read_only(self._sim.world.positions())
+        return read_only(self._world.positions())
 
     def all_headings(self) -> np.ndarray:
-        return read_only(self._sim.world.headings())
+        return read_only(self._world.headings())
 
     def range_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         me = self._members(idx)
-        return ranges(self._sim.world.positions(), me, np.asarray(nodes, dtype=np.int64))
+        return ranges(self._world.positions(), me, np.asarray(nodes, dtype=np.int64))
 
     def bearing_to(self, idx: np.ndarray, nodes: np.ndarray) -> np.ndarray:
-        world = self._sim.world
+        world = self._world
         me = self._members(idx)
         return bearings(world.positions(), world.headings(), me, np.asarray(nodes, dtype=np.int64))
 
@@ -107,7 +111,7 @@ class SimGroup:
     # -- commands --------------------------------------------------------------------------------
     def _wheeled(self) -> bool:
         if self._wheeled_cache is None:
-            slots = self._sim.world.drive_slot
+            slots = self._world.drive_slot
             if not slots.size:
                 return False  # before the world starts
             self._wheeled_cache = bool(np.all(slots[self._slice] >= 0))
@@ -119,7 +123,7 @@ class SimGroup:
 
     def _quads(self) -> bool:
         """Whether any robot of the group is a quadrotor (they fly the velocity and heading commands)."""
-        slots = self._sim.world.quad_slot
+        slots = self._world.quad_slot
         return bool(slots.size) and bool(np.any(slots[self._slice] >= 0))
 
     def _members(self, idx: Any) -> np.ndarray:
@@ -147,29 +151,29 @@ class SimGroup:
         rows = self._rows(idx)
         _require_per_robot("group.set_velocity", "vx vy vz", self.n if idx is None else len(rows), vx, vy, vz)
         if self._wheeled():
-            check_ground_velocity(self._sim.world, self.ids if idx is None else rows, vy, vz)
-        cmd = self._sim.world.cmd_vel
+            check_ground_velocity(self._world, self.ids if idx is None else rows, vy, vz)
+        cmd = self._world.cmd_vel
         cmd[rows, 0] = vx
         cmd[rows, 1] = vy
         cmd[rows, 2] = vz
         if self._wheeled():
-            self._sim.world.drive_many(self.ids if idx is None else rows, None, None)
+            self._world.drive_many(self.ids if idx is None else rows, None, None)
         elif self._quads():
-            self._sim.world.quads_follow(self.ids if idx is None else rows)
+            self._world.quads_follow(self.ids if idx is None else rows)
 
     def set_heading(self, heading: Any, idx: np.ndarray | None = None) -> None:
         require_finite("group.set_heading (or turn)", "heading", heading)
         rows = self._rows(idx)
         _require_per_robot("group.set_heading (or turn)", "heading", self.n if idx is None else len(rows), heading)
-        self._sim.world.cmd_heading[rows] = wrap_angle(np.asarray(heading, dtype=np.float64))
+        self._world.cmd_heading[rows] = wrap_angle(np.asarray(heading, dtype=np.float64))
         if self._quads():
-            self._sim.world.quads_steer(self.ids if idx is None else rows)
+            self._world.quads_steer(self.ids if idx is None else rows)
         elif self._wheeled():
-            self._sim.world.drive_many(self.ids if idx is None else rows, None, None)
+            self._world.drive_many(self.ids if idx is None else rows, None, None)
 
     def turn(self, angle: Any, idx: np.ndarray | None = None) -> None:
         rows = self._rows(idx)
-        self.set_heading(self._sim.world.cmd_heading[rows] + angle, idx)
+        self.set_heading(self._world.cmd_heading[rows] + angle, idx)
 
     def drive(self, v: Any, w: Any, idx: np.ndarray | None = None) -> None:
         if not self._wheeled():
@@ -179,13 +183,13 @@ class SimGroup:
         rows = self.ids if idx is None else self._rows(idx)
         count = len(rows)
         _require_per_robot("group.drive", "v w", count, v, w)
-        self._sim.world.drive_many(rows, np.broadcast_to(np.asarray(v, dtype=np.float64), (count,)),
+        self._world.drive_many(rows, np.broadcast_to(np.asarray(v, dtype=np.float64), (count,)),
                                    np.broadcast_to(np.asarray(w, dtype=np.float64), (count,)))
 
     def fly(self, mode: str, a: Any, b: Any, c: Any, d: Any = None, idx: np.ndarray | None = None) -> None:
         """Quadrotors: one setpoint per robot in a flight mode (see Robot.fly); each goes to the vehicle's
         cascaded PID, so this costs a call per robot."""
-        world = self._sim.world
+        world = self._world
         rows = self.ids if idx is None else self._members(idx)
         if not world.quad_slot.size or np.any(world.quad_slot[rows] < 0):
             raise ValueError(f"group of robots {self.first}..{self.first + self.n - 1} is not quadrotors "
@@ -205,17 +209,17 @@ class SimGroup:
                   interface: str | None = None) -> np.ndarray:
         src = self._members(idx)
         dst = np.full(len(src), BROADCAST, dtype=np.int64)
-        return self._sim.send_many(src, dst, _payload_list(payloads, len(src)),
-                                   self._sim.interface_index(interface))
+        return self._transmitter.send_many(src, dst, _payload_list(payloads, len(src)),
+                                   self._transmitter.interface_index(interface))
 
     def send(self, idx: np.ndarray, dst: np.ndarray, payloads: bytes | Sequence[bytes] | np.ndarray,
              interface: str | None = None) -> np.ndarray:
         src = self._members(idx)
         dst = np.broadcast_to(np.asarray(dst, dtype=np.int64), (len(src),))
-        if len(dst) and (dst.min() < 0 or dst.max() >= len(self._sim.alive)):
-            raise ValueError(f"dst must be node ids in 0..{len(self._sim.alive) - 1}")
-        return self._sim.send_many(src, dst, _payload_list(payloads, len(src)),
-                                   self._sim.interface_index(interface))
+        if len(dst) and (dst.min() < 0 or dst.max() >= len(self._alive)):
+            raise ValueError(f"dst must be node ids in 0..{len(self._alive) - 1}")
+        return self._transmitter.send_many(src, dst, _payload_list(payloads, len(src)),
+                                   self._transmitter.interface_index(interface))
 
     # -- randomness and metrics ------------------------------------------------------------------
     def robot_rng(self, i: int) -> np.random.Generator:
@@ -224,7 +228,7 @@ class SimGroup:
     def record(self, name: str, values: Any, idx: np.ndarray | None = None) -> None:
         nodes = self.ids if idx is None else self._members(idx)
         values = np.broadcast_to(record_values(values), (len(nodes),))
-        self._sim.recorder.record_many(self._sim.now_ns, nodes, name, values)
+        self._recorder.record_many(self._clock.now_ns, nodes, name, values)
 
 
 def _require_per_robot(command: str, names: str, count: int, *values: Any) -> None:

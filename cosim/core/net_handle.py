@@ -46,11 +46,11 @@ class NetHandle:
         if sim.stacks is None:
             if port != 0:
                 raise ValueError("ports need a routing protocol: set network.routing in the scenario")
-            return sim.send(self.node, dst, payload, sim.interface_index(interface))
+            return sim.transmitter.send(self.node, dst, payload, sim.transmitter.interface_index(interface))
         if interface is not None:
             raise ValueError("with network.routing the routing protocol picks the radio for each frame "
                              "(LinkServices.send_frame(..., interface=)); send without `interface`")
-        if not sim.alive_list[self.node]:
+        if not sim.population.alive_list[self.node]:
             return None
         if not isinstance(payload, (bytes, bytearray, memoryview)):
             raise TypeError(f"payload must be bytes, got {type(payload).__name__}")
@@ -105,8 +105,9 @@ class NetHandle:
     def _geometry(self, node: int) -> tuple[float, float]:
         """(range m, bearing rad in this robot's frame) to `node`, from the world's current poses."""
         w = self._sim.world
-        if not isinstance(node, (int, np.integer)) or isinstance(node, bool) or not 0 <= node < len(self._sim.alive):
-            raise ValueError(f"range_to/bearing_to: node must be a node id in 0..{len(self._sim.alive) - 1}, got {node!r}")
+        count = len(self._sim.population)
+        if not isinstance(node, (int, np.integer)) or isinstance(node, bool) or not 0 <= node < count:
+            raise ValueError(f"range_to/bearing_to: node must be a node id in 0..{count - 1}, got {node!r}")
         d = w.position_of(node) - w.position_of(self.node)
         rng = float(math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
         return rng, math.remainder(math.atan2(d[1], d[0]) - float(w.active_heading[self.node]), 2 * math.pi)
@@ -117,11 +118,11 @@ class NetHandle:
         table = sim.neighbor_table
         if table is None:
             return []
-        src, t, rssi = table.heard_arrays(self.node, sim.now_ns - sim.neighbor_timeout_ns)
+        src, t, rssi = table.heard_arrays(self.node, sim.clock.now_ns - sim.neighbor_timeout_ns)
         if not len(src):
             return []
         w = sim.world
         me = np.full(len(src), self.node)
         rng, bearing = ranges(w.positions(), me, src), bearings(w.positions(), w.headings(), me, src)
-        age = (sim.now_ns - t) / NS_PER_S
+        age = (sim.clock.now_ns - t) / NS_PER_S
         return [Neighbor(*row) for row in zip(src.tolist(), rng.tolist(), bearing.tolist(), rssi.tolist(), age.tolist())]

@@ -1,20 +1,15 @@
 """What a Simulation is built from and keeps: its counters, the plans for routed stacks and group
-controllers, the extension interface (the MAVLink bridge) and the progress callback."""
+controllers, and the progress callbacks."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from controllers import GroupController
 from netstack.routing.base import RoutingProtocol
-
-if TYPE_CHECKING:
-    from cosim.core.coordinator import Simulation
-
 
 ProgressFn = Callable[[int, int, float], None]
 PhaseFn = Callable[[str], None]
@@ -60,23 +55,3 @@ class GroupPlan:
     robot_rng: Callable[[int], np.random.Generator]
     sensors: Sequence[dict] = ()
     """Each robot's sensors by name (robot k of the group at index k)."""
-
-
-class Extension(Protocol):
-    """Something that lives beside the loop for the whole run (the MAVLink bridge): started before
-    the controllers' setup, finished after the run, and contributing metrics."""
-
-    def start(self, sim: Simulation) -> None: ...
-    def finish(self, sim: Simulation) -> None: ...
-    def metrics(self) -> dict: ...
-    def failures(self) -> list[str]:
-        """What it was asked to do and did not happen (a real vehicle that stopped obeying): the run failed."""
-        ...
-
-
-class LoopRunner(Protocol):
-    """Runs the timeline instead of the coordinator's own loop (the fused engine), with the same
-    semantics: after the controllers' setup, to `end_ns`, leaving the trace and counters as the
-    event loop would."""
-
-    def run(self, sim: Simulation, end_ns: int) -> None: ...

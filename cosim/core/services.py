@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from cosim.core.clock import Clock
+from cosim.core.recorder import Recorder
 from cosim.core.timers import Timer
 from cosim.core.timeunits import NS_PER_S
 
 MAX_SECONDS = 9.2e9
 """The longest period or delay a timer takes (s): int64 nanoseconds reach about 9.22e9 s."""
-
-if TYPE_CHECKING:
-    from cosim.core.coordinator import Simulation
 
 
 def _seconds_to_ns(value: float, what: str) -> int:
@@ -34,15 +32,17 @@ def _require_callable(call: str, fn: object) -> None:
 class SimServices:
     """Implements controllers.Services for one node, on simulated time."""
 
-    __slots__ = ("_rng", "_sim", "node")
+    __slots__ = ("_alive", "_clock", "_recorder", "_rng", "node")
 
-    def __init__(self, sim: Simulation, node: int, rng: np.random.Generator) -> None:
-        self._sim = sim
+    def __init__(self, clock: Clock, alive: list[bool], recorder: Recorder, node: int, rng: np.random.Generator) -> None:
+        self._clock = clock
+        self._alive = alive
+        self._recorder = recorder
         self.node = node
         self._rng = rng  # timer phases only, so user draws do not shift them
 
     def now_s(self) -> float:
-        return self._sim.now_ns / NS_PER_S
+        return self._clock.now_ns / NS_PER_S
 
     def every(self, period_s: float, fn: Callable[[], None], phase_s: float | None = None) -> Timer:
         period = _seconds_to_ns(period_s, "period")
@@ -56,17 +56,17 @@ class SimServices:
             phase = int(self._rng.integers(0, period))
         elif not 0 <= phase:
             raise ValueError(f"phase must be >= 0, got {phase} ns")
-        return Timer(self._sim, fn, self._sim.now_ns + phase, period, self.node)
+        return Timer(self._clock, self._alive, fn, self._clock.now_ns + phase, period, self.node)
 
     def after(self, delay_s: float, fn: Callable[[], None]) -> Timer:
         delay = _seconds_to_ns(delay_s, "delay")
         if delay < 0:
             raise ValueError(f"delay must be >= 0 seconds, got {delay_s!r}")
         _require_callable("after", fn)
-        return Timer(self._sim, fn, self._sim.now_ns + delay, 0, self.node)
+        return Timer(self._clock, self._alive, fn, self._clock.now_ns + delay, 0, self.node)
 
     def record(self, name: str, value: float) -> None:
-        self._sim.recorder.record(self._sim.now_ns, self.node, name, value)
+        self._recorder.record(self._clock.now_ns, self.node, name, value)
 
 
 class GroupServices(SimServices):
@@ -75,5 +75,5 @@ class GroupServices(SimServices):
 
     __slots__ = ()
 
-    def __init__(self, sim: Simulation, rng: np.random.Generator) -> None:
-        super().__init__(sim, -1, rng)
+    def __init__(self, clock: Clock, alive: list[bool], recorder: Recorder, rng: np.random.Generator) -> None:
+        super().__init__(clock, alive, recorder, -1, rng)

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from cosim.core.clock import Clock
 from cosim.core.timeline import Priority
-
-if TYPE_CHECKING:
-    from cosim.core.coordinator import Simulation
 
 _TIMER = int(Priority.TIMER)
 
@@ -18,25 +15,26 @@ class Timer:
     robot's death stops); `cancel()` stops it. A dead node's timers stop. A periodic timer waits in
     the queue's rings, which call the timer itself when it is due (cosim.core.timer_rings)."""
 
-    __slots__ = ("_alive", "_fn", "_node", "_period", "_sim", "_who", "cancelled")
+    __slots__ = ("_alive", "_clock", "_fn", "_node", "_period", "_who", "cancelled")
 
-    def __init__(self, sim: Simulation, fn: Callable[[], None], first_ns: int, period_ns: int, node: int) -> None:
-        self._sim = sim
+    def __init__(self, clock: Clock, alive: list[bool], fn: Callable[[], None], first_ns: int, period_ns: int,
+                 node: int) -> None:
+        self._clock = clock
         self._fn = fn
         self._period = period_ns
         self._node = node
-        self._who = node if node >= 0 else None  # what sim.current_node says while it runs
-        self._alive = sim.alive_list
+        self._who = node if node >= 0 else None  # what clock.current_node says while it runs
+        self._alive = alive
         self.cancelled = False
         if period_ns:
-            sim.queue.every(first_ns, period_ns, node, self)
+            clock.queue.every(first_ns, period_ns, node, self)
         else:
-            sim.queue.push(first_ns, _TIMER, self._fire)
+            clock.queue.push(first_ns, _TIMER, self._fire)
 
     def cancel(self) -> None:
         self.cancelled = True
         if self._period:
-            self._sim.queue.cancel(self)
+            self._clock.queue.cancel(self)
 
     @property
     def callback(self) -> Callable[[], None]:
@@ -51,11 +49,11 @@ class Timer:
     def __call__(self) -> None:
         """The periodic timer is due: its callback runs as its node's (the rings have checked that it
         was not cancelled and that its node lives)."""
-        self._sim.current_node = self._who
+        self._clock.current_node = self._who
         self._fn()
 
     def _fire(self) -> None:
         if self.cancelled or (self._node >= 0 and not self._alive[self._node]):
             return
-        self._sim.current_node = self._who
+        self._clock.current_node = self._who
         self._fn()

@@ -20,12 +20,12 @@ import numpy as np
 from controllers import Controller, GroupController
 from controllers.compiled.refusals import ProgramError
 from cosim.core.contact_log import ContactLog
-from cosim.core.coordinator import Simulation
+from cosim.core.coordinator import Extension, Simulation
 from cosim.core.crashes import CrashRules
 from cosim.core.gc_pause import gc_paused
 from cosim.core.group_handle import GroupTick
 from cosim.core.net_handle import NetHandle
-from cosim.core.parts import Extension, GroupPlan, RoutingPlan
+from cosim.core.parts import GroupPlan, RoutingPlan
 from cosim.core.recorder import Recorder
 from cosim.core.seeding import SeedStreams
 from cosim.core.services import GroupServices, SimServices
@@ -202,9 +202,9 @@ def _schedule_faults(s: Scenario, sim: Simulation, streams: SeedStreams, nodes: 
         if mttf is not None:
             t = round(streams.generator("faults", n.node).exponential(mttf))
             if t <= s.duration_ns:
-                sim.queue.push(t, Priority.TIMER, lambda i=n.node: sim.kill(i, "random_failure"))
+                sim.clock.queue.push(t, Priority.TIMER, lambda i=n.node: sim.kill(i, "random_failure"))
     for kill in s.kills:
-        sim.queue.push(kill.at_ns, Priority.TIMER, lambda i=kill.node: sim.kill(i, "scheduled"))
+        sim.clock.queue.push(kill.at_ns, Priority.TIMER, lambda i=kill.node: sim.kill(i, "scheduled"))
 
 
 def _make_sensors(s: Scenario, world: World, streams: SeedStreams, nodes: list[_Node], mapper: Mapper) -> list[dict]:
@@ -223,7 +223,7 @@ def _bind_controllers(s: Scenario, sim: Simulation, streams: SeedStreams, nodes:
     for n in nodes:
         i = n.node
         sensors = sensors_of[i]
-        services = SimServices(sim, i, streams.generator("timers", i))
+        services = SimServices(sim.clock, sim.population.alive_list, sim.recorder, i, streams.generator("timers", i))
         robot = Robot(world, i, sensors, sim.batteries) if bridge is None else bridge.robot_for(i, world, sensors, sim.batteries)
         if i in firmware:
             from cosim.mavlink.sitl_coupling import SitlRobot
@@ -277,7 +277,7 @@ def _build(s: Scenario, run_dir: Path | None) -> Simulation:
     _schedule_faults(s, sim, streams, nodes)
     for r in initial or ():
         if not r.alive:
-            sim.queue.push(0, Priority.TIMER, lambda i=r.node: sim.kill(i, "dead", "in the initial state"))
+            sim.clock.queue.push(0, Priority.TIMER, lambda i=r.node: sim.kill(i, "dead", "in the initial state"))
     if plan is not None:
         traffic.schedule(sim, traffic.sessions_of(s.traffic, s.n_nodes, s.duration_ns, streams.generator("traffic")))
     _bind_controllers(s, sim, streams, nodes, sensors, bridge)
@@ -313,7 +313,8 @@ def _bind_groups(s: Scenario, sim: Simulation, streams: SeedStreams, mapper: Map
     for group, ctrl in zip(sim.groups, sim.group_controllers):
         gi = spans[group.first]
         spec = s.groups[gi].controller
-        services = GroupServices(sim, streams.generator("group.timers", group.first))
+        services = GroupServices(sim.clock, sim.population.alive_list, sim.recorder,
+                                 streams.generator("group.timers", group.first))
         ctrl.bind(group, streams.generator("group", group.first), services)
         period = controller_period_ns(spec, type(ctrl), mapper, f"groups[{gi}].controller")
         if period is not None and type(ctrl).steps():

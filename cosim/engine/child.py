@@ -40,7 +40,7 @@ def main(argv: list[str]) -> int:
         say(f"phase {text}")
 
     def built(sim) -> None:
-        clock.now_ns = lambda: sim.now_ns
+        clock.now_ns = lambda: sim.clock.now_ns
 
     try:
         result = run_in(scenario, run_dir, progress=progress, argv=command, phase=lambda text: say(f"phase {text}"),

@@ -86,13 +86,13 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
         except KeyboardInterrupt as exc:
             if not signals.caught and sim is not None:  # no signal came: the run's own code raised it
                 status, text = "failed", traceback.format_exc()
-                error = str(SimulationError.during(exc, sim.now_ns, sim.current_node, text))
+                error = str(SimulationError.during(exc, sim.clock.now_ns, sim.clock.current_node, text))
                 _write_quietly(directory / "error.txt", text)
             else:
                 status = "interrupted"
                 error = str(exc) if isinstance(exc, Terminated) else "interrupted by the user (Ctrl-C)"
                 log.warning("run %s at t = %.3f s; writing what was computed", error,
-                            sim.now_ns / NS_PER_S if sim else 0.0)
+                            sim.clock.now_ns / NS_PER_S if sim else 0.0)
         except Exception as exc:  # a bug in a backend: still leave a record
             if not prepared:
                 raise  # the directory cannot be written: nothing to record in
@@ -144,7 +144,7 @@ def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status:
     for w in warnings:
         log.warning("run %s: %s", scenario.name, w)
     _write_quietly(directory / "summary.txt", summary_text(scenario, metrics, status, error, warnings))
-    extra: dict = {"error": error, "t_s": sim.now_ns / NS_PER_S if sim else 0.0} if error else {}
+    extra: dict = {"error": error, "t_s": sim.clock.now_ns / NS_PER_S if sim else 0.0} if error else {}
     if warnings:
         extra["warnings"] = warnings
     if metrics_digest:

@@ -52,9 +52,9 @@ def schedule(sim: Simulation, sessions: list[Session]) -> None:
         holder: list[Timer] = []
 
         def fire(sess=sess, stack=stack, payload=payload, holder=holder) -> None:
-            if sim.now_ns > sess.stop_ns:
+            if sim.clock.now_ns > sess.stop_ns:
                 holder[0].cancel()
                 return
             stack.send(sess.dst, payload, sess.port)
 
-        holder.append(Timer(sim, fire, sess.start_ns, sess.period_ns, sess.src))
+        holder.append(Timer(sim.clock, sim.population.alive_list, fire, sess.start_ns, sess.period_ns, sess.src))

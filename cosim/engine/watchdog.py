@@ -40,9 +40,9 @@ class Watchdog:
         self._thread.join()
 
     def _watch(self) -> None:
-        seen, since, compiled = self._sim.now_ns, time.monotonic(), CLOCK.so_far()
+        seen, since, compiled = self._sim.clock.now_ns, time.monotonic(), CLOCK.so_far()
         while not self._done.wait(self._poll_s):
-            now, compiling = self._sim.now_ns, CLOCK.so_far()
+            now, compiling = self._sim.clock.now_ns, CLOCK.so_far()
             if now != seen or compiling != compiled:
                 seen, since, compiled = now, time.monotonic(), compiling
             elif time.monotonic() - since > self._limit_s:
@@ -50,7 +50,7 @@ class Watchdog:
                 return
 
     def _stop(self, t_ns: int) -> None:
-        node = self._sim.current_node
+        node = self._sim.clock.current_node
         whose = f"robot {node}'s code" if node is not None else "user code (a group controller or a handler)"
         text = (f"{whose} has not returned for {self._limit_s:g} s of wall time (watchdog), at t = {t_ns / 1e9:.9f} s "
                 "simulated: a loop that never ends?")

@@ -123,14 +123,14 @@ def _roles(groups: list[CompiledGroup], timer: Timer, kinds: dict[type, dict]) -
 def own_timers(sim: Simulation, groups: list[CompiledGroup]) -> None:
     """The loop's own events (ticks, latches, reports) off the queue, and its rings given the kinds of
     the timers it runs itself (programs', compiled groups' and compiled controllers'); Python's stay."""
-    sim.queue.take(lambda entry: entry[1] != Priority.TIMER)
+    sim.clock.queue.take(lambda entry: entry[1] != Priority.TIMER)
     kinds: dict[type, dict] = {}
 
     def role(action: Callable[[], None], node: int) -> tuple[int, int, int]:
         found = _roles(groups, action, kinds) if isinstance(action, Timer) else None
         return (PYTHON, node, 0) if found is None else found
 
-    sim.queue.run_as(role)
+    sim.clock.queue.run_as(role)
 
 
 def _stack(records: list[np.ndarray]) -> np.ndarray:
@@ -170,7 +170,7 @@ def programs_of(controllers: list, variants: list[tuple], records: int, net: Fas
 
 def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) -> loop.Groups:
     """The compiled groups' parts (their controllers' own state and buffers), and who belongs to which."""
-    n = len(sim.controllers)
+    n = len(sim.population.controllers)
     group_of, index = np.full(n, -1, np.int64), np.zeros(n, np.int64)
     parts = []
     cfg = net.config

@@ -34,7 +34,7 @@ def engine_choice() -> str:
 def compiled_parts(sim) -> bool:
     """Whether any robot runs compiled code the fused engine could take (a Program, a CompiledController
     or a CompiledGroup)."""
-    return any(isinstance(c, (Program, CompiledController)) for c in sim.controllers) or any(
+    return any(isinstance(c, (Program, CompiledController)) for c in sim.population.controllers) or any(
         isinstance(g, CompiledGroup) for g in sim.group_controllers)
 
 
@@ -42,19 +42,19 @@ def _robots(sim) -> str | None:
     """Why the robots' controllers keep the run on the event engine (None: they do not)."""
     if not all(isinstance(g, CompiledGroup) for g in sim.group_controllers):
         return "a group controller that is not compiled"
-    rssi = [type(c).__name__ for c in sim.controllers if isinstance(c, CompiledController) and _reads_rssi(type(c))]
+    rssi = [type(c).__name__ for c in sim.population.controllers if isinstance(c, CompiledController) and _reads_rssi(type(c))]
     if rssi:
         return (f"{rssi[0]}.on_message reads m.rssi_dbm, which the fused engine's compiled logarithm could give "
                 "a last bit apart from numpy's")
-    listening = [type(c).__name__ for c in sim.controllers
+    listening = [type(c).__name__ for c in sim.population.controllers
                  if not isinstance(c, (Program, CompiledController)) and type(c).listens()]
     if listening:
         return f"a Python controller that listens ({listening[0]}.on_message)"
-    outcomes = [type(c).__name__ for c in sim.controllers if type(c).hears_outcomes()]
+    outcomes = [type(c).__name__ for c in sim.population.controllers if type(c).hears_outcomes()]
     if outcomes:
         return f"a controller that hears its unicasts' outcomes ({outcomes[0]}.on_outcome)"
     specs = sim.world.specs
-    if any(isinstance(c, Program) and specs[i].drive is not None for i, c in enumerate(sim.controllers)):
+    if any(isinstance(c, Program) and specs[i].drive is not None for i, c in enumerate(sim.population.controllers)):
         return "a compiled Program on a differential-drive body (Programs run on point robots)"
     return None
 

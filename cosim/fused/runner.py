@@ -36,8 +36,8 @@ class FusedLoop:
         world, net = sim.world, sim.net
         assert isinstance(world, KinematicWorld) and isinstance(net, FastBackend)
         groups = [g for g in sim.group_controllers if isinstance(g, CompiledGroup)]
-        variants = _variants(sim.controllers, Program)  # a class with its parameters
-        ctl_variants = _variants(sim.controllers, CompiledController)
+        variants = _variants(sim.population.controllers, Program)  # a class with its parameters
+        ctl_variants = _variants(sim.population.controllers, CompiledController)
         module = fused_module(tuple(cls for cls, _ in variants), Path(loop.__file__), tuple(type(g) for g in groups),
                               tuple(cls for cls, _ in ctl_variants))
         width = max([12] + [type(g).payload_bytes for g in groups] + [cls.payload_bytes for cls, _ in ctl_variants])
@@ -46,14 +46,14 @@ class FusedLoop:
             R, _ = net.share(width)
             build.own_timers(sim, groups)
             room = build.call_room(bool(variants), bool(ctl_variants), groups)
-            P = build.programs_of(sim.controllers, variants, int(room[1]), net)
+            P = build.programs_of(sim.population.controllers, variants, int(room[1]), net)
             G = build.groups_of(sim, groups, net)
-            C = build.controllers_of(sim.controllers, ctl_variants, net)
+            C = build.controllers_of(sim.population.controllers, ctl_variants, net)
             L = build.log_of(room)
         clock = np.array([sim.dt_ns, 0, sim.dt_ns, sim.quantum_ns, sim.duration_ns], dtype=np.int64)
         outputs = _Outputs(sim, net, P)
         _Stretches(sim, module, outputs, world, (W, R, P, G, C, L, clock), net).run(end_ns)
-        sim.now_ns = end_ns
+        sim.clock.now_ns = end_ns
 
 
 REPORTS = -1
@@ -71,7 +71,7 @@ class _Stretches:
     def _stop(self, end_ns: int) -> tuple[int, int, int]:
         """The next event Python runs: (time, priority, sequence), the reports' with sequence REPORTS;
         (end + 1, 0, 0) if none."""
-        head = self.sim.queue.peek()
+        head = self.sim.clock.queue.peek()
         best = (end_ns + 1, 0, 0)
         if head is not None and head[0] <= end_ns:
             best = head[:3]
@@ -84,7 +84,7 @@ class _Stretches:
         sim, outputs = self.sim, self.outputs
         advance, typed_once = self.module.advance, False
         stop = np.zeros(3, np.int64)
-        queue = sim.queue
+        queue = sim.clock.queue
         while True:
             W, R, P, G, C, L, clock = self.parts
             F = self.net.flights  # the frames in the air, grown by either (netstack.fast.air.roomy)
@@ -104,9 +104,9 @@ class _Stretches:
                 continue
             if status == loop.ENDED:
                 break
-            sim.now_ns = int(stop[0])
+            sim.clock.now_ns = int(stop[0])
             if stop[2] == REPORTS:
-                sim.reports.run(sim.now_ns)
+                sim.reports.run(sim.clock.now_ns)
             else:
                 self._python()
             sim.counters.events += 1
@@ -123,19 +123,19 @@ class _Stretches:
         """The timers compiled controllers asked for, started in Python in the order asked, numbered
         where the event engine numbers them (they join the rings, which the loop then runs)."""
         sim = self.sim
-        sim.now_ns = int(C.pend_t[0])
+        sim.clock.now_ns = int(C.pend_t[0])
         for robot, number, period, phase in C.pend[:int(C.pend_n[0])].tolist():
-            sim.current_node = int(robot)
-            sim.controllers[int(robot)].start_timer(int(number), period, phase)
+            sim.clock.current_node = int(robot)
+            sim.population.controllers[int(robot)].start_timer(int(number), period, phase)
         C.pend_n[0] = 0
-        sim.current_node = None
+        sim.clock.current_node = None
 
     def _python(self) -> None:
         """The first queued Python event; commands it gave the drives reach them now (the loop
         latches by itself)."""
         sim = self.sim
-        entry = sim.queue.pop()
-        sim.current_node = None
+        entry = sim.clock.queue.pop()
+        sim.clock.current_node = None
         entry[3]()
         self._drives()
 

@@ -171,7 +171,7 @@ class MavlinkBridge:
                 up.append(ghost.vehicle)
                 self._bring_up(ghost, streaming_wait(up))
         self.pacer.restart()
-        sim.queue.push(0, Priority.TIMER, self._poll)
+        sim.clock.queue.push(0, Priority.TIMER, self._poll)
 
     def _body(self, world: Any, node: int) -> QuadBody | RoverBody:
         slot = int(world.quad_slot[node]) if world.quad_slot.size else -1
@@ -204,7 +204,7 @@ class MavlinkBridge:
         log.info("ghost of robot %d: vehicle %d found at %s; taking off", ghost.node, v.sysid, tuple(self._arena_pos(v)))
         if s.mission:
             fly_mission(v, self._mission_items(ghost), wait)
-            self._sim.recorder.event(self._sim.now_ns, ghost.node, "ghost_mission",
+            self._sim.recorder.event(self._sim.clock.now_ns, ghost.node, "ghost_mission",
                                      f"vehicle {v.sysid} flies {len(s.mission)} waypoints, then {s.mission_end}")
         else:
             take_off(v, s.altitude, wait)
@@ -258,13 +258,13 @@ class MavlinkBridge:
     # -- every poll ------------------------------------------------------------------------------
     def _poll(self) -> None:
         sim = self._sim
-        now_s = sim.now_ns / NS_PER_S
+        now_s = sim.clock.now_ns / NS_PER_S
         self.pacer.wait(now_s)
         for port in self.ports.values():
             port.poll(now_s)
         for (node, *_), ep in zip(self._serve_plan, self.endpoints):
             for text in ep.failsafes[self._traced.get(node, 0):]:  # what a served vehicle did by itself
-                sim.recorder.event(sim.now_ns, node, "served_failsafe", f"vehicle {ep.sysid}: {text}")
+                sim.recorder.event(sim.clock.now_ns, node, "served_failsafe", f"vehicle {ep.sysid}: {text}")
             self._traced[node] = len(ep.failsafes)
         if self.ghosts:
             wall = time.monotonic()
@@ -273,9 +273,9 @@ class MavlinkBridge:
             for ghost in self.ghosts.values():
                 ghost.vehicle.tick(wall)
                 self._watch(ghost, wall)
-        nxt = sim.now_ns + self.spec.poll_every_ns
+        nxt = sim.clock.now_ns + self.spec.poll_every_ns
         if nxt <= sim.duration_ns:
-            sim.queue.push(nxt, Priority.TIMER, self._poll)
+            sim.clock.queue.push(nxt, Priority.TIMER, self._poll)
 
     def _watch(self, ghost: Ghost, wall: float) -> None:
         v = ghost.vehicle
@@ -284,18 +284,18 @@ class MavlinkBridge:
             self._update_twin(ghost)
             if ghost.stale:
                 ghost.stale = False
-                sim.recorder.event(sim.now_ns, ghost.node, "ghost_fresh", f"telemetry from vehicle {v.sysid} again")
+                sim.recorder.event(sim.clock.now_ns, ghost.node, "ghost_fresh", f"telemetry from vehicle {v.sysid} again")
         elif not ghost.stale and wall - ghost.seen_t > ghost.spec.stale_after_ns / NS_PER_S:
             ghost.stale = True
             ghost.stale_events += 1
             age = wall - ghost.seen_t
-            sim.recorder.event(sim.now_ns, ghost.node, "ghost_stale", f"no position from vehicle {v.sysid} for {age:.1f} s")
+            sim.recorder.event(sim.clock.now_ns, ghost.node, "ghost_stale", f"no position from vehicle {v.sysid} for {age:.1f} s")
             log.warning("ghost of robot %d: no position from vehicle %d for %.1f s", ghost.node, v.sysid, age)
             w = sim.world
             w.set_external_pose(ghost.node, w.position_of(ghost.node), np.zeros(3), float(w.active_heading[ghost.node]))
         if v.failsafe is not None and ghost.reported_failsafe is None:
             ghost.reported_failsafe = v.failsafe
-            sim.recorder.event(sim.now_ns, ghost.node, "ghost_failsafe", v.failsafe)
+            sim.recorder.event(sim.clock.now_ns, ghost.node, "ghost_failsafe", v.failsafe)
 
     def _arena_pos(self, v: MavlinkVehicle) -> np.ndarray:
         g = v.latest["GLOBAL_POSITION_INT"]

@@ -138,7 +138,7 @@ class SitlCoupling:
         """Answer each firmware's last frame with the state of this tick's instant, take its next frame
         and set its motors for the tick."""
         sim = self._sim
-        t_s = (sim.now_ns - sim.dt_ns + tick * sim.dt_ns / ticks) / NS_PER_S
+        t_s = (sim.clock.now_ns - sim.dt_ns + tick * sim.dt_ns / ticks) / NS_PER_S
         h = sim.dt_ns / ticks / NS_PER_S
         for v in self.vehicles:
             if v.pending is None:
@@ -193,7 +193,7 @@ class SitlCoupling:
         v.stats["restarts"] += 1
         sim.world.reset_quadrotor(v.node, v.start, v.heading0)
         v.prev_vel = np.zeros(3)
-        sim.recorder.event(sim.now_ns, v.node, "sitl_restart", f"firmware frame count went back after {v.last.frame_count}")
+        sim.recorder.event(sim.clock.now_ns, v.node, "sitl_restart", f"firmware frame count went back after {v.last.frame_count}")
         log.warning("robot %d: the ArduPilot firmware restarted; the vehicle is back at its start", v.node)
 
     @staticmethod

@@ -22,8 +22,8 @@ def final_states(sim: Simulation, scenario: Scenario, warnings: list[str]) -> li
     pos, heading = sim.world.positions(), sim.world.headings()
     robots = []
     faults: dict[tuple[str, str, str], list[int]] = {}  # (group, class, problem): the robots
-    for i, ctrl in enumerate(sim.controllers):
-        sim.current_node = i
+    for i, ctrl in enumerate(sim.population.controllers):
+        sim.clock.current_node = i
         try:
             state = ctrl.save_state()
             problem = state_problem(state)
@@ -33,8 +33,8 @@ def final_states(sim: Simulation, scenario: Scenario, warnings: list[str]) -> li
             faults.setdefault((groups[i], type(ctrl).__name__, problem), []).append(i)
             state = None
         robots.append(RobotState(i, groups[i], (float(pos[i, 0]), float(pos[i, 1]), float(pos[i, 2])), float(heading[i]),
-                                 bool(sim.alive[i]), state))
-    sim.current_node = None
+                                 bool(sim.population.alive[i]), state))
+    sim.clock.current_node = None
     for (group, cls, problem), nodes in faults.items():
         warnings.append(f"{_robots(nodes)} ({group}): {cls}.save_state() {problem}; "
                         f"{'its state is' if len(nodes) == 1 else 'their states are'} null in final_state.json")
@@ -51,4 +51,4 @@ def _robots(nodes: list[int], shown: int = 5) -> str:
 
 def write_final_state(sim: Simulation, scenario: Scenario, directory: Path, robots: list[RobotState]) -> None:
     """Write the states final_states took."""
-    write_state(directory / "final_state.json", scenario.name, scenario.seed, sim.now_ns / NS_PER_S, robots)
+    write_state(directory / "final_state.json", scenario.name, scenario.seed, sim.clock.now_ns / NS_PER_S, robots)

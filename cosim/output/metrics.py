@@ -20,7 +20,7 @@ def metrics_of(sim: Simulation, scenario: Scenario, digest: str | None, compile_
     """The run's figures. `compile_s`: wall time the run spent compiling kernels (a first run on a
     machine), inside `wall_s` and left out of `real_time_factor`."""
     c = sim.counters
-    sim_s = sim.now_ns / NS_PER_S
+    sim_s = sim.clock.now_ns / NS_PER_S
     running_s = sim.wall_s - compile_s
     return {
         "nodes": scenario.n_nodes,
@@ -39,7 +39,7 @@ def metrics_of(sim: Simulation, scenario: Scenario, digest: str | None, compile_
         "mean_neighbors": float(np.mean(c.neighbor_samples)) if c.neighbor_samples else 0.0,
         "physics_steps": c.physics_steps,
         "events": c.events,
-        "alive_at_end": int(sim.alive.sum()),
+        "alive_at_end": int(sim.population.alive.sum()),
         "deaths": c.deaths,
         "trace_sha256": digest,
         "engine_path": sim.engine_path,
@@ -55,7 +55,7 @@ def run_routing_metrics(sim: Simulation, scenario: Scenario, trace_dir: Path) ->
         return pq.read_table(path).to_pydict() if path.exists() else None
 
     packets = table("packets") or {k: [] for k in ("t_ns", "node", "kind", "src", "dst", "port", "seq", "hops", "size", "detail")}
-    per_node = sim.ip_frames_received or sim.rx_per_node
+    per_node = sim.ip_frames_received or sim.delivery.rx_per_node
     m = routing_metrics(packets, scenario.n_nodes, sim.ip_overhead, per_node)
     if packets["t_ns"]:
         m.update(packet_invariants(packets))

@@ -47,12 +47,12 @@ class StreamPublisher:
             link.close()
             raise
         self._link, self._sim = link, sim
-        sim.queue.push(0, Priority.SAMPLE, self._publish)
+        sim.clock.queue.push(0, Priority.SAMPLE, self._publish)
 
     def finish(self, sim) -> None:
         if self._link is None:
             return
-        self._send(END_TOPIC, sim.now_ns, {})
+        self._send(END_TOPIC, sim.clock.now_ns, {})
         stats = self._link.close()
         if stats is None:
             log.warning("output.stream: %s; the run is unaffected, its stream ended early", self._link.died)
@@ -73,16 +73,16 @@ class StreamPublisher:
         sim = self._sim
         w = sim.world
         state = {"pos": w.positions(), "vel": w.velocities(), "heading": np.asarray(w.headings(), dtype=np.float64),
-                 "alive": sim.alive.astype(np.uint8)}
+                 "alive": sim.population.alive.astype(np.uint8)}
         rows = {k: np.concatenate(v).astype(np.int64) if v else np.zeros(0, np.int64) for k, v in self._rows.items()}
-        self._send(STATE_TOPIC, sim.now_ns, state | self._send_rows() | rows)
+        self._send(STATE_TOPIC, sim.clock.now_ns, state | self._send_rows() | rows)
         for v in self._rows.values():
             v.clear()
         self._sends = []
         self._events = []
-        nxt = sim.now_ns + self.spec.every * sim.quantum_ns
+        nxt = sim.clock.now_ns + self.spec.every * sim.quantum_ns
         if nxt <= sim.duration_ns:
-            sim.queue.push(nxt, Priority.SAMPLE, self._publish)
+            sim.clock.queue.push(nxt, Priority.SAMPLE, self._publish)
 
     def _send_rows(self) -> dict[str, np.ndarray]:
         n = [len(s) for _, s, _ in self._sends]

@@ -45,7 +45,7 @@ class TopologySampler:
     # -- Extension -----------------------------------------------------------------------------
     def start(self, sim) -> None:
         self._sim = sim
-        sim.queue.push(0, Priority.SAMPLE, self._sample)
+        sim.clock.queue.push(0, Priority.SAMPLE, self._sample)
 
     def finish(self, sim) -> None:
         if self.run_dir is not None and self.samples:
@@ -68,15 +68,15 @@ class TopologySampler:
 
     def _sample(self) -> None:
         sim = self._sim
-        t = sim.now_ns
-        g = graph_of(self.n, self._pairs(t), sim.alive)
+        t = sim.clock.now_ns
+        g = graph_of(self.n, self._pairs(t), sim.population.alive)
         self.samples.append(sample(t, g, self.spec.spectral_max))
         if self.routed:
             self._betweenness_sum += betweenness(g, self.n, self.spec.betweenness_exact_max)
             self._route_stretch(g, t)
         nxt = t + self.spec.every_ns
         if nxt <= sim.duration_ns:
-            sim.queue.push(nxt, Priority.SAMPLE, self._sample)
+            sim.clock.queue.push(nxt, Priority.SAMPLE, self._sample)
 
     def _pairs(self, t_ns: int) -> np.ndarray:
         """Unordered pairs heard within the window before t_ns (older marks are forgotten)."""

@@ -48,13 +48,13 @@ class LiveView:
     def start(self, sim) -> None:
         w0 = time.perf_counter()
         self._sim = sim
-        sim.queue.push(0, Priority.SAMPLE, self._frame)
+        sim.clock.queue.push(0, Priority.SAMPLE, self._frame)
         self.wall_s += time.perf_counter() - w0
 
     def finish(self, sim) -> None:
         w0 = time.perf_counter()
-        if self.painter.frames and self._sim is not None and sim.now_ns % self._every_ns:
-            self._paint(sim.now_ns)  # the last instant, when the run ends between frames
+        if self.painter.frames and self._sim is not None and sim.clock.now_ns % self._every_ns:
+            self._paint(sim.clock.now_ns)  # the last instant, when the run ends between frames
         self.painter.flush()
         self.rec.flush()
         self.rec.disconnect()
@@ -69,16 +69,16 @@ class LiveView:
 
     def _frame(self) -> None:
         sim = self._sim
-        self._paint(sim.now_ns)
-        nxt = sim.now_ns + self._every_ns
+        self._paint(sim.clock.now_ns)
+        nxt = sim.clock.now_ns + self._every_ns
         if nxt <= sim.duration_ns:
-            sim.queue.push(nxt, Priority.SAMPLE, self._frame)
+            sim.clock.queue.push(nxt, Priority.SAMPLE, self._frame)
 
     def _paint(self, t_ns: int) -> None:
         w0 = time.perf_counter()
         w = self._sim.world
         self.painter.paint(self.builder.frame(t_ns, w.positions().copy(), w.velocities().copy(),
-                                              np.array(w.headings(), dtype=np.float64), self._sim.alive.copy()))
+                                              np.array(w.headings(), dtype=np.float64), self._sim.population.alive.copy()))
         self.wall_s += time.perf_counter() - w0
 
     # -- TraceObserver -------------------------------------------------------------------------

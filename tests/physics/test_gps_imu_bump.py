@@ -24,14 +24,14 @@ def world(sensors: dict, controller: dict | None = None, model: dict | None = No
     }
     sim = build(cosim.from_dict(data))
     sim.world.start()
-    for c, _i in zip(sim.controllers, range(count)):
+    for c, _i in zip(sim.population.controllers, range(count)):
         c.setup()
     return sim
 
 
 def test_gps_reads_the_true_position_within_its_noise_and_bias():
     sim = world({"gps": {"noise_std": 0.5, "bias": [1.0, 0.0, -2.0]}})
-    robot = sim.controllers[0].robot
+    robot = sim.population.controllers[0].robot
     fixes = np.array([robot.gps() for _ in range(2000)])
     assert fixes.mean(axis=0) == pytest.approx([1.0, 0.0, -1.0], abs=0.05)
     assert fixes.std(axis=0) == pytest.approx([0.5, 0.5, 0.5], rel=0.1)
@@ -40,7 +40,7 @@ def test_gps_reads_the_true_position_within_its_noise_and_bias():
 def test_gps_geodetic_is_consistent_with_the_local_frame():
     sim = world({"gps": {"origin": [47.0, 8.0, 400.0]}})
     sim.world._pos[0] = (1000.0, 2000.0, 30.0)
-    lat, lon, alt = sim.controllers[0].robot.sensors["gps"].geodetic()
+    lat, lon, alt = sim.population.controllers[0].robot.sensors["gps"].geodetic()
     assert alt == pytest.approx(430.0)
     assert (lat - 47.0) * math.pi / 180 * 6_378_137.0 == pytest.approx(2000.0, rel=1e-9)
     assert (lon - 8.0) * math.pi / 180 * 6_378_137.0 * math.cos(math.radians(47.0)) == pytest.approx(1000.0, rel=1e-9)
@@ -48,7 +48,7 @@ def test_gps_geodetic_is_consistent_with_the_local_frame():
 
 def test_gps_rate_holds_a_fix_between_updates():
     sim = world({"gps": {"noise_std": 1.0, "rate_hz": 5.0}})
-    robot = sim.controllers[0].robot
+    robot = sim.population.controllers[0].robot
     a = robot.gps()
     sim.world.step(0.1)
     assert np.array_equal(robot.gps(), a)  # 0.1 s < 0.2 s between fixes
@@ -59,7 +59,7 @@ def test_gps_rate_holds_a_fix_between_updates():
 def test_imu_at_rest_reads_gravity_and_no_rotation():
     sim = world({"imu": {"accel_noise_std": 0.01, "gyro_bias": [0.0, 0.0, 0.02]}})
     sim.world.step(0.01)
-    acc, gyro = sim.controllers[0].robot.imu()
+    acc, gyro = sim.population.controllers[0].robot.imu()
     assert acc == pytest.approx([0.0, 0.0, 9.81], abs=0.05)
     assert gyro == pytest.approx([0.0, 0.0, 0.02], abs=1e-12)
 
@@ -72,7 +72,7 @@ def test_imu_on_a_turning_wheeled_robot_measures_the_turn_rate_and_centripetal_a
     sim.world.latch()
     for _ in range(300):
         sim.world.step(0.01)
-    acc, gyro = sim.controllers[0].robot.imu()
+    acc, gyro = sim.population.controllers[0].robot.imu()
     assert gyro[2] == pytest.approx(0.5, rel=tol)
     assert acc[1] == pytest.approx(0.5 * 0.5, rel=max(tol, 0.02))  # v * w towards the centre of the turn (left)
     assert acc[2] == pytest.approx(9.81, rel=max(tol, 1e-6))
@@ -82,7 +82,7 @@ def test_imu_on_a_turning_wheeled_robot_measures_the_turn_rate_and_centripetal_a
 def test_imu_on_a_quadrotor_in_steady_cruise_reads_gravity_in_the_tilted_body_frame(backend):
     sim = world({"imu": {}}, {"class": "tests.controllers.helpers:QuadCruise", "params": {"speed": 2.0, "altitude": 2.0}},
                 {"model": "quadrotor", "radius": 0.1}, backend=backend)
-    robot = sim.controllers[0].robot
+    robot = sim.population.controllers[0].robot
     sim.world.latch()
     for _ in range(300):  # take off (to 2 m), then climb to 5 m to clear the box
         sim.world.step(0.01)
@@ -107,7 +107,7 @@ def test_bump_reports_touching_an_obstacle(backend):
     sim = world({"bump": {}}, {"class": "tests.controllers.helpers:Drive", "params": {"v": 1.0, "w": 0.0}},
                 {"model": "diff_drive", "radius": 0.2}, backend=backend)
     sim.world.latch()
-    robot = sim.controllers[0].robot
+    robot = sim.population.controllers[0].robot
     touched = []
     for _k in range(400):
         sim.world.step(0.01)
@@ -121,7 +121,7 @@ def test_bump_reports_touching_an_obstacle(backend):
 def test_sensors_repeat_with_the_seed():
     def fixes():
         sim = world({"gps": {"noise_std": 1.0}, "imu": {"accel_noise_std": 0.3}})
-        return [sim.controllers[0].robot.gps().tolist() for _ in range(5)]
+        return [sim.population.controllers[0].robot.gps().tolist() for _ in range(5)]
 
     assert fixes() == fixes()
 
@@ -129,7 +129,7 @@ def test_sensors_repeat_with_the_seed():
 def test_a_missing_sensor_is_named():
     sim = world({})
     with pytest.raises(RuntimeError, match="no 'imu' sensor"):
-        sim.controllers[0].robot.imu()
+        sim.population.controllers[0].robot.imu()
 
 
 def test_imu_at_rest_on_pybullet_reads_gravity():
@@ -138,7 +138,7 @@ def test_imu_at_rest_on_pybullet_reads_gravity():
     sim.world.latch()
     for _ in range(50):
         sim.world.step(0.01)
-    acc, gyro = sim.controllers[0].robot.imu()
+    acc, gyro = sim.population.controllers[0].robot.imu()
     assert acc == pytest.approx([0.0, 0.0, 9.81], abs=0.02) and np.abs(gyro).max() < 1e-3
 
 
@@ -150,7 +150,7 @@ def test_battery_gauge_reads_the_charge_fraction_with_noise():
                         "controller": {"class": "controllers.library.station:Station"}}]}
     sim = build(cosim.from_dict(data))
     sim.run()
-    robot = sim.controllers[0].robot
+    robot = sim.population.controllers[0].robot
     levels = np.array([robot.battery_level() for _ in range(1000)])
     assert levels.mean() == pytest.approx((100.0 - 2.0 * 10.0) / 100.0, abs=0.002)  # 2 W for 10 s of 100 J
     assert levels.std() == pytest.approx(0.01, rel=0.1)
@@ -158,7 +158,7 @@ def test_battery_gauge_reads_the_charge_fraction_with_noise():
 
 def test_compass_rate_holds_the_reading():
     sim = world({"compass": {"noise_std": 0.5, "rate_hz": 10.0}})
-    robot = sim.controllers[0].robot
+    robot = sim.population.controllers[0].robot
     first = robot.compass()
     assert robot.compass() == first
     sim.world.step(0.1)
@@ -169,7 +169,7 @@ def test_compass_rate_holds_the_reading():
 def test_a_mounted_gps_antenna_reads_its_own_position(backend):
     """The antenna 0.2 m ahead and 0.1 m up on a robot facing +y (heading 90 degrees)."""
     sim = world({"gps": {"mount": [0.2, 0.0, 0.1]}}, backend=backend, model={"radius": 0.2, "heading": math.pi / 2})
-    robot = sim.controllers[0].robot
+    robot = sim.population.controllers[0].robot
     want = robot.position + np.array([0.0, 0.2, 0.1])
     assert robot.gps() == pytest.approx(want, abs=1e-9)
 
@@ -185,7 +185,7 @@ def test_an_imu_off_centre_reads_the_lever_arm(backend):
     sim = world({"imu": {"mount": mount.tolist()}}, {"class": "tests.controllers.helpers:Drive", "params": {"v": 0.0, "w": 1.0}},
                 {"model": "diff_drive", "radius": 0.2}, backend=backend)
     sim.world.latch()
-    w_, robot = sim.world, sim.controllers[0].robot
+    w_, robot = sim.world, sim.population.controllers[0].robot
     spun_up, lever = False, np.zeros(3)
     for _ in range(300):
         w_.step(0.01)

@@ -45,7 +45,7 @@ def test_the_wheel_matrix_turns_a_twist_into_three_wheel_speeds_and_back():
 def test_it_slides_sideways_keeping_its_heading(backend):
     (x, y), heading, sim = _pose(backend, {"class": "tests.controllers.helpers:Slide", "params": {"vx": 0.0, "vy": 0.3}})
     assert y == pytest.approx(0.3 * 5.0, abs=0.1) and abs(x) < 0.05 and abs(heading) < 0.05
-    assert len(sim.controllers[0].robot.ranges()) == 6  # the sensors work unchanged
+    assert len(sim.population.controllers[0].robot.ranges()) == 6  # the sensors work unchanged
 
 
 def test_the_two_worlds_agree_when_steered_by_heading():
@@ -69,4 +69,4 @@ def test_an_omni_robot_has_no_left_and_right_wheel():
     sim = build(cosim.from_dict(scenario("kinematic", {"class": "controllers.library.station:Station"})))
     sim.world.start()
     with pytest.raises(ValueError, match="has no left and right wheel"):
-        sim.controllers[0].robot.set_wheel_speeds(0.1, 0.1)
+        sim.population.controllers[0].robot.set_wheel_speeds(0.1, 0.1)

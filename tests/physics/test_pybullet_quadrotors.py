@@ -62,9 +62,9 @@ def test_a_wall_stops_a_rigid_quadrotor():
     and falls (nothing kills it: no crash rule), and never passes through."""
     data = scenario("pybullet", {"class": "tests.controllers.helpers:QuadCruise", "params": {"speed": 2.0, "altitude": 2.0}})
     sim, _t, x, z, events = _run(data)
-    assert x.max() < 9.55 and 9.2 < x[-1] < 9.5 and sim.alive[0]  # at most a few mm into the wall during the impact
+    assert x.max() < 9.55 and 9.2 < x[-1] < 9.5 and sim.population.alive[0]  # at most a few mm into the wall during the impact
     assert len(events["kind"]) == 0
-    roll, pitch, _ = sim.controllers[0].robot.attitude
+    roll, pitch, _ = sim.population.controllers[0].robot.attitude
     assert z[-1] < 0.15 and max(abs(roll), abs(pitch)) > 1.0  # knocked over onto the ground
 
 
@@ -77,7 +77,7 @@ def test_flying_into_a_wall_faster_than_the_crash_speed_kills(backend):
     speed = float(re.search(r"impact at ([0-9.]+) m/s", events["detail"][0]).group(1))
     assert speed == pytest.approx(2.0, abs=0.1) and "ground or an obstacle" in events["detail"][0]
     died = events["t_ns"][0] / 1e9
-    assert died == pytest.approx(2.0 + 9.4 / 2.0, abs=0.5) and not sim.alive[0]
+    assert died == pytest.approx(2.0 + 9.4 / 2.0, abs=0.5) and not sim.population.alive[0]
     assert z[-1] < 0.05  # it fell
 
 
@@ -87,7 +87,7 @@ def test_touching_down_slower_than_the_crash_speed_is_a_landing(backend):
     landing = scenario(backend, {"class": "tests.controllers.helpers:Land"}, crash_speed=1.0)
     landing["duration"] = 10.0
     sim, _t, _x, z, events = _run(landing)
-    assert len(events["kind"]) == 0 and sim.alive[0] and z[-1] < 0.05
+    assert len(events["kind"]) == 0 and sim.population.alive[0] and z[-1] < 0.05
     hard = scenario(backend, {"class": "tests.controllers.helpers:Land"}, crash_speed=0.3)
     hard["duration"] = 10.0
     sim, _t, _x, z, events = _run(hard)
@@ -102,11 +102,11 @@ def test_collision_kills_spares_standing_and_landing_but_not_a_wall(backend):
     landing = scenario(backend, {"class": "tests.controllers.helpers:Land"}, collision_kills=True)
     landing["duration"] = 10.0
     sim, _t, _x, z, events = _run(landing)
-    assert len(events["kind"]) == 0 and sim.alive[0] and z[-1] < 0.05
+    assert len(events["kind"]) == 0 and sim.population.alive[0] and z[-1] < 0.05
     cruise = scenario(backend, {"class": "tests.controllers.helpers:QuadCruise", "params": {"speed": 2.0, "altitude": 2.0}},
                       collision_kills=True)
     sim, _t, _x, _z, events = _run(cruise)
-    assert list(events["kind"]) == ["collision"] and not sim.alive[0]
+    assert list(events["kind"]) == ["collision"] and not sim.population.alive[0]
     assert events["t_ns"][0] / 1e9 == pytest.approx(2.0 + 9.4 / 2.0, abs=0.5)
 
 
@@ -140,7 +140,7 @@ def test_every_flight_mode_flies_the_same_in_both_worlds(mode, setpoint, moved):
         data["duration"], data["world"]["obstacles"] = 7.0, []
         sim = build(cosim.from_dict(data))
         sim.run()
-        ends.append((sim.world.position_of(0), np.array(sim.controllers[0].robot.attitude)))
+        ends.append((sim.world.position_of(0), np.array(sim.population.controllers[0].robot.attitude)))
     (kin, kin_att), (rigid, rigid_att) = ends
     assert moved(kin, kin_att) and moved(rigid, rigid_att)
     assert np.abs(kin - rigid).max() < 0.02 and np.abs(kin_att - rigid_att).max() < 0.01
@@ -157,7 +157,7 @@ def test_a_rigid_body_turns_with_the_airframes_inertia():
         data["duration"], data["world"]["obstacles"] = 4.5, []
         sim = build(cosim.from_dict(data))
         sim.run()
-        traces.append(np.array(sim.controllers[0].attitudes))
+        traces.append(np.array(sim.population.controllers[0].attitudes))
     kin, rigid = traces
     assert len(kin) >= 45 and kin[:, 0].max() == pytest.approx(0.3, abs=0.05) and kin[-1, 2] > 0.5
     assert np.abs(kin[:, [0, 2]] - rigid[:, [0, 2]]).max() < 0.01

@@ -29,10 +29,10 @@ def test_waypoints_are_flown_through_the_robot_api():
                      "params": {"waypoints": [[0, 0, 1.5], [2, 1, 2.5]], "tolerance": 0.1}}, count=2)
     sim = build(cosim.from_dict(data))
     sim.run()
-    for c in sim.controllers:
+    for c in sim.population.controllers:
         assert c.reached == 2
         assert np.linalg.norm(c.robot.position - (c.home + np.array([2.0, 1.0, 0.0])) - [0, 0, 2.5]) < 0.1
-    roll, pitch, _ = sim.controllers[0].robot.attitude
+    roll, pitch, _ = sim.population.controllers[0].robot.attitude
     assert abs(roll) < 0.01 and abs(pitch) < 0.01  # hovering level at the end
 
 
@@ -56,9 +56,9 @@ def test_flying_into_a_wall(kills):
         first_touch = t[np.argmax(x >= 9.4 - 1e-6)]
         assert died == pytest.approx(first_touch, abs=1e-9)
         assert died == pytest.approx(2.0 + 9.4 / 2.0, abs=0.4)  # take-off 2 s, then 2 m/s (plus the speed-up)
-        assert z[-1] == pytest.approx(0.0, abs=1e-9) and not sim.alive[0]
+        assert z[-1] == pytest.approx(0.0, abs=1e-9) and not sim.population.alive[0]
     else:
-        assert x.max() <= 9.4 + 1e-9 and sim.alive[0]
+        assert x.max() <= 9.4 + 1e-9 and sim.population.alive[0]
         assert z[-1] == pytest.approx(2.0, abs=0.1)
 
 
@@ -80,7 +80,7 @@ def test_quadrotors_are_refused_where_they_cannot_run():
 def test_fly_checks_its_arguments():
     sim = build(cosim.from_dict(scenario({"class": "controllers.library.station:Station"})))
     sim.world.start()
-    robot = sim.controllers[0].robot
+    robot = sim.population.controllers[0].robot
     with pytest.raises(ValueError, match="unknown flight mode 'loiter'"):
         robot.fly("loiter", 0, 0, 0)
     robot.fly("speed_altitude_heading", 0.0, 0.0, 1.0, math.pi / 2)

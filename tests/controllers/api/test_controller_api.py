@@ -85,7 +85,7 @@ def test_a_killed_robot_stops_moving_running_timers_and_transmitting(tmp_path):
     data["groups"][0]["sensors"] = {"compass": {}}
     data["output"] = {"trace": {"positions_every": 0.5}}
     sim = cosim.build(cosim.from_dict(data, source="kill.yaml"))
-    sim.queue.push(1_000_000_000, Priority.TIMER, lambda: sim.kill(1))
+    sim.clock.queue.push(1_000_000_000, Priority.TIMER, lambda: sim.kill(1))
     sim.run()
     tables = sim.recorder.tables()
     pos, net = tables["positions"], tables["network"]
@@ -98,7 +98,7 @@ def test_a_killed_robot_stops_moving_running_timers_and_transmitting(tmp_path):
     delivered_to_1 = (net["kind"] == 1) & (net["dst"] == 1)
     assert (net["t_ns"][delivered_to_1] < 1_001_000_000).all()
     assert (net["t_ns"][(net["kind"] == 1) & (net["dst"] == 2)] > 1_500_000_000).any()  # others carry on
-    assert sim.alive.tolist() == [True, False, True]
+    assert sim.population.alive.tolist() == [True, False, True]
 
 
 def test_obstacle_avoider_keeps_off_a_wall(run_dict):

@@ -71,7 +71,7 @@ def pings():
 
 def test_unicasts_velocities_and_records_made_in_compiled_code_take_effect():
     sim = pings()
-    assert sim.controllers[0].state["heard"][0] == 8  # two pingers' steps at 0, 0.1, 0.2 and 0.3 s
+    assert sim.population.controllers[0].state["heard"][0] == 8  # two pingers' steps at 0, 0.1, 0.2 and 0.3 s
     rec = sim.recorder.tables()["records"]
     by = {name: np.asarray(rec["value"])[np.asarray(rec["name"]) == name] for name in ("seq", "sender", "range", "length")}
     assert sorted(by["seq"].tolist()) == [1, 1, 2, 2, 3, 3, 4, 4]
@@ -134,9 +134,9 @@ def test_kilolib_functions_run_in_a_controller_over_the_one_context(monkeypatch)
     rec = event.recorder.tables()["records"]
     names, values = np.asarray(rec["name"]), np.asarray(rec["value"])
     t = np.asarray(rec["t_ns"])[names == "ticks"] / 1e9
-    assert len(t) == 10 * len(event.controllers)  # every 0.1 s from 0.05 s, each robot
+    assert len(t) == 10 * len(event.population.controllers)  # every 0.1 s from 0.05 s, each robot
     assert values[names == "ticks"].tolist() == np.floor(t * 32 + 1e-9).tolist()  # 32 kilolib ticks a second
-    assert sorted(set(values[names == "uid"].tolist())) == list(range(len(event.controllers)))
+    assert sorted(set(values[names == "uid"].tolist())) == list(range(len(event.population.controllers)))
     soft = values[names == "soft"]
     assert soft.min() >= 0 and soft.max() <= 255 and len(set(soft.tolist())) > 5
 

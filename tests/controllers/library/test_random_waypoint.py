@@ -27,7 +27,7 @@ def test_robots_reach_their_waypoints_and_stay_in_the_area():
     pos = sim.recorder.tables()["positions"]
     x, y = np.asarray(pos["x"]), np.asarray(pos["y"])
     assert x.min() >= -0.5 and x.max() <= 300.5 and y.min() >= -0.5 and y.max() <= 100.5
-    for ctrl in sim.controllers:
+    for ctrl in sim.population.controllers:
         assert ctrl.legs >= 2
         assert ctrl.rest_miss_m <= 20.0 * 0.01 + 1e-9  # stops within one 10 ms physics step at the top speed
 

@@ -12,7 +12,7 @@ def test_neighbors_agree_with_range_to_and_bearing_to():
                                        "params": {"interval": 0.5, "size": 10}}
     sim = cosim.build(cosim.from_dict(data, "n.yaml"))
     sim.run()
-    for ctrl in sim.controllers[:5]:
+    for ctrl in sim.population.controllers[:5]:
         net = ctrl.net
         heard = net.neighbors()
         assert len(heard) >= 5 and [n.id for n in heard] == sorted(n.id for n in heard)

@@ -99,7 +99,7 @@ def test_arrays_handed_out_to_read_cannot_be_written(tmp_path, cls):
 
 def test_every_array_a_group_reads_is_read_only():
     group = cosim.build(cosim.from_dict(_scenario("GroupWritesPositions"), source="t.yaml")).groups[0]
-    net = cosim.build(cosim.from_dict(_scenario("WritesPoses"), source="t.yaml")).controllers[0].net
+    net = cosim.build(cosim.from_dict(_scenario("WritesPoses"), source="t.yaml")).population.controllers[0].net
     for a in (group.positions(), group.velocities(), group.headings(), group.alive(), group.all_positions(),
               group.all_headings(), *net.poses()):
         assert not a.flags.writeable

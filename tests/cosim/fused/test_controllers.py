@@ -68,7 +68,7 @@ def test_timers_started_after_setup_give_the_event_engines_trace(monkeypatch):
     t, nodes = np.asarray(rec["t_ns"]), np.asarray(rec["node"])
     assert len(t) > 3 * 12 and t.min() >= 200_000_000  # beacons from 0.2 s on, two timers each
     assert set(nodes.tolist()) == {0, 1, 2}
-    R = sim.queue.rings  # the late timers joined the rings the compiled loop runs (none left to Python)
+    R = sim.clock.queue.rings  # the late timers joined the rings the compiled loop runs (none left to Python)
     assert R.kind.tolist() and set(R.kind.tolist()) == {loop.CTIMER}
     steps, beacons = R.arg == STEP, R.arg != STEP
     assert sorted(R.node[steps].tolist()) == [0, 1, 2] and sorted(R.node[beacons].tolist()) == [0, 0, 1, 1, 2, 2]

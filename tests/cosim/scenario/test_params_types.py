@@ -29,7 +29,7 @@ def _with(params: dict) -> dict:
 
 def test_bare_dict_and_list_fields_are_filled():
     sim = cosim.build(cosim.from_dict(_with({"table": {"a": 1}, "order": [3, 1]}), source="s.yaml"))
-    params = sim.controllers[0].params
+    params = sim.population.controllers[0].params
     assert params.table == {"a": 1} and params.order == [3, 1]
 
 
