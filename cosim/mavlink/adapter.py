@@ -137,7 +137,7 @@ class MavlinkVehicle:
                  setpoint_ttl_s: float = 1.0) -> None:
         self.link = link
         self.sysid = sysid
-        self.p = personality
+        self.personality = personality
         link.vehicles[sysid] = self
         self.latest: dict[str, object] = {}
         self.statustext: list[str] = []
@@ -217,7 +217,7 @@ class MavlinkVehicle:
         if not hb.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED:
             self._stop("the vehicle disarmed by itself: no longer commanding")
         elif self.expected_mode is not None and hb.custom_mode != self.expected_mode:
-            name = self.p.mode_name(hb.custom_mode) or str(hb.custom_mode)
+            name = self.personality.mode_name(hb.custom_mode) or str(hb.custom_mode)
             self._stop(f"mode changed to {name} by someone else (a pilot, or a failsafe on board): no longer commanding")
 
     def _stop(self, why: str) -> None:
@@ -252,11 +252,11 @@ class MavlinkVehicle:
         """Ask for the telemetry this side needs, as a ground station does on connecting (and again
         while it does not come: a rebooted autopilot forgets)."""
         self.stream_requests += 1
-        ekf = [(_EKF_STATUS, 1.0)] if _EKF_STATUS in self.p.dialect_streams else []  # when a position is real
+        ekf = [(_EKF_STATUS, 1.0)] if _EKF_STATUS in self.personality.dialect_streams else []  # when a position is real
         for msg_id, hz in [*WANTED_HZ.items(), *ekf]:
             self.link.send(mav.MAVLink_command_long_message(self.sysid, 1, mav.MAV_CMD_SET_MESSAGE_INTERVAL, 0, msg_id,
                                                             1e6 / hz, 0, 0, 0, 0, 0))
-        if self.p.data_stream_requests:
+        if self.personality.data_stream_requests:
             for stream, hz in DATA_STREAMS_HZ.items():
                 self.link.send(mav.MAVLink_request_data_stream_message(self.sysid, 1, stream, hz, 1))
 

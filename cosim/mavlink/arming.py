@@ -13,12 +13,10 @@ its source (docs/mavlink.md lists them).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from cosim.mavlink.personality import MISSION_MODES
-
-if TYPE_CHECKING:
-    from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
+from cosim.mavlink.vehicle_state import VehicleState
 
 ARDUCOPTER_NAMES = {"auto": "Auto", "rtl": "RTL", "land": "Land", "brake": "Brake", "guided": "Guided",
                     "hold": "Loiter", "althold": "Altitude Hold", "stabilize": "Stabilize", "smart_rtl": "Smart RTL"}
@@ -32,27 +30,24 @@ NEEDS_POSITION = {"auto", "mission", "guided", "offboard", "hold", "loiter", "po
 """Modes that fly to or hold a position, and so need a position estimate to arm in."""
 
 
-def _ardupilot(v: SimVehicleEndpoint) -> bool:
-    return v.p.name.startswith("ardupilot")
-
-
-def refusal(v: SimVehicleEndpoint) -> str | None:
+def refusal(v: VehicleState) -> str | None:
     """Why the vehicle will not arm now, in its autopilot's words; None if it will."""
     if not v.body.healthy():
         return "PreArm: vehicle not healthy (motors or sensors failed)"
     if not v.position_ready and v.mode in NEEDS_POSITION:
-        return "Arm: Need Position Estimate" if _ardupilot(v) else "Preflight Fail: no valid global position"
-    if (v.mode in MISSION_MODES and not v.p.armable_in_mission) or (_ardupilot(v) and v.mode in NOT_ARMABLE):
+        return "Arm: Need Position Estimate" if v.ardupilot else "Preflight Fail: no valid global position"
+    if (v.mode in MISSION_MODES and not v.personality.armable_in_mission) or (v.ardupilot and v.mode in NOT_ARMABLE):
         return f"Arm: {ARDUCOPTER_NAMES.get(v.mode, v.mode.upper())} mode not armable"
-    if not _ardupilot(v) and v.mode in PX4_NOT_ARMABLE:
+    if not v.ardupilot and v.mode in PX4_NOT_ARMABLE:
         return f"Arming denied: {v.mode.upper()} mode prevents arming"
     return None
 
 
-def say_armed(v: SimVehicleEndpoint, armed: bool) -> None:
-    """ArduPilot announces every arm and disarm."""
-    if _ardupilot(v):
-        v.say("Arming motors" if armed else "Disarming motors")
+def armed_words(v: VehicleState, armed: bool) -> str | None:
+    """What the autopilot announces on arming or disarming (ArduPilot: every time; PX4: nothing)."""
+    if not v.ardupilot:
+        return None
+    return "Arming motors" if armed else "Disarming motors"
 
 
 class IdleDisarm:
@@ -62,17 +57,18 @@ class IdleDisarm:
     def __init__(self) -> None:
         self.since: float | None = None  # armed on the ground since (simulated s)
 
-    def step(self, v: SimVehicleEndpoint) -> None:
+    def step(self, v: VehicleState, say: Callable[[str], None], disarm: Callable[[], None]) -> None:
+        """Disarm (through `disarm`, announced through `say`) when the vehicle must be."""
         if v.armed and not v.body.healthy():
-            v.say("Crash: Disarming")
-            v.force_disarm()
+            say("Crash: Disarming")
+            disarm()
             return
-        if not (v.armed and v.body.on_ground and v.p.idle_disarm_s is not None):
+        if not (v.armed and v.body.on_ground and v.personality.idle_disarm_s is not None):
             self.since = None
             return
         if self.since is None:
             self.since = v.now
-        elif v.now - self.since >= v.p.idle_disarm_s:
+        elif v.now - self.since >= v.personality.idle_disarm_s:
             self.since = None
-            v.say("Disarming motors" if _ardupilot(v) else "Disarmed by auto preflight disarming")
-            v.force_disarm()
+            say("Disarming motors" if v.ardupilot else "Disarmed by auto preflight disarming")
+            disarm()

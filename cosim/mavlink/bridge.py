@@ -221,7 +221,7 @@ class MavlinkBridge:
             v = ghost.vehicle
             failed = v.failsafe is not None
             v.release()
-            if ghost.spec.land_at_end and v.p.vehicle == "copter" and not failed:
+            if ghost.spec.land_at_end and v.personality.vehicle == "copter" and not failed:
                 try:
                     v.command(mav.MAV_CMD_NAV_LAND, timeout_s=0.5)
                 except Exception as exc:
@@ -246,7 +246,7 @@ class MavlinkBridge:
             mav_stats[f"{host}:{port_no}"] = {"handled": st.handled, "malformed": st.malformed, "foreign": st.foreign,
                                               "rejected_signature": st.rejected_signature}
         for (node, *_), ep in zip(self._serve_plan, self.endpoints):
-            mav_stats[f"served{node}"] = {"failsafes": list(ep.failsafes)}
+            mav_stats[f"served{node}"] = {"failsafes": list(ep.state.failsafes)}
         for ghost in self.ghosts.values():
             mission = ghost.vehicle.mission
             mav_stats[f"ghost{ghost.node}"] = {"stale_events": ghost.stale_events, "failsafe": ghost.vehicle.failsafe,
@@ -263,9 +263,9 @@ class MavlinkBridge:
         for port in self.ports.values():
             port.poll(now_s)
         for (node, *_), ep in zip(self._serve_plan, self.endpoints):
-            for text in ep.failsafes[self._traced.get(node, 0):]:  # what a served vehicle did by itself
+            for text in ep.state.failsafes[self._traced.get(node, 0):]:  # what a served vehicle did by itself
                 sim.recorder.event(sim.clock.now_ns, node, "served_failsafe", f"vehicle {ep.sysid}: {text}")
-            self._traced[node] = len(ep.failsafes)
+            self._traced[node] = len(ep.state.failsafes)
         if self.ghosts:
             wall = time.monotonic()
             for link in self.links:

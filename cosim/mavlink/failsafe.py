@@ -5,15 +5,9 @@ been heard, as both autopilots do, so a script that never sends heartbeats is no
 
 from __future__ import annotations
 
-import logging
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
-
-if TYPE_CHECKING:
-    from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
-
-log = logging.getLogger(__name__)
+from typing import Literal
 
 FailsafeAction = Literal["off", "hold", "land", "return"]
 ACTIONS = ("off", "hold", "land", "return")
@@ -54,14 +48,3 @@ class GcsWatch:
             self.tripped = True
             return True
         return False
-
-
-def act_on_gcs_loss(v: SimVehicleEndpoint, spec: GcsFailsafe) -> None:
-    """The ground station fell silent: act as `spec` says (on the ground: disarm)."""
-    log.warning("vehicle %d: no ground station heartbeat for %.1f s: failsafe %s", v.sysid, spec.timeout_s, spec.action)
-    v.failsafe_taken(f"Failsafe: GCS lost, {spec.action}")
-    if v.body.on_ground and not v.landing:
-        v.arm(False)
-        return
-    wanted = {"hold": "hold", "land": "land", "return": "rtl"}[spec.action]
-    v.set_mode(v.p.modes[wanted if wanted in v.p.modes else "hold"])

@@ -68,24 +68,24 @@ def take_off(vehicle: MavlinkVehicle, altitude_m: float, wait: Wait | None = Non
         vehicle.command(mav.MAV_CMD_SET_MESSAGE_INTERVAL, msg_id, 100_000, wait=wait)
     lp = vehicle.latest["LOCAL_POSITION_NED"]
     yaw = vehicle.latest["ATTITUDE"].yaw if "ATTITUDE" in vehicle.latest else 0.0
-    rover = vehicle.p.vehicle == "rover"
+    rover = vehicle.personality.vehicle == "rover"
     vehicle.setpoint = ("position", lp.x, lp.y, lp.z if rover else lp.z - altitude_m, yaw)
     vehicle.setpoint_t = math.inf  # the take-off setpoint does not go stale
-    guided = vehicle.p.modes.get("guided")
+    guided = vehicle.personality.modes.get("guided")
     if rover:
         vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, guided, wait=wait)
         vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
         vehicle.watch(guided)
         vehicle.streaming = True
         return
-    if vehicle.p is PX4:
+    if vehicle.personality is PX4:
         vehicle.streaming = True
         for _ in range(5):  # PX4 enters OFFBOARD only once setpoints stream
             vehicle.tick(time.monotonic())
             sleep(0.05)
         vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
         vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, 6, 0, wait=wait)
-        vehicle.watch(vehicle.p.modes["offboard"])
+        vehicle.watch(vehicle.personality.modes["offboard"])
     else:
         vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, guided, wait=wait)
         vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)

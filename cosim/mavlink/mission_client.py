@@ -44,7 +44,7 @@ def rtl() -> MissionItem:
 
 def _numbered(items: list[MissionItem], vehicle: MavlinkVehicle) -> list[MissionItem]:
     """Items with their sequence numbers; ArduPilot's home item first (where the vehicle is)."""
-    if vehicle.p.home_is_item_0:
+    if vehicle.personality.home_is_item_0:
         g = vehicle.latest.get("GLOBAL_POSITION_INT")
         home = MissionItem(0, mav.MAV_FRAME_GLOBAL_INT, mav.MAV_CMD_NAV_WAYPOINT, (0.0, 0.0, 0.0, 0.0),
                            g.lat / 1e7 if g else 0.0, g.lon / 1e7 if g else 0.0, g.alt / 1000.0 if g else 0.0)
@@ -104,7 +104,7 @@ def download(vehicle: MavlinkVehicle, wait: Wait | None = None, timeout_s: float
         got.append(MissionItem(m.seq, m.frame, m.command, (m.param1, m.param2, m.param3, m.param4), m.x / 1e7,
                                m.y / 1e7, m.z, bool(m.autocontinue)))
     vehicle.link.send(mav.MAVLink_mission_ack_message(vehicle.sysid, 1, mav.MAV_MISSION_ACCEPTED, 0))
-    return got[1:] if vehicle.p.home_is_item_0 else got
+    return got[1:] if vehicle.personality.home_is_item_0 else got
 
 
 def same(sent: MissionItem, got: MissionItem) -> bool:
@@ -124,14 +124,15 @@ def fly_mission(vehicle: MavlinkVehicle, items: list[MissionItem], wait: Wait | 
     got = download(vehicle, wait)
     if len(got) != len(items) or not all(same(a, b) for a, b in zip(items, got)):
         raise MavlinkError(f"vehicle {vehicle.sysid} holds a different mission than was uploaded ({len(got)} items)")
-    offset = int(vehicle.p.home_is_item_0)
+    offset = int(vehicle.personality.home_is_item_0)
     vehicle.mission = MissionProgress(total=len(items), offset=offset)
-    if vehicle.p is PX4:
+    if vehicle.personality is PX4:
         vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
         vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, 4, 4, wait=wait)
-        vehicle.watch(vehicle.p.modes["mission"])
+        vehicle.watch(vehicle.personality.modes["mission"])
     else:
-        vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, vehicle.p.modes["guided"], wait=wait)
+        guided = vehicle.personality.modes["guided"]
+        vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, guided, wait=wait)
         vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
         vehicle.command(mav.MAV_CMD_MISSION_START, wait=wait)
-        vehicle.watch(vehicle.p.modes["auto"])
+        vehicle.watch(vehicle.personality.modes["auto"])

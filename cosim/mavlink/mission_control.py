@@ -20,7 +20,7 @@ class MissionControl:
     def __init__(self, personality: Personality, send: Callable[[object], None], deny: Callable[[str], bool],
                  flight: Callable[[], Flight], land: Callable[[tuple[float, float] | None], None],
                  hold: Callable[[], None]) -> None:
-        self.p = personality
+        self.personality = personality
         self._send, self._deny, self._flight, self._land, self._hold = send, deny, flight, land, hold
         self.server = MissionServer(send, deny, personality.vehicle, self._changed, self.set_current,
                                     self._home_item if personality.home_is_item_0 else None)
@@ -30,13 +30,13 @@ class MissionControl:
     @property
     def ready(self) -> bool:
         """A mission with something to fly is uploaded (beyond ArduPilot's home item)."""
-        return len(self.server.items) > int(self.p.home_is_item_0)
+        return len(self.server.items) > int(self.personality.home_is_item_0)
 
     def fly(self) -> None:
         """Fly the mission from the current item."""
-        first = max(self.seq, int(self.p.home_is_item_0))
+        first = max(self.seq, int(self.personality.home_is_item_0))
         self.runner = MissionRunner(self.server.items, first, self._flight(), self._send, self._land,
-                                    int(self.p.home_is_item_0))
+                                    int(self.personality.home_is_item_0))
 
     def _home_item(self) -> MissionItem:
         """ArduPilot's item 0: a waypoint at home, above sea level (frame MAV_FRAME_GLOBAL)."""
@@ -74,6 +74,6 @@ class MissionControl:
         """MISSION_CURRENT: the flown mission's progress, or the item a start would fly first."""
         if self.runner is not None:
             return self.runner.current_message()
-        total = max(len(self.server.items) - int(self.p.home_is_item_0), 0)  # ArduPilot's total leaves out home
+        total = max(len(self.server.items) - int(self.personality.home_is_item_0), 0)  # ArduPilot's total leaves out home
         state = mav.MISSION_STATE_NOT_STARTED if total else mav.MISSION_STATE_NO_MISSION
         return mav.MAVLink_mission_current_message(self.seq, total, state, 0)

@@ -73,7 +73,7 @@ def stage(v: MavlinkVehicle) -> Stage:
     who = f"system {v.sysid}: heartbeat ({_enum_name('MAV_AUTOPILOT', hb.autopilot)}, {_enum_name('MAV_TYPE', hb.type)})"
     gpi = v.latest.get("GLOBAL_POSITION_INT")
     located = gpi is not None and (gpi.lat, gpi.lon) != (0, 0)
-    if v.p.dialect_streams:  # ArduPilot: its EKF says when the position is real
+    if v.personality.dialect_streams:  # ArduPilot: its EKF says when the position is real
         ekf_ok, ekf_text = _ekf(v)
         located = located and ekf_ok
         why = f"{ekf_text}, {_gps(v)}"

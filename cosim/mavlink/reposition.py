@@ -12,61 +12,43 @@ MAV_CMD_DO_REPOSITION and its CHANGE_MODE flag (param2 bit 0), as the autopilots
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
+from cosim.mavlink.autopilot import Autopilot
 from cosim.mavlink.limits import geodetic_problem, target_problem
-
-if TYPE_CHECKING:
-    from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
-
-Target = tuple[float, float, float, float | None]
-"""x, y, z (ENU, m) and the yaw (NED, rad; None keeps the heading)."""
+from cosim.mavlink.vehicle_state import Target
 
 
-class KeptReposition:
-    """PX4's stored reposition, for the next start of Hold."""
-
-    def __init__(self) -> None:
-        self.target: Target | None = None
-
-    def keep(self, target: Target) -> None:
-        self.target = target
-
-    def fly(self, v: SimVehicleEndpoint) -> None:
-        """Hold starts: fly to the kept target, if any (once)."""
-        if self.target is not None:
-            v.follow_position(*self.target, auto=True)
-            self.target = None
-
-
-def reposition(v: SimVehicleEndpoint, target: Target, change_mode: bool) -> bool:
+def reposition(ap: Autopilot, target: Target, change_mode: bool) -> bool:
     """Fly to `target`, change mode, or keep it, as the vehicle's autopilot does; False if refused."""
-    if "guided" in v.p.modes:  # ArduPilot
+    v = ap.state
+    modes = v.personality.modes
+    if "guided" in modes:  # ArduPilot
         if v.mode != "guided":
             if not change_mode:
-                return v.deny("Reposition: not in GUIDED (no change-mode flag)")
-            if not v.set_mode(v.p.modes["guided"]):
+                return ap.deny("Reposition: not in GUIDED (no change-mode flag)")
+            if not ap.set_mode(modes["guided"]):
                 return False
-        v.follow_position(*target)
+        ap.follow_position(*target)
         return True
-    if change_mode and v.mode != "hold" and not v.set_mode(v.p.modes["hold"]):
+    if change_mode and v.mode != "hold" and not ap.set_mode(modes["hold"]):
         return False
     if v.mode == "hold":
-        v.follow_position(*target, auto=True)
+        ap.follow_position(*target, auto=True)
     else:
-        v.kept.keep(target)
+        v.kept = target
     return True
 
 
-def goto_global(v: SimVehicleEndpoint, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False,
+def goto_global(ap: Autopilot, lat: float, lon: float, alt: float, yaw_deg: float | None, relative: bool = False,
                 change_mode: bool | None = None) -> bool:
     """A global target (degrees; m above sea level, or above home if `relative`): a setpoint's
     (change_mode None), or DO_REPOSITION's; refused with the reason if out of bounds."""
+    v = ap.state
     if not v.armed:
-        return v.deny("Reposition: vehicle not armed")
+        return ap.deny("Reposition: vehicle not armed")
     problem = geodetic_problem(lat, lon)
     if problem is not None:
-        return v.deny(f"Reposition: {problem}")
+        return ap.deny(f"Reposition: {problem}")
     here = v.body.position()
     x, y, z = v.origin.from_geodetic(0.0 if math.isnan(lat) else lat, 0.0 if math.isnan(lon) else lon,
                                         0.0 if math.isnan(alt) else alt)
@@ -78,9 +60,9 @@ def goto_global(v: SimVehicleEndpoint, lat: float, lon: float, alt: float, yaw_d
         z = float(here[2])
     problem = target_problem(x, y, z - v.home[2])
     if problem is not None:
-        return v.deny(f"Reposition: {problem}")
+        return ap.deny(f"Reposition: {problem}")
     yaw = None if yaw_deg is None or math.isnan(yaw_deg) else math.radians(yaw_deg)
     if change_mode is not None:
-        return reposition(v, (x, y, z, yaw), change_mode)
-    v.follow_position(x, y, z, yaw)
+        return reposition(ap, (x, y, z, yaw), change_mode)
+    ap.follow_position(x, y, z, yaw)
     return True

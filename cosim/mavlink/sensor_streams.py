@@ -15,25 +15,23 @@ from __future__ import annotations
 
 import math
 import time
-from typing import TYPE_CHECKING
 
 from pymavlink.dialects.v20 import ardupilotmega as apm
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink.autopilot import Autopilot
 from cosim.mavlink.frames import heading_to_yaw
-
-if TYPE_CHECKING:
-    from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
+from cosim.mavlink.vehicle_state import VehicleState
 
 MILLI_G = 1000.0 / 9.80665
 _UNUSED = 65535
 
 
-def _t_ms(v: SimVehicleEndpoint) -> int:
+def _t_ms(v: VehicleState) -> int:
     return int(v.now * 1000) & 0xFFFFFFFF
 
 
-def _imu(v: SimVehicleEndpoint) -> tuple[int, ...]:
+def _imu(v: VehicleState) -> tuple[int, ...]:
     """Accelerometer (mG), gyro (mrad/s) and compass (mGauss), body FRD, of the body at rest."""
     roll, pitch_flu, heading = v.body.attitude()
     pitch = -pitch_flu
@@ -44,38 +42,43 @@ def _imu(v: SimVehicleEndpoint) -> tuple[int, ...]:
     return (*(round(a) for a in acc), 0, 0, 0, *(round(m) for m in mag))
 
 
-def raw_imu(v: SimVehicleEndpoint):
+def raw_imu(ap: Autopilot):
+    v = ap.state
     return mav.MAVLink_raw_imu_message(int(v.now * 1e6), *_imu(v), 0, 2500)
 
 
-def scaled_imu2(v: SimVehicleEndpoint):
+def scaled_imu2(ap: Autopilot):
+    v = ap.state
     return mav.MAVLink_scaled_imu2_message(_t_ms(v), *_imu(v), 2500)
 
 
-def scaled_pressure(v: SimVehicleEndpoint):
+def scaled_pressure(ap: Autopilot):
+    v = ap.state
     alt = v.origin.alt + v.body.position()[2]
     hpa = 1013.25 * (1.0 - 2.25577e-5 * alt) ** 5.25588
     return mav.MAVLink_scaled_pressure_message(_t_ms(v), hpa, 0.0, 2500, 0)
 
 
-def power_status(v: SimVehicleEndpoint):
+def power_status(ap: Autopilot):
     return mav.MAVLink_power_status_message(5000, 0, mav.MAV_POWER_STATUS_BRICK_VALID)
 
 
-def meminfo(v: SimVehicleEndpoint):
+def meminfo(ap: Autopilot):
     return apm.MAVLink_meminfo_message(0, 65535, 131072)
 
 
-def nav_controller_output(v: SimVehicleEndpoint):
+def nav_controller_output(ap: Autopilot):
     """The attitude flown and the heading; no waypoint distance or errors are kept for it."""
+    v = ap.state
     roll, pitch, heading = v.body.attitude()
     bearing = round(math.degrees(heading_to_yaw(heading))) % 360
     return mav.MAVLink_nav_controller_output_message(math.degrees(roll), math.degrees(-pitch), bearing, bearing,
                                                      0, 0.0, 0.0, 0.0)
 
 
-def position_target(v: SimVehicleEndpoint):
+def position_target(ap: Autopilot):
     """Where the vehicle is (the controller's target is not kept apart from it)."""
+    v = ap.state
     x, y, z = v.body.position()
     lat, lon, alt = v.origin.to_geodetic(x, y, z)
     ignore_rest = 0b110111111000  # position and nothing else
@@ -84,36 +87,41 @@ def position_target(v: SimVehicleEndpoint):
                                                           heading_to_yaw(v.body.attitude()[2]), 0)
 
 
-def servo_output_raw(v: SimVehicleEndpoint):
+def servo_output_raw(ap: Autopilot):
+    v = ap.state
     out = list(v.body.motor_outputs()) + [0] * 4
     return mav.MAVLink_servo_output_raw_message(int(v.now * 1e6) & 0xFFFFFFFF, 0, *out[:8])
 
 
-def rc_channels(v: SimVehicleEndpoint):
+def rc_channels(ap: Autopilot):
+    v = ap.state
     return mav.MAVLink_rc_channels_message(_t_ms(v), 0, *([_UNUSED] * 18), 255)
 
 
-def ahrs(v: SimVehicleEndpoint):
+def ahrs(ap: Autopilot):
     return apm.MAVLink_ahrs_message(0.0, 0.0, 0.0, 0.0, 0.0, 0.01, 0.01)
 
 
-def ahrs2(v: SimVehicleEndpoint):
+def ahrs2(ap: Autopilot):
+    v = ap.state
     roll, pitch, heading = v.body.attitude()
     lat, lon, alt = v.origin.to_geodetic(*v.body.position())
     return apm.MAVLink_ahrs2_message(roll, -pitch, heading_to_yaw(heading), alt, round(lat * 1e7), round(lon * 1e7))
 
 
-def system_time(v: SimVehicleEndpoint):
+def system_time(ap: Autopilot):
     """GPS time once there is a fix (the wall clock here), 0 before."""
+    v = ap.state
     unix_us = int(time.time() * 1e6) if v.position_ready else 0
     return mav.MAVLink_system_time_message(unix_us, _t_ms(v))
 
 
-def vibration(v: SimVehicleEndpoint):
+def vibration(ap: Autopilot):
+    v = ap.state
     return mav.MAVLink_vibration_message(int(v.now * 1e6), 0.0, 0.0, 0.0, 0, 0, 0)
 
 
-def wind(v: SimVehicleEndpoint):
+def wind(ap: Autopilot):
     return apm.MAVLink_wind_message(0.0, 0.0, 0.0)
 
 

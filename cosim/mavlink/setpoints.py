@@ -16,17 +16,14 @@ stream, which PX4 needs before it enters OFFBOARD).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink import reposition
+from cosim.mavlink.autopilot import Autopilot
 from cosim.mavlink.frames import enu_to_ned, heading_to_yaw, ned_to_enu
 from cosim.mavlink.limits import speed_problem, target_problem
 from cosim.mavlink.mission_items import TERRAIN_FRAMES
-
-if TYPE_CHECKING:
-    from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
 
 IGNORE_POSITION = 0b111
 IGNORE_VELOCITY = 0b111000
@@ -59,10 +56,10 @@ def _yaw_problem(m) -> str | None:
     return None
 
 
-def local_target(v: SimVehicleEndpoint, m) -> None:
+def local_target(ap: Autopilot, m) -> None:
     """SET_POSITION_TARGET_LOCAL_NED."""
-    v.setpoint_heard()
-    if not v.following:
+    ap.setpoint_heard()
+    if not ap.state.following:
         return
     mask, frame = m.type_mask, m.coordinate_frame
     problem = _frame_problem(frame, LOCAL_FRAMES)
@@ -71,49 +68,49 @@ def local_target(v: SimVehicleEndpoint, m) -> None:
         problem = "setpoint refused: non-finite position or velocity"
     problem = problem or _yaw_problem(m)
     if problem is not None:
-        v.deny(problem)
+        ap.deny(problem)
     elif not mask & IGNORE_POSITION:
         n, e, d = m.x, m.y, m.z
         if frame in OFFSET_FRAMES:
-            n, e, d = _offset(v, n, e, d, body=frame == mav.MAV_FRAME_BODY_OFFSET_NED)
+            n, e, d = _offset(ap, n, e, d, body=frame == mav.MAV_FRAME_BODY_OFFSET_NED)
         x, y, z = ned_to_enu(n, e, d)
-        problem = target_problem(x, y, z - v.home[2])
-        v.deny(f"setpoint refused: {problem}") if problem else v.follow_position(x, y, z, _yaw(m))
+        problem = target_problem(x, y, z - ap.state.home[2])
+        ap.deny(f"setpoint refused: {problem}") if problem else ap.follow_position(x, y, z, _yaw(m))
     elif not mask & IGNORE_VELOCITY:
         problem = speed_problem(m.vx, m.vy, m.vz)
         if problem:
-            v.deny(f"setpoint refused: {problem}")
+            ap.deny(f"setpoint refused: {problem}")
         elif frame in BODY_FRAMES:
-            v.follow_velocity(True, m.vx, -m.vy, -m.vz, _yaw(m))  # forward/right/down -> forward/left/up
+            ap.follow_velocity(True, m.vx, -m.vy, -m.vz, _yaw(m))  # forward/right/down -> forward/left/up
         else:
-            v.follow_velocity(False, *ned_to_enu(m.vx, m.vy, m.vz), _yaw(m))
+            ap.follow_velocity(False, *ned_to_enu(m.vx, m.vy, m.vz), _yaw(m))
 
 
-def _offset(v: SimVehicleEndpoint, n: float, e: float, d: float, body: bool) -> tuple[float, float, float]:
+def _offset(ap: Autopilot, n: float, e: float, d: float, body: bool) -> tuple[float, float, float]:
     """An offset from where the vehicle is (rotated from forward/right by its yaw if `body`), in NED."""
     if body:
-        yaw = heading_to_yaw(v.body.attitude()[2])
+        yaw = heading_to_yaw(ap.state.body.attitude()[2])
         n, e = n * math.cos(yaw) - e * math.sin(yaw), n * math.sin(yaw) + e * math.cos(yaw)
-    hn, he, hd = enu_to_ned(*v.body.position())
+    hn, he, hd = enu_to_ned(*ap.state.body.position())
     return hn + n, he + e, hd + d
 
 
-def global_target(v: SimVehicleEndpoint, m) -> None:
+def global_target(ap: Autopilot, m) -> None:
     """SET_POSITION_TARGET_GLOBAL_INT: a position (degrees, metres in the frame's sense) or a
     north/east/down velocity."""
-    v.setpoint_heard()
-    if not v.following:
+    ap.setpoint_heard()
+    if not ap.state.following:
         return
     problem = _frame_problem(m.coordinate_frame, GLOBAL_FRAMES) or _yaw_problem(m)
     if problem is not None:
-        v.deny(problem)
+        ap.deny(problem)
     elif not m.type_mask & IGNORE_POSITION:
         if not math.isfinite(m.alt):
-            v.deny("setpoint refused: non-finite altitude")
+            ap.deny("setpoint refused: non-finite altitude")
             return
         yaw_deg = None if m.type_mask & IGNORE_YAW else math.degrees(m.yaw)
-        reposition.goto_global(v, m.lat_int / 1e7, m.lon_int / 1e7, m.alt, yaw_deg, relative=GLOBAL_FRAMES[m.coordinate_frame])
+        reposition.goto_global(ap, m.lat_int / 1e7, m.lon_int / 1e7, m.alt, yaw_deg, relative=GLOBAL_FRAMES[m.coordinate_frame])
     elif not m.type_mask & IGNORE_VELOCITY:
         problem = None if all(math.isfinite(x) for x in (m.vx, m.vy, m.vz)) else "non-finite velocity"
         problem = problem or speed_problem(m.vx, m.vy, m.vz)
-        v.deny(f"setpoint refused: {problem}") if problem else v.follow_velocity(False, *ned_to_enu(m.vx, m.vy, m.vz), _yaw(m))
+        ap.deny(f"setpoint refused: {problem}") if problem else ap.follow_velocity(False, *ned_to_enu(m.vx, m.vy, m.vz), _yaw(m))

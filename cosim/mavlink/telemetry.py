@@ -4,41 +4,41 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from pymavlink.dialects.v20 import ardupilotmega as apm
 from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink import sensor_streams
+from cosim.mavlink.autopilot import Autopilot
 from cosim.mavlink.frames import enu_to_ned, heading_to_yaw
 from cosim.mavlink.personality import GUIDED_MODES, PX4
-
-if TYPE_CHECKING:
-    from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
+from cosim.mavlink.vehicle_state import VehicleState
 
 SENSORS = (mav.MAV_SYS_STATUS_SENSOR_3D_GYRO | mav.MAV_SYS_STATUS_SENSOR_3D_ACCEL | mav.MAV_SYS_STATUS_SENSOR_3D_MAG
            | mav.MAV_SYS_STATUS_SENSOR_ABSOLUTE_PRESSURE | mav.MAV_SYS_STATUS_SENSOR_GPS
            | mav.MAV_SYS_STATUS_SENSOR_MOTOR_OUTPUTS | mav.MAV_SYS_STATUS_PREARM_CHECK)
 
 
-def heartbeat(v: SimVehicleEndpoint):
+def heartbeat(ap: Autopilot):
+    v = ap.state
     base = mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED | mav.MAV_MODE_FLAG_STABILIZE_ENABLED
     if v.mode in GUIDED_MODES:
         base |= mav.MAV_MODE_FLAG_GUIDED_ENABLED
     if v.armed:
         base |= mav.MAV_MODE_FLAG_SAFETY_ARMED
     state = mav.MAV_STATE_ACTIVE if v.armed else mav.MAV_STATE_STANDBY
-    return mav.MAVLink_heartbeat_message(v.body.mav_type, v.p.autopilot, base, v.p.modes[v.mode], state, 3)
+    return mav.MAVLink_heartbeat_message(v.body.mav_type, v.personality.autopilot, base, v.personality.modes[v.mode], state, 3)
 
 
-def _t_ms(v: SimVehicleEndpoint) -> int:
+def _t_ms(v: VehicleState) -> int:
     return int(v.now * 1000) & 0xFFFFFFFF
 
 
-def global_position(v: SimVehicleEndpoint):
+def global_position(ap: Autopilot):
     """Before a position estimate ArduPilot sends its stale location (zeros); PX4 sends nothing."""
+    v = ap.state
     if not v.position_ready:
-        return None if v.p is PX4 else mav.MAVLink_global_position_int_message(_t_ms(v), 0, 0, 0, 0, 0, 0, 0, 0)
+        return None if v.personality is PX4 else mav.MAVLink_global_position_int_message(_t_ms(v), 0, 0, 0, 0, 0, 0, 0, 0)
     x, y, z = v.body.position()
     vn, ve, vd = enu_to_ned(*v.body.velocity())
     lat, lon, alt = v.origin.to_geodetic(x, y, z)
@@ -48,25 +48,29 @@ def global_position(v: SimVehicleEndpoint):
                                                    int(vd * 100), hdg)
 
 
-def local_position(v: SimVehicleEndpoint):
+def local_position(ap: Autopilot):
+    v = ap.state
     return mav.MAVLink_local_position_ned_message(_t_ms(v), *enu_to_ned(*v.body.position()),
                                                   *enu_to_ned(*v.body.velocity()))
 
 
-def attitude(v: SimVehicleEndpoint):
+def attitude(ap: Autopilot):
+    v = ap.state
     roll, pitch, heading = v.body.attitude()
     # body FLU -> FRD: roll keeps its sign, pitch (nose up positive in FRD) flips
     return mav.MAVLink_attitude_message(_t_ms(v), roll, -pitch, heading_to_yaw(heading), 0.0, 0.0, 0.0)
 
 
-def sys_status(v: SimVehicleEndpoint):
+def sys_status(ap: Autopilot):
+    v = ap.state
     health = SENSORS if v.body.healthy() else 0
     if not v.position_ready:
         health &= ~(mav.MAV_SYS_STATUS_SENSOR_GPS | mav.MAV_SYS_STATUS_PREARM_CHECK)
     return mav.MAVLink_sys_status_message(SENSORS, SENSORS, health, 200, 12600, -1, 90, 0, 0, 0, 0, 0, 0)
 
 
-def extended_state(v: SimVehicleEndpoint):
+def extended_state(ap: Autopilot):
+    v = ap.state
     if v.landing:
         landed = mav.MAV_LANDED_STATE_LANDING
     elif not v.armed or v.body.on_ground:
@@ -77,8 +81,9 @@ def extended_state(v: SimVehicleEndpoint):
     return mav.MAVLink_extended_sys_state_message(vtol, landed)
 
 
-def home(v: SimVehicleEndpoint):
+def home(ap: Autopilot):
     """Sent once home is set: with the first position estimate."""
+    v = ap.state
     if not v.position_ready:
         return None
     lat, lon, alt = v.origin.to_geodetic(*v.home)
@@ -93,15 +98,17 @@ EKF_HEALTHY = (apm.EKF_ATTITUDE | apm.EKF_VELOCITY_HORIZ | apm.EKF_VELOCITY_VERT
                | apm.EKF_POS_HORIZ_ABS | apm.EKF_POS_VERT_ABS | apm.EKF_PRED_POS_HORIZ_REL | apm.EKF_PRED_POS_HORIZ_ABS)
 
 
-def ekf_status(v: SimVehicleEndpoint):
+def ekf_status(ap: Autopilot):
     """ArduPilot's EKF_STATUS_REPORT (its own dialect): every estimate good once the vehicle has a
     position (MAVSDK's health checks read it on ArduPilot; the adapter's readiness too)."""
+    v = ap.state
     flags = EKF_HEALTHY if v.position_ready else EKF_NO_POSITION  # (a failed motor is SYS_STATUS's to say)
     return apm.MAVLink_ekf_status_report_message(flags, 0.1, 0.1, 0.1, 0.1, 0.0, 0.0)
 
 
-def gps_raw(v: SimVehicleEndpoint):
+def gps_raw(ap: Autopilot):
     """GPS_RAW_INT: a 3D fix with 10 satellites once ready; before, no fix and no satellites."""
+    v = ap.state
     if not v.position_ready:
         return mav.MAVLink_gps_raw_int_message(int(v.now * 1e6), mav.GPS_FIX_TYPE_NO_FIX, 0, 0, 0, 65535, 65535, 0,
                                                65535, 0)
@@ -113,14 +120,15 @@ def gps_raw(v: SimVehicleEndpoint):
                                            int(alt * 1000), 121, 200, int(math.hypot(ve, vn) * 100), cog, 10)
 
 
-def battery_status(v: SimVehicleEndpoint):
+def battery_status(ap: Autopilot):
     """BATTERY_STATUS: the same 12.6 V, 90% pack SYS_STATUS reports."""
     return mav.MAVLink_battery_status_message(0, mav.MAV_BATTERY_FUNCTION_UNKNOWN, mav.MAV_BATTERY_TYPE_UNKNOWN,
                                               32767, [12600] + [65535] * 9, -1, -1, -1, 90)
 
 
-def vfr_hud(v: SimVehicleEndpoint):
+def vfr_hud(ap: Autopilot):
     """VFR_HUD: speeds (m/s), heading (degrees), throttle (%), altitude above sea level and climb."""
+    v = ap.state
     z = v.body.position()[2]
     ve, vn, vu = v.body.velocity()
     hdg = int(math.degrees(heading_to_yaw(v.body.attitude()[2])) % 360.0)
@@ -128,8 +136,8 @@ def vfr_hud(v: SimVehicleEndpoint):
     return mav.MAVLink_vfr_hud_message(speed, speed, hdg, 50 if v.armed else 0, v.origin.alt + z, vu)
 
 
-def mission_current(v: SimVehicleEndpoint):
-    return v.missions.current_message()
+def mission_current(ap: Autopilot):
+    return ap.missions.current_message()
 
 
 STREAMS = {mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: global_position, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED: local_position,
@@ -210,13 +218,13 @@ class Streams:
                 self.hz[k] = min(float(rate_hz), MAX_HZ) if start and rate_hz > 0 else 0.0
 
 
-def requested(v: SimVehicleEndpoint, msg_id: int):
+def requested(ap: Autopilot, streams: Streams, msg_id: int):
     """The message MAV_CMD_REQUEST_MESSAGE asked for, or None if the vehicle does not provide it."""
     if msg_id == mav.MAVLINK_MSG_ID_AUTOPILOT_VERSION:
         caps = (mav.MAV_PROTOCOL_CAPABILITY_MAVLINK2 | mav.MAV_PROTOCOL_CAPABILITY_SET_POSITION_TARGET_LOCAL_NED
                 | mav.MAV_PROTOCOL_CAPABILITY_COMMAND_INT | mav.MAV_PROTOCOL_CAPABILITY_PARAM_FLOAT
                 | mav.MAV_PROTOCOL_CAPABILITY_MISSION_INT | mav.MAV_PROTOCOL_CAPABILITY_MISSION_FLOAT)
         return mav.MAVLink_autopilot_version_message(caps, 1 << 24, 0, 0, 0, [0] * 8, [0] * 8, [0] * 8, 0, 0,
-                                                     v.sysid, [0] * 18)
-    builder = v.streams.builders.get(msg_id)
-    return builder(v) if builder is not None else None
+                                                     ap.state.sysid, [0] * 18)
+    builder = streams.builders.get(msg_id)
+    return builder(ap) if builder is not None else None

@@ -6,16 +6,24 @@ from __future__ import annotations
 import logging
 import socket
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.peers import IDLE_S, MAX_PEERS, STALE_S, Peers
 from cosim.mavlink.ratelog import RateLimitedLog
 
-if TYPE_CHECKING:
-    from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
-
 log = logging.getLogger(__name__)
+
+
+class Served(Protocol):
+    """What the port needs of a vehicle it serves (cosim.mavlink.vehicle_endpoint's): its system
+    id, and at each instant a start, the messages addressed to it, and an end."""
+
+    sysid: int
+
+    def begin(self, now: float) -> None: ...
+    def handle(self, msg: Any) -> None: ...
+    def end(self) -> None: ...
 
 
 @dataclass
@@ -50,7 +58,7 @@ class VehiclePort:
             raise OSError(exc.errno, f"cannot bind UDP {host}:{port}: {exc.strerror}") from None
         self.sock.setblocking(False)
         self.port = self.sock.getsockname()[1]
-        self.vehicles: list[SimVehicleEndpoint] = []
+        self.vehicles: list[Served] = []
         self.peer_set = Peers(max_peers, peer_idle_s, min(STALE_S, peer_idle_s))
         self.stats = EndpointStats()
         self._bad_log = RateLimitedLog(log)
@@ -68,7 +76,7 @@ class VehiclePort:
         """Where telemetry goes now."""
         return self.peer_set.addresses()
 
-    def add(self, vehicle: SimVehicleEndpoint) -> None:
+    def add(self, vehicle: Served) -> None:
         if any(v.sysid == vehicle.sysid for v in self.vehicles):
             raise ValueError(f"system id {vehicle.sysid} is already served on port {self.port}")
         self.vehicles.append(vehicle)
@@ -86,7 +94,7 @@ class VehiclePort:
             return
         self._last_poll = now
         for v in self.vehicles:
-            v.now = now
+            v.begin(now)
         while True:
             try:
                 data, addr = self.sock.recvfrom(65536)
@@ -103,9 +111,7 @@ class VehiclePort:
                     v.handle(msg)
         self.peer_set.expire(now)
         for v in self.vehicles:
-            v.supervise()
-            v.body.update()
-            v.send_due()
+            v.end()
 
     def _accept(self, data: bytes, addr: tuple[str, int], now: float) -> list:
         """The valid messages of one datagram from `addr`, which becomes a peer if it sent any and a

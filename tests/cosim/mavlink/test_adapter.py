@@ -51,7 +51,7 @@ def test_two_vehicles_on_one_port_each_end_where_their_controller_sent_them(two_
     crews = [(MavlinkVehicle(link, 1, personality), GoTo(GoTo.Params(offset=(2.0, 3.0, 3.0)))),
              (MavlinkVehicle(link, 2, personality), GoTo(GoTo.Params(offset=(-1.0, -2.0, 2.0), heading=1.0)))]
     fly_controllers(link, crews, duration_s=7.0, altitude_m=2.0)
-    assert all(e.armed for e in endpoints)
+    assert all(e.state.armed for e in endpoints)
     assert np.linalg.norm(bank.pos[0] - [2.0, 3.0, 3.0]) < 0.3
     assert np.linalg.norm(bank.pos[1] - [3.0, -2.0, 2.0]) < 0.3
     assert abs(bank.euler[1, 2] - 1.0) < 0.1
@@ -72,7 +72,7 @@ def test_a_refused_command_raises_with_the_reason(two_vehicles):
 def test_a_pilot_taking_over_stops_the_adapter(two_vehicles):
     _, endpoints, link, personality = two_vehicles
     crews = [(MavlinkVehicle(link, 1, personality), GoTo(GoTo.Params(offset=(2.0, 0.0, 3.0))))]
-    pilot = threading.Timer(3.0, lambda: endpoints[0].set_mode(personality.modes["posctl"]))
+    pilot = threading.Timer(3.0, lambda: endpoints[0].autopilot.set_mode(personality.modes["posctl"]))
     pilot.start()
     fly_controllers(link, crews, duration_s=5.0, altitude_m=2.0)
     vehicle = crews[0][0]
@@ -102,7 +102,7 @@ def test_a_rejected_arming_raises_with_the_pre_arm_reason(two_vehicles):
     vehicle = MavlinkVehicle(link, 1, personality)
     with pytest.raises(MavlinkError, match=r"refused command 400 .*PreArm: vehicle not healthy"):
         take_off(vehicle, 2.0)
-    assert not endpoints[0].armed and vehicle.latest["SYS_STATUS"].onboard_control_sensors_health == 0
+    assert not endpoints[0].state.armed and vehicle.latest["SYS_STATUS"].onboard_control_sensors_health == 0
     assert take_off(MavlinkVehicle(link, 2, personality), 2.0) is None  # its healthy neighbour arms
 
 
@@ -148,7 +148,7 @@ def test_a_take_off_acknowledged_but_not_flown_raises(personality):
         vehicle = MavlinkVehicle(link, 1, personality)
         with pytest.raises(MavlinkError, match=r"acknowledged the take-off but did not climb: 0\.0 m of 2 m after 2 s"):
             take_off(vehicle, 2.0, climb_timeout_s=2.0)
-        assert endpoint.armed and not vehicle.streaming and not vehicle.watching
+        assert endpoint.state.armed and not vehicle.streaming and not vehicle.watching
     finally:
         stop.set()
         thread.join()
@@ -163,7 +163,7 @@ def test_a_vehicle_that_disarms_or_lands_by_itself_is_a_failsafe(two_vehicles):
     take_off(first, 2.0)
     take_off(second, 2.0)
     assert bank.pos[0, 2] > 1.0 and first.watching and first.failsafe is None
-    endpoints[0].armed = False  # the firmware disarms on its own (as real ArduCopter did after our take-off)
+    endpoints[0].state.armed = False  # the firmware disarms on its own (as real ArduCopter did after our take-off)
     end = time.monotonic() + 3.0
     while time.monotonic() < end and first.failsafe is None:
         link.poll()
@@ -206,9 +206,9 @@ def test_the_adapter_uploads_verifies_and_flies_a_mission(two_vehicles):
     link.send(mav.MAVLink_param_set_message(1, 1, b"RTL_RETURN_ALT", 4.0, mav.MAV_PARAM_TYPE_REAL32))
     north = 47.0 + 6.0 / 111_194.9
     fly_mission(vehicle, [takeoff(3.0), waypoint(north, 8.0, 3.0, hold_s=1.0, radius_m=0.5), rtl()])
-    assert endpoints[0].mode == ("mission" if personality is PX4 else "auto") and vehicle.watching
+    assert endpoints[0].state.mode == ("mission" if personality is PX4 else "auto") and vehicle.watching
     end = time.monotonic() + 40.0
-    while not (vehicle.mission.complete and not endpoints[0].armed):
+    while not (vehicle.mission.complete and not endpoints[0].state.armed):
         assert time.monotonic() < end, f"mission not over: {vehicle.mission}"
         vehicle.tick(time.monotonic())
         link.poll()
@@ -256,7 +256,7 @@ def test_a_controller_hands_its_vehicle_a_mission_and_follows_it(two_vehicles):
     survey = Survey()
     fly_controllers(link, [(MavlinkVehicle(link, 1, personality), survey)], duration_s=12.0, altitude_m=2.0)
     assert survey.progress[-1] == [0, 1, 2, 3] and "flies a mission" in survey.refused
-    assert bank.pos[0] == pytest.approx([3.0, 4.0, 0.0], abs=0.5) and not endpoints[0].armed
+    assert bank.pos[0] == pytest.approx([3.0, 4.0, 0.0], abs=0.5) and not endpoints[0].state.armed
 
 
 @pytest.mark.parametrize("two_vehicles", [PX4], indirect=True, ids=["px4"])

@@ -277,7 +277,7 @@ def test_a_ghost_flies_its_scenario_mission(tmp_path):
     standin = StandInVehicle("ardupilot", origin=GeoOrigin(*ARENA.to_geodetic(*SHIFT)))
     with standin:
         result = cosim.run(_mission_scenario(standin.port, {"class": "controllers:Controller"}), out_dir=tmp_path / "m")
-        local, armed = standin.model.pos[0].copy(), standin.endpoint.armed
+        local, armed = standin.model.pos[0].copy(), standin.endpoint.state.armed
     assert result.status == "ok", result.error
     ghost = result.metrics["mavlink"]["ghost0"]
     assert ghost["mission_reached"] == [0, 1, 2, 3] and ghost["mission_complete"] and ghost["failsafe"] is None
@@ -349,7 +349,7 @@ def test_a_cold_ardupilot_refuses_to_arm_in_guided_until_it_has_a_position():
             v.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, retries=1)
         time.sleep(1.6)
         v.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1)
-        assert standin.endpoint.armed and "Arming motors" in v.statustext
+        assert standin.endpoint.state.armed and "Arming motors" in v.statustext
         link.close()
 
 

@@ -67,8 +67,8 @@ class Bench:
         return self.acks[cmd]
 
     def mode(self, name: str) -> int:
-        custom = self.ep.p.modes[name]
-        if self.ep.p is PX4:
+        custom = self.ep.state.personality.modes[name]
+        if self.ep.state.personality is PX4:
             return self.command(mav.MAV_CMD_DO_SET_MODE, 1, (custom >> 16) & 0xFF, (custom >> 24) & 0xFF)
         return self.command(mav.MAV_CMD_DO_SET_MODE, 1, custom)
 
@@ -102,15 +102,15 @@ def test_silent_ground_station_makes_the_vehicle_return_home_and_land(bench):
     bench.send(mav.MAVLink_param_set_message(1, 1, b"RTL_ALT", 500.0, mav.MAV_PARAM_TYPE_REAL32))  # ArduCopter's: cm
     bench.beating = False
     bench.run(4.8)
-    assert bench.ep.mode == "guided"  # not yet: 5 s of silence
+    assert bench.ep.state.mode == "guided"  # not yet: 5 s of silence
     bench.run(0.6)
-    assert bench.ep.mode == "rtl"
+    assert bench.ep.state.mode == "rtl"
     assert any("GCS lost" in t for t in bench.texts)
     bench.run(4.0)
     assert bench.bank.pos[0, 2] > 4.5  # it climbed to the return altitude first
     bench.run(30.0)
     assert math.dist(bench.bank.pos[0, :2], (0.0, 0.0)) < 0.5 and bench.bank.pos[0, 2] == 0.0
-    assert not bench.ep.armed
+    assert not bench.ep.state.armed
 
 
 @pytest.mark.parametrize("bench", [{"timeout_s": 2.0, "action": "land"}], indirect=True)
@@ -118,9 +118,9 @@ def test_land_action_lands_where_it_is(bench):
     bench.fly_out()
     bench.beating = False
     bench.run(2.5)
-    assert bench.ep.mode == "land"
+    assert bench.ep.state.mode == "land"
     bench.run(10.0)
-    assert bench.bank.pos[0, 2] == 0.0 and not bench.ep.armed
+    assert bench.bank.pos[0, 2] == 0.0 and not bench.ep.state.armed
     assert math.dist(bench.bank.pos[0, :2], (8.0, 0.0)) < 0.5
 
 
@@ -129,7 +129,7 @@ def test_hold_action_holds_and_a_returning_ground_station_resets_the_watch(bench
     bench.fly_out()
     bench.beating = False
     bench.run(3.0)
-    assert bench.ep.mode == "hold"
+    assert bench.ep.state.mode == "hold"
     here = bench.bank.pos[0].copy()
     bench.run(5.0)
     assert np.linalg.norm(bench.bank.pos[0] - here) < 0.2
@@ -138,7 +138,7 @@ def test_hold_action_holds_and_a_returning_ground_station_resets_the_watch(bench
     assert bench.mode("guided") == mav.MAV_RESULT_ACCEPTED
     bench.beating = False
     bench.run(2.5)
-    assert bench.ep.mode == "hold"  # the second loss trips it again
+    assert bench.ep.state.mode == "hold"  # the second loss trips it again
 
 
 @pytest.mark.parametrize("bench", [{"timeout_s": 2.0, "action": "off"}], indirect=True)
@@ -146,7 +146,7 @@ def test_failsafe_off_keeps_flying_the_last_setpoint(bench):
     bench.fly_out()
     bench.beating = False
     bench.run(20.0)
-    assert bench.ep.mode == "guided" and bench.ep.armed
+    assert bench.ep.state.mode == "guided" and bench.ep.state.armed
     assert math.dist(bench.bank.pos[0], (8.0, 0.0, 3.0)) < 0.3
 
 
@@ -154,7 +154,7 @@ def test_a_script_that_never_sent_a_heartbeat_is_not_cut_off(bench):
     bench.beating = False
     bench.fly_out()
     bench.run(20.0)
-    assert bench.ep.mode == "guided"
+    assert bench.ep.state.mode == "guided"
 
 
 def test_rtl_mode_flies_home(bench):
@@ -170,7 +170,7 @@ def test_modes_it_cannot_fly_are_refused_with_the_reason(bench, name):
     bench.run(1.0)
     assert bench.mode(name) == mav.MAV_RESULT_DENIED
     assert any(name.upper() in t for t in bench.texts)
-    assert bench.ep.mode == "stabilize"  # the boot mode stays
+    assert bench.ep.state.mode == "stabilize"  # the boot mode stays
 
 
 def test_rtl_before_arming_is_refused(bench):
@@ -184,7 +184,7 @@ def test_message_intervals_are_flown_not_just_acknowledged(bench):
     """ArduPilot streams nothing but heartbeats and TIMESYNC until a ground station asks (its default
     rates are 0); PX4 streams ATTITUDE at 10 Hz unasked. Both fly SET_MESSAGE_INTERVAL."""
     counts: dict[str, int] = {}
-    unasked = bench.ep.p.streams_unasked
+    unasked = bench.ep.state.personality.streams_unasked
 
     def count(seconds: float) -> dict[str, int]:
         counts.clear()

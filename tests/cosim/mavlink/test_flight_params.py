@@ -17,7 +17,7 @@ from tests.cosim.mavlink.test_reposition_and_offboard_loss import stream, take_o
 def set_param(b: Bench, name: str, value: float) -> None:
     b.send(mav.MAVLink_param_set_message(1, 1, name.encode(), value, mav.MAV_PARAM_TYPE_REAL32))
     b.run(0.1)
-    assert b.ep.params[name] == pytest.approx(value)  # PARAM_SET carries a float32
+    assert b.ep.autopilot.params[name] == pytest.approx(value)  # PARAM_SET carries a float32
 
 
 def position(north: float, up: float):
@@ -65,11 +65,11 @@ def test_px4_lands_at_mpc_land_speed_below_mpc_land_alt2(land_speed):
         assert b.bank.pos[0, 2] == pytest.approx(8.0, abs=0.15)
         assert b.mode("land") == mav.MAV_RESULT_ACCEPTED
         sinks = []
-        while b.ep.armed and b.bank.t < 60.0:
+        while b.ep.state.armed and b.bank.t < 60.0:
             b.run(0.1)
             if 1.0 < b.bank.pos[0, 2] < 4.0:
                 sinks.append(-b.bank.vel[0, 2])
-        assert np.median(sinks) == pytest.approx(land_speed, abs=0.05) and not b.ep.armed
+        assert np.median(sinks) == pytest.approx(land_speed, abs=0.05) and not b.ep.state.armed
     finally:
         b.close()
 
@@ -86,10 +86,10 @@ def test_px4_take_off_and_return_altitudes_act():
         assert b.bank.pos[0, 2] == pytest.approx(4.0, abs=0.15)
         assert b.mode("rtl") == mav.MAV_RESULT_ACCEPTED
         top = 0.0
-        while b.ep.armed and b.bank.t < 60.0:
+        while b.ep.state.armed and b.bank.t < 60.0:
             b.run(0.1)
             top = max(top, float(b.bank.pos[0, 2]))
-        assert top == pytest.approx(7.0, abs=0.2) and not b.ep.armed
+        assert top == pytest.approx(7.0, abs=0.2) and not b.ep.state.armed
     finally:
         b.close()
 
@@ -114,9 +114,9 @@ def test_every_listed_parameter_changes_the_rules(specs, rules):
 def test_values_outside_the_firmware_range_are_refused_with_it(personality, name, bad, message):
     b = Bench(personality)
     try:
-        before = b.ep.params[name]
+        before = b.ep.autopilot.params[name]
         b.send(mav.MAVLink_param_set_message(1, 1, name.encode(), bad, mav.MAV_PARAM_TYPE_REAL32))
         b.run(0.1)
-        assert message in b.texts and b.ep.params[name] == before
+        assert message in b.texts and b.ep.autopilot.params[name] == before
     finally:
         b.close()

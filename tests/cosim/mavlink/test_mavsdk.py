@@ -55,7 +55,7 @@ async def fly(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoint) -> N
         system = await m.first_autopilot(timeout_s=10.0)
         assert system is not None, "MAVSDK did not discover the vehicle"
         telemetry, action, offboard = TelemetryAsync(system), ActionAsync(system), OffboardAsync(system)
-        await ask_for_telemetry(telemetry, endpoint.p)
+        await ask_for_telemetry(telemetry, endpoint.state.personality)
         end = time.monotonic() + 10
         while not await telemetry.health_all_ok():
             assert time.monotonic() < end, await telemetry.health()
@@ -75,7 +75,7 @@ async def fly(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoint) -> N
                     20, "the position setpoint")
         await offboard.stop()
         await action.land()
-        await until(lambda: not endpoint.armed, 20, "landing and disarming")
+        await until(lambda: not endpoint.state.armed, 20, "landing and disarming")
 
 
 @pytest.mark.parametrize("personality", [PX4, ARDUPILOT], ids=lambda p: p.name)
@@ -91,7 +91,7 @@ def test_mavsdk_flies_the_simulated_vehicle(personality):
         stop.set()
         thread.join()
         endpoint.close()
-    assert bank.pos[0, 2] == 0.0 and not endpoint.armed
+    assert bank.pos[0, 2] == 0.0 and not endpoint.state.armed
     assert math.dist(bank.pos[0, :2], (2.0, 5.0)) < 0.3
 
 
@@ -118,21 +118,22 @@ async def fly_mission(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoi
         await m.add_any_connection(f"udpout://127.0.0.1:{port}")
         system = await m.first_autopilot(timeout_s=10.0)
         mission, action, telemetry = MissionAsync(system), ActionAsync(system), TelemetryAsync(system)
-        await ask_for_telemetry(telemetry, endpoint.p)
+        await ask_for_telemetry(telemetry, endpoint.state.personality)
         end = time.monotonic() + 10
         while not await telemetry.health_all_ok():
             assert time.monotonic() < end, await telemetry.health()
             await asyncio.sleep(0.1)
         param = ParamAsync(system)  # the return altitude under the autopilot's own name, default and unit
-        name, default, ours, (fast, too_fast) = (("RTL_ALT", 1500.0, 800.0, ("WPNAV_SPEED", 5000.0)) if endpoint.p is ARDUPILOT
+        ardupilot = endpoint.state.personality is ARDUPILOT
+        name, default, ours, (fast, too_fast) = (("RTL_ALT", 1500.0, 800.0, ("WPNAV_SPEED", 5000.0)) if ardupilot
                                                  else ("RTL_RETURN_ALT", 60.0, 8.0, ("MPC_XY_VEL_MAX", 30.0)))
         assert await param.get_param_float(name) == default
         await param.set_param_float(name, ours)
-        assert await param.get_param_float(name) == ours and endpoint.params[name] == ours
+        assert await param.get_param_float(name) == ours and endpoint.autopilot.params[name] == ours
         with pytest.raises(ParamError):  # beyond the firmware's range
             await param.set_param_float(fast, too_fast)
         plan = MissionPlan([item(0.0, 0.0), item(10.0, 0.0), item(10.0, 6.0, loiter_s=1.0)])
-        if endpoint.p is ARDUPILOT:
+        if endpoint.state.personality is ARDUPILOT:
             return await _ardupilot_mission(mission, action, bank, endpoint, plan)
         await mission.set_return_to_launch_after_mission(True)  # a NAV_RETURN_TO_LAUNCH item at the end
         await mission.upload_mission(plan)
@@ -143,9 +144,9 @@ async def fly_mission(port: int, bank: QuadrotorBank, endpoint: SimVehicleEndpoi
         await mission.start_mission()
         progress, heights = [], []
         end = time.monotonic() + 120 / SPEED
-        while not await mission.is_mission_finished() or endpoint.armed:  # the return is its last item
+        while not await mission.is_mission_finished() or endpoint.state.armed:  # the return is its last item
             assert time.monotonic() < end, f"mission not finished: {progress}"
-            progress.append(endpoint.missions.seq)
+            progress.append(endpoint.autopilot.missions.seq)
             heights.append(float(bank.pos[0, 2]))
             await asyncio.sleep(0.02)
         assert max(heights) == pytest.approx(8.0, abs=0.3)  # the return climbed to RTL_RETURN_ALT as set
@@ -169,18 +170,18 @@ async def _ardupilot_mission(mission, action, bank, endpoint, plan) -> list[int]
     end = time.monotonic() + 60 / SPEED
     while np.linalg.norm(bank.pos[0] - last) > 0.5 or np.linalg.norm(bank.vel[0]) > 0.1:
         assert time.monotonic() < end, f"the last waypoint was not reached: {progress}, at {bank.pos[0]}"
-        progress.append(endpoint.missions.seq)
+        progress.append(endpoint.autopilot.missions.seq)
         await asyncio.sleep(0.02)
     await asyncio.sleep(3.0 / SPEED)  # the mission is over (MISSION_CURRENT says so), yet
-    assert not await mission.is_mission_finished() and endpoint.mode == "auto"
+    assert not await mission.is_mission_finished() and endpoint.state.mode == "auto"
     await action.return_to_launch()
     modes = set()
-    while endpoint.armed:
+    while endpoint.state.armed:
         assert time.monotonic() < end + 60 / SPEED, "RTL did not land"
-        if endpoint.landing:
-            modes.add(endpoint.mode)
+        if endpoint.state.landing:
+            modes.add(endpoint.state.mode)
         await asyncio.sleep(0.02)
-    assert modes == {"rtl"} and endpoint.mode == "rtl"  # RTL all the way down, as ArduCopter does (not LAND)
+    assert modes == {"rtl"} and endpoint.state.mode == "rtl"  # RTL all the way down, as ArduCopter does (not LAND)
     return progress
 
 
@@ -198,4 +199,4 @@ def test_mavsdk_uploads_verifies_and_flies_a_mission(personality):
         thread.join()
         endpoint.close()
     assert progress == sorted(progress) and len(set(progress)) >= 3  # the items in order
-    assert bank.on_ground[0] and not endpoint.armed and math.hypot(*bank.pos[0, :2]) < 1.0  # home again
+    assert bank.on_ground[0] and not endpoint.state.armed and math.hypot(*bank.pos[0, :2]) < 1.0  # home again

@@ -83,14 +83,14 @@ def test_mavutil_waypoint_loader_uploads_and_downloads_the_same_mission(vehicle,
     link = gcs_link(endpoint.port)  # first: it sets the dialect mavwp builds its items in
     loader = mavwp.MAVWPLoader()
     loader.load(wpl(tmp_path))
-    first = 0 if endpoint.p.home_is_item_0 else 1  # PX4 keeps no home item
+    first = 0 if endpoint.state.personality.home_is_item_0 else 1  # PX4 keeps no home item
     assert upload(link, loader, first) == mav.MAV_MISSION_ACCEPTED
     got = download(link)
     assert len(got) == loader.count() - first
     for seq, m in enumerate(got):
         want = loader.wp(seq + first)
         assert (m.seq, m.command, m.autocontinue) == (seq, want.command, want.autocontinue)
-        if endpoint.p.home_is_item_0:  # ArduPilot answers MISSION_ITEM_INT with MISSION_ITEM's frames (0, 3)
+        if endpoint.state.personality.home_is_item_0:  # ArduPilot answers MISSION_ITEM_INT with MISSION_ITEM's frames (0, 3)
             assert m.frame == want.frame
         else:  # PX4 with their _INT forms
             assert m.frame == {0: mav.MAV_FRAME_GLOBAL_INT, 3: mav.MAV_FRAME_GLOBAL_RELATIVE_ALT_INT}.get(want.frame, want.frame)
@@ -169,7 +169,7 @@ def test_px4_flies_a_mission_with_a_jump_a_speed_change_and_a_return(vehicle):
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4, 4).result == mav.MAV_RESULT_ACCEPTED  # AUTO.MISSION
     assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
     reached, speeds, end = [], [], time.monotonic() + 120 / SPEED
-    while endpoint.armed and time.monotonic() < end:
+    while endpoint.state.armed and time.monotonic() < end:
         reached += [m.seq for m in gcs.pump(0.05) if m.get_type() == "MISSION_ITEM_REACHED"]
         if 2 <= len(reached) <= 4:  # after A: the legs flown at DO_CHANGE_SPEED's speed, before the return
             speeds.append(float(np.hypot(*bank.vel[0, :2])))
@@ -177,8 +177,8 @@ def test_px4_flies_a_mission_with_a_jump_a_speed_change_and_a_return(vehicle):
     reached += [m.seq for m in gcs.pump(1.0 / SPEED) if m.get_type() == "MISSION_ITEM_REACHED"]
     assert reached == [0, 1, 3, 1, 3, 5]
     assert max(speeds) < 2.3  # DO_CHANGE_SPEED's 2 m/s on the legs after it
-    assert not endpoint.armed and bank.on_ground[0] and np.hypot(*bank.pos[0, :2]) < 1.0
-    assert endpoint.mode == "mission"
+    assert not endpoint.state.armed and bank.on_ground[0] and np.hypot(*bank.pos[0, :2]) < 1.0
+    assert endpoint.state.mode == "mission"
     gcs.backlog.clear()
     current = gcs.wait("MISSION_CURRENT")
     assert (current.seq, current.total, current.mission_state) == (5, 6, mav.MISSION_STATE_COMPLETE)
@@ -201,7 +201,7 @@ def test_jumps_that_loop_with_no_waypoint_end_the_mission_where_the_vehicle_is(v
     assert np.hypot(bank.pos[0, 0] - 0.0, bank.pos[0, 1] - 12.0) < 1.5 and abs(bank.pos[0, 2] - 5.0) < 0.5
     gcs.backlog.clear()
     assert gcs.wait("MISSION_CURRENT").mission_state == mav.MISSION_STATE_COMPLETE
-    assert endpoint.armed
+    assert endpoint.state.armed
 
 
 def test_waypoints_out_of_reach_are_refused_at_upload_or_not_flown(vehicle):
@@ -236,7 +236,7 @@ def test_ardupilot_keeps_home_at_item_0_and_will_not_arm_in_auto(vehicle):
     MISSION_CURRENT's total leaves it out; a DO item run on the way to the next waypoint is reached,
     one after the last waypoint never runs; AUTO is not armable."""
     bank, endpoint, gcs = vehicle
-    if not endpoint.p.home_is_item_0:
+    if not endpoint.state.personality.home_is_item_0:
         pytest.skip("PX4 keeps no home item")  # (its own mission test is above)
     gcs.beat()
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 3).result == mav.MAV_RESULT_DENIED  # AUTO without a mission
@@ -265,37 +265,37 @@ def test_ardupilot_keeps_home_at_item_0_and_will_not_arm_in_auto(vehicle):
     assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
     assert gcs.latest["STATUSTEXT"].text == "Arming motors"
     assert gcs.command(mav.MAV_CMD_MISSION_START).result == mav.MAV_RESULT_ACCEPTED
-    assert endpoint.mode == "auto"
+    assert endpoint.state.mode == "auto"
     reached = [gcs.wait("MISSION_ITEM_REACHED", timeout=60 / SPEED).seq for _ in range(3)]
     assert reached == [1, 2, 3]  # home (item 0) is not flown; the speed change between the waypoints is reached
     done = gcs.wait("MISSION_CURRENT", lambda m: m.mission_state == mav.MISSION_STATE_COMPLETE, timeout=10 / SPEED)
     assert (done.seq, done.total) == (3, 4)  # the last waypoint stays current; item 4 never ran
     assert all(m.seq != 4 for m in gcs.pump(1.0 / SPEED) if m.get_type() == "MISSION_ITEM_REACHED")
-    assert bank.pos[0] == pytest.approx([8.0, 12.0, 5.0], abs=1.0) and endpoint.mode == "auto"
+    assert bank.pos[0] == pytest.approx([8.0, 12.0, 5.0], abs=1.0) and endpoint.state.mode == "auto"
 
 
 def test_rtl_flies_home_and_lands_in_rtl(vehicle):
     """ArduCopter and PX4 stay in RTL down to the ground (the stand-in used to switch to LAND)."""
     bank, endpoint, gcs = vehicle
     gcs.beat()
-    guided = (1, 4) if endpoint.p.home_is_item_0 else (1, 4, 3)
+    guided = (1, 4) if endpoint.state.personality.home_is_item_0 else (1, 4, 3)
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, *guided).result == mav.MAV_RESULT_ACCEPTED
     assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
-    up = 4.0 if endpoint.p.home_is_item_0 else 404.0  # PX4's take-off altitude is above sea level (home: 400 m)
+    up = 4.0 if endpoint.state.personality.home_is_item_0 else 404.0  # PX4's take-off altitude is above sea level (home: 400 m)
     assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, up).result == mav.MAV_RESULT_ACCEPTED
     gcs.wait("GLOBAL_POSITION_INT", lambda m: m.relative_alt > 3800, timeout=20 / SPEED)
-    if not endpoint.p.home_is_item_0:  # PX4 returns at 60 m by default; ArduCopter at 15
+    if not endpoint.state.personality.home_is_item_0:  # PX4 returns at 60 m by default; ArduCopter at 15
         gcs.send(mav.MAVLink_param_set_message(1, 1, b"RTL_RETURN_ALT", 10.0, mav.MAV_PARAM_TYPE_REAL32))
         gcs.wait("PARAM_VALUE", lambda m: m.param_id == "RTL_RETURN_ALT")
-    rtl = endpoint.p.modes["rtl"]
+    rtl = endpoint.state.personality.modes["rtl"]
     modes = []
-    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, *((rtl,) if endpoint.p.home_is_item_0 else (4, 5))).result \
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, *((rtl,) if endpoint.state.personality.home_is_item_0 else (4, 5))).result \
         == mav.MAV_RESULT_ACCEPTED
     gcs.wait("HEARTBEAT", lambda m: modes.append(m.custom_mode) or not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED,
              timeout=60 / SPEED)
     assert set(modes) == {rtl} and bank.on_ground[0]  # RTL through the descent and on the ground, disarmed
     assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_DENIED  # RTL prevents arming
-    assert gcs.latest["STATUSTEXT"].text == ("Arm: RTL mode not armable" if endpoint.p.home_is_item_0
+    assert gcs.latest["STATUSTEXT"].text == ("Arm: RTL mode not armable" if endpoint.state.personality.home_is_item_0
                                              else "Arming denied: RTL mode prevents arming")
 
 

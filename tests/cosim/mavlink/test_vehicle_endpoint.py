@@ -114,7 +114,7 @@ def test_px4_arm_takeoff_offboard_velocity_position_and_land(vehicle):
     start = time.monotonic()
     give_up = start + 60.0 / SPEED
     while time.monotonic() < min(start + 12.0 / SPEED, give_up):
-        if endpoint.mode != "offboard":  # this test's stream stalled past 0.25 s on a busy machine: back into offboard
+        if endpoint.state.mode != "offboard":  # this test's stream stalled past 0.25 s on a busy machine: back into offboard
             gcs.send(mav.MAVLink_command_long_message(1, 1, mav.MAV_CMD_DO_SET_MODE, 0, 1, 6, 0, 0, 0, 0, 0))
             start = time.monotonic()  # and 12 simulated s from there
         gcs.send(target)
@@ -123,7 +123,7 @@ def test_px4_arm_takeoff_offboard_velocity_position_and_land(vehicle):
     assert math.dist((n, e, d), (3.0, 2.0, -4.0)) < 0.3
     assert gcs.command(mav.MAV_CMD_NAV_LAND).result == mav.MAV_RESULT_ACCEPTED
     gcs.wait("HEARTBEAT", lambda m: not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED, timeout=15)
-    assert bank.pos[0, 2] == 0.0 and not endpoint.armed
+    assert bank.pos[0, 2] == 0.0 and not endpoint.state.armed
     assert math.dist(bank.pos[0, :2], (2.0, 3.0)) < 0.3  # landed where it was (ENU x = east = 2, y = north = 3)
 
 
@@ -144,25 +144,25 @@ def test_lost_setpoint_stream_falls_back_to_position_mode_until_setpoints_return
         while time.monotonic() < end:
             gcs.send(vel)
             gcs.pump(0.05)
-            east = east or (endpoint.mode == "offboard" and bank.vel[0, 0] > 1.0)  # at any time during the stream
+            east = east or (endpoint.state.mode == "offboard" and bank.vel[0, 0] > 1.0)  # at any time during the stream
         return east
 
     enter_offboard(gcs, vel)
     assert fly_east()
     gcs.pump(3.0 / SPEED)  # the stream stops (the ground station still beats): after 1 s the vehicle holds
-    assert endpoint.mode == "posctl" and "offboard signal lost" in gcs.latest["STATUSTEXT"].text
+    assert endpoint.state.mode == "posctl" and "offboard signal lost" in gcs.latest["STATUSTEXT"].text
     assert gcs.wait("HEARTBEAT", lambda m: m.custom_mode == PX4.modes["posctl"])
     held = bank.pos[0].copy()
     gcs.pump(2.0 / SPEED)
     assert np.linalg.norm(bank.vel[0]) < 0.1 and np.linalg.norm(bank.pos[0] - held) < 0.5
     assert fly_east() and bank.pos[0, 0] > held[0] + 1.0  # setpoints again: OFFBOARD, east, with no mode command
     gcs.pump(3.0 / SPEED)
-    assert endpoint.mode == "posctl"
+    assert endpoint.state.mode == "posctl"
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4, 3).result == mav.MAV_RESULT_ACCEPTED  # AUTO.LOITER (hold)
     for _ in range(10):  # the user chose HOLD during the fallback: setpoints no longer take it back
         gcs.send(vel)
         gcs.pump(0.05)
-    assert endpoint.mode == "hold"
+    assert endpoint.state.mode == "hold"
 
 
 @pytest.mark.parametrize("vehicle", [ARDUPILOT], indirect=True)
@@ -187,7 +187,7 @@ def test_garbage_and_foreign_traffic_are_counted_not_fatal(vehicle):
     gcs.wait("HEARTBEAT")
     time.sleep(0.2)
     assert endpoint.stats.foreign >= 1 and endpoint.stats.malformed >= 1
-    assert not endpoint.armed
+    assert not endpoint.state.armed
 
 
 def test_non_finite_fields_are_refused_and_the_vehicle_flies_on(vehicle):
@@ -330,8 +330,8 @@ def test_an_armed_copter_that_does_not_take_off_is_disarmed(vehicle):
     # 10 s by the vehicle's own clock (the ATTITUDEs just before the ack and the disarmed heartbeat),
     # not the test's: a busy machine may deliver the vehicle's messages late and in bursts
     assert 9.0 < (t1 - t0) / 1000.0 < 12.0
-    said = {"px4": "Disarmed by auto preflight disarming", "ardupilot": "Disarming motors"}[endpoint.p.name]
-    assert gcs.latest["STATUSTEXT"].text == said and not endpoint.armed  # in the firmware's words
+    said = {"px4": "Disarmed by auto preflight disarming", "ardupilot": "Disarming motors"}[endpoint.state.personality.name]
+    assert gcs.latest["STATUSTEXT"].text == said and not endpoint.state.armed  # in the firmware's words
 
 
 def test_a_vehicle_that_fails_in_flight_disarms_and_refuses_to_fly(vehicle):
@@ -364,12 +364,12 @@ def test_ardupilot_guided_targets_keep_a_landed_copter_down_as_the_firmware_does
                     mav.MAVLink_command_long_message(1, 1, mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, 0, 0, 0, 0, 3.0),
                     target):  # the stream goes on: the take-off is replaced before the copter leaves the ground
             endpoint.handle(msg)
-        assert endpoint.mode == "guided" and endpoint.armed
+        assert endpoint.state.mode == "guided" and endpoint.state.armed
         for k in range(4400):  # 11 s at 400 Hz
             bank.step()
             if k % 8 == 0:
-                endpoint.now = bank.t
-                endpoint.supervise()
-        assert bank.pos[0, 2] < 0.01 and not endpoint.armed  # it never left the ground, and disarmed
+                endpoint.state.now = bank.t
+                endpoint.autopilot.supervise()
+        assert bank.pos[0, 2] < 0.01 and not endpoint.state.armed  # it never left the ground, and disarmed
     finally:
         endpoint.close()
