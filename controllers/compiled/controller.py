@@ -39,7 +39,7 @@ from controllers.compiled.channels import channel_name
 from controllers.compiled.core import DRIVE, VELOCITY, command_buffers, timer_number
 from controllers.compiled.kilolib import IO_DTYPE
 from controllers.compiled.program import declared_layout, params_record
-from controllers.compiled.scratch import record_buffers
+from controllers.compiled.record_buffers import record_buffers
 from jit.calls import bound_overload
 from jit.streams import own_stream
 

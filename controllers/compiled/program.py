@@ -30,7 +30,7 @@ import numpy as np
 from controllers import Message
 from controllers.compiled.channels import channel, channel_name
 from controllers.compiled.kilolib import DISTANCE_DTYPE, IO_DTYPE, MESSAGE_DTYPE
-from controllers.compiled.scratch import record_buffers
+from controllers.compiled.record_buffers import record_buffers
 from controllers.kilolib.api import TICKS_PER_S, KiloParams, KiloProgram
 from controllers.kilolib.messages import message_t
 from jit.streams import own_stream

@@ -19,6 +19,7 @@ import numpy as np
 from controllers import Controller
 from cosim.core.clock import Clock
 from cosim.core.contact_log import ContactLog
+from cosim.core.counters import Counters
 from cosim.core.crashes import CrashRules
 from cosim.core.delivery import Delivery
 from cosim.core.gc_pause import gc_paused
@@ -26,7 +27,7 @@ from cosim.core.group_handle import GroupRouter, SimGroup
 from cosim.core.interruption import interruption
 from cosim.core.ip_events import record_ip_events
 from cosim.core.neighbor_table import NeighborTable
-from cosim.core.parts import Counters, GroupPlan, PhaseFn, ProgressFn, RoutingPlan
+from cosim.core.plans import GroupPlan, PhaseFn, ProgressFn, RoutingPlan
 from cosim.core.population import Population
 from cosim.core.recorder import Recorder
 from cosim.core.reports import NEVER, Reports

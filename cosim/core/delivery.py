@@ -9,9 +9,9 @@ import numpy as np
 
 from controllers import Message, Outcome
 from cosim.core.clock import Clock
+from cosim.core.counters import Counters
 from cosim.core.group_handle import GroupRouter
 from cosim.core.neighbor_table import NeighborTable
-from cosim.core.parts import Counters
 from cosim.core.population import Population
 from cosim.core.recorder import Recorder
 from cosim.core.timeunits import NS_PER_S

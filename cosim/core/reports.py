@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from cosim.core.interruption import pending
-from cosim.core.parts import ProgressFn
+from cosim.core.plans import ProgressFn
 from cosim.core.sampler import Sampler
 
 NEVER = -1

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from cosim.core.counters import Counters
 from cosim.core.neighbor_table import NeighborTable
-from cosim.core.parts import Counters
 from cosim.core.recorder import Recorder
 from physics.battery import Batteries
 from physics.world import World

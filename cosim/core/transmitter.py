@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from cosim.core.clock import Clock
-from cosim.core.parts import Counters
+from cosim.core.counters import Counters
 from cosim.core.recorder import Recorder
 from netstack.backend import NetworkBackend
 from netstack.interfaces import Interfaces

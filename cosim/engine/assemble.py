@@ -25,7 +25,7 @@ from cosim.core.crashes import CrashRules
 from cosim.core.gc_pause import gc_paused
 from cosim.core.group_handle import GroupTick
 from cosim.core.net_handle import NetHandle
-from cosim.core.parts import GroupPlan, RoutingPlan
+from cosim.core.plans import GroupPlan, RoutingPlan
 from cosim.core.recorder import Recorder
 from cosim.core.seeding import SeedStreams
 from cosim.core.services import GroupServices, SimServices

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from cosim.core.parts import PhaseFn, ProgressFn
+from cosim.core.plans import PhaseFn, ProgressFn
 from jit.clock import CLOCK, watch
 
 log = logging.getLogger(__name__)

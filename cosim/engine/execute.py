@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cosim.core.coordinator import Simulation
-from cosim.core.parts import PhaseFn, ProgressFn
+from cosim.core.plans import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.assemble import build
 from cosim.engine.compiling import CompileWatch

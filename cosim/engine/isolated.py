@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from cosim.core.parts import PhaseFn, ProgressFn
+from cosim.core.plans import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
 from cosim.engine.console import is_control
 from cosim.engine.signals import ENDING, Terminated, interrupts

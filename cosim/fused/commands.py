@@ -12,9 +12,15 @@ from numba import njit
 from controllers.compiled.core import DRIVE, NO_COMMAND, VELOCITY
 from cosim.core.trace_codes import SEND
 from cosim.fused.kernels import DRIVE_CMD, STEER_CMD
-from cosim.fused.rows import finite, log_row
+from cosim.fused.log_rows import log_row
 from jit.borrow import borrow
 from netstack.fast.air import launch, room
+
+
+@njit(cache=True, inline="always")
+def finite(v: float) -> bool:
+    """Neither NaN nor infinite (a command's numbers must be)."""
+    return not (np.isnan(v) or np.isinf(v))
 
 
 @njit(cache=True)

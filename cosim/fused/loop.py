@@ -25,7 +25,7 @@ from cosim.fused.commands import apply  # noqa: F401 (the generated dispatchers 
 from cosim.fused.controllers import apply_ctl, inbound  # noqa: F401
 from cosim.fused.groups import take  # noqa: F401
 from cosim.fused.kernels import latch
-from cosim.fused.rows import log_row
+from cosim.fused.log_rows import log_row
 from cosim.fused.steps import before, crc_ok, drops, move, moves, next_event, tick, timer_limit
 from jit.borrow import borrow
 from netstack.fast.air import arriving, landed, launch, room

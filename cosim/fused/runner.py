@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 class FusedLoop:
-    """Implements cosim.core.parts.LoopRunner with the compiled loop (see the module docstring)."""
+    """Implements cosim.core.coordinator.LoopRunner with the compiled loop (see the module docstring)."""
 
     def run(self, sim: Simulation, end_ns: int) -> None:
         world, net = sim.world, sim.net

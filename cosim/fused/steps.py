@@ -12,7 +12,7 @@ from cosim.core.timeline import Priority
 from cosim.core.timer_rings import INF, advance_ring, other_rings
 from cosim.core.trace_codes import ACK, DROP, DROP_REASONS, NOACK
 from cosim.fused.kernels import TWO_PI, physics_step
-from cosim.fused.rows import log_row
+from cosim.fused.log_rows import log_row
 from jit.borrow import borrow
 from netstack.fast.air import sync
 from physics.kernels import remainder

@@ -1,9 +1,8 @@
-"""Small helpers the fused engine's compiled parts share: a network row into the loop's log, and a
-finite-number check for commands."""
+"""A network row into the fused loop's log (cosim.fused.loop.Log), as every compiled part that sends,
+delivers or drops writes it."""
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 
@@ -16,9 +15,3 @@ def log_row(L, t: int, kind: int, src: int, dst: int, tx: int, dist: float, size
     L.t[n], L.kind[n], L.src[n], L.dst[n], L.tx[n], L.dist[n], L.size[n], L.reason[n] = (t, kind, src, dst, tx, dist, size,
                                                                                         reason)
     L.n[0] = n + 1
-
-
-@njit(cache=True, inline="always")
-def finite(v: float) -> bool:
-    return not (np.isnan(v) or np.isinf(v))
-

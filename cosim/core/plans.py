@@ -1,10 +1,10 @@
-"""What a Simulation is built from and keeps: its counters, the plans for routed stacks and group
-controllers, and the progress callbacks."""
+"""What a Simulation is built from: the plans for routed stacks and group controllers, and the
+callbacks that tell the user how the run goes."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -14,25 +14,6 @@ from netstack.routing.base import RoutingProtocol
 ProgressFn = Callable[[int, int, float], None]
 PhaseFn = Callable[[str], None]
 """What a run is doing outside its timeline (building, waiting for a vehicle), in words for the user."""
-
-
-@dataclass
-class Counters:
-    """Totals kept during a run (network counts are frames/receptions, not bytes)."""
-
-    sent: int = 0
-    delivered: int = 0
-    dropped: int = 0
-    acked: int = 0
-    not_acked: int = 0
-    physics_steps: int = 0
-    events: int = 0
-    deaths: int = 0
-    neighbor_samples: list[float] = field(default_factory=list)
-    wall_physics_s: float = 0.0
-    wall_network_s: float = 0.0  # inside the network backend's advance (for ns-3: ns-3's own work, mostly)
-    slower_paths: list[str] = field(default_factory=list)
-    """Parts of the run that take a slower path than they could, each with why (metrics.json, summary.txt)."""
 
 
 @dataclass(frozen=True)

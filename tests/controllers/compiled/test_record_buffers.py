@@ -11,7 +11,7 @@ import numpy as np
 from controllers.compiled.codegen import program_module
 from controllers.compiled.examples import Follower
 from controllers.compiled.program import params_record
-from controllers.compiled.scratch import record_buffers
+from controllers.compiled.record_buffers import record_buffers
 
 
 def test_record_buffers_are_one_set_per_thread():
