@@ -70,24 +70,24 @@ def log_of(room: np.ndarray, rows: int = 0) -> loop.Log:
                     np.zeros(1, np.int64), np.zeros(7, np.int64), room)
 
 
-def wider_log(L: loop.Log) -> loop.Log:
-    """`L` emptied and grown to twice the rows one delivery wants (L.room[0]), kept as it is if it holds them."""
-    want, L.room[0] = int(L.room[0]), 0
-    if want <= len(L.t):
-        return L
+def wider_log(netlog: loop.Log) -> loop.Log:
+    """`netlog` emptied and grown to twice the rows one delivery wants (netlog.room[0]), kept as it is if it holds them."""
+    want, netlog.room[0] = int(netlog.room[0]), 0
+    if want <= len(netlog.t):
+        return netlog
     log.info("the fused engine's network log grows to %d rows", 2 * want)
-    wide = log_of(L.room, 2 * want)
-    wide.counters[:] = L.counters
+    wide = log_of(netlog.room, 2 * want)
+    wide.counters[:] = netlog.counters
     return wide
 
 
-def wider_inbox(G: loop.Groups) -> loop.Groups:
-    """`G` with the inbox of the group G.full names (if any) twice as large, its messages kept."""
-    g = int(G.full[0])
+def wider_inbox(compiled_groups: loop.Groups) -> loop.Groups:
+    """`compiled_groups` with the inbox of the group compiled_groups.full names (if any) twice as large, its messages kept."""
+    g = int(compiled_groups.full[0])
     if g < 0:
-        return G
-    G.full[0] = -1
-    gp = G.parts[g]
+        return compiled_groups
+    compiled_groups.full[0] = -1
+    gp = compiled_groups.parts[g]
     rows = 2 * len(gp.in_dst)
     log.info("a compiled group's inbox grows to %d messages", rows)
     wide = {}
@@ -96,7 +96,8 @@ def wider_inbox(G: loop.Groups) -> loop.Groups:
         wide[name] = np.zeros((rows, *a.shape[1:]), a.dtype)
         wide[name][:len(a)] = a
     part = Parts(*(wide.get(name, value) for name, value in zip(PART_FIELDS, gp)))
-    return loop.Groups((*G.parts[:g], part, *G.parts[g + 1:]), G.group_of, G.index, G.always, G.cursor, G.full)
+    return loop.Groups((*compiled_groups.parts[:g], part, *compiled_groups.parts[g + 1:]), compiled_groups.group_of,
+                       compiled_groups.index, compiled_groups.always, compiled_groups.cursor, compiled_groups.full)
 
 
 def _roles(groups: list[CompiledGroup], timer: Timer, kinds: dict[type, dict]) -> tuple | None:

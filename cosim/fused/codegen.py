@@ -61,53 +61,58 @@ def fused_module(classes: tuple[type, ...], template: Path, groups: tuple[type, 
     return load_generated("fused", text, deps)
 
 
-_GROUP_CONTEXT = context(now="t / 1e9", t_ns="t", me="gp.first", alive="W.alive[gp.first:gp.first + gp.n]",
-                         params="gp.params[0]", gens="gp.gens", io="gp.io[0]", pos="W.pos", heading="W.ahead",
+_GROUP_CONTEXT = context(now="t / 1e9", t_ns="t", me="gp.first", alive="bodies.alive[gp.first:gp.first + gp.n]",
+                         params="gp.params[0]", gens="gp.gens", io="gp.io[0]", pos="bodies.pos", heading="bodies.ahead",
                          **{f: f"gp.{f}[:m]" for f in ("in_dst", "in_src", "in_t", "in_len", "in_payload")},
                          **{f: f"gp.{f}" for f in ("cmd", "out_src", "out_dst", "out_payload", "out_n")},
-                         rec_i="P.rec_i", rec_v="P.rec_v", rec_n="P.rec_n")
+                         rec_i="progs.rec_i", rec_v="progs.rec_v", rec_n="progs.rec_n")
 
 
 def _group_dispatchers(n: int) -> str:
     """`_call_group` (a group's step with its context, then its commands applied), `_call_resume` (the
     commands' rest, after a pause for room) and `_call_take` (a reception into a group's inbox), each a
     branch per group."""
-    parts = "W, R, F, L, P, G = borrow((W, R, F, L, P, G))"
-    step = [(g, [f"gp = G.parts[{g}]", "m = gp.in_n[0]", _GROUP_CONTEXT, f"_gtick_{g}(gp.state, k)", "no_motors(k)",
-                 "G.cursor[0], G.cursor[1], G.cursor[2], G.cursor[3] = g, t, 0, 0",
-                 "apply(W, R, F, L, gp, gp.first, t, G.cursor)", "if G.cursor[0] < 0:", "    gp.in_n[0] = 0"])
+    parts = ("bodies, radio, flights, netlog, progs, compiled_groups = "
+             "borrow((bodies, radio, flights, netlog, progs, compiled_groups))")
+    cursor = ["compiled_groups.cursor[0] = g", "compiled_groups.cursor[1] = t", "compiled_groups.cursor[2] = 0",
+              "compiled_groups.cursor[3] = 0"]
+    applied = ["if compiled_groups.cursor[0] < 0:", "    gp.in_n[0] = 0"]
+    step = [(g, [f"gp = compiled_groups.parts[{g}]", "m = gp.in_n[0]", _GROUP_CONTEXT, f"_gtick_{g}(gp.state, k)", "no_motors(k)",
+                 *cursor, "apply(bodies, radio, flights, netlog, gp, gp.first, t, compiled_groups.cursor)", *applied])
             for g in range(n)]
-    resume = [(g, [f"gp = G.parts[{g}]", "apply(W, R, F, L, gp, gp.first, G.cursor[1], G.cursor)", "if G.cursor[0] < 0:",
-                   "    gp.in_n[0] = 0"]) for g in range(n)]
-    take_ = [(g, [f"return take(G.parts[{g}], i, src, t, size, frame)"]) for g in range(n)]
-    return (_dispatcher("_call_group(g, W, R, F, L, P, G, t)", "g", step, (parts,))
-            + _dispatcher("_call_resume(g, W, R, F, L, P, G)", "g", resume, (parts,))
-            + _dispatcher("_call_take(g, G, i, src, t, size, frame)", "g", take_, ("G, frame = borrow((G, frame))",),
+    resume = [(g, [f"gp = compiled_groups.parts[{g}]",
+                   "apply(bodies, radio, flights, netlog, gp, gp.first, compiled_groups.cursor[1], compiled_groups.cursor)",
+                   *applied]) for g in range(n)]
+    take_ = [(g, [f"return take(compiled_groups.parts[{g}], i, src, t, size, frame)"]) for g in range(n)]
+    borrowed = "compiled_groups, frame = borrow((compiled_groups, frame))"
+    return (_dispatcher("_call_group(g, bodies, radio, flights, netlog, progs, compiled_groups, t)", "g", step, (parts,))
+            + _dispatcher("_call_resume(g, bodies, radio, flights, netlog, progs, compiled_groups)", "g", resume, (parts,))
+            + _dispatcher("_call_take(g, compiled_groups, i, src, t, size, frame)", "g", take_, (borrowed,),
                           last="return True"))
 
 
-_CTL = ["cp = C.parts[{q}]",
-        context(now="t / 1e9", t_ns="t", me="i", params="cp.params[0]", gens="P.gens", gi="i", io="P.io[i]", pos="W.pos",
-                heading="W.ahead", **{f: f"cp.{f}" for f in ("cmd", "out_src", "out_dst", "out_payload", "out_n", "timers",
-                                                            "timer_n")},
-                rec_i="P.rec_i", rec_v="P.rec_v", rec_n="P.rec_n"),
-        "st = cp.states[C.slot[i]]"]
+_CTL_BUFFERS = ("cmd", "out_src", "out_dst", "out_payload", "out_n", "timers", "timer_n")
+_CTL = ["cp = ctls.parts[{q}]",
+        context(now="t / 1e9", t_ns="t", me="i", params="cp.params[0]", gens="progs.gens", gi="i", io="progs.io[i]",
+                pos="bodies.pos", heading="bodies.ahead", **{f: f"cp.{f}" for f in _CTL_BUFFERS},
+                rec_i="progs.rec_i", rec_v="progs.rec_v", rec_n="progs.rec_n"),
+        "st = cp.states[ctls.slot[i]]"]
 
 
 def _controller_dispatchers(classes: tuple[type, ...]) -> str:
     """`_call_ctl` (a controller's step, number -1, or its timer callback by number) and `_call_ctl_rx`
     (its on_message), each with the call's context and its commands applied, a branch per class."""
-    parts = "W, R, F, L, P, C = borrow((W, R, F, L, P, C))"
+    parts = "bodies, radio, flights, netlog, progs, ctls = borrow((bodies, radio, flights, netlog, progs, ctls))"
     step, rx = [], []
     for q, cls in enumerate(classes):
         ctx = [line.format(q=q) for line in _CTL]
         calls = [("-1", "step")] if "step" in cls.callbacks else []
         calls += [(str(number), name) for number, name in cls.timer_names.items()]
         step.append((q, [*ctx, *chain("number", [(number, [f"_c{q}_{name}(st, k)"]) for number, name in calls], ""),
-                         "no_motors(k)", "apply_ctl(W, R, F, L, C, cp, i, t)"]))
+                         "no_motors(k)", "apply_ctl(bodies, radio, flights, netlog, ctls, cp, i, t)"]))
         if "on_message" in cls.callbacks:
-            rx.append((q, [*ctx, "m = Msg(src, t / 1e9, size, inbound(cp, size, frame), rssi)",
-                           f"_c{q}_on_message(st, k, m)", "no_motors(k)", "apply_ctl(W, R, F, L, C, cp, i, t)"]))
-    return (_dispatcher("_call_ctl(q, number, W, R, F, L, P, C, i, t)", "q", step, (parts,))
-            + _dispatcher("_call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi)", "q", rx,
+            rx.append((q, [*ctx, "m = Msg(src, t / 1e9, size, inbound(cp, size, frame), rssi)", f"_c{q}_on_message(st, k, m)",
+                           "no_motors(k)", "apply_ctl(bodies, radio, flights, netlog, ctls, cp, i, t)"]))
+    return (_dispatcher("_call_ctl(q, number, bodies, radio, flights, netlog, progs, ctls, i, t)", "q", step, (parts,))
+            + _dispatcher("_call_ctl_rx(q, bodies, radio, flights, netlog, progs, ctls, i, src, t, size, frame, rssi)", "q", rx,
                           (parts, "frame = borrow(frame)")))

@@ -12,7 +12,7 @@ from numba import njit
 from controllers.compiled.core import DRIVE, NO_COMMAND, VELOCITY
 from cosim.core.trace_codes import SEND
 from cosim.fused.kernels import DRIVE_CMD, STEER_CMD
-from cosim.fused.log_rows import log_row
+from cosim.fused.log_rows import SENT, log_row
 from jit.borrow import borrow
 from netstack.fast.air import launch, room
 
@@ -55,12 +55,12 @@ def _motion(cmd: np.ndarray, first: int, cvel: np.ndarray, dslot: np.ndarray, dp
 
 
 @njit(cache=True)
-def _messages(W, R, F, L, parts, first: int, t: int, start: int) -> int:
+def _messages(bodies, radio, flights, netlog, parts, first: int, t: int, start: int) -> int:
     """The outbox from message `start` on, in order, from the robots alive (Simulation.send_many).
     Returns the message that found no room for its frame or its log row (-1: all launched).
-    (Borrowed: otherwise each launch counts references to every array of F, R and L.)"""
-    W, R, F, L, parts = borrow((W, R, F, L, parts))
-    alive, src, dst, payload = W.alive, parts.out_src, parts.out_dst, parts.out_payload
+    (Borrowed: otherwise each launch counts references to every array of flights, radio and netlog.)"""
+    bodies, radio, flights, netlog, parts = borrow((bodies, radio, flights, netlog, parts))
+    alive, src, dst, payload = bodies.alive, parts.out_src, parts.out_dst, parts.out_payload
     size = payload.shape[1]
     for q in range(start, parts.out_n[0]):
         to = dst[q]
@@ -69,28 +69,28 @@ def _messages(W, R, F, L, parts, first: int, t: int, start: int) -> int:
         me = first + src[q]
         if not alive[me]:
             continue
-        if L.n[0] >= len(L.t) or not room(F, 1, len(alive)):
+        if netlog.n[0] >= len(netlog.t) or not room(flights, 1, len(alive)):
             return q
-        s = launch(F, R, alive, me, to, size, parts.air[1] if to >= 0 else parts.air[0], t)
-        frame = F.payload[s]
+        s = launch(flights, radio, alive, me, to, size, parts.air[1] if to >= 0 else parts.air[0], t)
+        frame = flights.payload[s]
         for j in range(min(size, len(frame))):
             frame[j] = payload[q, j]
-        log_row(L, t, SEND, me, to, F.tx[s], np.nan, size, 0)
-        L.counters[0] += 1
+        log_row(netlog, t, SEND, me, to, flights.tx[s], np.nan, size, 0)
+        netlog.counters[SENT] += 1
     return -1
 
 
 @njit(cache=True)
-def apply(W, R, F, L, parts, first: int, t: int, cursor: np.ndarray) -> None:
+def apply(bodies, radio, flights, netlog, parts, first: int, t: int, cursor: np.ndarray) -> None:
     """The commands in `parts`' buffers (its rows are nodes from `first`), from where `cursor` (owner,
     instant, stage, message) says: the motion, then the messages. It pauses, keeping its place, when
     a message finds no room (the loop resumes it once the buffers were emptied or grew); cursor[0] is
     -1 once done, with the outbox emptied."""
-    W, R, F, L, parts, cursor = borrow((W, R, F, L, parts, cursor))
+    bodies, radio, flights, netlog, parts, cursor = borrow((bodies, radio, flights, netlog, parts, cursor))
     if cursor[2] == 0:
-        _motion(parts.cmd, first, W.cvel, W.dslot, W.dpend, W.dcmd)
+        _motion(parts.cmd, first, bodies.cvel, bodies.dslot, bodies.dpend, bodies.dcmd)
         cursor[2], cursor[3] = 1, 0
-    q = _messages(W, R, F, L, parts, first, t, cursor[3])
+    q = _messages(bodies, radio, flights, netlog, parts, first, t, cursor[3])
     if q >= 0:
         cursor[3] = q
         return

@@ -39,21 +39,21 @@ STEP = -1
 
 
 @njit(cache=True)
-def apply_ctl(W, R, F, L, C, cp: CtlParts, i: int, t: int) -> None:
+def apply_ctl(bodies, radio, flights, netlog, ctls, cp: CtlParts, i: int, t: int) -> None:
     """The commands robot i's callback left in `cp`'s buffers, applied (see the module docstring). The
     loop gave the call room for a whole outbox first (Log.room), so its messages never wait."""
-    W, R, F, L, C, cp = borrow((W, R, F, L, C, cp))
+    bodies, radio, flights, netlog, ctls, cp = borrow((bodies, radio, flights, netlog, ctls, cp))
     cursor = cp.cursor
     cursor[0], cursor[1], cursor[2], cursor[3] = i, t, 0, 0
-    apply(W, R, F, L, cp, i, t, cursor)
+    apply(bodies, radio, flights, netlog, cp, i, t, cursor)
     if cursor[0] >= 0:
         raise ValueError("the fused engine gave a controller's call less room than its outbox holds")
     for q in range(cp.timer_n[0]):
-        n = C.pend_n[0]
-        if n >= len(C.pend):
+        n = ctls.pend_n[0]
+        if n >= len(ctls.pend):
             raise ValueError("the fused engine's buffer of timer requests is full")
-        C.pend[n, 0], C.pend[n, 1], C.pend[n, 2], C.pend[n, 3] = i, cp.timers[q, 0], cp.timers[q, 1], cp.timers[q, 2]
-        C.pend_n[0], C.pend_t[0] = n + 1, t
+        ctls.pend[n, 0], ctls.pend[n, 1], ctls.pend[n, 2], ctls.pend[n, 3] = i, cp.timers[q, 0], cp.timers[q, 1], cp.timers[q, 2]
+        ctls.pend_n[0], ctls.pend_t[0] = n + 1, t
     cp.timer_n[0] = 0
 
 

@@ -5,13 +5,23 @@ from __future__ import annotations
 
 from numba import njit
 
+SENT, DELIVERED, DROPPED, STEPS, EVENTS, ACKED, NOT_ACKED = range(7)
+"""The log's counters by index (cosim.fused.loop.Log.counters): frames sent, receptions, drops,
+physics steps, events, unicasts acknowledged and not."""
+
 
 @njit(cache=True, inline="always")
-def log_row(L, t: int, kind: int, src: int, dst: int, tx: int, dist: float, size: int, reason: int) -> None:
+def log_row(netlog, t: int, kind: int, src: int, dst: int, tx: int, dist: float, size: int, reason: int) -> None:
     """A network row into the loop's log (cosim.fused.loop.Log)."""
-    n = L.n[0]
-    if n >= len(L.t):
+    n = netlog.n[0]
+    if n >= len(netlog.t):
         raise ValueError("the fused engine's network log is full")
-    L.t[n], L.kind[n], L.src[n], L.dst[n], L.tx[n], L.dist[n], L.size[n], L.reason[n] = (t, kind, src, dst, tx, dist, size,
-                                                                                        reason)
-    L.n[0] = n + 1
+    netlog.t[n] = t
+    netlog.kind[n] = kind
+    netlog.src[n] = src
+    netlog.dst[n] = dst
+    netlog.tx[n] = tx
+    netlog.dist[n] = dist
+    netlog.size[n] = size
+    netlog.reason[n] = reason
+    netlog.n[0] = n + 1

@@ -20,13 +20,13 @@ from numba import njit
 from controllers.compiled.core import TIMERS
 from controllers.kilolib.arithmetic import gains
 from cosim.core.timer_rings import INF, advance_ring, next_timer, other_rings
-from cosim.core.trace_codes import DELIVER, SEND
+from cosim.core.trace_codes import SEND
 from cosim.fused.commands import apply  # noqa: F401 (the generated dispatchers call these)
 from cosim.fused.controllers import apply_ctl, inbound  # noqa: F401
 from cosim.fused.groups import take  # noqa: F401
 from cosim.fused.kernels import latch
-from cosim.fused.log_rows import log_row
-from cosim.fused.steps import before, crc_ok, drops, move, moves, next_event, tick, timer_limit
+from cosim.fused.log_rows import EVENTS, SENT, log_row
+from cosim.fused.steps import before, crc_ok, delivery_rows, move, moves, next_event, tick, timer_limit
 from jit.borrow import borrow
 from netstack.fast.air import arriving, landed, launch, room
 
@@ -71,23 +71,23 @@ def _call_txs(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg,
     raise NotImplementedError
 
 
-def _call_group(g, W, R, F, L, P, G, t):  # replaced when generated
+def _call_group(g, bodies, radio, flights, netlog, progs, compiled_groups, t):  # replaced when generated
     raise NotImplementedError
 
 
-def _call_take(g, G, i, src, t, size, frame):  # replaced when generated
+def _call_take(g, compiled_groups, i, src, t, size, frame):  # replaced when generated
     raise NotImplementedError
 
 
-def _call_resume(g, W, R, F, L, P, G):  # replaced when generated
+def _call_resume(g, bodies, radio, flights, netlog, progs, compiled_groups):  # replaced when generated
     raise NotImplementedError
 
 
-def _call_ctl(q, number, W, R, F, L, P, C, i, t):  # replaced when generated
+def _call_ctl(q, number, bodies, radio, flights, netlog, progs, ctls, i, t):  # replaced when generated
     raise NotImplementedError
 
 
-def _call_ctl_rx(q, W, R, F, L, P, C, i, src, t, size, frame, rssi):  # replaced when generated
+def _call_ctl_rx(q, bodies, radio, flights, netlog, progs, ctls, i, src, t, size, frame, rssi):  # replaced when generated
     raise NotImplementedError
 
 
@@ -117,74 +117,68 @@ def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, r
 
 
 @njit(cache=True, inline="always")
-def _room(F, P, C, L, n: int) -> int:
+def _room(flights, progs, ctls, netlog, n: int) -> int:
     """DONE when every buffer has the room one call may need (Log.room), else FULL (emptied or grown
     by Python first) or NEWTIMER (the timer requests started first)."""
-    lim = L.room
-    if L.n[0] + lim[2] > len(L.t) or P.rec_n[0] + lim[1] > len(P.rec_v):
+    lim = netlog.room
+    if netlog.n[0] + lim[2] > len(netlog.t) or progs.rec_n[0] + lim[1] > len(progs.rec_v):
         return FULL
-    if not room(F, lim[3], n):
+    if not room(flights, lim[3], n):
         return FULL
-    if C.pend_n[0] + TIMERS > len(C.pend):
+    if ctls.pend_n[0] + TIMERS > len(ctls.pend):
         return NEWTIMER
     return DONE
 
 
 @njit(cache=True)
-def _rows(W, F, L, slots: np.ndarray, t: int) -> bool:
-    """The delivery's rows: every reception (receivers still alive), then every drop and status. False
-    (nothing written, L.room[0] the rows wanted) when the log lacks room for them."""
-    W, F, L, slots = borrow((W, F, L, slots))
-    start, count, lost, node, dist, alive, src, tx, size = F.start, F.count, F.lost, F.node, F.dist, W.alive, F.src, F.tx, F.size
-    need = 0
-    for s in slots:
-        need += count[s] + 2  # a row per receiver, at most a drop and a status per frame
-    if L.n[0] + need > len(L.t):
-        L.room[0] = need
-        return False
-    for s in slots:
-        for q in range(start[s], start[s] + count[s]):
-            if not lost[q] and alive[node[q]]:
-                log_row(L, t, DELIVER, src[s], node[q], tx[s], dist[q], size[s], 0)
-                L.counters[1] += 1
-    drops(F, L, alive, slots, t)
-    return True
-
-
-@njit(cache=True)
-def _hand_over(W, R, F, P, G, C, L, slots: np.ndarray, t: int) -> int:
-    """Each reception handed over in row order from where F.state[6:8] says: message_rx for a program,
+def _hand_over(bodies, radio, flights, progs, compiled_groups, ctls, netlog, slots: np.ndarray, t: int) -> int:
+    """Each reception handed over in row order from where flights.state[6:8] says: message_rx for a program,
     the inbox for a compiled group, on_message for a compiled controller. Before each it makes sure
     of the call's room; without it, it keeps its place and returns FULL or NEWTIMER."""
-    W, R, F, P, G, C, L, slots = borrow((W, R, F, P, G, C, L, slots))
-    st, node, lost, alive, src, size, dist = F.state, F.node, F.lost, W.alive, F.src, F.size, F.dist
-    pos, payload, prog, slot, noise, gens = W.pos, F.payload, P.prog, P.slot, P.noise, P.gens
-    states, io, params, rec_i, rec_v, rec_n, msg, mdist = P.states, P.io, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist
-    group_of, index, n = G.group_of, G.index, len(alive)
+    bodies, radio, flights, progs, compiled_groups, ctls, netlog, slots = borrow((bodies, radio, flights, progs, compiled_groups,
+                                                                                  ctls, netlog, slots))
+    st = flights.state
+    node = flights.node
+    lost = flights.lost
+    alive = bodies.alive
+    src = flights.src
+    size = flights.size
+    dist = flights.dist
+    pos, payload, prog, slot, noise, gens = bodies.pos, flights.payload, progs.prog, progs.slot, progs.noise, progs.gens
+    states = progs.states
+    io = progs.io
+    params = progs.params
+    rec_i = progs.rec_i
+    rec_v = progs.rec_v
+    rec_n = progs.rec_n
+    msg = progs.msg
+    mdist = progs.dist
+    group_of, index, n = compiled_groups.group_of, compiled_groups.index, len(alive)
     for k in range(st[6], len(slots)):
         s = slots[k]
-        for j in range(st[7], F.count[s]):
-            q = F.start[s] + j  # read at each reception: a reply's launch may compact the receivers
+        for j in range(st[7], flights.count[s]):
+            q = flights.start[s] + j  # read at each reception: a reply's launch may compact the receivers
             me = node[q]
             if lost[q] or not alive[me]:
                 continue
             status = DONE
             if prog[me] >= 0:
                 if size[s] == 12:  # message_t.parse: a kilolib frame is 12 bytes
-                    if rec_n[0] + L.room[1] > len(rec_v):
+                    if rec_n[0] + netlog.room[1] > len(rec_v):
                         status = FULL
                     else:
                         _receive(pos, payload[s], prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg,
                                  mdist, me, src[s], t)
             elif group_of[me] >= 0:
-                if not _call_take(group_of[me], G, index[me], src[s], t, size[s], payload[s]):
-                    G.full[0], status = group_of[me], FULL
-            elif C.ctl[me] >= 0:
-                status = _room(F, P, C, L, n)
+                if not _call_take(group_of[me], compiled_groups, index[me], src[s], t, size[s], payload[s]):
+                    compiled_groups.full[0], status = group_of[me], FULL
+            elif ctls.ctl[me] >= 0:
+                status = _room(flights, progs, ctls, netlog, n)
                 if status == DONE:  # (its compaction may have moved the receivers: q read again)
-                    d = dist[F.start[s] + j]
-                    rssi = C.friis[0] - 20.0 * np.log10(4.0 * np.pi * max(d, 0.01) / C.friis[1])
-                    _call_ctl_rx(C.ctl[me], W, R, F, L, P, C, me, src[s], t, size[s], payload[s], rssi)
+                    d = dist[flights.start[s] + j]
+                    rssi = ctls.friis[0] - 20.0 * np.log10(4.0 * np.pi * max(d, 0.01) / ctls.friis[1])
+                    _call_ctl_rx(ctls.ctl[me], bodies, radio, flights, netlog, progs, ctls, me, src[s], t, size[s], payload[s],
+                                 rssi)
             if status != DONE:
                 st[6], st[7] = k, j
                 return status
@@ -193,58 +187,69 @@ def _hand_over(W, R, F, P, G, C, L, slots: np.ndarray, t: int) -> int:
 
 
 @njit(cache=True)
-def _deliver(W, R, F, P, G, C, L, t: int) -> int:
+def _deliver(bodies, radio, flights, progs, compiled_groups, ctls, netlog, t: int) -> int:
     """FastBackend._events and the coordinator's deliver: the frames arriving at t, their rows, then
-    each reception handed over. Returns DONE, or FULL or NEWTIMER where it paused for room (F.state
+    each reception handed over. Returns DONE, or FULL or NEWTIMER where it paused for room (flights.state
     keeps its place; `advance` resumes it before anything else). The frames leave the air at the end,
     so replies sent meanwhile take other slots."""
-    W, R, F, P, G, C, L = borrow((W, R, F, P, G, C, L))
-    st = F.state
+    bodies, radio, flights, progs, compiled_groups, ctls, netlog = borrow((bodies, radio, flights, progs, compiled_groups, ctls,
+                                                                           netlog))
+    st = flights.state
     if st[5] != t:
-        st[5], st[6], st[7], st[8] = t, -1, 0, arriving(F, t)
-    slots = F.due[:st[8]]
+        st[5], st[6], st[7], st[8] = t, -1, 0, arriving(flights, t)
+    slots = flights.due[:st[8]]
     if st[6] < 0:
-        if not _rows(W, F, L, slots, t):
+        if not delivery_rows(bodies, flights, netlog, slots, t):
             return FULL
         st[6] = 0
-    status = _hand_over(W, R, F, P, G, C, L, slots, t)
+    status = _hand_over(bodies, radio, flights, progs, compiled_groups, ctls, netlog, slots, t)
     if status != DONE:
         return status
-    landed(F, st[8])
+    landed(flights, st[8])
     st[5] = -1
     return DONE
 
 
 @njit(cache=True)
-def _transmit(W, R, F, P, L, i: int, t: int) -> None:
+def _transmit(bodies, radio, flights, progs, netlog, i: int, t: int) -> None:
     """KiloProgram._transmit: message_tx, the broadcast, message_tx_success."""
-    W, R, F, P, L = borrow((W, R, F, P, L))
-    msg = P.msg[0]
+    bodies, radio, flights, progs, netlog = borrow((bodies, radio, flights, progs, netlog))
+    msg = progs.msg[0]
     msg.data[:] = 0
     msg.type = 0
     msg.crc = 0
-    if not _call_tx(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist):
+    if not _call_tx(progs.prog[i], progs.slot[i], i, t, progs.states, progs.io, progs.gens, progs.params, progs.rec_i,
+                    progs.rec_v, progs.rec_n, progs.msg, progs.dist):
         return
-    s = launch(F, R, W.alive, i, -1, 12, P.air[0], t)
-    frame = F.payload[s]
+    s = launch(flights, radio, bodies.alive, i, -1, 12, progs.air[0], t)
+    frame = flights.payload[s]
     for j in range(9):
         frame[j] = msg.data[j]
     frame[9], frame[10], frame[11] = msg.type, msg.crc & 0xFF, msg.crc >> 8
-    log_row(L, t, SEND, i, -1, F.tx[s], np.nan, 12, 0)
-    L.counters[0] += 1
-    _call_txs(P.prog[i], P.slot[i], i, t, P.states, P.io, P.gens, P.params, P.rec_i, P.rec_v, P.rec_n, P.msg, P.dist)
+    log_row(netlog, t, SEND, i, -1, flights.tx[s], np.nan, 12, 0)
+    netlog.counters[SENT] += 1
+    _call_txs(progs.prog[i], progs.slot[i], i, t, progs.states, progs.io, progs.gens, progs.params, progs.rec_i, progs.rec_v,
+              progs.rec_n, progs.msg, progs.dist)
 
 
 @njit(cache=True, inline="always")
-def _loops(ring, i, t_ring, limit, tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters,
+def _loops(ring, i, t_ring, limit, tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, progs, counters,
            rec_room):
     """A loop timer, then its ring's next ones while nothing else comes first (they may run up to `limit`)."""
-    tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters = borrow(
-        (tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, P, counters))
+    tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, progs, counters = borrow(
+        (tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, progs, counters))
     bt, bs = other_rings(tt, ts, tstart, tcur, tlive, ring)
-    prog, slot, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist = (P.prog, P.slot, P.states, P.io, P.gens,
-                                                                           P.params, P.rec_i, P.rec_v, P.rec_n, P.msg,
-                                                                           P.dist)
+    prog = progs.prog
+    slot = progs.slot
+    states = progs.states
+    io = progs.io
+    gens = progs.gens
+    params = progs.params
+    rec_i = progs.rec_i
+    rec_v = progs.rec_v
+    rec_n = progs.rec_n
+    msg = progs.msg
+    dist = progs.dist
     while True:
         if i >= 0:
             _call_loop(prog[i], slot[i], i, t_ring, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
@@ -256,73 +261,91 @@ def _loops(ring, i, t_ring, limit, tt, ts, tn, toff, tstart, tlen, tcur, tper, t
             return
         k = advance_ring(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
         i = tn[k] if k >= 0 else -1
-        counters[4] += 1
+        counters[EVENTS] += 1
 
 
 @njit(cache=True)
-def _resume(W, R, F, P, G, C, L) -> int:
+def _resume(bodies, radio, flights, progs, compiled_groups, ctls, netlog) -> int:
     """A delivery or a group's step that paused for room, carried on (DONE once finished, else where
     it paused again)."""
-    if F.state[5] >= 0:
-        status = _deliver(W, R, F, P, G, C, L, F.state[5])
-        return NEWTIMER if status == DONE and C.pend_n[0] else status
-    _call_resume(G.cursor[0], W, R, F, L, P, G)
-    return FULL if G.cursor[0] >= 0 else DONE
+    if flights.state[5] >= 0:
+        status = _deliver(bodies, radio, flights, progs, compiled_groups, ctls, netlog, flights.state[5])
+        return NEWTIMER if status == DONE and ctls.pend_n[0] else status
+    _call_resume(compiled_groups.cursor[0], bodies, radio, flights, netlog, progs, compiled_groups)
+    return FULL if compiled_groups.cursor[0] >= 0 else DONE
 
 
 @njit(cache=True, inline="always")
-def _timer(ring: int, t_ring: int, W, R, F, T, P, G, C, L, clock: np.ndarray, stop: np.ndarray, end_ns: int,
+def _timer(ring: int, t_ring: int, bodies, radio, flights, ring_timers, progs, compiled_groups, ctls, netlog, clock: np.ndarray,
+           stop: np.ndarray, end_ns: int,
            rec_room: int) -> int:
     """The timer at the head of `ring` (then, for loops and motion, its ring's next ones while nothing
     else comes first), once the buffers have room for its call. DONE, or FULL or NEWTIMER."""
-    kind, counters, alive, fstate = T.kind[ring], L.counters, W.alive, F.state
+    kind, counters, alive, fstate = ring_timers.kind[ring], netlog.counters, bodies.alive, flights.state
     if kind != MOVE:
-        status = _room(F, P, C, L, len(alive))
+        status = _room(flights, progs, ctls, netlog, len(alive))
         if status != DONE:
             return status
-    counters[4] += 1
-    tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate = (T.t, T.seq, T.node, T.off, T.start, T.length, T.cur,
-                                                                T.period, T.live, T.state)
-    k = advance_ring(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, G.always if kind == GROUP else alive)
+    counters[EVENTS] += 1
+    tt = ring_timers.t
+    ts = ring_timers.seq
+    tn = ring_timers.node
+    toff = ring_timers.off
+    tstart = ring_timers.start
+    tlen = ring_timers.length
+    tcur = ring_timers.cur
+    tper = ring_timers.period
+    tlive = ring_timers.live
+    tstate = ring_timers.state
+    k = advance_ring(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring,
+                     compiled_groups.always if kind == GROUP else alive)
     if k < 0:
         return DONE
     i = tn[k]
     if kind == MOVE:
-        io, motion, prog, cvel, chead = P.io, P.motion, P.prog, W.cvel, W.chead
+        io, motion, prog, cvel, chead = progs.io, progs.motion, progs.prog, bodies.cvel, bodies.chead
         move(io, motion, prog, cvel, chead, i)
-        counters[4] += moves(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, alive,
+        counters[EVENTS] += moves(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, alive,
                               timer_limit(clock, fstate, end_ns, stop), io, motion, prog, cvel, chead)
     elif kind == LOOP:
         _loops(ring, i, t_ring, timer_limit(clock, fstate, end_ns, stop), tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive,
-               tstate, alive, P, counters, rec_room)
+               tstate, alive, progs, counters, rec_room)
     elif kind == GROUP:
-        _call_group(i, W, R, F, L, P, G, t_ring)
-        if G.cursor[0] >= 0:
+        _call_group(i, bodies, radio, flights, netlog, progs, compiled_groups, t_ring)
+        if compiled_groups.cursor[0] >= 0:
             return FULL
     elif kind == CTIMER:
-        _call_ctl(C.ctl[i], T.arg[k], W, R, F, L, P, C, i, t_ring)
-        if C.pend_n[0]:
+        _call_ctl(ctls.ctl[i], ring_timers.arg[k], bodies, radio, flights, netlog, progs, ctls, i, t_ring)
+        if ctls.pend_n[0]:
             return NEWTIMER
     else:
-        _transmit(W, R, F, P, L, i, t_ring)
+        _transmit(bodies, radio, flights, progs, netlog, i, t_ring)
     return DONE
 
 
 @njit(cache=True)
-def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.ndarray) -> int:
+def advance(stop: np.ndarray, end_ns: int, bodies, radio, flights, ring_timers, progs, compiled_groups, ctls, netlog,
+            clock: np.ndarray) -> int:
     """Run every event before `stop` (time, priority, sequence; none after end_ns). Returns STOPPED
     there, ENDED at the end, FULL when the logs should be emptied or a buffer grown first (before a
     call without room for what it may leave, or at a physics step with the frames' room more than
     half used: netstack.fast.air.roomy), or NEWTIMER when a compiled controller asked for timers
-    (C.pend) that Python starts before anything else happens."""
-    W, R, F, T, P, G, C, L, clock, stop = borrow((W, R, F, T, P, G, C, L, clock, stop))
-    rec_room = len(P.rec_v) - L.room[1]
-    slot_room, pool_room = len(F.live) // 2, len(F.node) // 2 - len(W.alive)  # half free: netstack.fast.air.roomy
-    counters, fstate = L.counters, F.state
-    tt, ts, tstart, tcur, tlive, tkind = T.t, T.seq, T.start, T.cur, T.live, T.kind
+    (ctls.pend) that Python starts before anything else happens."""
+    bodies, radio, flights, ring_timers, progs, compiled_groups, ctls, netlog, clock, stop = borrow(
+        (bodies, radio, flights, ring_timers, progs, compiled_groups, ctls, netlog, clock, stop))
+    rec_room = len(progs.rec_v) - netlog.room[1]
+    slot_room = len(flights.live) // 2
+    pool_room = len(flights.node) // 2 - len(bodies.alive)  # half free: netstack.fast.air.roomy
+    counters, fstate = netlog.counters, flights.state
+    tt = ring_timers.t
+    ts = ring_timers.seq
+    tstart = ring_timers.start
+    tcur = ring_timers.cur
+    tlive = ring_timers.live
+    tkind = ring_timers.kind
     while True:
-        if fstate[5] >= 0 or G.cursor[0] >= 0:
-            status = _resume(W, R, F, P, G, C, L)
+        if fstate[5] >= 0 or compiled_groups.cursor[0] >= 0:
+            status = _resume(bodies, radio, flights, progs, compiled_groups, ctls, netlog)
             if status != DONE:
                 return status
         ring = next_timer(tt, ts, tstart, tcur, tlive, tkind, False)
@@ -334,10 +357,10 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.nda
         head = stop[0] if stopped else tq
         fa = fstate[4]
         if fa <= head and fa <= end_ns:
-            status = _deliver(W, R, F, P, G, C, L, fa)
+            status = _deliver(bodies, radio, flights, progs, compiled_groups, ctls, netlog, fa)
             if status != DONE:
                 return status
-            if C.pend_n[0]:
+            if ctls.pend_n[0]:
                 return NEWTIMER
             continue
         if stopped:
@@ -347,13 +370,14 @@ def advance(stop: np.ndarray, end_ns: int, W, R, F, T, P, G, C, L, clock: np.nda
         if which == 0 and (fstate[0] > slot_room or fstate[1] > pool_room):
             return FULL  # the frames' room is looked at once a physics step (netstack.fast.air.roomy)
         if which == 1:
-            status = _timer(ring, t_ring, W, R, F, T, P, G, C, L, clock, stop, end_ns, rec_room)
+            status = _timer(ring, t_ring, bodies, radio, flights, ring_timers, progs, compiled_groups, ctls, netlog, clock, stop,
+                            end_ns, rec_room)
             if status != DONE:
                 return status
         elif which == 0:
-            counters[4] += 1
-            tick(W, R, clock, L)
+            counters[EVENTS] += 1
+            tick(bodies, radio, clock, netlog)
         else:
-            counters[4] += 1
-            latch(W)
+            counters[EVENTS] += 1
+            latch(bodies)
             clock[1] = -1

@@ -22,6 +22,7 @@ from cosim.core.trace_codes import DELIVER
 from cosim.fused import build, loop
 from cosim.fused.codegen import fused_module
 from cosim.fused.kernels import DRIVE_CMD, STEER_CMD
+from cosim.fused.log_rows import ACKED, DELIVERED, DROPPED, EVENTS, NOT_ACKED, SENT, STEPS
 from netstack.fast.backend import FastBackend
 from physics.kinematic import KinematicWorld
 
@@ -42,17 +43,17 @@ class FusedLoop:
                               tuple(cls for cls, _ in ctl_variants))
         width = max([12] + [type(g).payload_bytes for g in groups] + [cls.payload_bytes for cls, _ in ctl_variants])
         with gc_paused():
-            W = build.world_of(world)
-            R, _ = net.share(width)
+            bodies = build.world_of(world)
+            radio, _ = net.share(width)
             build.own_timers(sim, groups)
             room = build.call_room(bool(variants), bool(ctl_variants), groups)
-            P = build.programs_of(sim.population.controllers, variants, int(room[1]), net)
-            G = build.groups_of(sim, groups, net)
-            C = build.controllers_of(sim.population.controllers, ctl_variants, net)
-            L = build.log_of(room)
+            progs = build.programs_of(sim.population.controllers, variants, int(room[1]), net)
+            compiled_groups = build.groups_of(sim, groups, net)
+            ctls = build.controllers_of(sim.population.controllers, ctl_variants, net)
+            netlog = build.log_of(room)
         clock = np.array([sim.dt_ns, 0, sim.dt_ns, sim.quantum_ns, sim.duration_ns], dtype=np.int64)
-        outputs = _Outputs(sim, net, P)
-        _Stretches(sim, module, outputs, world, (W, R, P, G, C, L, clock), net).run(end_ns)
+        outputs = _Outputs(sim, net, progs)
+        _Stretches(sim, module, outputs, world, (bodies, radio, progs, compiled_groups, ctls, netlog, clock), net).run(end_ns)
         sim.clock.now_ns = end_ns
 
 
@@ -86,18 +87,18 @@ class _Stretches:
         stop = np.zeros(3, np.int64)
         queue = sim.clock.queue
         while True:
-            W, R, P, G, C, L, clock = self.parts
-            F = self.net.flights  # the frames in the air, grown by either (netstack.fast.air.roomy)
+            bodies, radio, progs, compiled_groups, ctls, netlog, clock = self.parts
+            flights = self.net.flights  # the frames in the air, grown by either (netstack.fast.air.roomy)
             stop[:] = self._stop(end_ns)
-            T = queue.rings  # (rebuilt when timers were started)
-            T.state[0] = queue.next_seq()  # the loop numbers the events it queues, continuing the queue
-            status = advance(stop, end_ns, W, R, F, T, P, G, C, L, clock)
-            queue.resume_seq(int(T.state[0]))
+            ring_timers = queue.rings  # (rebuilt when timers were started)
+            ring_timers.state[0] = queue.next_seq()  # the loop numbers the events it queues, continuing the queue
+            status = advance(stop, end_ns, bodies, radio, flights, ring_timers, progs, compiled_groups, ctls, netlog, clock)
+            queue.resume_seq(int(ring_timers.state[0]))
             if not typed_once:  # the dispatcher has compiled or loaded its one signature by now
                 advance, typed_once = _entry_point(self.module.advance), True
-            outputs.drain(L)
+            outputs.drain(netlog)
             if status == loop.NEWTIMER:
-                self._timers(C)
+                self._timers(ctls)
                 continue
             if status == loop.FULL:
                 self._grow()
@@ -114,20 +115,20 @@ class _Stretches:
     def _grow(self) -> None:
         """After a FULL (the logs just emptied): the frames in the air, the network log and a group's
         inbox grown where the loop found them short."""
-        W, R, P, G, C, L, clock = self.parts
-        self.net.make_room(int(L.room[3]))
-        L, G = build.wider_log(L), build.wider_inbox(G)
-        self.parts = (W, R, P, G, C, L, clock)
+        bodies, radio, progs, compiled_groups, ctls, netlog, clock = self.parts
+        self.net.make_room(int(netlog.room[3]))
+        netlog, compiled_groups = build.wider_log(netlog), build.wider_inbox(compiled_groups)
+        self.parts = (bodies, radio, progs, compiled_groups, ctls, netlog, clock)
 
-    def _timers(self, C) -> None:
+    def _timers(self, ctls) -> None:
         """The timers compiled controllers asked for, started in Python in the order asked, numbered
         where the event engine numbers them (they join the rings, which the loop then runs)."""
         sim = self.sim
-        sim.clock.now_ns = int(C.pend_t[0])
-        for robot, number, period, phase in C.pend[:int(C.pend_n[0])].tolist():
+        sim.clock.now_ns = int(ctls.pend_t[0])
+        for robot, number, period, phase in ctls.pend[:int(ctls.pend_n[0])].tolist():
             sim.clock.current_node = int(robot)
             sim.population.controllers[int(robot)].start_timer(int(number), period, phase)
-        C.pend_n[0] = 0
+        ctls.pend_n[0] = 0
         sim.clock.current_node = None
 
     def _python(self) -> None:
@@ -141,14 +142,14 @@ class _Stretches:
 
     def _drives(self) -> None:
         """The drive commands Python code gave, into the loop's, to wait for its next latch as they would."""
-        W = self.parts[0]
+        bodies = self.parts[0]
         slots = self.world.drive_slot
         for robot, v, w in self.world.take_drive_commands():
             k = int(slots[robot])
             if v is None:
-                W.dpend[k] = STEER_CMD
+                bodies.dpend[k] = STEER_CMD
             else:
-                W.dpend[k], W.dcmd[k, 0], W.dcmd[k, 1] = DRIVE_CMD, v, w
+                bodies.dpend[k], bodies.dcmd[k, 0], bodies.dcmd[k, 1] = DRIVE_CMD, v, w
 
 
 def _variants(controllers: list, kind: type) -> list[tuple]:
@@ -167,30 +168,36 @@ def _entry_point(dispatcher):
 class _Outputs:
     """What the compiled loop leaves in its logs, written where the event loop writes it."""
 
-    def __init__(self, sim: Simulation, net: FastBackend, P: loop.Programs) -> None:
-        self.sim, self.net, self.P = sim, net, P
+    def __init__(self, sim: Simulation, net: FastBackend, progs: loop.Programs) -> None:
+        self.sim, self.net, self.progs = sim, net, progs
 
-    def drain(self, L: loop.Log) -> None:
-        """The loop's network rows (`L`), records and counters into the trace, then emptied."""
-        sim, P = self.sim, self.P
-        n = int(L.n[0])
+    def drain(self, netlog: loop.Log) -> None:
+        """The loop's network rows (`netlog`), records and counters into the trace, then emptied."""
+        sim, progs = self.sim, self.progs
+        n = int(netlog.n[0])
         if n:
-            self._network(L.t[:n], L.kind[:n], L.src[:n], L.dst[:n], L.tx[:n], L.dist[:n], L.size[:n], L.reason[:n])
-            L.n[0] = 0
-        m = int(P.rec_n[0])
+            self._network(netlog.t[:n], netlog.kind[:n], netlog.src[:n], netlog.dst[:n], netlog.tx[:n], netlog.dist[:n],
+                          netlog.size[:n], netlog.reason[:n])
+            netlog.n[0] = 0
+        m = int(progs.rec_n[0])
         if m:
             rec = sim.recorder
             if rec.want_records or rec.observers:  # a name per row, looked up once per distinct channel
-                rows = P.rec_i[:m]
+                rows = progs.rec_i[:m]
                 channels, which = np.unique(rows[:, 2], return_inverse=True)
                 names = [channel_name(int(ch)) for ch in channels]
-                rec.record_rows(rows[:, 0], rows[:, 1], names, which, P.rec_v[:m])  # (the buffer copies them)
-            P.rec_n[0] = 0
-        c, k = sim.counters, L.counters.tolist()  # added, then zeroed: Python's own sends count too
-        c.sent, c.delivered, c.dropped = c.sent + k[0], c.delivered + k[1], c.dropped + k[2]
-        c.physics_steps, c.events = c.physics_steps + k[3], c.events + k[4]
-        c.acked, c.not_acked = c.acked + k[5], c.not_acked + k[6]
-        L.counters[:] = 0
+                rec.record_rows(rows[:, 0], rows[:, 1], names, which, progs.rec_v[:m])  # (the buffer copies them)
+            progs.rec_n[0] = 0
+        c = sim.counters
+        k = netlog.counters.tolist()  # added, then zeroed: Python's own sends count too
+        c.sent += k[SENT]
+        c.delivered += k[DELIVERED]
+        c.dropped += k[DROPPED]
+        c.physics_steps += k[STEPS]
+        c.events += k[EVENTS]
+        c.acked += k[ACKED]
+        c.not_acked += k[NOT_ACKED]
+        netlog.counters[:] = 0
 
     def _network(self, t, kind, src, dst, tx, dist, size, reason) -> None:
         sim, cfg = self.sim, self.net.config

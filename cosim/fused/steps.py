@@ -10,9 +10,9 @@ from numba import njit
 from controllers.kilolib.arithmetic import crc_update
 from cosim.core.timeline import Priority
 from cosim.core.timer_rings import INF, advance_ring, other_rings
-from cosim.core.trace_codes import ACK, DROP, DROP_REASONS, NOACK
+from cosim.core.trace_codes import ACK, DELIVER, DROP, DROP_REASONS, NOACK
 from cosim.fused.kernels import TWO_PI, physics_step
-from cosim.fused.log_rows import log_row
+from cosim.fused.log_rows import DELIVERED, DROPPED, STEPS, log_row
 from jit.borrow import borrow
 from netstack.fast.air import sync
 from physics.kernels import remainder
@@ -73,43 +73,49 @@ def crc_ok(payload: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def drops(F, L, alive, slots, t: int) -> None:
+def drops(flights, netlog, alive, slots, t: int) -> None:
     """FastBackend._events' drops, frame by frame: the losses, then a unicast that reached no one;
     then each unicast's status (acked when its receiver got it)."""
-    F, L, alive, slots = borrow((F, L, alive, slots))
-    c = L.counters
-    start, count, lost, node, src, tx, dst = F.start, F.count, F.lost, F.node, F.src, F.tx, F.dst
+    flights, netlog, alive, slots = borrow((flights, netlog, alive, slots))
+    c = netlog.counters
+    start = flights.start
+    count = flights.count
+    lost = flights.lost
+    node = flights.node
+    src = flights.src
+    tx = flights.tx
+    dst = flights.dst
     for s in slots:
         got, dropped = 0, 0
         for q in range(start[s], start[s] + count[s]):
             if lost[q]:
-                log_row(L, t, DROP, src[s], node[q], tx[s], np.nan, 0, LOST)
-                c[2] += 1
+                log_row(netlog, t, DROP, src[s], node[q], tx[s], np.nan, 0, LOST)
+                c[DROPPED] += 1
                 dropped += 1
             elif alive[node[q]]:
                 got += 1
         if dst[s] >= 0 and got == 0 and dropped == 0:
-            log_row(L, t, DROP, src[s], dst[s], tx[s], np.nan, 0, UNREACHED if alive[dst[s]] else DST_DEAD)
-            c[2] += 1
+            log_row(netlog, t, DROP, src[s], dst[s], tx[s], np.nan, 0, UNREACHED if alive[dst[s]] else DST_DEAD)
+            c[DROPPED] += 1
     for s in slots:
         if dst[s] < 0:
             continue
         got = 0
         for q in range(start[s], start[s] + count[s]):
             got += not lost[q] and alive[node[q]]
-        log_row(L, t, ACK if got == 1 else NOACK, src[s], dst[s], tx[s], np.nan, 0, 0)
+        log_row(netlog, t, ACK if got == 1 else NOACK, src[s], dst[s], tx[s], np.nan, 0, 0)
         c[5 if got == 1 else 6] += 1
 
 
 @njit(cache=True)
-def tick(W, R, clock: np.ndarray, L) -> None:
+def tick(bodies, radio, clock: np.ndarray, netlog) -> None:
     """Simulation._tick: the step, the position sync on a quantum, the latch queued after it."""
-    W, R, clock, L = borrow((W, R, clock, L))
+    bodies, radio, clock, netlog = borrow((bodies, radio, clock, netlog))
     t = clock[0]
-    physics_step(W, clock[2] / 1e9)
-    L.counters[3] += 1
+    physics_step(bodies, clock[2] / 1e9)
+    netlog.counters[STEPS] += 1
     if t % clock[3] == 0:
-        sync(R, W.pos, W.vel, t)
+        sync(radio, bodies.pos, bodies.vel, t)
     clock[1] = t
     clock[0] = t + clock[2] if t + clock[2] <= clock[4] else -1
 
@@ -142,3 +148,32 @@ def next_event(tq: int, sq: int, clock: np.ndarray) -> tuple:
 def before(stop: np.ndarray, t: int, p: int, q: int) -> bool:
     """Whether the stop (time, priority, sequence) comes before the event (t, p, q)."""
     return stop[0] < t or (stop[0] == t and (stop[1] < p or (stop[1] == p and stop[2] < q)))
+
+
+@njit(cache=True)
+def delivery_rows(bodies, flights, netlog, slots: np.ndarray, t: int) -> bool:
+    """The delivery's rows: every reception (receivers still alive), then every drop and status. False
+    (nothing written, netlog.room[0] the rows wanted) when the log lacks room for them."""
+    bodies, flights, netlog, slots = borrow((bodies, flights, netlog, slots))
+    start = flights.start
+    count = flights.count
+    lost = flights.lost
+    node = flights.node
+    dist = flights.dist
+    alive = bodies.alive
+    src = flights.src
+    tx = flights.tx
+    size = flights.size
+    need = 0
+    for s in slots:
+        need += count[s] + 2  # a row per receiver, at most a drop and a status per frame
+    if netlog.n[0] + need > len(netlog.t):
+        netlog.room[0] = need
+        return False
+    for s in slots:
+        for q in range(start[s], start[s] + count[s]):
+            if not lost[q] and alive[node[q]]:
+                log_row(netlog, t, DELIVER, src[s], node[q], tx[s], dist[q], size[s], 0)
+                netlog.counters[DELIVERED] += 1
+    drops(flights, netlog, alive, slots, t)
+    return True
