@@ -9,9 +9,13 @@ Python API::
     out = cosim.read_run("runs/demo")            # later, from the files
     positions = out.trace("positions")           # a pyarrow Table; .to_pandas() for a DataFrame
 
-Subpackages: `core` (timeline, coordinator, timers, node handles, recorder), `scenario` (specs,
-loading, checks, layouts), `engine` (build and run), `output` (run directory, metrics),
-`sweep`, `mavlink`, `report`.
+Subpackages: `core` (the timeline and the event engine's loop, the parts it owns, timers, node
+handles, recorder), `fused` (the fused engine: the same timeline as one compiled loop), `scenario`
+(specs, loading, checks, layouts, the generated reference), `engine` (build and run a scenario),
+`output` (run directory, metrics, results), `sweep` (parameter campaigns, local or on Dask),
+`report` (summaries and comparisons), `mavlink` (MAVLink vehicles: served, flown by firmware, real
+ones as ghosts, and the client for them), `view` (Rerun recordings and live viewing), `stream`
+(a live ZeroMQ publication) and `topology` (link-graph analytics).
 """
 
 import importlib
