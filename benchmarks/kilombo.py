@@ -10,8 +10,8 @@ configs/kilombo_follow.yaml (a snake of 32 columns, 45 mm apart, reacting at eac
 `reactive` (ChainFollower, on each message; `reactive_compiled` its compiled twin, a
 CompiledController), `idle` (a StationGroup whose tick does nothing: the framework's per-tick floor,
 with physics and the leader), `kilolib` (Kilombo's follow example as a Python kilolib program,
-controllers/kilolib/examples.py, on point robots in the same line) or `compiled` (that program
-compiled, controllers/compiled/examples.py: the fused engine) or `compiled_idle` (every robot a compiled
+controllers/case_studies/kilolib_programs.py, on point robots in the same line) or `compiled` (that program
+compiled, controllers/case_studies/kilolib_programs_compiled.py: the fused engine) or `compiled_idle` (every robot a compiled
 program that does nothing, `Still`: the fused engine's floor, its loop, motion and transmit timers and
 the physics step at the same rates, without the program's work). `--compile-times` measures a compiled
 run's first compile and its load from the on-disk cache, each in a fresh process. Traces off.
@@ -43,16 +43,17 @@ from benchmarks.cli_run import cosim_run  # noqa: E402
 from controllers.compiled.program import Program  # noqa: E402
 
 FOLLOWERS = {"group": "controllers.case_studies.kilobot_group:ChainFollowerGroup",
-             "group_compiled": "controllers.compiled.group_examples:ChainFollowerCompiled",
+             "group_compiled": "controllers.case_studies.kilobot_group_compiled:ChainFollowerCompiled",
              "ticked": "controllers.case_studies.kilobot:TickedChainFollower",
              "reactive": "controllers.case_studies.kilobot:ChainFollower",
-             "reactive_compiled": "controllers.compiled.controller_examples:ChainFollowerRobot",
-             "ticked_compiled": "controllers.compiled.controller_examples:TickedChainFollowerRobot",
+             "reactive_compiled": "controllers.case_studies.kilobot_compiled:ChainFollowerRobot",
+             "ticked_compiled": "controllers.case_studies.kilobot_compiled:TickedChainFollowerRobot",
              "idle": "controllers.library.station:StationGroup"}
 
 
-KILOLIB = {"kilolib": ("controllers.kilolib.examples:Leader", "controllers.kilolib.examples:Follower"),
-           "compiled": ("controllers.compiled.examples:Leader", "controllers.compiled.examples:Follower"),
+KILOLIB = {"kilolib": ("controllers.case_studies.kilolib_programs:Leader", "controllers.case_studies.kilolib_programs:Follower"),
+           "compiled": ("controllers.case_studies.kilolib_programs_compiled:Leader",
+                        "controllers.case_studies.kilolib_programs_compiled:Follower"),
            "compiled_idle": ("benchmarks.kilombo:Still", "benchmarks.kilombo:Still")}
 
 

@@ -30,7 +30,7 @@ def follow(cls: str, noise: float):
 @pytest.mark.parametrize("noise", [0.0, 0.004])
 def test_the_compiled_chain_follower_gives_the_python_controllers_trace(noise):
     python = follow("controllers.case_studies.kilobot:ChainFollower", noise)
-    compiled = follow("controllers.compiled.controller_examples:ChainFollowerRobot", noise)
+    compiled = follow("controllers.case_studies.kilobot_compiled:ChainFollowerRobot", noise)
     assert compiled[:2] == python[:2]
     assert python[1][1] > 200  # messages were heard, and the same ones
     gaps = np.asarray(python[2]["value"])
@@ -50,7 +50,7 @@ def ticked(cls: str):
 def test_the_compiled_ticked_follower_gives_the_python_controllers_trace():
     """Steps at the control period, range and bearing measured at the step, a timer with a phase."""
     python = ticked("controllers.case_studies.kilobot:TickedChainFollower")
-    compiled = ticked("controllers.compiled.controller_examples:TickedChainFollowerRobot")
+    compiled = ticked("controllers.case_studies.kilobot_compiled:TickedChainFollowerRobot")
     assert compiled[:2] == python[:2]
     assert python[1][1] > 200
     assert np.asarray(compiled[2]["t_ns"]).min() == 5_000_000_000  # the report's phase: from 5 s on

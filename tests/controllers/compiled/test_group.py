@@ -25,7 +25,7 @@ def follow(cls: str, duration: float):
 
 def test_the_compiled_chain_follower_gives_the_python_group_controllers_trace():
     python = follow("controllers.case_studies.kilobot_group:ChainFollowerGroup", 30.0)
-    compiled = follow("controllers.compiled.group_examples:ChainFollowerCompiled", 30.0)
+    compiled = follow("controllers.case_studies.kilobot_group_compiled:ChainFollowerCompiled", 30.0)
     assert compiled == python and python[1][1] > 0  # messages were heard, and the same ones
 
 

@@ -17,7 +17,7 @@ def run(config: str, module: str, duration: float, monkeypatch, engine: str = "e
     data = yaml.safe_load((ROOT / "configs" / config).read_text())
     data["duration"] = duration
     for g in data["groups"]:
-        g["controller"]["class"] = g["controller"]["class"].replace("controllers.kilolib.examples", module)
+        g["controller"]["class"] = g["controller"]["class"].replace("controllers.case_studies.kilolib_programs", module)
     sim = cosim.build(cosim.from_dict(data, source=config))
     sim.run()
     c = sim.counters
@@ -27,8 +27,8 @@ def run(config: str, module: str, duration: float, monkeypatch, engine: str = "e
 @pytest.mark.parametrize("config, duration", [("kilolib_orbit.yaml", 20.0), ("kilolib_follow.yaml", 20.0),
                                               ("kilolib_edge.yaml", 20.0)])
 def test_compiled_twins_give_the_python_programs_trace(config, duration, monkeypatch):
-    python = run(config, "controllers.kilolib.examples", duration, monkeypatch)
-    compiled = run(config, "controllers.compiled.examples", duration, monkeypatch)
+    python = run(config, "controllers.case_studies.kilolib_programs", duration, monkeypatch)
+    compiled = run(config, "controllers.case_studies.kilolib_programs_compiled", duration, monkeypatch)
     assert python[0] == compiled[0] == "event"
     assert compiled[1] == python[1]
     assert compiled[2] == python[2] and python[2][1] > 0  # messages were heard, and the same ones

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from controllers.case_studies.kilolib_programs_compiled import Follower
 from controllers.compiled.codegen import program_module
-from controllers.compiled.examples import Follower
 from controllers.compiled.program import params_record
 from controllers.compiled.record_buffers import record_buffers
 

@@ -21,7 +21,7 @@ PROBES = "tests.controllers.compiled.probes"
 @pytest.mark.parametrize("noise, loss", [(0.0, 0.0), (0.004, 0.3)])
 def test_the_reacting_follower_gives_the_event_engines_trace(noise, loss, monkeypatch):
     overrides = {"duration": 20.0, "groups.1.count": 15, "output.trace.network": True,
-                 "groups.1.controller.class": "controllers.compiled.controller_examples:ChainFollowerRobot",
+                 "groups.1.controller.class": "controllers.case_studies.kilobot_compiled:ChainFollowerRobot",
                  "groups.1.controller.params": {"follow_distance": 0.04, "distance_noise": noise},
                  "network.radio.fast.loss_probability": loss}
     same(*both(monkeypatch, lambda: cosim.build(cosim.load(ROOT / "configs" / "kilombo_follow.yaml", overrides))))
@@ -29,7 +29,7 @@ def test_the_reacting_follower_gives_the_event_engines_trace(noise, loss, monkey
 
 def test_the_stepping_follower_gives_the_event_engines_trace(monkeypatch):
     overrides = {"duration": 20.0, "groups.1.count": 12, "groups.1.controller.phase": 0, "output.trace.network": True,
-                 "groups.1.controller.class": "controllers.compiled.controller_examples:TickedChainFollowerRobot"}
+                 "groups.1.controller.class": "controllers.case_studies.kilobot_compiled:TickedChainFollowerRobot"}
     same(*both(monkeypatch, lambda: cosim.build(cosim.load(ROOT / "configs" / "kilombo_follow_group.yaml", overrides))))
 
 

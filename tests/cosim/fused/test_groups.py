@@ -14,7 +14,7 @@ from tests.cosim.fused.engines import both
 pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
 
 GROUP_CONFIG = ROOT / "configs" / "kilombo_follow_group.yaml"
-COMPILED = "controllers.compiled.group_examples:ChainFollowerCompiled"
+COMPILED = "controllers.case_studies.kilobot_group_compiled:ChainFollowerCompiled"
 BAD = "tests.controllers.compiled.bad_programs"
 
 

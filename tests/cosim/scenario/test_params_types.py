@@ -54,7 +54,7 @@ def test_params_for_a_class_without_any_say_where_params_are_declared():
 def test_an_unknown_param_lists_the_class_params_and_names_the_base_to_subclass():
     """A kilolib program's params are KiloParams: the message says to subclass it."""
     with pytest.raises(ScenarioError) as err:
-        cosim.from_dict(_controller("controllers.kilolib.examples:Mover", {"speeed": 2}), source="s.yaml")
+        cosim.from_dict(_controller("controllers.case_studies.kilolib_programs:Mover", {"speeed": 2}), source="s.yaml")
     text = str(err.value)
     assert "groups[0].controller.params.speeed: Mover has no param 'speeed'; its params: distance_noise_mm, forward_speed" in text
     assert "declare it as a field of a frozen dataclass Mover.Params (a subclass of KiloParams)" in text

@@ -163,7 +163,7 @@ CASES = [
      "test.yaml: groups[0].controller.period: ChainFollower has no step() for a period to time: remove the key "
      "(its own timers keep their own periods and phases)"),
     ("phase for a compiled controller without a step",
-     with_("groups.0.controller", {"class": "controllers.compiled.controller_examples:ChainFollowerRobot", "phase": 0}),
+     with_("groups.0.controller", {"class": "controllers.case_studies.kilobot_compiled:ChainFollowerRobot", "phase": 0}),
      "test.yaml: groups[0].controller.phase: ChainFollowerRobot has no step() for a phase to time: remove the key "
      "(its own timers keep their own periods and phases)"),
     ("NaN radius", with_("groups.0.robot", {"radius": float("nan")}),

@@ -1,4 +1,4 @@
-"""Compiled twins of the kilolib examples (controllers.kilolib.examples): the same programs, line for
+"""Compiled twins of the kilolib examples (controllers.case_studies.kilolib_programs): the same programs, line for
 line, as `Program`s. Each gives the trace its Python twin gives (tests/controllers/compiled).
 
 Python dicts become fixed arrays over kilolib's 8-bit ids (`heard_d`, `heard_t`), and kilolib's
@@ -12,6 +12,7 @@ from typing import ClassVar
 import numpy as np
 from numba import njit
 
+from controllers.case_studies.kilolib_programs import ChainParams, EdgeParams, OrbitParams
 from controllers.compiled.kilolib import (
     NORMAL,
     RGB,
@@ -24,7 +25,6 @@ from controllers.compiled.kilolib import (
     set_motors,
 )
 from controllers.compiled.program import Program
-from controllers.kilolib.examples import ChainParams, EdgeParams, OrbitParams
 
 STOP, FORWARD, LEFT, RIGHT = range(4)
 NEVER = -10**9
@@ -130,7 +130,7 @@ def must_wait(s, k) -> bool:
 
 
 class Leader(Program):
-    """kilolib.examples.Leader, compiled."""
+    """kilolib_programs.Leader, compiled."""
 
     Params = ChainParams
     fields = CHAIN_FIELDS
@@ -159,7 +159,7 @@ class Leader(Program):
 
 
 class Follower(Leader):
-    """kilolib.examples.Follower, compiled."""
+    """kilolib_programs.Follower, compiled."""
 
     records: ClassVar[tuple] = ("distance",)
 
@@ -191,7 +191,7 @@ class Follower(Leader):
 
 
 class EdgeFollower(Program):
-    """kilolib.examples.EdgeFollower, compiled."""
+    """kilolib_programs.EdgeFollower, compiled."""
 
     Params = EdgeParams
     fields: ClassVar[dict] = {"heard_d": (np.int64, 256), "heard_t": (np.int64, 256), "current_motion": np.int64}
