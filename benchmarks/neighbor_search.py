@@ -1,4 +1,4 @@
-"""Fixed-radius pair search: the column cell list (physics.pairs, the one the kinematic world's
+"""Fixed-radius pair search: the column cell list (physics.kinematic.pairs, the one the kinematic world's
 Verlet list rebuilds with) against brute force, over N and radius; prints JSON lines.
 Robots are uniform in a 20 m disc, as in Simbeeotic's workloads.
 """
@@ -14,7 +14,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from physics.pairs import brute_pairs, column_pairs
+from physics.kinematic.pairs import brute_pairs, column_pairs
 
 
 def disc(n: int, seed: int = 0) -> np.ndarray:

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from benchmarks.cli_run import plain_line  # noqa: E402
-from physics.quadrotor import AIRFRAMES, Mode, QuadrotorBank  # noqa: E402
+from physics.bodies.quadrotor import AIRFRAMES, Mode, QuadrotorBank  # noqa: E402
 
 
 def quadrotors(n: int, seconds: float, seed: int = 1) -> dict:

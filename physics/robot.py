@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from physics.battery import Batteries
-from physics.quadrotor import Mode
+from physics.bodies.battery import Batteries
+from physics.bodies.quadrotor import Mode
 from physics.world import World
 
 FLY_MODES = {"attitude": Mode.ATTITUDE, "speed_vertical": Mode.SPEED_VERTICAL, "speed_altitude": Mode.SPEED_ALTITUDE,
@@ -166,7 +166,7 @@ class Robot:
         return bool(self._body() & _QUAD)
 
     def fly(self, mode: str, a: float, b: float, c: float, d: float | None = None) -> None:
-        """Quadrotor command (see physics.quadrotor): mode `attitude` (roll, pitch, yaw rate, thrust N),
+        """Quadrotor command (see physics.bodies.quadrotor): mode `attitude` (roll, pitch, yaw rate, thrust N),
         `speed_vertical` (vx, vy body-heading frame, vz), `speed_altitude` (vx, vy, z),
         `speed_altitude_heading` (vx, vy, z, heading) or `position` (x, y, z, heading)."""
         if not self._quad:
@@ -209,7 +209,7 @@ class Robot:
             self._w.drive(self.id, None)
 
     def ranges(self) -> np.ndarray:
-        """Range/IR readings in metres, one per ray (see physics.sensors.RangeOptions); needs a `range` sensor."""
+        """Range/IR readings in metres, one per ray (see physics.sensors.onboard.RangeOptions); needs a `range` sensor."""
         sensor = self.sensors.get("range")
         if sensor is None:
             raise RuntimeError(f"robot {self.id} has no range sensor; add `sensors: {{range: {{}}}}` to its group")

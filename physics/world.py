@@ -14,10 +14,10 @@ from typing import Protocol
 
 import numpy as np
 
-from physics.battery import Batteries
-from physics.obstacles import Box as Box  # re-exported: worlds take obstacles from here
-from physics.quad_commands import QuadCommands
-from physics.quadrotor import Mode, QuadrotorBank
+from physics.bodies.battery import Batteries
+from physics.bodies.quad_commands import QuadCommands
+from physics.bodies.quadrotor import Mode, QuadrotorBank
+from physics.scene.obstacles import Box as Box  # re-exported: worlds take obstacles from here
 
 log = logging.getLogger(__name__)
 
@@ -56,15 +56,15 @@ class RobotSpec:
     mass_kg: float = 0.05
     max_speed: float = 5.0
     airframe: str | None = None
-    """A quadrotor preset (physics.quadrotor.AIRFRAMES) or None."""
+    """A quadrotor preset (physics.bodies.quadrotor.AIRFRAMES) or None."""
     control_tick_s: float = 0.0025
     """A quadrotor's control tick (s); the world's quadrotors all share one."""
     drive: object | None = None
-    """A physics.diff_drive.DriveSpec for a differential-drive ground robot, or None."""
+    """A physics.bodies.diff_drive.DriveSpec for a differential-drive ground robot, or None."""
     omni: object | None = None
-    """A physics.omni.OmniSpec for a three-wheeled omnidirectional robot, or None."""
+    """A physics.bodies.omni.OmniSpec for a three-wheeled omnidirectional robot, or None."""
     urdf: object | None = None
-    """A physics.urdf.UrdfSpec: the robot is that model, its wheels driven with `drive`'s limits."""
+    """A physics.bodies.urdf.UrdfSpec: the robot is that model, its wheels driven with `drive`'s limits."""
 
 
 class MotorFeed(Protocol):
@@ -220,7 +220,7 @@ class CommandArrays:
 
     # -- quadrotors ------------------------------------------------------------------------------
     def fly(self, i: int, mode: Mode, a: float, b: float, c: float, d: float = float("nan")) -> None:
-        """Pending quadrotor command (mode and setpoint, see physics.quadrotor); applied at the next latch."""
+        """Pending quadrotor command (mode and setpoint, see physics.bodies.quadrotor); applied at the next latch."""
         if self.quad_slot[i] < 0:
             raise ValueError(f"robot {i} is not a quadrotor")
         self.quad_cmds.fly(i, mode, a, b, c, d)

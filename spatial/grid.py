@@ -1,6 +1,6 @@
 """Points sorted into square cells of the x-y plane: the one cell index for every question of who is
 near whom, the radio's receivers (netstack.fast.cells), rays among robots
-(physics.scenery_kernels.cast_many) and touching pairs (physics.pairs). An index only narrows a
+(physics.kinematic.scenery_kernels.cast_many) and touching pairs (physics.kinematic.pairs). An index only narrows a
 search: each caller measures every candidate, so its answer does not depend on the index.
 """
 

@@ -6,7 +6,7 @@ import numpy as np
 import yaml
 
 import cosim
-from physics.kinematic import KinematicWorld
+from physics.kinematic.world import KinematicWorld
 from tests.conftest import ROOT
 
 PLAIN_ARGOS = ROOT / "benchmarks" / "argos_diffusion.yaml"

@@ -56,7 +56,7 @@ def _private_reads(path: Path) -> list[str]:
             if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
                 continue
             if isinstance(node.value, ast.Name) and node.value.id == "np":
-                continue  # numpy's own ufunc module, used for speed on small arrays (physics.quadrotor)
+                continue  # numpy's own ufunc module, used for speed on small arrays (physics.bodies.quadrotor)
             if isinstance(node.value, ast.Name) and node.value.id == "os" and node.attr == "_exit":
                 continue  # the documented way to end a process without waiting for its threads
             if node.attr not in own:

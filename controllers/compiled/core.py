@@ -35,7 +35,7 @@ from numba.core.errors import TypingError
 from numba.extending import overload
 
 from controllers.compiled.channels import literal_channel
-from physics.kernels import remainder
+from physics.kinematic.kernels import remainder
 
 CTL_FIELDS = ("now", "t_ns", "me", "alive", "params", "gens", "gi", "io", "pos", "heading", "in_dst", "in_src", "in_t",
               "in_len", "in_payload", "cmd", "out_src", "out_dst", "out_payload", "out_n", "rec_i", "rec_v", "rec_n", "timers",

@@ -39,7 +39,7 @@ from cosim.core.transmitter import Transmitter
 from cosim.errors import SimulationError
 from netstack.backend import NetworkBackend
 from netstack.stack import NodeStack
-from physics.battery import Batteries
+from physics.bodies.battery import Batteries
 from physics.world import World
 
 log = logging.getLogger(__name__)

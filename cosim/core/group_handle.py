@@ -17,7 +17,7 @@ from cosim.core.timeunits import NS_PER_S
 from cosim.core.transmitter import Transmitter
 from netstack.backend import BROADCAST, IndexedPayloads, NetEvents
 from physics.robot import FLY_MODES, check_ground_velocity, require_finite, require_speed
-from physics.sensors import read_many
+from physics.sensors.onboard import read_many
 from physics.world import World
 
 _EMPTY_I = np.zeros(0, dtype=np.int64)

@@ -8,7 +8,7 @@ import numpy as np
 from cosim.core.counters import Counters
 from cosim.core.neighbor_table import NeighborTable
 from cosim.core.recorder import Recorder
-from physics.battery import Batteries
+from physics.bodies.battery import Batteries
 from physics.world import World
 
 

@@ -12,7 +12,7 @@ from cosim.core.counters import Counters
 from cosim.core.recorder import Recorder
 from netstack.backend import NetworkBackend
 from netstack.interfaces import Interfaces
-from physics.battery import Batteries
+from physics.bodies.battery import Batteries
 
 KillFn = Callable[[int, str, str], None]
 """kill(node, kind, detail): a robot dies, recorded as an event."""

@@ -42,11 +42,11 @@ from cosim.scenario.specs import Scenario
 from cosim.scenario.state_file import RobotState, read_state
 from netstack.backend import NetworkBackend
 from netstack.routing.registry import PROTOCOL_OF_PARAMS
-from physics.battery import Batteries
-from physics.diff_drive import DriveSpec
-from physics.quadrotor import AIRFRAMES, TICK_NS
+from physics.bodies.battery import Batteries
+from physics.bodies.diff_drive import DriveSpec
+from physics.bodies.quadrotor import AIRFRAMES, TICK_NS
 from physics.robot import Robot
-from physics.sensors import SENSORS
+from physics.sensors.onboard import SENSORS
 from physics.world import Arena, RobotSpec, World
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def make_world(s: Scenario, batteries: Batteries | None = None) -> World:
 
         return PybulletWorld(arena, ph.dt_ns / 1e9, drag=ph.drag, obstacles=shapes, solver_iterations=ph.solver_iterations,
                              batteries=batteries, props=tuple(s.world.props), terrain=s.world.terrain, wind=wind)
-    from physics.kinematic import KinematicWorld
+    from physics.kinematic.world import KinematicWorld
 
     max_accel = math.inf if ph.max_accel is None else ph.max_accel
     return KinematicWorld(arena, max_accel=max_accel, collisions=ph.collisions, obstacles=shapes,

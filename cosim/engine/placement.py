@@ -7,7 +7,7 @@ import numpy as np
 from cosim.scenario.layouts import RandomBoxLayout, RandomDiscLayout
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import Scenario
-from physics.obstacles import SOLID_SHAPES
+from physics.scene.obstacles import SOLID_SHAPES
 
 RANDOM_LAYOUTS = (RandomBoxLayout, RandomDiscLayout)
 

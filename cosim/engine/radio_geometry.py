@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from netstack.fast.shadowing import Solids
-from physics.obstacles import Box, Cylinder, Wall
+from physics.scene.obstacles import Box, Cylinder, Wall
 
 
 def solids_of(obstacles) -> Solids:

@@ -30,8 +30,8 @@ from jit.streams import joined, own_stream
 from netstack.backend import BROADCAST
 from netstack.fast.backend import FastBackend
 from netstack.fast.pathloss import SPEED_OF_LIGHT
-from physics.kinematic import KinematicWorld
-from physics.kinematic_compiled import scene_of
+from physics.kinematic.compiled import scene_of
+from physics.kinematic.world import KinematicWorld
 
 if TYPE_CHECKING:
     from cosim.core.coordinator import Simulation

@@ -1,5 +1,5 @@
 """The fused engine's compiled pieces that call no program: the world's step (its own kernel,
-physics.kinematic_compiled.step) and the latch of commands. The radio and the frames in the air are
+physics.kinematic.compiled.step) and the latch of commands. The radio and the frames in the air are
 the fast radio's own records and kernels (netstack.fast.air); the timers are the event queue's rings
 (cosim.core.timer_rings).
 
@@ -15,8 +15,8 @@ from collections import namedtuple
 from numba import njit
 
 from jit.borrow import borrow
-from physics.kinematic_compiled import latch as latch_world
-from physics.kinematic_compiled import step as step_world
+from physics.kinematic.compiled import latch as latch_world
+from physics.kinematic.compiled import step as step_world
 
 TWO_PI = 2.0 * math.pi
 
@@ -25,15 +25,15 @@ World = namedtuple("World", ["pos", "vel", "avel", "cvel", "ahead", "chead", "ma
                              "dpend", "dcmd"])
 """The kinematic world's arrays (the world's own, changed in place); at_rest is a 1-element array;
 reach the distance within which robots push apart (0: no collisions) and verlet the world's own
-list of the pairs that may touch (physics.verlet);
-drives and scene as physics.kinematic_compiled's (no scenery: the fused engine takes no obstacles),
+list of the pairs that may touch (physics.kinematic.verlet);
+drives and scene as physics.kinematic.compiled's (no scenery: the fused engine takes no obstacles),
 dslot each robot's row in the drives (-1: none); dpend and dcmd the drive commands given since the
 last latch (DriveCommands): per drive 0 none, DRIVE_CMD (v, w in dcmd) or STEER_CMD (generic commands)."""
 DRIVE_CMD, STEER_CMD = 1, 2
 
 @njit(cache=True)
 def physics_step(w: World, dt_s: float) -> None:
-    """KinematicWorld.step: the world's own compiled step (physics.kinematic_compiled.step)."""
+    """KinematicWorld.step: the world's own compiled step (physics.kinematic.compiled.step)."""
     w = borrow(w)
     w.at_rest[0] = step_world(dt_s, w.max_accel, w.ahead, w.avel, w.max_speed, w.alive, w.pos, w.vel, w.trig, w.radius,
                               w.clip_lo, w.clip_hi, w.reach, w.at_rest[0], w.drives, w.scene, w.verlet)

@@ -18,7 +18,7 @@ from controllers.compiled import CompiledController, Program
 from controllers.compiled.group import CompiledGroup
 from netstack.fast.backend import FastBackend
 from netstack.fast.pathloss import UnitDisk
-from physics.kinematic import KinematicWorld
+from physics.kinematic.world import KinematicWorld
 
 ENGINE_ENV = "COSIM_ENGINE"
 """`event`: always the event engine; `auto` or unset: the fused engine wherever it applies."""

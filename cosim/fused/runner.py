@@ -24,7 +24,7 @@ from cosim.fused.codegen import fused_module
 from cosim.fused.kernels import DRIVE_CMD, STEER_CMD
 from cosim.fused.log_rows import ACKED, DELIVERED, DROPPED, EVENTS, NOT_ACKED, SENT, STEPS
 from netstack.fast.backend import FastBackend
-from physics.kinematic import KinematicWorld
+from physics.kinematic.world import KinematicWorld
 
 if TYPE_CHECKING:
     from cosim.core.coordinator import Simulation

@@ -15,7 +15,7 @@ from cosim.fused.kernels import TWO_PI, physics_step
 from cosim.fused.log_rows import DELIVERED, DROPPED, STEPS, log_row
 from jit.borrow import borrow
 from netstack.fast.air import sync
-from physics.kernels import remainder
+from physics.kinematic.kernels import remainder
 
 TICK_PRIORITY, TIMER_PRIORITY, LATCH_PRIORITY = int(Priority.PHYSICS_STEP), int(Priority.TIMER), int(Priority.LATCH)
 LOST, UNREACHED, DST_DEAD = (DROP_REASONS.index(r) for r in ("loss", "out_of_range", "dead"))

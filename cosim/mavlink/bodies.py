@@ -16,8 +16,8 @@ import numpy as np
 from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink.shaping import Limits, ShapedPath
-from physics.diff_drive import DiffDriveBank
-from physics.quadrotor import Mode, QuadrotorBank
+from physics.bodies.diff_drive import DiffDriveBank
+from physics.bodies.quadrotor import Mode, QuadrotorBank
 
 Health = Callable[[], bool]
 QuadCommand = Callable[[Mode, float, float, float, float], None]  # mode, a, b, c, d (see QuadrotorBank.command)

@@ -10,7 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
-from physics.diff_drive import DiffDriveBank
+from physics.bodies.diff_drive import DiffDriveBank
 
 log = logging.getLogger(__name__)
 

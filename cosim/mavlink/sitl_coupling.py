@@ -8,7 +8,7 @@ as answers bring newer timestamps, so the coupling answers at the frame rate the
 (physics.world.MotorFeed), and each physics step of dt holds n = ceil(dt * frame_rate) control
 ticks of dt / n. At the start of every tick it answers the firmware's last frame with the
 vehicle's state at that instant (timestamp = simulated time), waits for the next frame and hands
-its four motor outputs to the quadrotor (physics.quadrotor's Mode.MOTORS) for that tick. All
+its four motor outputs to the quadrotor (physics.bodies.quadrotor's Mode.MOTORS) for that tick. All
 quadrotors of the run tick at dt / n meanwhile (one bank). Neither side runs ahead: the firmware
 waits for our answer, the timeline waits for its frame, so the run is not paced to the wall clock
 and the same scenario, seed and firmware give the same trajectory. A frame sent again (same count:
@@ -30,8 +30,8 @@ import numpy as np
 from cosim.core.timeunits import NS_PER_S
 from cosim.mavlink.frames import GeoOrigin, heading_to_yaw
 from cosim.mavlink.sitl_json import ServoFrame, State, parse_servo, quad_thrusts
-from physics.attitude import rotation_zyx
-from physics.quadrotor import Mode
+from physics.bodies.attitude import rotation_zyx
+from physics.bodies.quadrotor import Mode
 from physics.robot import Robot
 
 log = logging.getLogger(__name__)

@@ -24,7 +24,7 @@ PORT = 9002
 """The physics side listens here; firmware instance k (`-I k`) sends to PORT + 10 k."""
 QUAD_X_ROTORS = (3, 1, 0, 2)
 """ArduCopter's quad X motors 1..4 (front-right, back-left, front-left, back-right) as rotor indices
-of physics.quadrotor (front-left, back-left, back-right, front-right)."""
+of physics.bodies.quadrotor (front-left, back-left, back-right, front-right)."""
 MANDATORY = ("timestamp", "imu", "position", "velocity")
 
 
@@ -53,7 +53,7 @@ def parse_servo(data: bytes) -> ServoFrame | None:
 
 
 def quad_thrusts(frame: ServoFrame, max_thrust: float) -> list[float]:
-    """Rotor thrusts (N, physics.quadrotor's rotor order) from a quad X's PWM: throttle
+    """Rotor thrusts (N, physics.bodies.quadrotor's rotor order) from a quad X's PWM: throttle
     (pwm - 1000) / 1000 clipped to [0, 1], thrust proportional to it."""
     out = [0.0] * 4
     for motor, rotor in enumerate(QUAD_X_ROTORS):

@@ -13,8 +13,8 @@ from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import PERSONALITIES
 from cosim.mavlink.realtime import DriveStepper, PacingStats, run_realtime
 from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
-from physics.diff_drive import DiffDriveBank, DriveSpec
-from physics.quadrotor import AIRFRAMES, QuadrotorBank
+from physics.bodies.diff_drive import DiffDriveBank, DriveSpec
+from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 
 
 class StandInVehicle:

@@ -17,9 +17,9 @@ from cosim.scenario.state_file import read_state
 from cosim.scenario.world_spec import PhysicsSpec
 from netstack.routing.direct import Direct
 from netstack.routing.registry import NS3_PROTOCOLS, protocol_name
-from physics.obstacles import Mesh
-from physics.quadrotor import TICK_NS
-from physics.sensors import SENSORS
+from physics.bodies.quadrotor import TICK_NS
+from physics.scene.obstacles import Mesh
+from physics.sensors.onboard import SENSORS
 
 
 def check(s: Scenario, m: Mapper) -> None:

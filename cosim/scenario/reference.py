@@ -19,7 +19,7 @@ from cosim.scenario.robot_spec import MODEL_KEYS, RobotModelSpec
 from cosim.scenario.schema import yaml_key
 from cosim.scenario.specs import GroupSpec, Scenario
 from cosim.scenario.world_spec import BACKEND_KEYS
-from physics.sensors import SENSORS
+from physics.sensors.onboard import SENSORS
 
 UNITS = {"_ns": "s, or '10 ms'", "_m": "m", "_hz": "Hz", "_dbm": "dBm", "_db": "dB", "_mbps": "Mbit/s", "_bytes": "bytes",
          "_s": "s", "_deg": "degrees", "_kg": "kg", "_j": "J", "_bps": "bit/s"}

@@ -7,10 +7,10 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Literal
 
 from cosim.errors import KeyValueError
-from physics.diff_drive import DriveSpec
-from physics.omni import OmniSpec
-from physics.quadrotor import AIRFRAMES
-from physics.urdf import UrdfSpec
+from physics.bodies.diff_drive import DriveSpec
+from physics.bodies.omni import OmniSpec
+from physics.bodies.quadrotor import AIRFRAMES
+from physics.bodies.urdf import UrdfSpec
 
 MAX_CONTROL_HZ = 10_000
 """The fastest quadrotor control loop a scenario may ask for (Hz)."""
@@ -25,10 +25,10 @@ MAX_MASS = 100_000.0
 @dataclass(frozen=True)
 class RobotModelSpec:
     """Body of each robot in a group (SI units). `point` is SimpleBee: velocity, turn, hover.
-    `quadrotor` is a rigid body with rotors and cascaded PID (physics.quadrotor), of preset
+    `quadrotor` is a rigid body with rotors and cascaded PID (physics.bodies.quadrotor), of preset
     `airframe`; its mass comes from the preset. `diff_drive` is a two-wheeled ground robot
-    (physics.diff_drive) with the `drive` settings. `omni` is BARAKA's three-wheeled omnidirectional
-    Robertino (physics.omni) with the `omni` settings. `urdf` is your own model (physics.urdf: the
+    (physics.bodies.diff_drive) with the `drive` settings. `omni` is BARAKA's three-wheeled omnidirectional
+    Robertino (physics.bodies.omni) with the `omni` settings. `urdf` is your own model (physics.bodies.urdf: the
     file, its wheel joints, their radius and track), driven like a diff_drive robot with the
     `drive` limits; pybullet only."""
 

@@ -17,7 +17,7 @@ from cosim.scenario.network_spec import CbrSpec, NetworkSpec
 from cosim.scenario.output_spec import OutputSpec
 from cosim.scenario.robot_spec import RobotModelSpec
 from cosim.scenario.world_spec import PhysicsSpec, WorldSpec
-from physics.battery import BatterySpec
+from physics.bodies.battery import BatterySpec
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cosim.errors import KeyValueError
-from physics.obstacles import OBSTACLES
-from physics.props import PROPS, Terrain
+from physics.scene.obstacles import OBSTACLES
+from physics.scene.props import PROPS, Terrain
 
 MAX_COORDINATE = 1e6
 """The farthest an arena may reach from the origin (m): 1,000 km, where float64 positions still

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from physics.obstacles import Wall
+from physics.scene.obstacles import Wall
 
 PALETTE = np.array([(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189),
                     (140, 86, 75), (227, 119, 194), (127, 127, 127), (188, 189, 34), (23, 190, 207)], dtype=np.uint8)

@@ -30,7 +30,7 @@ def rotations(quat: np.ndarray) -> np.ndarray:
 
 
 def euler_zyx(r: np.ndarray) -> np.ndarray:
-    """Roll, pitch, yaw (Z-Y-X, as physics.quadrotor) of (n, 3, 3) rotation matrices."""
+    """Roll, pitch, yaw (Z-Y-X, as physics.bodies.quadrotor) of (n, 3, 3) rotation matrices."""
     out = np.empty((len(r), 3))
     out[:, 0] = np.arctan2(r[:, 2, 1], r[:, 2, 2])
     out[:, 1] = -np.arcsin(np.clip(r[:, 2, 0], -1.0, 1.0))

@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from physics.diff_drive import DiffDriveBank, DriveCommands
-from physics.omni import ANGLES, WHEEL_AT, OmniBank, OmniRobots, route_drive, route_drive_many
+from physics.bodies.diff_drive import DiffDriveBank, DriveCommands
+from physics.bodies.omni import ANGLES, WHEEL_AT, OmniBank, OmniRobots, route_drive, route_drive_many
 from physics.pybullet.wheeled import RigidWheeled
 from physics.world import RobotSpec
 

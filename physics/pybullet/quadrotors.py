@@ -1,4 +1,4 @@
-"""Quadrotors as pybullet rigid bodies, flown by the cascaded PID of physics.quadrotor.
+"""Quadrotors as pybullet rigid bodies, flown by the cascaded PID of physics.bodies.quadrotor.
 
 Each vehicle is one body: a flat cylinder spanning its rotors, with the airframe's mass and
 principal inertia and none of pybullet's own damping. At every control tick the bank reads the
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from physics.bodies.quadrotor import AIRFRAMES, Airframe, QuadrotorBank
 from physics.pybullet.frames import euler_zyx, rotations
-from physics.quadrotor import AIRFRAMES, Airframe, QuadrotorBank
-from physics.wind import winds
+from physics.scene.wind import winds
 from physics.world import RobotSpec
 
 HALF_HEIGHT = 0.15

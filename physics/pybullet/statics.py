@@ -3,8 +3,8 @@ meshes), movable props and the terrain."""
 
 from __future__ import annotations
 
-from physics.obstacles import Cylinder, Mesh, Wall
-from physics.props import CylinderProp, ModelProp, Terrain
+from physics.scene.obstacles import Cylinder, Mesh, Wall
+from physics.scene.props import CylinderProp, ModelProp, Terrain
 
 
 def add_static(p, cid: int, o) -> int:
@@ -24,7 +24,7 @@ def add_static(p, cid: int, o) -> int:
 
 
 def add_prop(p, cid: int, prop) -> int:
-    """One movable body for a scenario prop (physics.props); returns its body id."""
+    """One movable body for a scenario prop (physics.scene.props); returns its body id."""
     if isinstance(prop, ModelProp):
         orientation = p.getQuaternionFromEuler((0.0, 0.0, prop.yaw))
         if prop.file.lower().endswith(".urdf"):

@@ -19,7 +19,7 @@ from itertools import chain, repeat
 
 import numpy as np
 
-from physics.diff_drive import DiffDriveBank, DriveSpec, G
+from physics.bodies.diff_drive import DiffDriveBank, DriveSpec, G
 from physics.pybullet.frames import rotations, yaw_of
 from physics.world import RobotSpec
 

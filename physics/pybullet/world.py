@@ -17,9 +17,8 @@ import math
 
 import numpy as np
 
-from physics.battery import Batteries
-from physics.diff_drive import DiffDriveBank
-from physics.props import Terrain
+from physics.bodies.battery import Batteries
+from physics.bodies.diff_drive import DiffDriveBank
 from physics.pybullet.contacts import note_impacts, step_contacts
 from physics.pybullet.engine import pybullet_module
 from physics.pybullet.frames import euler_zyx, rotations
@@ -27,6 +26,7 @@ from physics.pybullet.ground import GroundFleet
 from physics.pybullet.quadrotors import RigidQuadrotors
 from physics.pybullet.rays import from_mounts, from_surface, hit_fractions
 from physics.pybullet.statics import add_prop, add_scenery
+from physics.scene.props import Terrain
 from physics.world import Arena, CommandArrays, MotorFeed, RobotSpec
 
 log = logging.getLogger(__name__)

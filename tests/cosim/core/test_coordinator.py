@@ -10,7 +10,7 @@ import pytest
 
 import cosim
 from cosim.core.coordinator import Simulation
-from physics.kinematic import KinematicWorld
+from physics.kinematic.world import KinematicWorld
 
 RUN_STEPS = KinematicWorld.run_steps
 CONFIG = Path(__file__).resolve().parents[3] / "configs" / "ground_robots.yaml"

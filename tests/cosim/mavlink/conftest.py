@@ -14,7 +14,7 @@ from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import PX4
 from cosim.mavlink.realtime import run_realtime
 from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
-from physics.quadrotor import AIRFRAMES, QuadrotorBank
+from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 from tests.cosim.mavlink.ground_station import SPEED, Client
 
 

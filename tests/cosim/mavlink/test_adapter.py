@@ -22,7 +22,7 @@ from cosim.mavlink.realtime import run_realtime
 from cosim.mavlink.remote_robot import MavlinkRobot
 from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
 from cosim.mavlink.vehicle_port import VehiclePort
-from physics.quadrotor import AIRFRAMES, QuadrotorBank
+from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 from tests.controllers.compiled.probes import Cruiser, Ranger
 from tests.controllers.helpers import Command, GoTo
 

@@ -9,7 +9,7 @@ from cosim.mavlink.bodies import QuadBody
 from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import ARDUPILOT, PX4
-from physics.quadrotor import AIRFRAMES, QuadrotorBank
+from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 
 
 class Pilot:

@@ -15,7 +15,7 @@ from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import ARDUPILOT, PX4
 from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
-from physics.quadrotor import AIRFRAMES, QuadrotorBank
+from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 
 
 class Bench:

@@ -20,7 +20,7 @@ from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import ARDUPILOT, PX4
 from cosim.mavlink.realtime import run_realtime
 from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
-from physics.quadrotor import AIRFRAMES, QuadrotorBank
+from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 
 SPEED = 4.0
 

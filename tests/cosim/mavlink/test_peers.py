@@ -13,7 +13,7 @@ from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.peers import Peers
 from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
 from cosim.mavlink.vehicle_port import VehiclePort
-from physics.quadrotor import AIRFRAMES, QuadrotorBank
+from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 
 KEY = "correct horse battery staple"
 

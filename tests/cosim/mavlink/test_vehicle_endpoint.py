@@ -16,7 +16,7 @@ from cosim.mavlink.bodies import QuadBody
 from cosim.mavlink.frames import GeoOrigin, enu_to_ned, heading_to_yaw, ned_to_enu, yaw_to_heading
 from cosim.mavlink.personality import ARDUPILOT, PX4
 from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
-from physics.quadrotor import AIRFRAMES, QuadrotorBank
+from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 from tests.cosim.mavlink.ground_station import SPEED
 
 
