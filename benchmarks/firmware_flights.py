@@ -339,7 +339,7 @@ def load(path: Path) -> list[Sample]:
 def fly_standin(params: dict[str, float] | None = None, speed: float = 8.0,
                 record: list[Sample] | None = None) -> list[Sample]:
     """The reference flight on our ardupilot stand-in, paced at `speed` times the wall clock."""
-    from cosim.mavlink.standin import StandInVehicle
+    from cosim.mavlink.serve.standin import StandInVehicle
 
     vehicle = StandInVehicle("ardupilot", port=0, speed=speed).start()
     try:

@@ -18,7 +18,7 @@ import time
 
 from pymavlink.dialects.v20 import common as mav
 
-from cosim.mavlink.standin import StandInVehicle
+from cosim.mavlink.serve.standin import StandInVehicle
 
 
 def _heartbeat(src: int) -> bytes:

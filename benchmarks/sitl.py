@@ -1,7 +1,7 @@
 """What flying a quadrotor with ArduPilot firmware over JSON SITL costs per simulated second; prints JSON lines.
 
 The scenario is configs/sitl_copter.yaml (one firmware-flown quadrotor beside three simulated
-ones, a fast radio). The firmware is the stand-in (cosim.mavlink.sitl_standin), run in its own
+ones, a fast radio). The firmware is the stand-in (cosim.mavlink.sitl.standin), run in its own
 process as the real firmware is, so its cost is not ours; it arms at 1 s and climbs to 3 m.
 
 - `own_controller`: the same scenario with the quadrotor flown by our own controller (no firmware):
@@ -32,7 +32,7 @@ import cosim  # noqa: E402
 CONFIG = ROOT / "configs" / "sitl_copter.yaml"
 FIRMWARE = """
 import sys, time
-from cosim.mavlink.sitl_standin import StandInFirmware
+from cosim.mavlink.sitl.standin import StandInFirmware
 fw = StandInFirmware(int(sys.argv[1]), sim_rate_hz=int(sys.argv[2]), arm_at_s=1.0, position_after_s=1.0).start()
 sys.stdin.read()
 fw.stop()

@@ -177,9 +177,9 @@ def _check_vehicle_args(args: argparse.Namespace) -> None:
 def serve_vehicle_command(args: argparse.Namespace) -> int:
     """`cosim serve-vehicle`: one simulated vehicle over MAVLink, paced to the wall clock."""
     from cosim.mavlink.datagrams import key_from_env
-    from cosim.mavlink.failsafe import GcsFailsafe
     from cosim.mavlink.frames import GeoOrigin
-    from cosim.mavlink.standin import StandInVehicle
+    from cosim.mavlink.serve.failsafe import GcsFailsafe
+    from cosim.mavlink.serve.standin import StandInVehicle
 
     try:
         out = None

@@ -69,7 +69,7 @@ class RobotSpec:
 
 class MotorFeed(Protocol):
     """An outside flight controller that sets some quadrotors' motors at every control tick (ArduPilot
-    over JSON SITL, cosim.mavlink.sitl_coupling). At each physics step the world asks it how many
+    over JSON SITL, cosim.mavlink.sitl.coupling). At each physics step the world asks it how many
     control ticks the step holds (all quadrotors then tick at dt / that), and calls `feed` at the
     start of each tick, with the bank holding the state of that instant, before the bank's control runs."""
 

@@ -130,7 +130,7 @@ def _implementations():
     from cosim.core.net_handle import NetHandle
     from cosim.core.services import SimServices
     from cosim.mavlink.bridge import GhostRobot
-    from cosim.mavlink.remote_robot import MavlinkRobot, NoNetwork, WallClockServices
+    from cosim.mavlink.client.remote_robot import MavlinkRobot, NoNetwork, WallClockServices
     from physics.robot import Robot as SimRobot
 
     return [(Robot, SimRobot), (Robot, GhostRobot), (Robot, MavlinkRobot), (Net, NetHandle), (Net, NoNetwork),

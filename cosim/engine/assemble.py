@@ -98,7 +98,7 @@ def _sitl(s: Scenario, mapper: Mapper) -> tuple[Extension, ...]:
     if s.mavlink is None or not s.mavlink.sitl:
         return ()
     from cosim.mavlink.frames import GeoOrigin
-    from cosim.mavlink.sitl_coupling import SitlCoupling, SitlPortBusy
+    from cosim.mavlink.sitl.coupling import SitlCoupling, SitlPortBusy
 
     try:
         return (SitlCoupling(s.mavlink.sitl, _groups(s), GeoOrigin(*s.mavlink.origin)),)
@@ -226,7 +226,7 @@ def _bind_controllers(s: Scenario, sim: Simulation, streams: SeedStreams, nodes:
         services = SimServices(sim.clock, sim.population.alive_list, sim.recorder, i, streams.generator("timers", i))
         robot = Robot(world, i, sensors, sim.batteries) if bridge is None else bridge.robot_for(i, world, sensors, sim.batteries)
         if i in firmware:
-            from cosim.mavlink.sitl_coupling import SitlRobot
+            from cosim.mavlink.sitl.coupling import SitlRobot
 
             robot = SitlRobot(world, i, sensors, sim.batteries)
         n.controller.bind(i, robot, NetHandle(sim, i), streams.generator("controller", i), services)

@@ -1,5 +1,6 @@
-"""MAVLink in a scenario, four jobs: simulated robots served as MAVLink vehicles (vehicle_endpoint,
-autopilot, vehicle_state, personality and their helpers), vehicles flown by real autopilot firmware
-in lock-step (sitl_coupling, sitl_json, sitl_standin), the client that talks to real or served
-vehicles (adapter, mission_client, remote_robot) and the bridge that puts them on the run's
-timeline (bridge); with the frame conversions they share (ENU/NED, geodetic)."""
+"""MAVLink in a scenario, one subpackage per job: `serve` (simulated robots served as MAVLink vehicles:
+their state, autopilot, telemetry, missions and UDP port), `client` (flying a controller on vehicles
+reached over MAVLink, real or served), `sitl` (unmodified autopilot firmware in lock-step with the
+simulation) and `bridge` (the scenario's side: pacing, served robots, ghost twins of real vehicles).
+What they share sits here: the datagram codec, frames, autopilot personalities and their flight
+parameters, mission items, rate-limited logging and the scenario's `mavlink` section (`spec`)."""

@@ -22,20 +22,20 @@ from pymavlink.dialects.v20 import common as mav
 
 from cosim.core.timeline import Priority
 from cosim.core.timeunits import NS_PER_S
-from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle
-from cosim.mavlink.bodies import QuadBody, RoverBody
+from cosim.mavlink.client.adapter import MavlinkError, MavlinkLink, MavlinkVehicle
+from cosim.mavlink.client.launch import Wait, streaming_wait, take_off
+from cosim.mavlink.client.missions import fly_mission, land, rtl, takeoff, waypoint
+from cosim.mavlink.client.readiness import await_ready
+from cosim.mavlink.client.remote_robot import MavlinkRobot
 from cosim.mavlink.datagrams import key_from_env
-from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
-from cosim.mavlink.launch import Wait, streaming_wait, take_off
-from cosim.mavlink.mission_client import fly_mission, land, rtl, takeoff, waypoint
 from cosim.mavlink.personality import PERSONALITIES
-from cosim.mavlink.readiness import await_ready
-from cosim.mavlink.realtime import Pacer
-from cosim.mavlink.remote_robot import MavlinkRobot
+from cosim.mavlink.serve.bodies import QuadBody, RoverBody
+from cosim.mavlink.serve.failsafe import GcsFailsafe
+from cosim.mavlink.serve.realtime import Pacer
+from cosim.mavlink.serve.vehicle_endpoint import SimVehicleEndpoint
+from cosim.mavlink.serve.vehicle_port import VehiclePort
 from cosim.mavlink.spec import GhostSpec, MavlinkSpec
-from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
-from cosim.mavlink.vehicle_port import VehiclePort
 from physics.robot import Robot
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from cosim.mavlink.shaping import Limits
+from cosim.mavlink.serve.shaping import Limits
 
 G = 9.80665
 UNSHAPED_JERK = 1000.0

@@ -20,7 +20,7 @@ NAV_COMMANDS = {mav.MAV_CMD_NAV_WAYPOINT, mav.MAV_CMD_NAV_LOITER_TIME, mav.MAV_C
 """Items the vehicle flies (to a position, or home) or waits through (NAV_DELAY)."""
 MAX_ALTITUDE_M = 20_000.0
 """The highest (or lowest) altitude an item may give, in any frame: a target beyond the vehicle's
-reach by far is a mistake, refused at upload (cosim.mavlink.limits bounds targets once flown)."""
+reach by far is a mistake, refused at upload (cosim.mavlink.serve.limits bounds targets once flown)."""
 DO_COMMANDS = {mav.MAV_CMD_DO_CHANGE_SPEED, mav.MAV_CMD_DO_JUMP}
 """Items that change how the mission goes on, at once."""
 COPTER_ONLY = {mav.MAV_CMD_NAV_TAKEOFF, mav.MAV_CMD_NAV_LAND}

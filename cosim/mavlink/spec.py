@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from cosim.mavlink.failsafe import FailsafeAction, GcsFailsafe
+from cosim.mavlink.serve.failsafe import FailsafeAction, GcsFailsafe
 
 PersonalityName = Literal["px4", "ardupilot", "ardupilot_rover"]
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -34,7 +34,7 @@ class ServeSpec:
     MAVLink 2 vehicle on UDP `host:port`, system ids first_sysid, first_sysid + 1, ...
     `signing_key_env` names an environment variable holding a signing key (hex or passphrase).
     Armed, with no ground-station heartbeat for `gcs_timeout`, a vehicle does `gcs_failsafe`:
-    return (home, then land), land, hold, or off (cosim.mavlink.failsafe)."""
+    return (home, then land), land, hold, or off (cosim.mavlink.serve.failsafe)."""
 
     group: str
     """The group whose robots are served as vehicles."""

@@ -146,7 +146,7 @@ class QuadrotorBank:
 
     def set_tick(self, tick: float) -> None:
         """Run the control loop and the integration at a new tick (s) from now on: an outside
-        autopilot that asks for a faster frame rate sub-steps the bank (cosim.mavlink.sitl_coupling)."""
+        autopilot that asks for a faster frame rate sub-steps the bank (cosim.mavlink.sitl.coupling)."""
         self.tick = tick
         self._h_over_mass = tick / self.mass[:, None]
         self._h_over_inertia = tick / self.inertia

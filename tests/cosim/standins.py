@@ -9,8 +9,8 @@ from typing import Any
 
 import cosim
 from cosim.mavlink.frames import GeoOrigin
-from cosim.mavlink.sitl_standin import StandInFirmware
-from cosim.mavlink.standin import StandInVehicle
+from cosim.mavlink.serve.standin import StandInVehicle
+from cosim.mavlink.sitl.standin import StandInFirmware
 from cosim.scenario.specs import Scenario
 from tests.conftest import free_udp_port
 

@@ -9,7 +9,7 @@ import pytest
 
 import controllers
 from controllers import Controller, Net, Robot, Services, Unbound
-from cosim.mavlink.remote_robot import MavlinkRobot, NoNetwork, WallClockServices
+from cosim.mavlink.client.remote_robot import MavlinkRobot, NoNetwork, WallClockServices
 
 
 class _Vehicle:

@@ -8,12 +8,12 @@ import threading
 import numpy as np
 import pytest
 
-from cosim.mavlink.bodies import QuadBody
-from cosim.mavlink.failsafe import GcsFailsafe
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import PX4
-from cosim.mavlink.realtime import run_realtime
-from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
+from cosim.mavlink.serve.bodies import QuadBody
+from cosim.mavlink.serve.failsafe import GcsFailsafe
+from cosim.mavlink.serve.realtime import run_realtime
+from cosim.mavlink.serve.vehicle_endpoint import SimVehicleEndpoint
 from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 from tests.cosim.mavlink.ground_station import SPEED, Client
 

@@ -22,12 +22,12 @@ from pymavlink.dialects.v20 import common as mav
 
 import cosim
 from cosim.errors import ScenarioError
-from cosim.mavlink.adapter import MavlinkError, MavlinkLink, MavlinkVehicle
+from cosim.mavlink.client.adapter import MavlinkError, MavlinkLink, MavlinkVehicle
+from cosim.mavlink.client.launch import streaming_wait, take_off
+from cosim.mavlink.client.remote_robot import MavlinkRobot
 from cosim.mavlink.frames import GeoOrigin
-from cosim.mavlink.launch import streaming_wait, take_off
 from cosim.mavlink.personality import ARDUPILOT, ARDUPILOT_ROVER, PX4
-from cosim.mavlink.remote_robot import MavlinkRobot
-from cosim.mavlink.standin import StandInVehicle
+from cosim.mavlink.serve.standin import StandInVehicle
 from tests.conftest import ROOT, free_udp_port
 
 ARENA = GeoOrigin(47.3977, 8.5456, 488.0)

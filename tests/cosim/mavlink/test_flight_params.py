@@ -10,8 +10,8 @@ from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink.flight_params import ARDUPILOT_PARAMS, PX4_PARAMS, ardupilot_rules, px4_rules
 from cosim.mavlink.personality import ARDUPILOT, PX4
-from tests.cosim.mavlink.test_failsafe import Bench
-from tests.cosim.mavlink.test_reposition_and_offboard_loss import stream, take_off
+from tests.cosim.mavlink.serve.test_failsafe import Bench
+from tests.cosim.mavlink.serve.test_reposition_and_offboard_loss import stream, take_off
 
 
 def set_param(b: Bench, name: str, value: float) -> None:

@@ -15,11 +15,11 @@ import time
 import numpy as np
 import pytest
 
-from cosim.mavlink.bodies import QuadBody
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import ARDUPILOT, PX4
-from cosim.mavlink.realtime import run_realtime
-from cosim.mavlink.vehicle_endpoint import SimVehicleEndpoint
+from cosim.mavlink.serve.bodies import QuadBody
+from cosim.mavlink.serve.realtime import run_realtime
+from cosim.mavlink.serve.vehicle_endpoint import SimVehicleEndpoint
 from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 
 SPEED = 4.0

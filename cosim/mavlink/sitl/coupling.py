@@ -1,0 +1,228 @@
+"""Unmodified ArduPilot firmware flying a quadrotor of the scenario, in lock-step with the
+simulation (ArduPilot's JSON SITL interface, cosim.mavlink.sitl.json_wire).
+
+Each robot of a `mavlink.sitl` group is one firmware instance (`arducopter --model JSON -I k`,
+sending to port + 10 k). The firmware runs one frame per answer, and its IMU samples only as often
+as answers bring newer timestamps, so the coupling answers at the frame rate the firmware asks for
+(`frame_rate` in every servo packet, SIM_RATE_HZ: 1200 Hz by default): it is the world's motor feed
+(physics.world.MotorFeed), and each physics step of dt holds n = ceil(dt * frame_rate) control
+ticks of dt / n. At the start of every tick it answers the firmware's last frame with the
+vehicle's state at that instant (timestamp = simulated time), waits for the next frame and hands
+its four motor outputs to the quadrotor (physics.bodies.quadrotor's Mode.MOTORS) for that tick. All
+quadrotors of the run tick at dt / n meanwhile (one bank). Neither side runs ahead: the firmware
+waits for our answer, the timeline waits for its frame, so the run is not paced to the wall clock
+and the same scenario, seed and firmware give the same trajectory. A frame sent again (same count:
+our answer was lost) is answered again; a count that goes back (the firmware restarted) puts the
+vehicle back where it started, with a `sitl_restart` event in the trace. A frame rate of 0 or above
+MAX_FRAME_RATE_HZ is refused (counted as `bad_rate`, logged once) and the last good rate kept.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import socket
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cosim.core.timeunits import NS_PER_S
+from cosim.mavlink.frames import GeoOrigin, heading_to_yaw
+from cosim.mavlink.sitl.json_wire import ServoFrame, State, parse_servo, quad_thrusts
+from physics.bodies.attitude import rotation_zyx
+from physics.bodies.quadrotor import Mode
+from physics.robot import Robot
+
+log = logging.getLogger(__name__)
+G = 9.81
+MAX_FRAME_RATE_HZ = 10_000
+"""Above this a servo packet's frame rate is refused (ArduPilot's own SITL runs 1200 Hz by default)."""
+
+
+@dataclass
+class SitlVehicle:
+    """One firmware instance and the robot it flies."""
+
+    node: int
+    spec: Any
+    sock: socket.socket
+    start: np.ndarray
+    heading0: float
+    max_thrust: float
+    slot: int
+    peer: tuple[str, int] | None = None
+    last: ServoFrame | None = None
+    pending: ServoFrame | None = None  # received, its motors not yet applied
+    rate_hz: int = 0  # the last good frame rate the firmware asked for
+    answer: bytes = b""
+    prev_vel: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    stats: dict[str, int] = field(default_factory=lambda: {"frames": 0, "resent": 0, "lost": 0, "restarts": 0,
+                                                           "bad_rate": 0})
+
+
+class SitlPortBusy(ValueError):
+    """A firmware's port cannot be bound; `entry` is the index of its `mavlink.sitl` entry."""
+
+    def __init__(self, entry: int, message: str) -> None:
+        super().__init__(message)
+        self.entry = entry
+
+
+class SitlRobot(Robot):
+    """The `robot` of a quadrotor that ArduPilot firmware flies: it senses and its controller talks,
+    but its motors are the firmware's, so motion commands are refused (fly it over MAVLink)."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs) -> None:
+        raise ValueError(f"robot {self.id} is flown by ArduPilot firmware over JSON SITL: its motors are the "
+                         "firmware's; command it over MAVLink (a ground station, or mavlink.ghosts), not from its controller")
+
+    set_velocity = turn = set_heading = hover = fly = drive = set_wheel_speeds = _refuse
+
+
+class SitlCoupling:
+    """The scenario's `mavlink.sitl` entries; `groups` maps a group name to (first node, count)."""
+
+    def __init__(self, specs: tuple, groups: dict[str, tuple[int, int]], origin: GeoOrigin) -> None:
+        self.specs, self.origin = specs, origin
+        self.plan: list[tuple[int, Any, int, int]] = []  # (node, spec, port, entry)
+        for entry, spec in enumerate(specs):
+            first, count = groups[spec.group]
+            self.plan += [(first + k, spec, spec.port + 10 * k, entry) for k in range(count)]
+        self.socks = {}
+        for node, spec, port, entry in self.plan:  # bound now: a busy port fails before the run
+            sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            try:
+                sock.bind((spec.host, port))
+            except OSError as exc:
+                sock.close()
+                self.finish(None)
+                raise SitlPortBusy(entry, f"udp {spec.host}:{port} for robot {node} (port + 10 k for its k-th robot) cannot be "
+                                 f"bound: {exc.strerror}; is another run or physics backend using it?") from None
+            self.socks[node] = sock
+        self.vehicles: list[SitlVehicle] = []
+        self._sim: Any = None
+        self._ticks = 1
+
+    def start(self, sim: Any) -> None:
+        self._sim = sim
+        world = sim.world
+        for node, spec, _, _ in self.plan:
+            slot = int(world.quad_slot[node])
+            if slot < 0:
+                raise ValueError(f"robot {node} ({spec.group}) is flown by ArduPilot over JSON SITL: it must be a quadrotor")
+            thrust = float(world.quads.max_rotor[slot])
+            v = SitlVehicle(node, spec, self.socks[node], world.quads.pos[slot].copy(), float(world.headings()[node]),
+                            thrust, slot)
+            self.vehicles.append(v)
+            lat, lon, alt = self.origin.to_geodetic(*world.position_of(node).tolist())
+            log.info("robot %d: ArduPilot over JSON SITL on udp port %d; start it with --home %.7f,%.7f,%.2f,%.0f",
+                     node, v.sock.getsockname()[1], lat, lon, alt, yaw_deg(v.heading0))
+        world.attach_motor_feed(self)
+
+    # -- physics.world.MotorFeed ------------------------------------------------------------------
+    def ticks_per_step(self, dt_s: float) -> int:
+        """Control ticks per physics step: enough for the fastest frame rate asked for (the first
+        frame of each firmware is awaited here, within connect_timeout)."""
+        for v in self.vehicles:
+            if v.last is None:
+                v.pending = self._next_frame(v)
+        rate = max(v.rate_hz for v in self.vehicles)
+        if rate:
+            self._ticks = max(1, math.ceil(rate * dt_s - 1e-6))
+        return self._ticks
+
+    def feed(self, bank: Any, tick: int, ticks: int) -> None:
+        """Answer each firmware's last frame with the state of this tick's instant, take its next frame
+        and set its motors for the tick."""
+        sim = self._sim
+        t_s = (sim.clock.now_ns - sim.dt_ns + tick * sim.dt_ns / ticks) / NS_PER_S
+        h = sim.dt_ns / ticks / NS_PER_S
+        for v in self.vehicles:
+            if v.pending is None:
+                v.answer = self._state(v, bank, t_s, h).encode()
+                v.sock.sendto(v.answer, v.peer)
+                v.pending = self._next_frame(v)
+            else:
+                v.prev_vel = bank.vel[v.slot].copy()
+            bank.command(v.slot, Mode.MOTORS, *quad_thrusts(v.pending, v.max_thrust))
+            v.pending = None
+
+    def _next_frame(self, v: SitlVehicle) -> ServoFrame:
+        """The firmware's next frame (blocking): a resend is answered again, a restart resets the vehicle."""
+        while True:
+            timeout = (v.spec.connect_timeout_ns if v.last is None else v.spec.frame_timeout_ns) / NS_PER_S
+            v.sock.settimeout(timeout)
+            try:
+                data, addr = v.sock.recvfrom(4096)
+            except TimeoutError:
+                raise RuntimeError(f"no servo frame from the ArduPilot firmware of robot {v.node} on udp "
+                                   f"{v.sock.getsockname()[0]}:{v.sock.getsockname()[1]} within {timeout:g} s "
+                                   "(is `arducopter --model JSON` running and sending here?)") from None
+            frame = parse_servo(data)
+            if frame is None:
+                continue  # not a servo packet: ignored, as the firmware's own parser would
+            v.peer = addr
+            if v.last is not None and frame.frame_count == v.last.frame_count:
+                v.stats["resent"] += 1  # our answer was lost (or not yet sent): the firmware asks again
+                if v.answer:
+                    v.sock.sendto(v.answer, addr)
+                continue
+            if v.last is not None and frame.frame_count < v.last.frame_count:
+                self._restart(v)
+            elif v.last is not None and frame.frame_count > v.last.frame_count + 1:
+                v.stats["lost"] += frame.frame_count - v.last.frame_count - 1
+            v.last = frame
+            v.stats["frames"] += 1
+            self._note_rate(v, frame.frame_rate)
+            return frame
+
+    def _note_rate(self, v: SitlVehicle, rate: int) -> None:
+        if 0 < rate <= MAX_FRAME_RATE_HZ:
+            v.rate_hz = rate
+            return
+        v.stats["bad_rate"] += 1
+        if v.stats["bad_rate"] == 1:
+            log.warning("robot %d: the firmware asked for a frame rate of %d Hz (expected 1..%d); keeping %d Hz", v.node,
+                        rate, MAX_FRAME_RATE_HZ, v.rate_hz or round(self._ticks * NS_PER_S / self._sim.dt_ns))
+
+    def _restart(self, v: SitlVehicle) -> None:
+        sim = self._sim
+        v.stats["restarts"] += 1
+        sim.world.reset_quadrotor(v.node, v.start, v.heading0)
+        v.prev_vel = np.zeros(3)
+        sim.recorder.event(sim.clock.now_ns, v.node, "sitl_restart", f"firmware frame count went back after {v.last.frame_count}")
+        log.warning("robot %d: the ArduPilot firmware restarted; the vehicle is back at its start", v.node)
+
+    @staticmethod
+    def _state(v: SitlVehicle, bank: Any, t_s: float, h: float) -> State:
+        """The vehicle at t_s, in the firmware's frames: NED about its start, body FRD, and the specific
+        force from the velocity's change over the last tick of h seconds."""
+        k = v.slot
+        x, y, z = (bank.pos[k] - v.start).tolist()
+        vel = bank.vel[k].copy()
+        ve, vn, vu = vel.tolist()
+        roll, pitch, heading = bank.euler[k].tolist()
+        rot = rotation_zyx(roll, pitch, heading)
+        f = rot.T @ ((vel - v.prev_vel) / h + np.array([0.0, 0.0, G]))
+        v.prev_vel = vel
+        p, q, r = bank.rates[k].tolist()
+        return State(t_s, (p, -q, -r), (float(f[0]), float(-f[1]), float(-f[2])),
+                     (y, x, -z), (vn, ve, -vu), (roll, -pitch, heading_to_yaw(heading)))
+
+    def finish(self, sim: Any | None) -> None:
+        for sock in self.socks.values():
+            sock.close()
+
+    def failures(self) -> list[str]:
+        return []
+
+    def metrics(self) -> dict:
+        return {"sitl": {f"robot{v.node}": dict(v.stats) for v in self.vehicles}}
+
+
+def yaw_deg(heading: float) -> float:
+    """The `--home` heading (degrees clockwise from north) that matches an arena heading."""
+    return math.degrees(heading_to_yaw(heading)) % 360.0

@@ -1,0 +1,73 @@
+"""The autopilot of a served vehicle driven directly, with no socket and no MAVLink face: its mode
+machine's calls and what it announces (the messages it hands to `send`)."""
+
+import numpy as np
+import pytest
+
+from cosim.mavlink.frames import GeoOrigin
+from cosim.mavlink.personality import ARDUPILOT, PX4
+from cosim.mavlink.serve.autopilot import Autopilot
+from cosim.mavlink.serve.bodies import QuadBody
+from cosim.mavlink.serve.failsafe import GcsFailsafe
+from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
+
+
+class Pilot:
+    """One crazyflie and its autopilot, stepped as the port steps a served vehicle; `said` holds the
+    STATUSTEXT it sent."""
+
+    def __init__(self, personality, **kwargs) -> None:
+        self.bank = QuadrotorBank([AIRFRAMES["crazyflie"]], np.array([[0.0, 0.0, 0.0]]))
+        self.sent = []
+        self.ap = Autopilot(QuadBody(self.bank, 0), personality, 1, GeoOrigin(47.0, 8.0, 400.0), self.sent.append, **kwargs)
+
+    @property
+    def said(self) -> list[str]:
+        return [m.text for m in self.sent if m.get_type() == "STATUSTEXT"]
+
+    def run(self, seconds: float) -> None:
+        """Physics at the bank's tick, the autopilot every fourth (as a poll every 10 ms does)."""
+        for k in range(round(seconds / self.bank.tick)):
+            self.bank.step()
+            if k % 4:
+                continue
+            self.ap.state.now = float(self.bank.t)
+            self.ap.supervise()
+            self.ap.state.body.update()
+
+
+def test_arm_take_off_and_land_without_a_socket():
+    p = Pilot(ARDUPILOT)
+    assert p.ap.set_mode(ARDUPILOT.modes["guided"]) and p.ap.arm(True)
+    assert p.ap.state.armed and p.said == ["Arming motors"]  # ArduCopter's words
+    assert p.ap.takeoff(3.0)
+    p.run(12.0)
+    assert p.bank.pos[0, 2] == pytest.approx(3.0, abs=0.15)
+    assert p.ap.land()
+    p.run(15.0)
+    assert p.bank.on_ground[0] and not p.ap.state.armed and p.ap.state.mode == "land"
+    assert p.said[-1] == "Disarming motors"
+
+
+def test_refusals_are_said_and_change_nothing():
+    p = Pilot(PX4)
+    assert not p.ap.takeoff(5.0) and p.said == ["Takeoff: vehicle not armed"]
+    assert not p.ap.set_mode(PX4.modes["rtl"]) and p.ap.state.mode == "hold"
+    assert p.said[-1] == "RTL: vehicle not armed"
+    assert not p.ap.set_mode(12345) and p.said[-1] == "Mode change: unknown mode 12345"
+
+
+def test_the_ground_station_failsafe_returns_home_by_itself():
+    p = Pilot(ARDUPILOT, gcs_failsafe=GcsFailsafe(timeout_s=2.0, action="return"))
+    assert p.ap.set_mode(ARDUPILOT.modes["guided"]) and p.ap.arm(True) and p.ap.takeoff(4.0)
+    for _ in range(8):  # a ground station beating once a second during the climb
+        p.ap.gcs_heard()
+        p.run(1.0)
+    p.ap.gcs_heard()  # the last heartbeat
+    p.ap.follow_position(6.0, 0.0, 4.0, None)
+    p.run(1.5)
+    assert p.ap.state.mode == "guided" and p.ap.state.failsafes == []
+    p.run(1.5)
+    assert p.ap.state.mode == "rtl" and p.ap.state.failsafes == ["Failsafe: GCS lost, return"]
+    p.run(40.0)
+    assert p.bank.on_ground[0] and np.hypot(*p.bank.pos[0, :2]) < 0.5  # home again, landed
