@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import cosim  # noqa: E402
-from cosim.engine.isolated import run_isolated  # noqa: E402
+from cosim.execution.isolated import run_isolated  # noqa: E402
 
 CONFIG = ROOT / "configs" / "anthocnet_vs_aodv.yaml"
 OUT = ROOT / "sweeps" / "anthocnet_sensitivity"

@@ -23,7 +23,7 @@ import importlib
 import jit  # noqa: F401  (first: points numba's cache at the folder for this code, before numba loads)
 
 _EXPORTS = {
-    "build": "cosim.engine.assemble", "run": "cosim.engine.execute", "ScenarioError": "cosim.errors",
+    "build": "cosim.assembly.simulation", "run": "cosim.execution.execute", "ScenarioError": "cosim.errors",
     "SimulationError": "cosim.errors", "RunOutput": "cosim.output.results", "read_run": "cosim.output.results",
     "RunResult": "cosim.output.rundir", "from_dict": "cosim.scenario.loading", "load": "cosim.scenario.loading",
     "Scenario": "cosim.scenario.specs",

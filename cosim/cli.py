@@ -10,8 +10,8 @@ import traceback
 from pathlib import Path
 
 from cosim.core.progress import ProgressLine, startup_phases
-from cosim.engine.signals import Terminated, ignore_until_exit
 from cosim.errors import ScenarioError
+from cosim.execution.signals import Terminated, ignore_until_exit
 from cosim.scenario.loading import load, parse_set_option
 from cosim.scenario.specs import Scenario
 from cosim.sweep import cli as sweep_cli
@@ -60,8 +60,8 @@ def _echo(text: str) -> None:
 
 
 def _run_loaded(args: argparse.Namespace, scenario: Scenario) -> int:
-    from cosim.engine.execute import run
-    from cosim.engine.isolated import run_isolated
+    from cosim.execution.execute import run
+    from cosim.execution.isolated import run_isolated
     from cosim.output.staging import RunDirError
 
     line = None if args.quiet else ProgressLine()
@@ -105,7 +105,7 @@ def _run_loaded(args: argparse.Namespace, scenario: Scenario) -> int:
 
 def validate_command(args: argparse.Namespace) -> int:
     """`cosim validate SCENARIO`: check it and build everything it names, without running."""
-    from cosim.engine.assemble import build
+    from cosim.assembly.simulation import build
 
     try:
         scenario = _load(args)
@@ -229,7 +229,7 @@ def _add_run(sub: AddParser) -> None:
 
 def warm_command(args: argparse.Namespace) -> int:
     """`cosim warm`: compile what the scenarios' runs compile, into the on-disk cache."""
-    from cosim.engine.warm import warm
+    from cosim.execution.warm import warm
 
     for path in args.scenarios:
         try:
@@ -313,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{exc if isinstance(exc, Terminated) else 'interrupted (Ctrl-C)'}", file=sys.stderr)
         return 130
     if argv is None:  # the command itself, not a caller in Python: its process must end
-        from cosim.engine.leftover_threads import exit_despite_threads, warn_of_leftover_threads
+        from cosim.execution.leftover_threads import exit_despite_threads, warn_of_leftover_threads
 
         warn_of_leftover_threads()
         return exit_despite_threads(code)

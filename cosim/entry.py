@@ -1,6 +1,6 @@
 """The `cosim` command's entry point: a Ctrl-C or a signal that would kill the process while Python
 is still loading the program ends it with a word, not a traceback or silence (a run, once started,
-keeps every result: cosim.engine.signals takes these handlers over)."""
+keeps every result: cosim.execution.signals takes these handlers over)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import signal
 import sys
 
 from cosim.core.interruption import Terminated, stop_by_signal
-from cosim.engine.signals import ENDING
+from cosim.execution.signals import ENDING
 
 
 def _said(exc: KeyboardInterrupt) -> str:

@@ -80,26 +80,33 @@ def _imports(path: Path) -> set[str]:
 
 
 # What each place may not import: packages depend downward, and so do cosim's subpackages.
+_ABOVE_CORE = ("cosim.scenario", "cosim.assembly", "cosim.execution", "cosim.output", "cosim.sweep", "cosim.report",
+               "cosim.mavlink", "cosim.cli", "cosim.view", "cosim.stream")
 FORBIDDEN = {
     "jit": ("cosim", "controllers", "netstack", "physics", "spatial"),
     "spatial": ("cosim", "controllers", "netstack", "physics"),
     "netstack": ("cosim", "controllers", "physics"),
     "physics": ("cosim", "controllers", "netstack"),
     "controllers": ("cosim",),
-    "cosim/core": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink", "cosim.cli",
-                   "cosim.view", "cosim.stream", "cosim.fused"),
-    "cosim/fused": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink", "cosim.cli",
-                    "cosim.view", "cosim.stream"),
-    "cosim/scenario": ("cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.cli"),
-    "cosim/output": ("cosim.engine", "cosim.sweep", "cosim.report", "cosim.cli"),
-    "cosim/engine": ("cosim.sweep", "cosim.report", "cosim.cli"),
+    "cosim/core": (*_ABOVE_CORE, "cosim.fused_engine"),
+    "cosim/fused_engine": _ABOVE_CORE,
+    "cosim/scenario": ("cosim.assembly", "cosim.execution", "cosim.output", "cosim.sweep", "cosim.report", "cosim.cli"),
+    "cosim/output": ("cosim.assembly", "cosim.execution", "cosim.sweep", "cosim.report", "cosim.cli"),
+    "cosim/assembly": ("cosim.execution", "cosim.sweep", "cosim.report", "cosim.cli"),
+    "cosim/execution": ("cosim.sweep", "cosim.report", "cosim.cli"),
     "cosim/sweep": ("cosim.report",),
-    "cosim/mavlink": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.cli"),
-    "cosim/view": ("cosim.scenario", "cosim.engine", "cosim.sweep", "cosim.mavlink", "cosim.cli"),
-    "cosim/topology": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink",
-                       "cosim.cli", "cosim.view", "cosim.stream"),
-    "cosim/stream": ("cosim.scenario", "cosim.engine", "cosim.output", "cosim.sweep", "cosim.report", "cosim.mavlink",
-                     "cosim.cli", "cosim.view"),
+    "cosim/mavlink": ("cosim.scenario", "cosim.assembly", "cosim.execution", "cosim.output", "cosim.sweep", "cosim.report",
+                      "cosim.cli"),
+    "cosim/mavlink/serve": ("cosim.mavlink.client", "cosim.mavlink.sitl", "cosim.mavlink.bridge"),
+    "cosim/mavlink/client": ("cosim.mavlink.serve", "cosim.mavlink.sitl", "cosim.mavlink.bridge"),
+    "cosim/mavlink/sitl": ("cosim.mavlink.client", "cosim.mavlink.bridge"),
+    "cosim/view": ("cosim.scenario", "cosim.assembly", "cosim.execution", "cosim.sweep", "cosim.mavlink", "cosim.cli"),
+    "cosim/topology": (*_ABOVE_CORE, "cosim.fused_engine"),
+    "cosim/stream": ("cosim.scenario", "cosim.assembly", "cosim.execution", "cosim.output", "cosim.sweep", "cosim.report",
+                     "cosim.mavlink", "cosim.cli", "cosim.view"),
+    "physics/bodies": ("physics.pybullet", "physics.sensors", "physics.scene.props"),
+    "physics/kinematic": ("physics.pybullet",),
+    "physics/pybullet": ("physics.kinematic.world", "physics.kinematic.compiled"),
 }
 
 
@@ -111,8 +118,8 @@ def test_packages_depend_downward(place):
 
 
 def test_no_subpackage_shadows_an_exported_function():
-    import cosim.engine.assemble
-    import cosim.engine.execute
+    import cosim.assembly.simulation
+    import cosim.execution.execute
     import cosim.scenario.loading
 
     for name in ("build", "run", "load", "from_dict", "read_run"):

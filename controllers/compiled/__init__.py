@@ -1,5 +1,5 @@
 """Compiled robot programs: kilolib's shape in plain Python, compiled with numba (`Program`), run robot by
-robot on the event engine or all together on the fused engine (cosim.fused); general controllers with
+robot on the event engine or all together on the fused engine (cosim.fused_engine); general controllers with
 compiled callbacks (`CompiledController`) and group steps (`group.CompiledGroup`)."""
 
 from controllers.compiled.controller import CompiledController

@@ -3,7 +3,7 @@ runs) load the machine code instead of compiling it again.
 
 numba caches a function's machine code only for functions whose callees are module globals. A
 program's callbacks are therefore made globals of a small generated module (one per program class;
-the fused engine's, one per set of classes, is cosim.fused.codegen's) in the project's cache folder (jit.cache, named by
+the fused engine's, one per set of classes, is cosim.fused_engine.codegen's) in the project's cache folder (jit.cache, named by
 a digest of the project's compiled code), under a file name holding a hash of the program's own
 sources: change a program or the engine and a new module is compiled.
 """
@@ -104,7 +104,7 @@ def function(head: str, first: tuple[str, ...] | list[str] = (), selector: str =
     """The text of a compiled function (`head`: its name and arguments) that runs `first`, then the
     case whose value `selector` has, then `last` (reached when no case returned). Every generated
     function is one of these: the event engine's entry points (`entry`) and the fused loop's
-    dispatchers (cosim.fused.codegen)."""
+    dispatchers (cosim.fused_engine.codegen)."""
     decorator = '@njit(cache=True, inline="always")' if inline else "@njit(cache=True)"
     lines = ["", "", decorator, f"def {head}:", *(f"    {line}" for line in first), *chain(selector, cases or [], "    ")]
     if last is not None:

@@ -157,7 +157,7 @@ class CompiledController(Controller):
             bound[name] = bound_overload(entry, full)
         return bound
 
-    # -- what the fused engine (cosim.fused) takes over -------------------------------------------
+    # -- what the fused engine (cosim.fused_engine) takes over -------------------------------------------
     def start_timer(self, number: int, period: float, phase: float) -> None:
         """Start the timer callback numbered `number` (core.timer_number) as every(k, ...) asked (NaN
         phase: a seeded random one)."""

@@ -15,7 +15,7 @@ Write the callbacks as plain functions of the robot's state `s` (typed per-robot
         def setup(s, k): ...
 
 On the event engine a Program is a `KiloProgram` whose callbacks run compiled, robot by robot, at the
-same instants; on the fused engine (cosim.fused) every robot of the scenario runs inside one compiled
+same instants; on the fused engine (cosim.fused_engine) every robot of the scenario runs inside one compiled
 loop. Both give the trace the Python program gives.
 """
 

@@ -1,9 +1,6 @@
-"""The coordinator: one timeline for physics ticks, position syncs, timers and network deliveries.
-
-Loop: take the earliest queued event time T; advance the network to T, and if it stops early at a
-delivery time t <= T, hand those deliveries to controllers at t (their sends are injected at t) and
-go round again; otherwise run the event at T. Physics ticks step the world every dt, push positions
-to the network every quantum, and latch commands after everything else at that instant.
+"""The coordinator: a built scenario (world, network, controllers, recorder) on one timeline, and the
+run around its engine (the event engine, cosim.core.event_engine, or the fused one handed the loop):
+parts started, controllers set up, samples finished, failures reported with the time and robot.
 """
 
 from __future__ import annotations
@@ -22,6 +19,7 @@ from cosim.core.contact_log import ContactLog
 from cosim.core.counters import Counters
 from cosim.core.crashes import CrashRules
 from cosim.core.delivery import Delivery
+from cosim.core.event_engine import EventEngine
 from cosim.core.gc_pause import gc_paused
 from cosim.core.group_handle import GroupRouter, SimGroup
 from cosim.core.interruption import interruption
@@ -30,10 +28,10 @@ from cosim.core.neighbor_table import NeighborTable
 from cosim.core.plans import GroupPlan, PhaseFn, ProgressFn, RoutingPlan
 from cosim.core.population import Population
 from cosim.core.recorder import Recorder
-from cosim.core.reports import NEVER, Reports
+from cosim.core.reports import Reports
 from cosim.core.sampler import Sampler
 from cosim.core.stack_host import SimStackHost
-from cosim.core.timeline import EventQueue, Priority
+from cosim.core.timeline import EventQueue
 from cosim.core.timeunits import NS_PER_S
 from cosim.core.transmitter import Transmitter
 from cosim.errors import SimulationError
@@ -100,7 +98,6 @@ class Simulation:
         self.positions_every_ns = positions_every_ns
         self.counters = Counters()
         self.neighbor_table: NeighborTable | None = NeighborTable(len(controllers)) if net is not None else None
-        self._dt_s = dt_ns / NS_PER_S
         self.batteries = batteries
         self.transmitter = Transmitter(net, interfaces, self.clock, self.population.alive, self.counters, recorder, batteries,
                                        self.kill)
@@ -122,8 +119,6 @@ class Simulation:
         self.wall_s = 0.0
         self._wall0 = 0.0
         self._runner: LoopRunner | None = None
-        self._tick_action = self._tick  # one bound method, so the queue's first entry can be recognised
-        self._latch = self.world.latch  # or _coast, decided when the run starts
         self.engine_path = "event"  # which engine runs the timeline: event (this loop) or fused (hand_loop_to)
 
     def _receivers(self, routing: RoutingPlan | None, groups: Sequence[GroupPlan], interfaces: Sequence[str]) -> None:
@@ -160,69 +155,11 @@ class Simulation:
         if self.stacks is not None:
             self.stacks[node].protocol.on_node_down()
 
-    # -- scheduled actions ---------------------------------------------------------------------
-    def _tick(self) -> None:
-        t = self.clock.now_ns
-        w0 = time.perf_counter()
-        self.world.step(self._dt_s)
-        self.counters.physics_steps += 1
-        if self.collision_kills is not None:  # a per-tick duty added here must also rule out _may_coast
-            self._collision_faults()
-        if self.contact_log is not None:
-            self.contact_log.note(self.world, self.recorder, t)
-        if self.crash_rules is not None:
-            for node, detail in self.crash_rules.crashes(self.world, self.population.alive):
-                self.kill(node, "crash", detail)
-        if self.batteries is not None:
-            b = self.batteries
-            thrust = self.world.thrusts() if b.uses_thrust else None
-            for node in b.drain(self._dt_s, self.world.speeds(), self.population.alive, thrust).tolist():
-                self.kill(node, "battery_empty")
-        if self.net is not None and t % self.quantum_ns == 0:
-            self._sync()
-        self.counters.wall_physics_s += time.perf_counter() - w0
-        self._after_tick(t)
-
-    def _after_tick(self, t: int) -> None:
-        queue = self.clock.queue
-        queue.push(t, Priority.LATCH, self._latch)
-        if t + self.dt_ns <= self.duration_ns:
-            queue.push(t + self.dt_ns, Priority.PHYSICS_STEP, self._tick_action)
-
-    def _coast(self) -> None:
-        """World.latch, and with it the ticks of a quiet stretch (nothing queued before the last of
-        them) in one World.run_steps: the same calls in the same order, without the queue between."""
-        clock = self.clock
-        m = clock.queue.quiet_ticks(clock.now_ns, self.dt_ns, self.duration_ns, self._tick_action)
-        if not m:
-            self.world.latch()
-            return
-        clock.queue.pop()
-        w0 = time.perf_counter()
-        self.world.run_steps(self._dt_s, m)
-        c = self.counters
-        c.physics_steps += m
-        c.events += 2 * m - 1  # ticks and latches not queued
-        c.wall_physics_s += time.perf_counter() - w0
-        clock.now_ns += m * self.dt_ns
-        self._after_tick(clock.now_ns)
-
-    def _collision_faults(self) -> None:
-        alive = self.population.alive
-        for i, j in self.world.contacts():
-            for me, other in ((i, j), (j, i)):
-                if me >= 0 and self.collision_kills[me] and alive[me]:
-                    self.kill(me, "collision", "obstacle" if other < 0 else f"robot {other}")
-
-    def _sync(self) -> None:
+    def sync_positions(self) -> None:
+        """Hand the world's positions and velocities at this instant to the network."""
         now = self.clock.now_ns
         pos, vel = self.world.network_state(now / NS_PER_S)
         self.net.set_positions(now, pos, vel)
-
-    def _report(self) -> None:
-        nxt = self.reports.run(self.clock.now_ns)
-        if nxt != NEVER:
-            self.clock.queue.push(nxt, Priority.SAMPLE, self._report)
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self, progress: ProgressFn | None = None, phase: PhaseFn | None = None) -> None:
@@ -233,12 +170,8 @@ class Simulation:
         self.phase = phase
         self._start_parts()
         clock = self.clock
-        q = clock.queue
-        if self._may_coast():
-            self._latch = self._coast
-        q.push(self.dt_ns, Priority.PHYSICS_STEP, self._tick_action)
-        q.push(0, Priority.LATCH, self._latch)
-        q.push(self.reports.next_ns(), Priority.SAMPLE, self._report)
+        engine = EventEngine(self)
+        engine.prime(self._may_coast())
         self._wall0 = time.perf_counter()
         try:
             for ext in self.extensions:
@@ -257,10 +190,7 @@ class Simulation:
                 clock.current_node = None
                 for group in self.group_controllers:
                     group.setup()
-            if self._runner is not None:
-                self._runner.run(self, end)
-            else:
-                self._loop(end)
+            (self._runner or engine).run(self, end)
             self.reports.finish(clock.now_ns)
         except (Exception, SystemExit) as exc:  # SystemExit: user code called sys.exit()
             stop = interruption(exc)
@@ -290,7 +220,7 @@ class Simulation:
                 self.net.set_listening(node, True)
             if self.stacks:
                 self.net.set_passive_kinds(type(self.stacks[0].protocol).passive_kinds)
-            self._sync()
+            self.sync_positions()
 
     def close(self) -> None:
         """Release the world and the network; what the network counted of its own routing is kept."""
@@ -301,58 +231,6 @@ class Simulation:
             self.counters.dropped += record_ip_events(self.recorder, self.net.ip_events())
             self.mac_counts = self.net.mac_counts()
             self.net.close()
-
-    def _loop(self, end: int) -> None:
-        clock = self.clock
-        tx = self.transmitter
-        deliver = self.delivery
-        first, pop = clock.queue.peek_time, clock.queue.pop
-        net = self.net
-        never = end + 1
-        events = 0
-        perf = time.perf_counter
-        wall_net = 0.0
-        try:
-            net_next = never if net is None else _or(net.next_event_ns(), never)
-            tx.sent = False
-            while True:
-                t = first()
-                if t is None or t > end:
-                    break
-                if t >= net_next:
-                    w0 = perf()
-                    reached, ev = net.advance(t)
-                    wall_net += perf() - w0
-                    if ev is not None:
-                        clock.now_ns = reached
-                        deliver(ev)
-                    net_next = _or(net.next_event_ns(), never)
-                    tx.sent = False
-                    if ev is not None:
-                        continue
-                entry = pop()
-                clock.now_ns = t
-                clock.current_node = None
-                entry[3]()
-                events += 1
-                if tx.sent:
-                    tx.sent = False
-                    net_next = _or(net.next_event_ns(), never)
-            if net is not None:
-                while True:
-                    reached, ev = net.advance(end)
-                    if ev is None:
-                        break
-                    clock.now_ns = reached
-                    deliver(ev)
-            clock.now_ns = end
-        finally:
-            self.counters.events += events
-            self.counters.wall_network_s += wall_net
-
-
-def _or(value: int | None, default: int) -> int:
-    return default if value is None else value
 
 
 def _node_stacks(routing: RoutingPlan, host: SimStackHost) -> list[NodeStack]:

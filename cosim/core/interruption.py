@@ -17,7 +17,7 @@ class Terminated(KeyboardInterrupt):
 
 def stop_by_signal(signum: int, frame: object) -> None:
     """A handler that ends what runs as Ctrl-C does: KeyboardInterrupt for SIGINT, Terminated for
-    the others (the `cosim` command's, from its first instant; cosim.engine.signals takes over from it)."""
+    the others (the `cosim` command's, from its first instant; cosim.execution.signals takes over from it)."""
     raise KeyboardInterrupt if signum == signal.SIGINT else Terminated(signum)
 
 
@@ -61,7 +61,7 @@ def interruption(exc: BaseException) -> KeyboardInterrupt | None:
 
 class _Section:
     """A stretch a Ctrl-C or SIGTERM must not cut in two (a trace chunk written and counted), used as
-    `with uninterrupted:`. An interruption that arrives within it (cosim.engine.signals hands it to
+    `with uninterrupted:`. An interruption that arrives within it (cosim.execution.signals hands it to
     `defer`) is raised at its end instead. A plain class: entered per trace flush, a generator-based
     context manager cost 1-2 us each time."""
 

@@ -1,4 +1,4 @@
-"""When the timeline reports, whichever loop runs it (the event loop or cosim.fused): a trace sample
+"""When the timeline reports, whichever loop runs it (the event loop or cosim.fused_engine): a trace sample
 every sample period from 0 to the end inclusive, when anything is sampled (cosim.core.sampler), and
 a progress report at every hundredth of the run, before its end. Both loops stop at `next_ns` and
 call `run`; each such stop is one event of the run's count, in either loop."""

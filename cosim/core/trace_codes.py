@@ -1,6 +1,6 @@
 """The codes of the trace's network table: its kinds of row and why a reception was lost (the drop
 reasons of every engine, after the empty reason of rows that are not drops). Kept apart from the
-recorder so that compiled code (cosim.fused) can name them without depending on the recorder's code."""
+recorder so that compiled code (cosim.fused_engine) can name them without depending on the recorder's code."""
 
 from __future__ import annotations
 

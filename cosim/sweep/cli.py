@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cosim.core.progress import ProgressLine
-from cosim.engine.signals import ignore_until_exit
 from cosim.errors import ScenarioError
+from cosim.execution.signals import ignore_until_exit
 
 AddParser = Callable[..., argparse.ArgumentParser]
 """A subparsers action's add_parser: how each subcommand adds itself to `cosim`."""

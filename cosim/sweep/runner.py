@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from hashlib import sha256
 from pathlib import Path
 
-from cosim.engine.isolated import run_isolated
 from cosim.errors import ScenarioError
+from cosim.execution.isolated import run_isolated
 from cosim.output.lock import FileLock
 from cosim.output.rundir import git_commit, versions
 from cosim.output.trace_digest import trace_digest

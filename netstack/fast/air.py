@@ -1,7 +1,7 @@
 """The fast radio's state as two records and the compiled kernels over them: `Radio` (where the nodes
 were at the last sync, each radio's busy-until time, the loss stream, the cell index) and `Flights`
 (the frames in the air and their receivers). FastBackend calls the kernels one send and one delivery
-at a time; cosim.fused calls the same kernels on the same records many times per compiled call.
+at a time; cosim.fused_engine calls the same kernels on the same records many times per compiled call.
 """
 
 from __future__ import annotations

@@ -153,7 +153,7 @@ class FastBackend:
         """Whether the world's obstacles weaken this radio's links."""
         return self._solids is not None
 
-    # -- the records, for an engine that runs the kernels itself (cosim.fused) -------------------
+    # -- the records, for an engine that runs the kernels itself (cosim.fused_engine) -------------------
     def radio(self) -> Radio:
         """The radio's record, its cell index having looked at the positions of the last sync."""
         r = self._radio
@@ -171,7 +171,7 @@ class FastBackend:
         return r
 
     def share(self, width: int) -> tuple[Radio, Flights]:
-        """The records, for an engine that runs their kernels itself (cosim.fused): from now on the
+        """The records, for an engine that runs their kernels itself (cosim.fused_engine): from now on the
         frames keep the first `width` bytes of each payload for compiled receivers."""
         f = self.flights
         if width > f.payload.shape[1]:

@@ -59,7 +59,7 @@ class DriveCommands:
 
     def take(self) -> list[tuple[int, float | None, float]]:
         """The pending commands as (robot, v, w) in the order `apply` applies them (v None: generic
-        commands again), handed to an engine that latches them itself (cosim.fused); none are left."""
+        commands again), handed to an engine that latches them itself (cosim.fused_engine); none are left."""
         out: list[tuple[int, float | None, float]] = [(i, None, 0.0) if c is None else (i, *c) for i, c in self._one.items()]
         for robots, v, w in self._many:
             vs = [None] * len(robots) if v is None else np.broadcast_to(v, (len(robots),)).tolist()

@@ -274,7 +274,7 @@ class KinematicWorld(CommandArrays):
         return self._pos
 
     def step_arrays(self) -> tuple:
-        """What an engine stepping this world itself (cosim.fused) changes in place: pos, vel, radius, clip_lo,
+        """What an engine stepping this world itself (cosim.fused_engine) changes in place: pos, vel, radius, clip_lo,
         clip_hi, trig, at_rest (a copy), the drives (kinematic_compiled.Drives), commands applied, and the
         list of pairs that may touch (physics.kinematic.verlet), shared with this world's own steps."""
         if self.quads is not None or self.omnis is not None or self.obstacles:

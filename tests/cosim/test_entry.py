@@ -39,7 +39,7 @@ def test_the_command_runs_through_the_entry_point():
 
 
 def test_importing_cosim_loads_the_engine_only_when_asked():
-    loaded = "print('cosim.engine.execute' in sys.modules)"
+    loaded = "print('cosim.execution.execute' in sys.modules)"
     code = f"import sys, cosim; {loaded}; cosim.run; {loaded}"
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.stdout.split() == ["False", "True"], proc.stderr

@@ -66,7 +66,7 @@ def test_importing_cosim_chose_the_folder_of_this_code(monkeypatch, tmp_path):
     assert cache.configure() == folder  # once per process tree: a child keeps it
     names = {str(p.relative_to(cache.ROOT)) for p in cache.compiled_sources()}
     assert {"physics/kinematic/compiled.py", "physics/kinematic/pairs.py", "physics/kinematic/verlet.py",
-            "physics/kinematic/scenery_kernels.py", "netstack/fast/csma_compiled.py", "cosim/fused/kernels.py"} <= names
+            "physics/kinematic/scenery_kernels.py", "netstack/fast/csma_compiled.py", "cosim/fused_engine/kernels.py"} <= names
     monkeypatch.setenv(cache.ENV, str(tmp_path / "mine"))  # the user's own base
     monkeypatch.delenv(cache.MARK)
     if "numba" in sys.modules:  # configure points a loaded numba there too: put it back afterwards

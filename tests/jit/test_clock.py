@@ -7,9 +7,9 @@ import pytest
 import yaml
 
 import cosim
-import cosim.engine.execute
+import cosim.execution.execute
 from cosim.cli import main
-from cosim.engine.warm import warm
+from cosim.execution.warm import warm
 from jit.clock import CLOCK, watch
 
 SCENARIO = {
@@ -40,7 +40,7 @@ def test_an_outermost_compile_counts_once_and_a_cached_call_not_at_all():
 
 def test_a_run_that_compiles_reports_compile_s_and_leaves_it_out_of_its_speed(tmp_path):
     told: list[str] = []
-    result = cosim.engine.execute.run_in(cosim.from_dict(SCENARIO), tmp_path / "run", phase=told.append)
+    result = cosim.execution.execute.run_in(cosim.from_dict(SCENARIO), tmp_path / "run", phase=told.append)
     m = result.metrics
     assert result.status == "ok", result.error
     assert 0.001 < m["compile_s"] < m["wall_s"]

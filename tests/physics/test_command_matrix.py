@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import cosim
-from cosim.engine.assemble import build
+from cosim.assembly.simulation import build
 from cosim.errors import SimulationError
 from tests.conftest import ROOT
 

@@ -41,7 +41,7 @@ def two_groups(sender: str, receiver: str):
 
 
 def test_the_step_reads_the_inbox_as_arrays_with_each_payloads_true_length(monkeypatch):
-    monkeypatch.setenv("COSIM_ENGINE", "event")  # the fused engine's inbox: tests/cosim/fused/test_groups.py
+    monkeypatch.setenv("COSIM_ENGINE", "event")  # the fused engine's inbox: tests/cosim/fused_engine/test_groups.py
     sim = two_groups("Chirper", "Listener")
     sim.run()
     state = sim.group_controllers[1].state

@@ -3,7 +3,7 @@
 import numpy as np
 
 import cosim
-from cosim.engine.assemble import build
+from cosim.assembly.simulation import build
 
 
 def scenario(pause: float) -> dict:

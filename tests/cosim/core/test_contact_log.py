@@ -7,7 +7,7 @@ import math
 import pytest
 
 import cosim
-from cosim.engine.assemble import build
+from cosim.assembly.simulation import build
 
 
 def scenario(contacts: bool) -> dict:

@@ -73,7 +73,7 @@ def test_a_ctrl_c_while_a_chunk_is_written_comes_after_it_is_written_and_counted
     import pytest
 
     from cosim.core import recorder
-    from cosim.engine.signals import interrupts
+    from cosim.execution.signals import interrupts
     from cosim.output.trace_digest import trace_digest
 
     rec = recorder.Recorder(chunk_rows=4)

@@ -159,7 +159,7 @@ def test_a_full_disk_marks_the_run_failed_with_the_reason(tmp_path):
 
 def test_ctrl_c_while_the_results_are_written_waits_for_them(tmp_path, monkeypatch):
     import cosim
-    from cosim.engine import execute
+    from cosim.execution import execute
 
     write = execute._write_metrics
 

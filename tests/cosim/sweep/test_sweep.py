@@ -263,7 +263,7 @@ def test_local_pool_and_dask_give_identical_results(tmp_path):
 
 
 def _find_run_process(out, timeout=60.0):
-    """(pid, parent pid) of a `cosim.engine.child` process writing under `out`."""
+    """(pid, parent pid) of a `cosim.execution.child` process writing under `out`."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         for proc in os.listdir("/proc"):
@@ -274,7 +274,7 @@ def _find_run_process(out, timeout=60.0):
                 stat = open(f"/proc/{proc}/stat").read()
             except OSError:
                 continue
-            if "cosim.engine.child" in cmdline and str(out) in cmdline:
+            if "cosim.execution.child" in cmdline and str(out) in cmdline:
                 return int(proc), int(stat.rsplit(")", 1)[1].split()[1])
         time.sleep(0.05)
     return None

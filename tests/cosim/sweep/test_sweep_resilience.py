@@ -86,7 +86,7 @@ def test_resume_repairs_the_damage_it_finds_and_then_leaves_the_runs_alone(finis
 
 def test_a_run_killed_by_ctrl_c_before_it_could_record_it_is_interrupted_and_rerun(tmp_path, monkeypatch):
     """SIGINT kills the child during its start-up: recorded interrupted (not failed), so the resume runs it."""
-    from cosim.engine import isolated
+    from cosim.execution import isolated
 
     spec = load_sweep(write_sweep(tmp_path, {"groups.0.count": [4]}, replications=1))
     real = isolated.subprocess.Popen

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 import cosim
-from cosim.engine.assemble import build
+from cosim.assembly.simulation import build
 from cosim.output.packet_invariants import packet_invariants
 
 RANGE_M = 25.0

@@ -5,7 +5,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import cosim
-from cosim.engine.assemble import build
+from cosim.assembly.simulation import build
 from tests.conftest import base_scenario
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import cosim
-from cosim.engine.assemble import build
+from cosim.assembly.simulation import build
 
 
 def run(controller: dict, seconds: float = 12.0, drive: dict | None = None, count: int = 1):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cosim
-from cosim.engine.assemble import build
+from cosim.assembly.simulation import build
 from physics.bodies.omni import OmniBank, OmniSpec, wheel_matrix
 
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 import cosim
-from cosim.engine.assemble import build
+from cosim.assembly.simulation import build
 from cosim.errors import ScenarioError
 from tests.conftest import ROOT
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cosim
-from cosim.engine.assemble import build
+from cosim.assembly.simulation import build
 from cosim.errors import ScenarioError
 from tests.physics.pybullet.test_wheeled import scenario
 

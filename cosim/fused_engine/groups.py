@@ -1,7 +1,7 @@
 """Compiled group steps (controllers.compiled.CompiledGroup) on the fused engine: each group's parts,
 and its inbox filled at its robots' receptions. The step is called by a dispatcher generated with
-the scenario's classes (cosim.fused.codegen.fused_module), and its commands are applied by
-cosim.fused.commands, as every compiled call's.
+the scenario's classes (cosim.fused_engine.codegen.fused_module), and its commands are applied by
+cosim.fused_engine.commands, as every compiled call's.
 """
 
 from __future__ import annotations

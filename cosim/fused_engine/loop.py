@@ -7,7 +7,7 @@ loop keeps the coordinator's order exactly: at each instant the frames arriving,
 step (and the position sync on a quantum), then timers in the order they were queued, then the trace
 sample, then the latch of the commands. It stops before the next event Python runs (a sample, a
 Python timer), given as (time, priority, sequence). What calls no program, group or controller is in
-cosim.fused.steps, compiled once for every scenario.
+cosim.fused_engine.steps, compiled once for every scenario.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from controllers.compiled.core import TIMERS
 from controllers.kilolib.arithmetic import gains
 from cosim.core.timer_rings import INF, advance_ring, next_timer, other_rings
 from cosim.core.trace_codes import SEND
-from cosim.fused.commands import apply  # noqa: F401 (the generated dispatchers call these)
-from cosim.fused.controllers import apply_ctl, inbound  # noqa: F401
-from cosim.fused.groups import take  # noqa: F401
-from cosim.fused.kernels import latch
-from cosim.fused.log_rows import EVENTS, SENT, log_row
-from cosim.fused.steps import before, crc_ok, delivery_rows, move, moves, next_event, tick, timer_limit
+from cosim.fused_engine.commands import apply  # noqa: F401 (the generated dispatchers call these)
+from cosim.fused_engine.controllers import apply_ctl, inbound  # noqa: F401
+from cosim.fused_engine.groups import take  # noqa: F401
+from cosim.fused_engine.kernels import latch
+from cosim.fused_engine.log_rows import EVENTS, SENT, log_row
+from cosim.fused_engine.steps import before, crc_ok, delivery_rows, move, moves, next_event, tick, timer_limit
 from jit.borrow import borrow
 from netstack.fast.air import arriving, landed, launch, room
 
@@ -40,11 +40,11 @@ Log = namedtuple("Log", ["t", "kind", "src", "dst", "tx", "dist", "size", "reaso
 """Network rows for the trace (distance for receptions: the RSSI is computed from it in Python; the
 trace's drop reason codes), and the counters: sent, delivered, dropped, physics steps, events, acked,
 not acked. `room`: the rows a delivery's first part wants (0: none waiting), then what one call may
-leave at most (records, network rows, frames: cosim.fused.build.call_room); every call waits until
+leave at most (records, network rows, frames: cosim.fused_engine.build.call_room); every call waits until
 the buffers have that much room, so none overflows."""
 
 Groups = namedtuple("Groups", ["parts", "group_of", "index", "always", "cursor", "full"])
-"""The compiled groups (a tuple of cosim.fused.groups.Parts), each node's group (-1: none) and index
+"""The compiled groups (a tuple of cosim.fused_engine.groups.Parts), each node's group (-1: none) and index
 in it, and an alive flag per group for their tick timers (a group's timers outlive its robots); the
 step being applied (group, instant, stage, robot; group -1: none) when it paused for frames' room,
 and the group whose inbox is full (-1: none), for Python to grow."""

@@ -1,5 +1,5 @@
 """The fused loop's steps that call no program, group or controller: compiled once and cached for
-every scenario (cosim.fused.loop, compiled anew for each set of program classes, calls them).
+every scenario (cosim.fused_engine.loop, compiled anew for each set of program classes, calls them).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from controllers.kilolib.arithmetic import crc_update
 from cosim.core.timeline import Priority
 from cosim.core.timer_rings import INF, advance_ring, other_rings
 from cosim.core.trace_codes import ACK, DELIVER, DROP, DROP_REASONS, NOACK
-from cosim.fused.kernels import TWO_PI, physics_step
-from cosim.fused.log_rows import DELIVERED, DROPPED, STEPS, log_row
+from cosim.fused_engine.kernels import TWO_PI, physics_step
+from cosim.fused_engine.log_rows import DELIVERED, DROPPED, STEPS, log_row
 from jit.borrow import borrow
 from netstack.fast.air import sync
 from physics.kinematic.kernels import remainder
@@ -109,7 +109,7 @@ def drops(flights, netlog, alive, slots, t: int) -> None:
 
 @njit(cache=True)
 def tick(bodies, radio, clock: np.ndarray, netlog) -> None:
-    """Simulation._tick: the step, the position sync on a quantum, the latch queued after it."""
+    """EventEngine.tick: the step, the position sync on a quantum, the latch queued after it."""
     bodies, radio, clock, netlog = borrow((bodies, radio, clock, netlog))
     t = clock[0]
     physics_step(bodies, clock[2] / 1e9)

@@ -1,6 +1,6 @@
 """Compiled general controllers (controllers.compiled.CompiledController) on the fused engine: each
 callback's commands applied as CompiledController._apply applies them through `robot` and `net`
-(cosim.fused.commands: the motion command, then messages in the order made; records are written
+(cosim.fused_engine.commands: the motion command, then messages in the order made; records are written
 where the trace collects them during the call), and its timer requests handed to Python.
 
 A timer a callback starts is handed to Python (the loop stops right after the callback, or after
@@ -16,14 +16,14 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from cosim.fused.commands import apply
+from cosim.fused_engine.commands import apply
 from jit.borrow import borrow
 
 CtlParts = namedtuple("CtlParts", ["states", "params", "cmd", "out_src", "out_dst", "out_payload", "out_n", "timers",
                                    "timer_n", "inbound", "air", "cursor"])
 """One compiled controller class (with one set of parameters): every robot's state (each robot's
 controller keeps a view of its row), the parameters, one call's command buffers (as
-CompiledController's; its records go straight to the programs' record buffer, cosim.fused.loop.Programs),
+CompiledController's; its records go straight to the programs' record buffer, cosim.fused_engine.loop.Programs),
 the airtime of its frames (broadcast, unicast; ns), and the place of the commands being applied
 (commands.apply's cursor)."""
 

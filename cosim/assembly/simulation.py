@@ -19,6 +19,10 @@ import numpy as np
 
 from controllers import Controller, GroupController
 from controllers.compiled.refusals import ProgramError
+from cosim.assembly import traffic
+from cosim.assembly.network import make_network
+from cosim.assembly.placement import start_positions
+from cosim.assembly.watchers import watchers
 from cosim.core.contact_log import ContactLog
 from cosim.core.coordinator import Extension, Simulation
 from cosim.core.crashes import CrashRules
@@ -30,10 +34,6 @@ from cosim.core.recorder import Recorder
 from cosim.core.seeding import SeedStreams
 from cosim.core.services import GroupServices, SimServices
 from cosim.core.timeline import Priority
-from cosim.engine import traffic
-from cosim.engine.network import make_network
-from cosim.engine.placement import start_positions
-from cosim.engine.watchers import watchers
 from cosim.scenario.checks import controller_period_ns
 from cosim.scenario.classes import import_class
 from cosim.scenario.robot_spec import RobotModelSpec
@@ -287,15 +287,15 @@ def _build(s: Scenario, run_dir: Path | None) -> Simulation:
 
 
 def _choose_engine(s: Scenario, sim: Simulation, sensors: list[dict]) -> None:
-    """The fused engine where it applies (cosim.fused.plan), else the event loop; when compiled programs
+    """The fused engine where it applies (cosim.fused_engine.plan), else the event loop; when compiled programs
     could not run fused, the run says why (the log, metrics.json's slower_paths, summary.txt)."""
-    from cosim.fused.plan import compiled_parts, why_not_fused
+    from cosim.fused_engine.plan import compiled_parts, why_not_fused
 
     if not compiled_parts(sim):
         return
     reason = why_not_fused(s, sim, sensors)
     if reason is None:
-        from cosim.fused.runner import FusedLoop
+        from cosim.fused_engine.runner import FusedLoop
 
         sim.hand_loop_to(FusedLoop())
     else:

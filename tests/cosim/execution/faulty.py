@@ -1,4 +1,4 @@
-"""Controllers whose optional parts misbehave, for tests/cosim/engine/test_execute.py."""
+"""Controllers whose optional parts misbehave, for tests/cosim/execution/test_execute.py."""
 
 from __future__ import annotations
 

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import cosim
-from cosim.fused import loop
-from cosim.fused.controllers import STEP
+from cosim.fused_engine import loop
+from cosim.fused_engine.controllers import STEP
 from tests.conftest import ROOT, base_scenario
-from tests.cosim.fused.engines import both, same
+from tests.cosim.fused_engine.engines import both, same
 
 pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
 
@@ -76,7 +76,7 @@ def test_timers_started_after_setup_give_the_event_engines_trace(monkeypatch):
 
 
 def test_a_controller_reading_the_rssi_stays_on_the_event_engine_and_says_why(monkeypatch):
-    from cosim.fused.plan import why_not_fused
+    from cosim.fused_engine.plan import why_not_fused
 
     monkeypatch.setenv("COSIM_ENGINE", "auto")
     data = base_scenario(duration=0.3)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cosim.assembly.radio_geometry import solids_of
 from cosim.core.seeding import SeedStreams
-from cosim.engine.radio_geometry import solids_of
 from cosim.scenario.network_spec import PRIMARY_INTERFACE
 from cosim.scenario.specs import Scenario
 from netstack.backend import NetworkBackend

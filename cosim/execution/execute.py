@@ -11,14 +11,14 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
+from cosim.assembly.simulation import build
 from cosim.core.coordinator import Simulation
 from cosim.core.plans import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
-from cosim.engine.assemble import build
-from cosim.engine.compiling import CompileWatch
-from cosim.engine.signals import Terminated, interrupts, reclaim
-from cosim.engine.watchdog import Watchdog
 from cosim.errors import ScenarioError, SimulationError
+from cosim.execution.compiling import CompileWatch
+from cosim.execution.signals import Terminated, interrupts, reclaim
+from cosim.execution.watchdog import Watchdog
 from cosim.output.digests import kept_digests
 from cosim.output.final_state import final_states, write_final_state
 from cosim.output.metrics import metrics_of, record_summary, run_routing_metrics

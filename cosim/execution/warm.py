@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cosim.engine.assemble import build
+from cosim.assembly.simulation import build
 from cosim.scenario.loading import load
 from jit.clock import CLOCK, watch
 

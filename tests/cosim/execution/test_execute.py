@@ -20,7 +20,7 @@ import yaml
 import cosim
 from tests.conftest import ROOT, base_scenario
 
-FAULTY = "tests.cosim.engine.faulty"
+FAULTY = "tests.cosim.execution.faulty"
 
 
 def _scenario(cls: str, count: int = 10, period: float | None = 0.1) -> dict:

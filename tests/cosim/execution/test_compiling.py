@@ -5,15 +5,15 @@ from __future__ import annotations
 import time
 
 import cosim
-import cosim.engine.execute
-from cosim.engine import compiling
+import cosim.execution.execute
+from cosim.execution import compiling
 from tests.jit.test_clock import SCENARIO
 
 
 def test_a_long_compile_is_ticked_while_it_lasts_and_not_after(tmp_path, monkeypatch):
     monkeypatch.setattr(compiling, "TICK_S", 0.005)
     told: list[str] = []
-    result = cosim.engine.execute.run_in(cosim.from_dict(SCENARIO), tmp_path / "run", phase=told.append)
+    result = cosim.execution.execute.run_in(cosim.from_dict(SCENARIO), tmp_path / "run", phase=told.append)
     assert result.status == "ok", result.error
     assert told[0] == compiling.TEXT
     ticks = told[1:]

@@ -2,7 +2,7 @@
 engine's arrays as the event engine applies them through `robot`, `net` or a group: each row's
 motion command, then the messages in the order they were made. One kernel for a robot's callback
 (one row) and a group's step (a row per robot); a controller's timer requests are handed to Python
-apart (cosim.fused.controllers)."""
+apart (cosim.fused_engine.controllers)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from numba import njit
 
 from controllers.compiled.core import DRIVE, NO_COMMAND, VELOCITY
 from cosim.core.trace_codes import SEND
-from cosim.fused.kernels import DRIVE_CMD, STEER_CMD
-from cosim.fused.log_rows import SENT, log_row
+from cosim.fused_engine.kernels import DRIVE_CMD, STEER_CMD
+from cosim.fused_engine.log_rows import SENT, log_row
 from jit.borrow import borrow
 from netstack.fast.air import launch, room
 

@@ -15,8 +15,8 @@ import pytest
 import yaml
 
 from controllers.library.instrument import InstrumentBee
-from cosim.engine import isolated
-from cosim.engine.signals import ENDING, Terminated, interrupts
+from cosim.execution import isolated
+from cosim.execution.signals import ENDING, Terminated, interrupts
 from tests.conftest import ROOT, base_scenario
 
 
@@ -73,7 +73,7 @@ def _as_from_a_terminal() -> None:
 def _start(tmp_path, duration: float, controller: str = "Announcer", command: tuple[str, ...] = ("-m", "cosim.cli")):
     path, out = tmp_path / "s.yaml", tmp_path / "out"
     data = base_scenario(duration=duration, output={"trace": {"positions_every": 0.1}})
-    data["groups"][0]["controller"]["class"] = f"tests.cosim.engine.test_signals:{controller}"
+    data["groups"][0]["controller"]["class"] = f"tests.cosim.execution.test_signals:{controller}"
     path.write_text(yaml.safe_dump(data))
     proc = subprocess.Popen([sys.executable, *command, "run", str(path), "--out", str(out)], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,

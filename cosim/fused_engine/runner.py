@@ -1,5 +1,5 @@
 """The fused engine's Python side: hands the world, the radio, the programs and the compiled groups
-to the compiled loop (cosim.fused.loop); between its calls writes what it produced into the trace,
+to the compiled loop (cosim.fused_engine.loop); between its calls writes what it produced into the trace,
 the counters, the neighbour table and the progress line, and runs what stays in Python (timers of
 Python controllers, a group's Python timers) at the instants the event loop would.
 """
@@ -19,10 +19,10 @@ from cosim.core.gc_pause import gc_paused
 from cosim.core.reports import NEVER
 from cosim.core.timeline import Priority
 from cosim.core.trace_codes import DELIVER
-from cosim.fused import build, loop
-from cosim.fused.codegen import fused_module
-from cosim.fused.kernels import DRIVE_CMD, STEER_CMD
-from cosim.fused.log_rows import ACKED, DELIVERED, DROPPED, EVENTS, NOT_ACKED, SENT, STEPS
+from cosim.fused_engine import build, loop
+from cosim.fused_engine.codegen import fused_module
+from cosim.fused_engine.kernels import DRIVE_CMD, STEER_CMD
+from cosim.fused_engine.log_rows import ACKED, DELIVERED, DROPPED, EVENTS, NOT_ACKED, SENT, STEPS
 from netstack.fast.backend import FastBackend
 from physics.kinematic.world import KinematicWorld
 

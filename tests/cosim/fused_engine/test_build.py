@@ -9,11 +9,11 @@ import logging
 import numpy as np
 import pytest
 
-from cosim.fused import build
+from cosim.fused_engine import build
 from netstack.fast import air, backend
-from tests.cosim.fused.engines import both, same
-from tests.cosim.fused.test_controllers import at, scenario
-from tests.cosim.fused.test_groups import chain
+from tests.cosim.fused_engine.engines import both, same
+from tests.cosim.fused_engine.test_controllers import at, scenario
+from tests.cosim.fused_engine.test_groups import chain
 
 pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
 

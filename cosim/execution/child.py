@@ -1,8 +1,9 @@
-"""Entry point of the child process that `cosim.engine.isolated` starts: `python -m cosim.engine.child RUN_DIR SOURCE ARGV_JSON`.
+"""Entry point of the child process that `cosim.execution.isolated` starts:
+`python -m cosim.execution.child RUN_DIR SOURCE ARGV_JSON`.
 
 It loads the resolved scenario the parent wrote into RUN_DIR, runs it there, and reports progress
-on stdout as lines `<RS>progress <now_ns> <end_ns> <wall_s>` (RS: cosim.engine.console.CONTROL);
-every other line there is what the run printed or logged (cosim.engine.console).
+on stdout as lines `<RS>progress <now_ns> <end_ns> <wall_s>` (RS: cosim.execution.console.CONTROL);
+every other line there is what the run printed or logged (cosim.execution.console).
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ def main(argv: list[str]) -> int:
     import yaml
 
     from cosim.core.progress import startup_phases
-    from cosim.engine import console
-    from cosim.engine.execute import run_in
-    from cosim.engine.leftover_threads import exit_despite_threads, warn_of_leftover_threads
+    from cosim.execution import console
+    from cosim.execution.execute import run_in
+    from cosim.execution.leftover_threads import exit_despite_threads, warn_of_leftover_threads
     from cosim.scenario.loading import from_dict
 
     control = os.fdopen(os.dup(1), "w", buffering=1)  # the protocol's lines, on the same pipe as the console's

@@ -1,4 +1,4 @@
-"""The fused engine's loop compiled with a scenario's classes: its source (cosim.fused.loop) followed by
+"""The fused engine's loop compiled with a scenario's classes: its source (cosim.fused_engine.loop) followed by
 dispatchers, a branch per program, group or controller class, that call their callbacks inlined.
 The module is generated and cached like a compiled program's (controllers.compiled.codegen)."""
 

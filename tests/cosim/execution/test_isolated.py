@@ -7,7 +7,7 @@ import json
 import pytest
 
 import cosim
-from cosim.engine import isolated
+from cosim.execution import isolated
 from cosim.output.rundir import prepare
 from tests.conftest import base_scenario
 

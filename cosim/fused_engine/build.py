@@ -22,10 +22,10 @@ from cosim.core.group_handle import GroupTick
 from cosim.core.timeline import Priority
 from cosim.core.timer_rings import PYTHON
 from cosim.core.timers import Timer
-from cosim.fused import loop
-from cosim.fused.controllers import STEP, CtlParts, Ctls
-from cosim.fused.groups import PART_FIELDS, Parts
-from cosim.fused.kernels import World
+from cosim.fused_engine import loop
+from cosim.fused_engine.controllers import STEP, CtlParts, Ctls
+from cosim.fused_engine.groups import PART_FIELDS, Parts
+from cosim.fused_engine.kernels import World
 from jit.streams import joined, own_stream
 from netstack.backend import BROADCAST
 from netstack.fast.backend import FastBackend
@@ -55,7 +55,7 @@ def world_of(world: KinematicWorld) -> World:
 def call_room(programs: bool, controllers: bool, groups: list[CompiledGroup]) -> np.ndarray:
     """What one compiled call may leave at most, for Log.room: records (a program's or a controller's
     core.RECORDS, a group's record buffer), network rows and frames (a controller's OUTBOX; a group's
-    step makes sure of its messages' room one at a time, cosim.fused.commands)."""
+    step makes sure of its messages' room one at a time, cosim.fused_engine.commands)."""
     records = max([RECORDS if programs or controllers else 0, GROUP_RECORDS if groups else 0])
     frames = OUTBOX if controllers else 1
     return np.array([0, records, frames, frames], np.int64)
@@ -213,6 +213,6 @@ def controllers_of(controllers: list, variants: list[tuple], net: FastBackend) -
         air = np.array([cfg.airtime_to_ns(BROADCAST, width), cfg.airtime_to_ns(0, width)], np.int64)
         parts.append(CtlParts(states, hosts[0].values, *hosts[0].fused_parts(), air, np.array([-1, 0, 0, 0], np.int64)))
     room = 16 * n + 64
-    friis = np.array([cfg.tx_power_dbm, SPEED_OF_LIGHT / cfg.pathloss.frequency_hz])  # the unit disk's (cosim.fused.plan)
+    friis = np.array([cfg.tx_power_dbm, SPEED_OF_LIGHT / cfg.pathloss.frequency_hz])  # the unit disk's (cosim.fused_engine.plan)
     return Ctls(ctl, slot, tuple(parts), np.zeros((room, 4)), np.zeros(1, np.int64), np.zeros(1, np.int64), friis)
 

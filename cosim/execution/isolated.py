@@ -22,8 +22,8 @@ from pathlib import Path
 
 from cosim.core.plans import PhaseFn, ProgressFn
 from cosim.core.timeunits import NS_PER_S
-from cosim.engine.console import is_control
-from cosim.engine.signals import ENDING, Terminated, interrupts
+from cosim.execution.console import is_control
+from cosim.execution.signals import ENDING, Terminated, interrupts
 from cosim.output.rundir import RunResult, default_dir, prepare, write_status
 from cosim.output.staging import Staging
 from cosim.output.summary import summary_text
@@ -93,7 +93,7 @@ def _run_child(scenario: Scenario, directory: Path, progress: ProgressFn | None,
     last = [0, scenario.duration_ns]  # the child's latest progress: simulated now and end (ns)
     with interrupts() as signals, open(stderr_path, "w") as err:
         child = subprocess.Popen(
-            [sys.executable, "-m", "cosim.engine.child", str(directory), scenario.source, json.dumps(command)],
+            [sys.executable, "-m", "cosim.execution.child", str(directory), scenario.source, json.dumps(command)],
             stdout=subprocess.PIPE, stderr=err, text=True, env=env, preexec_fn=_die_with_parent,
         )
         timed_out = threading.Event()

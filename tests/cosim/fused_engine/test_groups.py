@@ -9,7 +9,7 @@ import pytest
 
 import cosim
 from tests.conftest import ROOT, base_scenario
-from tests.cosim.fused.engines import both
+from tests.cosim.fused_engine.engines import both
 
 pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
 
@@ -81,7 +81,7 @@ def test_the_drops_name_their_reasons_on_the_fused_engine(monkeypatch):
 
 
 def test_what_keeps_a_group_on_the_event_engine_is_said(monkeypatch):
-    from cosim.fused.plan import why_not_fused
+    from cosim.fused_engine.plan import why_not_fused
 
     monkeypatch.setenv("COSIM_ENGINE", "auto")
     python = cosim.build(cosim.load(GROUP_CONFIG, {"duration": 1.0}))  # ChainFollowerGroup: Python
