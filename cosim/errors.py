@@ -40,7 +40,9 @@ class ScenarioErrors(ScenarioError):
     def __init__(self, errors: list[ScenarioError]) -> None:
         self.errors = errors
         first = errors[0]
-        self.source, self.path, self.message = first.source, first.path, first.message
+        self.source = first.source
+        self.path = first.path
+        self.message = first.message
         lines = "\n".join(f"  {e.path or '(top level)'}: {e.message}" for e in errors)
         Exception.__init__(self, f"{first.source}: {len(errors)} errors:\n{lines}")
 

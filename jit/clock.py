@@ -39,7 +39,8 @@ class CompileClock:
         if self._depth == 1:
             self._since = time.perf_counter()
             if self._on_first is not None:
-                tell, self._on_first = self._on_first, None
+                tell = self._on_first
+                self._on_first = None
                 tell()
 
     def ended(self) -> None:

@@ -17,7 +17,9 @@ FLY_MODES = {"attitude": Mode.ATTITUDE, "speed_vertical": Mode.SPEED_VERTICAL, "
              "speed_vertical_heading": Mode.SPEED_VERTICAL_HEADING}
 
 
-_QUAD, _WHEELS, _TWO_WHEELS = 1, 2, 4
+_QUAD = 1
+_WHEELS = 2
+_TWO_WHEELS = 4
 
 
 def require_finite(command: str, names: str, *values: Any) -> None:
@@ -77,7 +79,8 @@ class Robot:
         """What the body is (_QUAD, _WHEELS, _TWO_WHEELS bits), read once the world has started."""
         if self._kind is not None:
             return self._kind
-        w, i = self._w, self.id
+        w = self._w
+        i = self.id
         if not (w.quad_slot.size or w.drive_slot.size or w.omni_slot.size):
             return 0  # not started, or only point robots: nothing to remember
         two = bool(w.drive_slot.size and w.drive_slot[i] >= 0)

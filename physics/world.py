@@ -244,7 +244,8 @@ class CommandArrays:
 
     def world_velocity_targets(self) -> np.ndarray:
         """Active body-frame commands rotated into the world frame and capped at max_speed."""
-        c, s = np.cos(self.active_heading), np.sin(self.active_heading)
+        c = np.cos(self.active_heading)
+        s = np.sin(self.active_heading)
         v = self.active_vel
         out = np.empty_like(v)
         out[:, 0] = c * v[:, 0] - s * v[:, 1]

@@ -53,18 +53,24 @@ def _key(pos: np.ndarray, k: int, shape: np.ndarray) -> int:
 def _insertion_sort(key: np.ndarray, order: np.ndarray) -> None:
     """(key, point) pairs ascending by key, then point, in place: quick when nearly in order."""
     for k in range(1, len(key)):
-        v, c = key[k], order[k]
+        v = key[k]
+        c = order[k]
         j = k - 1
         while j >= 0 and (key[j] > v or (key[j] == v and order[j] > c)):
-            key[j + 1], order[j + 1] = key[j], order[j]
+            key[j + 1] = key[j]
+            order[j + 1] = order[j]
             j -= 1
-        key[j + 1], order[j + 1] = v, c
+        key[j + 1] = v
+        order[j + 1] = c
 
 
 @njit(cache=True)
 def _counting_sort(g: Grid, pos: np.ndarray, nx: int, ny: int) -> None:
     """The points ordered by cell (each cell's ascending) and the start table, in linear time."""
-    start, shape, key, order = g.start, g.shape, g.key, g.order
+    start = g.start
+    shape = g.shape
+    key = g.key
+    order = g.order
     start[:nx * ny + 1] = 0
     for k in range(len(pos)):
         if _placed(pos, k):
@@ -77,10 +83,12 @@ def _counting_sort(g: Grid, pos: np.ndarray, nx: int, ny: int) -> None:
         if _placed(pos, k):
             gx, gy = _cell(pos, k, shape[0], shape[1], shape[2])
             c = gx * ny + gy
-            key[start[c]], order[start[c]] = gx * SHIFT + gy, k
+            key[start[c]] = gx * SHIFT + gy
+            order[start[c]] = k
             start[c] += 1
         else:
-            key[tail], order[tail] = NO_CELL, k
+            key[tail] = NO_CELL
+            order[tail] = k
             tail += 1
     for c in range(nx * ny, 0, -1):  # each start moved to its cell's end: back by one cell
         start[c] = start[c - 1]
@@ -108,7 +116,8 @@ def _two_pass_sort(g: Grid, pos: np.ndarray, nx: int, ny: int) -> None:
     """The points ordered by cell when the cells are too many for the table but their columns and
     rows are not: by row, then stably by column (two counting passes, no table of cells)."""
     n = len(pos)
-    gx, gy = np.full(n, nx, np.int64), np.full(n, ny, np.int64)  # unplaced points: after every cell
+    gx = np.full(n, nx, np.int64)
+    gy = np.full(n, ny, np.int64)  # unplaced points: after every cell
     shape = g.shape
     for k in range(n):
         if _placed(pos, k):
@@ -122,7 +131,8 @@ def _two_pass_sort(g: Grid, pos: np.ndarray, nx: int, ny: int) -> None:
 @njit(cache=True)
 def _table(g: Grid, nx: int, ny: int) -> None:
     """The start table from sorted keys, when the cells spanned fit in it."""
-    start, key = g.start, g.key
+    start = g.start
+    key = g.key
     start[:nx * ny + 1] = 0
     for k in range(np.int64(g.shape[6])):
         start[(key[k] // SHIFT) * ny + key[k] % SHIFT + 1] += 1
@@ -138,23 +148,41 @@ def build(g: Grid, pos: np.ndarray, cell: float, again: bool, widen: bool = Fals
     start table holds them (for a caller whose queries cover `cell` around a point and gain more from
     the table than they lose to fuller cells)."""
     n = len(pos)
-    x0, y0, x1, y1, m = math.inf, math.inf, -math.inf, -math.inf, 0
+    x0 = math.inf
+    y0 = math.inf
+    x1 = -math.inf
+    y1 = -math.inf
+    m = 0
     for k in range(n):
         if _placed(pos, k):
-            x0, y0, x1, y1 = min(x0, pos[k, 0]), min(y0, pos[k, 1]), max(x1, pos[k, 0]), max(y1, pos[k, 1])
+            x0 = min(x0, pos[k, 0])
+            y0 = min(y0, pos[k, 1])
+            x1 = max(x1, pos[k, 0])
+            y1 = max(y1, pos[k, 1])
             m += 1
     if m == 0:
-        x0, y0, x1, y1 = 0.0, 0.0, 0.0, 0.0
+        x0 = 0.0
+        y0 = 0.0
+        x1 = 0.0
+        y1 = 0.0
     while widen and ((x1 - x0) / cell + 1.0) * ((y1 - y0) / cell + 1.0) >= len(g.start):
         cell *= 2.0
-    nx, ny = np.int64((x1 - x0) / cell) + 1, np.int64((y1 - y0) / cell) + 1
+    nx = np.int64((x1 - x0) / cell) + 1
+    ny = np.int64((y1 - y0) / cell) + 1
     shape = g.shape
-    shape[0], shape[1], shape[2], shape[3], shape[4], shape[5], shape[6] = x0, y0, cell, nx, ny, 0.0, m
+    shape[0] = x0
+    shape[1] = y0
+    shape[2] = cell
+    shape[3] = nx
+    shape[4] = ny
+    shape[5] = 0.0
+    shape[6] = m
     fits = nx * ny < len(g.start)
     if fits and not again:
         _counting_sort(g, pos, nx, ny)
     else:
-        key, order = g.key, g.order
+        key = g.key
+        order = g.order
         if again:
             for k in range(n):
                 key[k] = _key(pos, order[k], shape)
@@ -182,8 +210,10 @@ def cell_of(g: Grid, x: float, y: float) -> tuple:
 def run(g: Grid, gx: int, gy0: int, gy1: int) -> tuple:
     """Where the points of column gx's cells gy0 to gy1 (clipped to the grid) begin and end in
     `g.order`: one run, since a column's cells are consecutive keys."""
-    nx, ny = np.int64(g.shape[3]), np.int64(g.shape[4])
-    a, b = max(gy0, 0), min(gy1, ny - 1)
+    nx = np.int64(g.shape[3])
+    ny = np.int64(g.shape[4])
+    a = max(gy0, 0)
+    b = min(gy1, ny - 1)
     if gx < 0 or gx >= nx or a > b:
         return 0, 0
     table = np.int64(g.shape[5])

@@ -74,7 +74,9 @@ class HelpMote(Controller):
 
     # -- requester -----------------------------------------------------------------------------
     def _start_request(self) -> None:
-        self.state, self.tries, self.robot_id = "request", 0, None
+        self.state = "request"
+        self.tries = 0
+        self.robot_id = None
         self._flood_request()
 
     def _flood_request(self) -> None:
@@ -121,7 +123,8 @@ class HelpMote(Controller):
             ok = self.state == "request" or (self.state == "wait" and msg.src == self.robot_id)
             self.net.send(msg.src, pack(ANSWER, self.id, req, ma=ok), PORT)
             if ok:
-                self.state, self.robot_id = "wait", msg.src
+                self.state = "wait"
+                self.robot_id = msg.src
                 self.record("robot_assigned", msg.src)
                 self._expect_robot(hop_time)
         elif kind in (KEEPALIVE, PROBE) and self.state == "wait" and msg.src == self.robot_id:
@@ -183,9 +186,11 @@ class HelpRobot(Controller):
             return
         kind, origin, req, _ra, ma, _a, _hop_time, _ttl = m
         if kind == REQUEST and self.state == "idle":
-            self.dest, self.req = origin, req  # select destination: the only mote asking
+            self.dest = origin
+            self.req = req  # select destination: the only mote asking
             self.record("request_heard", origin)
-            self.state, self.tries = "assign", 0
+            self.state = "assign"
+            self.tries = 0
             self._ask_assignment()
         elif kind == ANSWER and self.state == "assign" and origin == self.dest:
             if ma:
@@ -208,7 +213,9 @@ class HelpRobot(Controller):
         self.log.info("robot %d gives up: %s", self.id, why)
         self.record("robot_gave_up", self.now)
         self._send(GIVEUP)
-        self.state, self.dest, self.hop = "idle", None, None
+        self.state = "idle"
+        self.dest = None
+        self.hop = None
         self.robot.set_velocity(0.0)
 
     # -- navigation -----------------------------------------------------------------------------
@@ -225,7 +232,9 @@ class HelpRobot(Controller):
         if s == "find_next_hop":
             hop = self._choose_hop()
             if hop is None:
-                self.state, self.tries, self.asked_at = "request_next_hop", 0, -math.inf
+                self.state = "request_next_hop"
+                self.tries = 0
+                self.asked_at = -math.inf
             else:
                 self._go(hop)
         if self.state == "request_next_hop":
@@ -243,7 +252,10 @@ class HelpRobot(Controller):
             self._drive()
 
     def _go(self, hop: int) -> None:
-        self.state, self.hop, self.hop_since, self.invalidated = "go_to_hop", hop, self.now, False
+        self.state = "go_to_hop"
+        self.hop = hop
+        self.hop_since = self.now
+        self.invalidated = False
         self.record("next_hop", hop)
 
     def _drive(self) -> None:

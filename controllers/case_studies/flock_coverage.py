@@ -93,16 +93,19 @@ class FlockCoverage(Controller):
         swath = p.swarm_size * p.footprint
         self.passes = max(1, math.ceil(width / swath))
         margin = p.footprint
-        points, lanes = [self.ref.copy()], [0]
+        points = [self.ref.copy()]
+        lanes = [0]
         for k in range(self.passes):
             lateral = -width / 2.0 + swath * (k + 0.5)
-            a, b = -length / 2.0 - margin, length / 2.0 + margin
+            a = -length / 2.0 - margin
+            b = length / 2.0 + margin
             if k % 2:
                 a, b = b, a
             for along in (a, b):  # the reference point runs down the pass's centre line
                 points.append(self.c + along * self.u + lateral * self.v)
                 lanes.append(k)
-        self.plan, self.plan_pass = points, lanes
+        self.plan = points
+        self.plan_pass = lanes
         self._lengths()
         self.t0 = self.params.takeoff_time
         self.last_heard: dict[int, float] = {}
@@ -110,7 +113,8 @@ class FlockCoverage(Controller):
         self.failed: set[int] = set()
         self.done = False
         # coverage map: cell centres in the area's own frame
-        na, nb = max(1, round(length / p.cell)), max(1, round(width / p.cell))
+        na = max(1, round(length / p.cell))
+        nb = max(1, round(width / p.cell))
         a = (np.arange(na) + 0.5) * (length / na) - length / 2.0
         b = (np.arange(nb) + 0.5) * (width / nb) - width / 2.0
         self.cells = np.stack(np.meshgrid(a, b, indexing="ij"), axis=-1).reshape(-1, 2)
@@ -167,7 +171,8 @@ class FlockCoverage(Controller):
         last = self.plan[-1]
         for j, pas in enumerate(range(start_pass, self.passes)):
             lateral = -width / 2.0 + swath * (pas + 0.5) + offset
-            a, b = -length / 2.0 - p.footprint, length / 2.0 + p.footprint
+            a = -length / 2.0 - p.footprint
+            b = length / 2.0 + p.footprint
             ends = [self.c + a * self.u + lateral * self.v - self.slot * self.v,
                     self.c + b * self.u + lateral * self.v - self.slot * self.v]
             if np.linalg.norm(ends[0] - last) > np.linalg.norm(ends[1] - last):

@@ -26,7 +26,8 @@ class FlockFollowers(GroupController):
     period = 0.1
 
     def setup(self) -> None:
-        g, p = self.group, self.params
+        g = self.group
+        p = self.params
         th = math.radians(p.area_heading)
         self.v = np.array([-math.sin(th), math.cos(th)])  # across the passes
         self.slot = slot(g.ids, p.swarm_size, p.footprint)
@@ -38,7 +39,9 @@ class FlockFollowers(GroupController):
         g.fly("position", home[:, 0], home[:, 1], p.altitude)
 
     def step(self) -> None:
-        g, p, now = self.group, self.params, self.now
+        g = self.group
+        p = self.params
+        now = self.now
         self._hear_leader(g.inbox())
         if now >= p.takeoff_time and self.heard.any():
             k = np.nonzero(self.heard & g.alive())[0]

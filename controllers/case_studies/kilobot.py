@@ -63,7 +63,10 @@ class Kilobot(Controller):
 
     Params = KilobotParams
     period = None
-    FORWARD, LEFT, RIGHT, STOP = "forward", "left", "right", "stop"
+    FORWARD = "forward"
+    LEFT = "left"
+    RIGHT = "right"
+    STOP = "stop"
 
     def setup(self) -> None:
         self.motion = self.STOP
@@ -204,7 +207,8 @@ class TickedChainFollower(Kilobot):
             self.last = msg
 
     def step(self) -> None:
-        msg, self.last = self.last, None
+        msg = self.last
+        self.last = None
         if msg is not None:
             self.gap = self.net.range_to(msg.src)
             self.set_motion(MOTIONS[int(follow(self.gap, self.net.bearing_to(msg.src), self.params))])
@@ -230,7 +234,8 @@ class TickedOrbitPlanet(Kilobot):
         self.last = msg
 
     def step(self) -> None:
-        msg, self.last = self.last, None
+        msg = self.last
+        self.last = None
         if msg is not None:
             d = self.estimate_distance(msg)
             self.record("distance", d)

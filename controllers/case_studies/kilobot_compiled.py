@@ -35,7 +35,8 @@ class ChainFollowerRobot(CompiledController):
 
     def transmit(s, k):
         row = broadcast(k)
-        row[0], row[1] = k.me & 0xFF, (k.me >> 8) & 0xFF
+        row[0] = k.me & 0xFF
+        row[1] = (k.me >> 8) & 0xFF
 
     def report(s, k):
         record(k, "gap", s.gap)
@@ -89,7 +90,8 @@ class TickedChainFollowerRobot(CompiledController):
     def step(s, k):
         p = k.params
         if s.last >= 0:
-            src, s.last = s.last, -1
+            src = s.last
+            s.last = -1
             d = range_to(k, src)
             s.gap = d
             bearing = bearing_to(k, src)
@@ -102,4 +104,5 @@ class TickedChainFollowerRobot(CompiledController):
         if s.next_tx <= k.now:
             s.next_tx += p.message_period * math.ceil((k.now - s.next_tx) / p.message_period + 1e-12)
             row = broadcast(k)
-            row[0], row[1] = k.me & 0xFF, (k.me >> 8) & 0xFF
+            row[0] = k.me & 0xFF
+            row[1] = (k.me >> 8) & 0xFF

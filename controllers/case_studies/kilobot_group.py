@@ -63,12 +63,14 @@ class ChainFollowerGroup(GroupController):
         dst = inbox.dst[rows]
         last = np.unique(dst[::-1], return_index=True)[1]  # each robot's last message
         rows = rows[len(rows) - 1 - last]
-        who, src = inbox.dst[rows], inbox.src[rows]
+        who = inbox.dst[rows]
+        src = inbox.src[rows]
         d = g.range_to(who, src)
         self.gap[who] = d
         v, w = kilobot.wheels(kilobot.follow(d, g.bearing_to(who, src), p), p)
         changed = (v != self.motion_v[who]) | (w != self.motion_w[who])
-        self.motion_v[who], self.motion_w[who] = v, w
+        self.motion_v[who] = v
+        self.motion_w[who] = w
         if changed.any():
             g.drive(v[changed], w[changed], who[changed])
 
@@ -84,7 +86,8 @@ class OrbitPlanetGroup(GroupController):
     period = KILOMBO_TICK
 
     def setup(self) -> None:
-        g, p = self.group, self.params
+        g = self.group
+        p = self.params
         self.streams = [g.robot_rng(i) for i in range(g.n)]
         self.next_tx = np.array([float(s.random()) * p.message_period for s in self.streams])
         self.motion = np.full(g.n, -1)
@@ -92,12 +95,14 @@ class OrbitPlanetGroup(GroupController):
         g.drive(0.0, 0.0)
 
     def step(self) -> None:
-        g, p = self.group, self.params
+        g = self.group
+        p = self.params
         inbox = g.inbox()
         if len(inbox):
             last = np.unique(inbox.dst[::-1], return_index=True)[1]
             rows = len(inbox) - 1 - last
-            who, src = inbox.dst[rows], inbox.src[rows]
+            who = inbox.dst[rows]
+            src = inbox.src[rows]
             d = g.range_to(who, src)
             if p.distance_noise:
                 d = d + np.array([float(self.streams[i].normal(0.0, p.distance_noise)) for i in who.tolist()])

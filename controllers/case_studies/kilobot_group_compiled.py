@@ -23,7 +23,9 @@ class ChainFollowerCompiled(CompiledGroup):
     payload_bytes: ClassVar[int] = 2
 
     def setup(self) -> None:
-        g, p, s = self.group, self.params, self.state
+        g = self.group
+        p = self.params
+        s = self.state
         s["next_tx"] = [float(g.robot_rng(i).random()) * p.message_period for i in range(g.n)]
         s["gap"] = np.nan
         g.drive(s["motion_v"], s["motion_w"])
@@ -45,16 +47,21 @@ class ChainFollowerCompiled(CompiledGroup):
             bearing = bearing_to(k, i, src)
             ahead = abs(bearing) < p.aim
             if d < p.follow_distance:
-                v, w = 0.0, 0.0
+                v = 0.0
+                w = 0.0
             elif ahead:
-                v, w = p.forward_speed, 0.0
+                v = p.forward_speed
+                w = 0.0
             else:
-                v, w = p.turn_speed, p.turn_rate if bearing > 0 else -p.turn_rate
+                v = p.turn_speed
+                w = p.turn_rate if bearing > 0 else -p.turn_rate
             if v != s[i].motion_v or w != s[i].motion_w:
                 drive(k, i, v, w)
-            s[i].motion_v, s[i].motion_w = v, w
+            s[i].motion_v = v
+            s[i].motion_w = w
         for i in range(n):
             if s[i].next_tx <= k.now and k.alive[i]:
                 s[i].next_tx += p.message_period * math.ceil((k.now - s[i].next_tx) / p.message_period + 1e-12)
                 row = broadcast(k, i)  # its node id, two bytes little-endian
-                row[0], row[1] = (k.me + i) & 0xFF, ((k.me + i) >> 8) & 0xFF
+                row[0] = (k.me + i) & 0xFF
+                row[1] = ((k.me + i) >> 8) & 0xFF

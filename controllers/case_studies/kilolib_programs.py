@@ -128,7 +128,8 @@ class ChainRobot(Mover):
         return dist if self.kilo_ticks - t <= 32 else 255
 
     def must_wait(self) -> bool:
-        ahead, behind = self.distance_to(self.kilo_uid - 1), self.distance_to(self.kilo_uid + 1)
+        ahead = self.distance_to(self.kilo_uid - 1)
+        behind = self.distance_to(self.kilo_uid + 1)
         return (self.kilo_uid > 0 and ahead < self.params.d_min) or (behind != 255 and behind > self.params.d_max)
 
 

@@ -125,7 +125,8 @@ def distance_to(s, k, uid: int) -> int:
 @njit(cache=True, inline="always")
 def must_wait(s, k) -> bool:
     uid = kilo_uid(k)
-    ahead, behind = distance_to(s, k, uid - 1), distance_to(s, k, uid + 1)
+    ahead = distance_to(s, k, uid - 1)
+    behind = distance_to(s, k, uid + 1)
     return (uid > 0 and ahead < k.params.d_min) or (behind != 255 and behind > k.params.d_max)
 
 

@@ -145,7 +145,8 @@ class CompiledController(Controller):
         message = (self._inbound, 0, 0.0, b"", 0.0)
         bound = {}
         for name in type(self).callbacks:
-            entry, full = getattr(self.entries, f"{name}_one"), (*args, *message) if name == "on_message" else args
+            entry = getattr(self.entries, f"{name}_one")
+            full = (*args, *message) if name == "on_message" else args
             try:
                 with warnings.catch_warnings():  # numba's warnings on the way to a refusal are noise
                     warnings.simplefilter("ignore", NumbaWarning)

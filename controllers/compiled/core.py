@@ -53,7 +53,9 @@ Msg = namedtuple("Msg", ["src", "t", "length", "payload", "rssi_dbm"])
 """A received message: sender, receive time (s), true length (bytes), its first `payload_bytes` bytes
 (zero-padded), and the received signal strength (dBm)."""
 
-NO_COMMAND, DRIVE, VELOCITY = 0, 1, 2
+NO_COMMAND = 0
+DRIVE = 1
+VELOCITY = 2
 BROADCAST_DST = -1
 OUTBOX = 16
 """Messages one row may make in one call."""
@@ -117,14 +119,20 @@ def no_motors(k: Ctl) -> None:
 def drive_row(k: Ctl, i: int, v: float, w: float) -> None:
     """Row i drives at v (m/s) turning at w (rad/s), as robot.drive (the last motion command wins)."""
     c = k.cmd[i]
-    c[0], c[1], c[2], c[3] = DRIVE, v, w, 0.0
+    c[0] = DRIVE
+    c[1] = v
+    c[2] = w
+    c[3] = 0.0
 
 
 @njit(cache=True, inline="always")
 def velocity_row(k: Ctl, i: int, vx: float, vy: float, vz: float) -> None:
     """Row i's velocity in its own frame (m/s), as robot.set_velocity."""
     c = k.cmd[i]
-    c[0], c[1], c[2], c[3] = VELOCITY, vx, vy, vz
+    c[0] = VELOCITY
+    c[1] = vx
+    c[2] = vy
+    c[3] = vz
 
 
 @njit(cache=True, inline="always")
@@ -134,7 +142,8 @@ def _message(k: Ctl, i: int, dst: int) -> np.ndarray:
         raise ValueError("a compiled call made more messages than its outbox holds (core.OUTBOX a robot)")
     if not 0 <= i < len(k.cmd):
         raise ValueError("broadcast/send: the row is not one of this call's robots")
-    k.out_src[n], k.out_dst[n] = i, dst
+    k.out_src[n] = i
+    k.out_dst[n] = dst
     k.out_n[0] = n + 1
     row = k.out_payload[n]
     row[:] = 0
@@ -169,7 +178,9 @@ def range_row(k: Ctl, i: int, node: int) -> float:
     me = k.me + i
     _posed(k, me, node)
     p = k.pos
-    d0, d1, d2 = p[node, 0] - p[me, 0], p[node, 1] - p[me, 1], p[node, 2] - p[me, 2]
+    d0 = p[node, 0] - p[me, 0]
+    d1 = p[node, 1] - p[me, 1]
+    d2 = p[node, 2] - p[me, 2]
     return math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
 
 
@@ -239,7 +250,9 @@ def append_record(rec_i: np.ndarray, rec_v: np.ndarray, rec_n: np.ndarray, t_ns:
     n = rec_n[0]
     if n >= len(rec_v):
         raise ValueError("a compiled callback left more records than its buffer holds (core.RECORDS; group.RECORDS a step)")
-    rec_i[n, 0], rec_i[n, 1], rec_i[n, 2] = t_ns, node, ch
+    rec_i[n, 0] = t_ns
+    rec_i[n, 1] = node
+    rec_i[n, 2] = ch
     rec_v[n] = value
     rec_n[0] = n + 1
 
@@ -320,6 +333,8 @@ def _every(k, name, period, phase):
             raise ValueError("a compiled callback started more timers than its buffer holds (core.TIMERS)")
         if not period > 0.0:
             raise ValueError("every(k, name, period, phase): period must be > 0 seconds")
-        k.timers[n, 0], k.timers[n, 1], k.timers[n, 2] = number, period, phase
+        k.timers[n, 0] = number
+        k.timers[n, 1] = period
+        k.timers[n, 2] = phase
         k.timer_n[0] = n + 1
     return impl

@@ -108,7 +108,8 @@ _PARAMS: dict[Any, tuple[np.dtype, tuple]] = {}
 
 
 def _params_layout(params: Any) -> tuple[np.dtype, tuple]:
-    fields, values = [], []
+    fields = []
+    values = []
     for f in dataclasses.fields(params):
         v = getattr(params, f.name)
         if not isinstance(v, (bool, int, float)):
@@ -131,10 +132,13 @@ class Motion:
         def pivot(left: bool) -> tuple[float, float, float]:
             w = p.turn_rate if left else -p.turn_rate
             a = math.radians(p.leg_angle_deg)
-            px, py = p.leg_radius * math.cos(a), p.leg_radius * math.sin(a) * (1.0 if left else -1.0)
-            vx, vy = w * py, -w * px
+            px = p.leg_radius * math.cos(a)
+            py = p.leg_radius * math.sin(a) * (1.0 if left else -1.0)
+            vx = w * py
+            vy = -w * px
             half = -0.5 * w * p.motion_dt
-            c, s = math.cos(half), math.sin(half)
+            c = math.cos(half)
+            s = math.sin(half)
             return w * p.motion_dt, c * vx - s * vy, s * vx + c * vy
         return Motion(p.forward_speed, pivot(True), pivot(False))
 

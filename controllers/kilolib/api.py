@@ -169,10 +169,13 @@ class KiloProgram(Controller):
             return
         w = p.turn_rate if left else -p.turn_rate
         a = math.radians(p.leg_angle_deg)
-        px, py = p.leg_radius * math.cos(a), p.leg_radius * math.sin(a) * (1.0 if left else -1.0)
-        vx, vy = w * py, -w * px  # the centre's velocity turning about the leg (body frame)
+        px = p.leg_radius * math.cos(a)
+        py = p.leg_radius * math.sin(a) * (1.0 if left else -1.0)
+        vx = w * py
+        vy = -w * px  # the centre's velocity turning about the leg (body frame)
         half = -0.5 * w * p.motion_dt  # the turn applies first: take the chord at the middle heading
-        c, s = math.cos(half), math.sin(half)
+        c = math.cos(half)
+        s = math.sin(half)
         self.robot.turn(w * p.motion_dt)
         self.robot.set_velocity(c * vx - s * vy, s * vx + c * vy)
         self._moving = True

@@ -44,5 +44,6 @@ class ObstacleAvoider(RandomWalk):
         p = self.params
         turn, vx, vy = avoid(self._angles, self._read(), *self.propose(), self._half_fov, self._safe, p.turn_rate, dt)
         self.robot.turn(turn)
-        self._vx, self._vy = vx, vy
+        self._vx = vx
+        self._vy = vy
         self.robot.set_velocity(vx, vy if self._sideways else 0.0, 0.0)

@@ -14,7 +14,10 @@ from numba import njit
 def clear_ahead(angles: np.ndarray, d: np.ndarray, travel: float, half_fov: float, safe: float) -> bool:
     """Whether every ray within half_fov of `travel` (or, when none is, the rays closest to it) reads
     at least `safe`; the rays' angles relative to travel wrapped as numpy's remainder wraps them."""
-    front_min, near_min, near_gap, any_front = np.inf, np.inf, np.inf, False
+    front_min = np.inf
+    near_min = np.inf
+    near_gap = np.inf
+    any_front = False
     for k in range(len(angles)):
         gap = abs(np.remainder(angles[k] - travel + math.pi, 2 * math.pi) - math.pi)
         if gap <= half_fov:
@@ -22,7 +25,8 @@ def clear_ahead(angles: np.ndarray, d: np.ndarray, travel: float, half_fov: floa
             if d[k] < front_min or d[k] != d[k]:  # a NaN wins and stays, as in numpy's min
                 front_min = d[k]
         if gap < near_gap:
-            near_gap, near_min = gap, d[k]
+            near_gap = gap
+            near_min = d[k]
         elif gap == near_gap and (d[k] < near_min or d[k] != d[k]):
             near_min = d[k]
     return (front_min if any_front else near_min) >= safe
@@ -37,7 +41,10 @@ def avoid(angles: np.ndarray, d: np.ndarray, turn: float, vx: float, vy: float, 
     travel = turn + (math.atan2(vy, vx) if (vx != 0.0 or vy != 0.0) else 0.0)
     if clear_ahead(angles, d, travel, half_fov, safe):
         return turn, vx, vy
-    left, right, n_left, n_right = 0.0, 0.0, 0, 0
+    left = 0.0
+    right = 0.0
+    n_left = 0
+    n_right = 0
     for k in range(len(angles)):
         if np.remainder(angles[k] - travel + math.pi, 2 * math.pi) - math.pi > 0:
             left += d[k]
@@ -56,7 +63,9 @@ def group_rule(angles: np.ndarray, d: np.ndarray, turn: np.ndarray, vx: np.ndarr
                safe: float, turn_rate: float, dt: float) -> tuple:
     """`avoid` for every robot (row of d)."""
     n = len(turn)
-    out_turn, out_vx, out_vy = np.empty(n), np.empty(n), np.empty(n)
+    out_turn = np.empty(n)
+    out_vx = np.empty(n)
+    out_vy = np.empty(n)
     for i in range(n):
         out_turn[i], out_vx[i], out_vy[i] = avoid(angles, d[i], turn[i], vx[i], vy[i], half_fov, safe, turn_rate, dt)
     return out_turn, out_vx, out_vy

@@ -35,7 +35,8 @@ class ObstacleAvoiderGroup(RandomWalkGroup):
         self._last_step: float | None = None
 
     def step(self) -> None:
-        g, p = self.group, self.params
+        g = self.group
+        p = self.params
         now = self.now
         dt = now - self._last_step if self._last_step is not None else 0.0
         self._last_step = now

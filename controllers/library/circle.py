@@ -35,7 +35,8 @@ class CircleGroup(GroupController):
     period = 0.02
 
     def setup(self) -> None:
-        g, p = self.group, self.params
+        g = self.group
+        p = self.params
         start = g.positions()
         self._centre = start[:, :2] - np.array([p.radius, 0.0])
         self._z = p.height + p.height_step * np.arange(g.n)

@@ -41,7 +41,9 @@ class RandomWalk(Controller):
         noise = self._noise
         if not noise:
             noise.extend(reversed(self.rng.standard_normal(self.NOISE_BLOCK).tolist()))
-        dh, dx, dy = noise.pop(), noise.pop(), noise.pop()
+        dh = noise.pop()
+        dx = noise.pop()
+        dy = noise.pop()
         vx = self._vx + p.velocity_sigma * dx
         vy = self._vy + p.velocity_sigma * dy
         speed = math.hypot(vx, vy)
@@ -54,5 +56,6 @@ class RandomWalk(Controller):
     def step(self) -> None:
         turn, vx, vy = self.propose()
         self.robot.turn(turn)
-        self._vx, self._vy = vx, vy
+        self._vx = vx
+        self._vy = vy
         self.robot.set_velocity(vx, vy if self.robot.moves_sideways else 0.0, 0.0)

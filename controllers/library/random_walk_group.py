@@ -64,7 +64,8 @@ class RandomWalkGroup(GroupController):
         g = self.group
         turn, vx, vy = self.propose()
         g.turn(turn)
-        self.vx, self.vy = vx, vy
+        self.vx = vx
+        self.vy = vy
         g.set_velocity(vx, vy if g.moves_sideways else 0.0, 0.0)
 
 
@@ -76,7 +77,8 @@ class InstrumentSwarm(RandomWalkGroup):
 
     def setup(self) -> None:
         super().setup()
-        g, p = self.group, self.params
+        g = self.group
+        p = self.params
         self.heading_reading = np.zeros(g.n)
         self.payload = bytes(i % 255 + 1 for i in range(p.message_bytes))
         self.next_read = self.rng.uniform(0.0, p.sensor_period, g.n)
@@ -84,7 +86,9 @@ class InstrumentSwarm(RandomWalkGroup):
 
     def step(self) -> None:
         super().step()
-        p, g, now = self.params, self.group, self.now
+        p = self.params
+        g = self.group
+        now = self.now
         due = np.nonzero(self.next_read <= now)[0]
         if len(due):
             self.heading_reading[due] = g.read("compass", due)

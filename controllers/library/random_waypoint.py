@@ -47,12 +47,14 @@ class RandomWaypoint(Controller):
     def _depart(self) -> None:
         p = self.params
         x0, y0, x1, y1 = p.area
-        tx, ty = float(self.rng.uniform(x0, x1)), float(self.rng.uniform(y0, y1))
+        tx = float(self.rng.uniform(x0, x1))
+        ty = float(self.rng.uniform(y0, y1))
         speed = float(self.rng.uniform(p.speed_min, p.speed_max))
         pos = self.robot.position
         if self.target is not None:
             self.rest_miss_m = math.hypot(self.target[0] - float(pos[0]), self.target[1] - float(pos[1]))
-        dx, dy = tx - float(pos[0]), ty - float(pos[1])
+        dx = tx - float(pos[0])
+        dy = ty - float(pos[1])
         self.target = (tx, ty)
         self.robot.set_heading(math.atan2(dy, dx))
         self.robot.set_velocity(speed, 0.0, 0.0)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 MAGIC = 0xB7
-TOPIC, TABLE, GROUPS = b"t", b"v", b"g"
+TOPIC = b"t"
+TABLE = b"v"
+GROUPS = b"g"
 BUZZ_BUDGET = 250
 """Bytes per frame in ROSBuzz's XBee setting (paper 004): the default budget."""
 
@@ -30,14 +32,16 @@ def kind_of(payload: bytes) -> bytes | None:
 def pack(head: bytes, items: Iterable[bytes], budget: int) -> Iterator[tuple[bytes, int]]:
     """(frame, items in it): frames of at most `budget` bytes, each `head` and as many whole items
     as fit, in order. An item that cannot fit even alone raises ValueError naming the sizes."""
-    frame, count = bytearray(head), 0
+    frame = bytearray(head)
+    count = 0
     for item in items:
         if len(head) + len(item) > budget:
             raise ValueError(f"an entry of {len(item)} bytes does not fit a {budget}-byte frame with its "
                              f"{len(head)}-byte header; make the value smaller or raise the swarm's budget")
         if len(frame) + len(item) > budget:
             yield bytes(frame), count
-            frame, count = bytearray(head), 0
+            frame = bytearray(head)
+            count = 0
         frame += item
         count += 1
     if count:

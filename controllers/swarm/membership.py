@@ -58,7 +58,8 @@ class Membership:
         return frames.pack(frames.header(frames.GROUPS), items, budget)
 
     def absorb(self, payload: bytes) -> int:
-        news, i = 0, 2
+        news = 0
+        i = 2
         while i < len(payload):
             (robot, version, groups), i = codec.decode_at(payload, i)
             news += self.merge(robot, version, frozenset(groups))

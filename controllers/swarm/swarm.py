@@ -32,7 +32,8 @@ class SwarmGroup:
     """Swarm group `gid` as seen by one robot."""
 
     def __init__(self, swarm: Swarm, gid: int) -> None:
-        self._swarm, self.gid = swarm, gid
+        self._swarm = swarm
+        self.gid = gid
 
     def join(self) -> None:
         m = self._swarm.membership
@@ -64,7 +65,8 @@ class Swarm:
         self.me = controller.id
         self.budget = budget
         self.frames_per_gossip = frames_per_gossip
-        self.range_noise_m, self.bearing_noise_rad = range_noise_m, bearing_noise_rad
+        self.range_noise_m = range_noise_m
+        self.bearing_noise_rad = bearing_noise_rad
         self.membership = Membership(self.me)
         self.tables: dict[str, VirtualStigmergy] = {}
         self._listeners: dict[str, list[Listener]] = {}

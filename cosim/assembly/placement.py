@@ -21,7 +21,8 @@ def start_positions(s: Scenario, gi: int, rng: np.random.Generator, mapper: Mapp
 
 
 def _check_inside_arena(s: Scenario, gi: int, starts: np.ndarray, mapper: Mapper) -> None:
-    lo, hi = np.array(s.world.arena_lower), np.array(s.world.arena_upper)
+    lo = np.array(s.world.arena_lower)
+    hi = np.array(s.world.arena_upper)
     outside = np.nonzero(np.any((starts < lo) | (starts > hi), axis=1))[0]
     if len(outside):
         k = int(outside[0])

@@ -86,7 +86,8 @@ def make_world(s: Scenario, batteries: Batteries | None = None) -> World:
 
 def _groups(s: Scenario) -> dict[str, tuple[int, int]]:
     """Each group's (first node, count)."""
-    groups, node = {}, 0
+    groups = {}
+    node = 0
     for g in s.groups:
         groups[g.name] = (node, g.count)
         node += g.count

@@ -67,7 +67,8 @@ class Delivery:
 def _outcomes(d: Delivery, ev: NetEvents) -> None:
     """on_outcome for each unicast status whose sender hears outcomes, with the reason of the
     destination's drop row for that frame (the backends write both at the same instant)."""
-    wants, alive = d.population.hears_outcomes, d.population.alive_list
+    wants = d.population.hears_outcomes
+    alive = d.population.alive_list
     mine = [st for st in ev.tx_status if wants[st.src] and alive[st.src]]
     if not mine:
         return
@@ -95,9 +96,11 @@ def _hear(d: Delivery, ev: NetEvents) -> None:
 def _to_controllers(d: Delivery, ev: NetEvents, rows: np.ndarray) -> None:
     """on_message for each listening receiver, in row order (columns read once, as Python lists)."""
     ctrls = d.population.controllers
-    dst, src = ev.dst[rows].tolist(), ev.src[rows].tolist()
+    dst = ev.dst[rows].tolist()
+    src = ev.src[rows].tolist()
     t_ns = [ev.t_ns] * len(rows) if ev.rx_t_ns is None else ev.rx_t_ns[rows].tolist()
-    rssi, snr = ev.rssi_dbm[rows].tolist(), ev.snr_db[rows].tolist()
+    rssi = ev.rssi_dbm[rows].tolist()
+    snr = ev.snr_db[rows].tolist()
     lqi = [None] * len(rows) if ev.lqi is None else [q if q >= 0 else None for q in ev.lqi[rows].tolist()]
     names = d.interface_names
     iface = [names[0]] * len(rows) if ev.iface is None else [names[i] for i in ev.iface[rows].tolist()]

@@ -180,17 +180,21 @@ class EventEngine:
                 if tx.sent:
                     tx.sent = False
                     net_next = _or(net.next_event_ns(), never)
-            if net is not None:
-                while True:
-                    reached, ev = net.advance(end_ns)
-                    if ev is None:
-                        break
-                    clock.now_ns = reached
-                    deliver(ev)
-            clock.now_ns = end_ns
+            self.finish_at(end_ns)
         finally:
             sim.counters.events += events
             sim.counters.wall_network_s += wall_net
+
+    def finish_at(self, end_ns: int) -> None:
+        """The network's deliveries after the last queued event, up to `end_ns`, where the clock stops."""
+        sim = self.sim
+        while sim.net is not None:
+            reached, ev = sim.net.advance(end_ns)
+            if ev is None:
+                break
+            sim.clock.now_ns = reached
+            sim.delivery(ev)
+        sim.clock.now_ns = end_ns
 
 
 def _or(value: int | None, default: int) -> int:

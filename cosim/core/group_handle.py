@@ -96,8 +96,10 @@ class SimGroup:
             self._payloads.append(IndexedPayloads(payloads, rows))
 
     def inbox(self) -> Inbox:
-        chunks, payloads = self._chunks, self._payloads
-        self._chunks, self._payloads = [], []
+        chunks = self._chunks
+        payloads = self._payloads
+        self._chunks = []
+        self._payloads = []
         if not chunks:
             return Inbox(_EMPTY_I, _EMPTY_I, _EMPTY_F, _EMPTY_F, _EMPTY_F, [], np.zeros(0, np.int8))
         cols = [np.concatenate(c) if len(chunks) > 1 else c[0] for c in zip(*chunks)]
@@ -106,7 +108,8 @@ class SimGroup:
 
     def end_tick(self) -> None:
         """Forget what the controller did not read this tick (the inbox holds one tick's messages)."""
-        self._chunks, self._payloads = [], []
+        self._chunks = []
+        self._payloads = []
 
     # -- commands --------------------------------------------------------------------------------
     def _wheeled(self) -> bool:

@@ -74,7 +74,8 @@ class _Section:
     def __exit__(self, *exc: object) -> None:
         _Section.depth -= 1
         if _Section.depth == 0 and _Section.pending is not None:
-            pending, _Section.pending = _Section.pending, None
+            pending = _Section.pending
+            _Section.pending = None
             raise pending
 
 

@@ -61,7 +61,9 @@ class NeighborTable:
         self._kr[at[old]] = rssi[old]
         new = ~old
         if new.any():  # pairs never heard before (few, once a swarm has settled): each one's last row
-            keys, times, rssi = keys[new], times[new], rssi[new]
+            keys = keys[new]
+            times = times[new]
+            rssi = rssi[new]
             last = len(keys) - 1 - np.unique(keys[::-1], return_index=True)[1]
             merged = np.concatenate([self._keys, keys[last]])
             order = np.argsort(merged, kind="stable")

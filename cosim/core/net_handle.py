@@ -97,7 +97,8 @@ class NetHandle:
         """Every node's position (n, 3) and heading (rad), by node id: the world's own arrays, which
         range_to and bearing_to read (compiled controllers measure from them). Read only."""
         w = self._sim.world
-        pos, heading = w.positions(), w.active_heading
+        pos = w.positions()
+        heading = w.active_heading
         if not self._poses or self._poses[0] is not pos or self._poses[1] is not heading:
             self._poses = (pos, heading, read_only(pos), read_only(heading))  # the same views while the arrays last
         return self._poses[2], self._poses[3]
@@ -123,6 +124,7 @@ class NetHandle:
             return []
         w = sim.world
         me = np.full(len(src), self.node)
-        rng, bearing = ranges(w.positions(), me, src), bearings(w.positions(), w.headings(), me, src)
+        rng = ranges(w.positions(), me, src)
+        bearing = bearings(w.positions(), w.headings(), me, src)
         age = (sim.clock.now_ns - t) / NS_PER_S
         return [Neighbor(*row) for row in zip(src.tolist(), rng.tolist(), bearing.tolist(), rssi.tolist(), age.tolist())]

@@ -20,8 +20,10 @@ class Reports:
 
     def __init__(self, sampler: Sampler, duration_ns: int, sample_every_ns: int, progress_every_ns: int,
                  sampling: bool) -> None:
-        self.sampler, self.duration_ns = sampler, duration_ns
-        self.sample_every_ns, self.progress_every_ns = sample_every_ns, progress_every_ns
+        self.sampler = sampler
+        self.duration_ns = duration_ns
+        self.sample_every_ns = sample_every_ns
+        self.progress_every_ns = progress_every_ns
         self.next_sample = 0 if sampling else NEVER
         self.next_progress = 0
         self.progress: ProgressFn | None = None
@@ -30,7 +32,8 @@ class Reports:
     def start(self, progress: ProgressFn | None, wall0: float) -> None:
         """From the timeline's start: progress goes to `progress` (None: nowhere), wall time counted
         from perf_counter() `wall0`."""
-        self.progress, self.wall0 = progress, wall0
+        self.progress = progress
+        self.wall0 = wall0
 
     def next_ns(self) -> int:
         """The next instant something is reported, or NEVER."""

@@ -17,8 +17,13 @@ class Sampler:
 
     def __init__(self, recorder: Recorder, world: World, alive: np.ndarray, batteries: Batteries | None,
                  neighbor_table: NeighborTable | None, counters: Counters, neighbor_timeout_ns: int) -> None:
-        self.recorder, self.world, self.alive, self.batteries = recorder, world, alive, batteries
-        self.neighbor_table, self.counters, self.neighbor_timeout_ns = neighbor_table, counters, neighbor_timeout_ns
+        self.recorder = recorder
+        self.world = world
+        self.alive = alive
+        self.batteries = batteries
+        self.neighbor_table = neighbor_table
+        self.counters = counters
+        self.neighbor_timeout_ns = neighbor_timeout_ns
 
     def sample(self, t_ns: int) -> None:
         w = self.world

@@ -118,7 +118,8 @@ class EventQueue:
     def pop(self) -> Entry:
         if self._unsettled:
             self._settle()
-        ring, heap = self._ring_entry, self._heap
+        ring = self._ring_entry
+        heap = self._heap
         if ring is not None and (not heap or ring < heap[0]):
             self._ring_entry = None  # its action (_fire_ring) sets the next
             return ring
@@ -127,7 +128,8 @@ class EventQueue:
     def peek(self) -> Entry | None:
         """The first event, left in the queue; None when it is empty."""
         self._settle()
-        ring, heap = self._ring_entry, self._heap
+        ring = self._ring_entry
+        heap = self._heap
         if ring is not None and (not heap or ring < heap[0]):
             return ring
         return heap[0] if heap else None
@@ -135,7 +137,8 @@ class EventQueue:
     def peek_time(self) -> int | None:
         if self._unsettled:
             self._settle()
-        ring, heap = self._ring_entry, self._heap
+        ring = self._ring_entry
+        heap = self._heap
         if heap:
             first = heap[0]
             return ring[0] if ring is not None and ring < first else first[0]
@@ -158,7 +161,8 @@ class EventQueue:
         the last of them (0 unless the first event is `tick` at t_ns + dt_ns); at most up to end_ns.
         The next event after the first is one of its two children in the heap, or the rings' event."""
         self._settle()
-        heap, ring = self._heap, self._ring_entry
+        heap = self._heap
+        ring = self._ring_entry
         if not heap or heap[0][3] is not tick or heap[0][0] != t_ns + dt_ns or (ring is not None and ring < heap[0]):
             return 0
         limit = end_ns

@@ -36,25 +36,31 @@ def next_timer(tt: np.ndarray, ts: np.ndarray, start: np.ndarray, cur: np.ndarra
                python: bool) -> int:
     """The ring whose head runs first, earliest time then earliest queued, among the PYTHON rings
     (python) or the others; -1 if none. (The arrays come one by one: a tuple's field costs a reference count.)"""
-    best, bt, bs = -1, INF, INF
+    best = -1
+    bt = INF
+    bs = INF
     for r in range(len(start)):
         if live[r] == 0 or (kind[r] == PYTHON) != python:
             continue
         k = start[r] + cur[r]
         if tt[k] < bt or (tt[k] == bt and ts[k] < bs):
-            best, bt, bs = r, tt[k], ts[k]
+            best = r
+            bt = tt[k]
+            bs = ts[k]
     return best
 
 
 @njit(cache=True, inline="always")
 def other_rings(tt: np.ndarray, ts: np.ndarray, start: np.ndarray, cur: np.ndarray, live: np.ndarray, ring: int) -> tuple:
     """(time, sequence) of the earliest head of every ring but `ring`, of any kind (INF, INF if none)."""
-    bt, bs = INF, INF
+    bt = INF
+    bs = INF
     for r in range(len(start)):
         if r != ring and live[r]:
             k = start[r] + cur[r]
             if tt[k] < bt or (tt[k] == bt and ts[k] < bs):
-                bt, bs = tt[k], ts[k]
+                bt = tt[k]
+                bs = ts[k]
     return bt, bs
 
 
@@ -88,8 +94,16 @@ def fire_python(slots: np.ndarray, rings: np.ndarray, state: np.ndarray, alive: 
     (-1, INF, INF if none); with r = -1 nothing fires, the next is only found. `slots` and `rings`
     are the record's blocks (borrowed: their eleven views then count no references)."""
     slots, rings, state, alive = borrow((slots, rings, state, alive))
-    tt, ts, tn, off = slots[0], slots[1], slots[2], slots[3]
-    start, length, cur, period, kind, live = rings[0], rings[1], rings[2], rings[3], rings[4], rings[5]
+    tt = slots[0]
+    ts = slots[1]
+    tn = slots[2]
+    off = slots[3]
+    start = rings[0]
+    length = rings[1]
+    cur = rings[2]
+    period = rings[3]
+    kind = rings[4]
+    live = rings[5]
     k = -1
     if r >= 0:
         state[0] = seq
@@ -117,7 +131,10 @@ def build(t: np.ndarray, seq: np.ndarray, node: np.ndarray, period: np.ndarray, 
     cut wherever its times would span more than a period. Returns them and, per new slot, the given
     slot it holds (to carry the actions along)."""
     order = np.lexsort((seq, t, kind, period))
-    t, seq, period, kind = t[order], seq[order], period[order], kind[order]
+    t = t[order]
+    seq = seq[order]
+    period = period[order]
+    kind = kind[order]
     n = len(order)
     first = np.zeros(n, bool)
     if n:
@@ -127,7 +144,8 @@ def build(t: np.ndarray, seq: np.ndarray, node: np.ndarray, period: np.ndarray, 
         begin = 0
         for j in range(1, n):  # a cut where the span from the ring's first slot passes a period
             if first[j] or t[j] - t[begin] > period[j]:
-                first[j], begin = True, j
+                first[j] = True
+                begin = j
     starts = np.flatnonzero(first)
     lengths = np.diff(np.append(starts, n))
     slots = np.stack([t, seq, node[order], np.zeros(n, np.int64), arg[order]]).astype(np.int64).reshape(5, n)
@@ -174,7 +192,8 @@ class TimerRings:
     def settle(self) -> None:
         """Rebuild the rings from their live slots and the timers added since, with the kinds of the
         current role (the record is new: a loop holding the old one takes it again)."""
-        R, add = self.record, self._pending
+        R = self.record
+        add = self._pending
         live = np.flatnonzero(R.t != INF)  # (a cancelled slot stays until its time: it is an event then)
         acts = [self.actions[k] for k in live.tolist()] + [p[4] for p in add]
         nodes = np.concatenate([self._nodes[live], np.array([p[3] for p in add], np.int64)])

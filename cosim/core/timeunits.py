@@ -68,7 +68,8 @@ def parse_duration_ns(value: object) -> int:
         match = _DURATION_RE.match(value)
         if not match:
             raise DurationError(f"cannot read {value!r} as a duration; use seconds or '<number> <ns|us|ms|s|min|h|Hz>'")
-        number, unit = match.group(1), match.group(2) or "s"
+        number = match.group(1)
+        unit = match.group(2) or "s"
         quantity = _to_fraction(number)
         if unit.lower() == "hz":
             if quantity <= 0:

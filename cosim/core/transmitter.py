@@ -75,7 +75,9 @@ class Transmitter:
             return out
         if not live.all():
             keep = live.tolist()
-            srcs, dsts, payloads = srcs[live], dsts[live], [p for p, k in zip(payloads, keep) if k]
+            srcs = srcs[live]
+            dsts = dsts[live]
+            payloads = [p for p, k in zip(payloads, keep) if k]
         now = self._clock.now_ns
         if self._multi is not None:
             tx = self._multi.send_many_on(iface, srcs, dsts, payloads, now)

@@ -15,7 +15,9 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
-    run_dir, source, command = Path(argv[0]).absolute(), argv[1], json.loads(argv[2])
+    run_dir = Path(argv[0]).absolute()
+    source = argv[1]
+    command = json.loads(argv[2])
     import yaml
 
     from cosim.core.progress import startup_phases

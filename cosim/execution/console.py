@@ -52,7 +52,11 @@ class ConsoleStream(io.TextIOBase):
     """A text stream whose complete lines go, marked, to `pipe` and `keep` (and unmarked to `also`)."""
 
     def __init__(self, name: str, clock: Clock, pipe: TextIO, keep: TextIO, also: TextIO | None = None) -> None:
-        self.name, self.clock, self.pipe, self.keep, self.also = name, clock, pipe, keep, also
+        self.name = name
+        self.clock = clock
+        self.pipe = pipe
+        self.keep = keep
+        self.also = also
         self._partial = ""
 
     def writable(self) -> bool:
@@ -125,7 +129,8 @@ def install(clock: Clock, pipe: TextIO, keep: TextIO) -> tuple[ConsoleStream, Co
     child's stderr file), and logging writes there: controllers' from INFO on, libraries' warnings."""
     out = ConsoleStream("stdout", clock, pipe, keep)
     err = ConsoleStream("stderr", clock, pipe, keep, also=sys.stderr)
-    sys.stdout, sys.stderr = out, err
+    sys.stdout = out
+    sys.stderr = err
     handler = logging.StreamHandler(err)
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     handler.addFilter(_ShowControllers())

@@ -52,6 +52,18 @@ def run(
         return dataclasses.replace(result, directory=stage.publish(result.status))
 
 
+def _interrupted(exc: KeyboardInterrupt, signalled: bool, sim: Simulation | None, directory: Path) -> tuple[str, str]:
+    """The status and error of a run a KeyboardInterrupt ended: interrupted when a signal came (Ctrl-C,
+    SIGTERM), failed when the run's own code raised it (its traceback written as for any failure)."""
+    if not signalled and sim is not None:
+        text = traceback.format_exc()
+        _write_quietly(directory / "error.txt", text)
+        return "failed", str(SimulationError.during(exc, sim.clock.now_ns, sim.clock.current_node, text))
+    error = str(exc) if isinstance(exc, Terminated) else "interrupted by the user (Ctrl-C)"
+    log.warning("run %s at t = %.3f s; writing what was computed", error, sim.clock.now_ns / NS_PER_S if sim else 0.0)
+    return "interrupted", error
+
+
 def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = None,
            argv: list[str] | None = None, phase: PhaseFn | None = None,
            built: Callable[[Simulation], None] | None = None) -> RunResult:
@@ -80,23 +92,17 @@ def run_in(scenario: Scenario, directory: Path, progress: ProgressFn | None = No
                 compiling.stop()
             signals.hold()
         except (ScenarioError, SimulationError) as exc:
-            status, error = "failed", str(exc)
+            status = "failed"
+            error = str(exc)
             if isinstance(exc, SimulationError):
                 _write_quietly(directory / "error.txt", exc.traceback_text)
         except KeyboardInterrupt as exc:
-            if not signals.caught and sim is not None:  # no signal came: the run's own code raised it
-                status, text = "failed", traceback.format_exc()
-                error = str(SimulationError.during(exc, sim.clock.now_ns, sim.clock.current_node, text))
-                _write_quietly(directory / "error.txt", text)
-            else:
-                status = "interrupted"
-                error = str(exc) if isinstance(exc, Terminated) else "interrupted by the user (Ctrl-C)"
-                log.warning("run %s at t = %.3f s; writing what was computed", error,
-                            sim.clock.now_ns / NS_PER_S if sim else 0.0)
+            status, error = _interrupted(exc, bool(signals.caught), sim, directory)
         except Exception as exc:  # a bug in a backend: still leave a record
             if not prepared:
                 raise  # the directory cannot be written: nothing to record in
-            status, error = "failed", f"{type(exc).__name__}: {exc}"
+            status = "failed"
+            error = f"{type(exc).__name__}: {exc}"
             _write_quietly(directory / "error.txt", traceback.format_exc())
         signals.hold()
         status, error, metrics, digest, warnings = _finish(sim, scenario, directory, status, error, compiling)
@@ -135,10 +141,12 @@ def _finish(sim: Simulation | None, scenario: Scenario, directory: Path, status:
             _optional("final_state.json", warnings, lambda: write_final_state(sim, scenario, directory, robots))
             failures = [f for ext in sim.extensions for f in ext.failures()]
             if failures and status == "ok":  # the run went on, but the real vehicles did not do what was asked
-                status, error = "failed", "a real vehicle did not do what was asked: " + "; ".join(failures)
+                status = "failed"
+                error = "a real vehicle did not do what was asked: " + "; ".join(failures)
                 log.error("run %s: %s", directory, error)
     except Exception as exc:
-        status, error = "failed", f"{error + '; then ' if error else ''}writing the results failed: {type(exc).__name__}: {exc}"
+        status = "failed"
+        error = f"{error + '; then ' if error else ''}writing the results failed: {type(exc).__name__}: {exc}"
         log.error("run %s: %s", directory, error)
         _write_quietly(directory / "error.txt", traceback.format_exc())
     for w in warnings:

@@ -142,14 +142,16 @@ def _read_back(directory: Path, scenario: Scenario, returncode: int, stderr_path
 def _outcome(directory: Path, recorded: dict) -> RunResult:
     """What the child recorded (status and metrics; the traces stay on disk, unread). Metrics that
     cannot be read back (a full disk) fail the run, saying so, instead of the parent."""
-    status, error = recorded["status"], recorded.get("error")
+    status = recorded["status"]
+    error = recorded.get("error")
     metrics_file = directory / "metrics.json"
     try:
         metrics = json.loads(metrics_file.read_text()) if metrics_file.is_file() else {}
     except (OSError, ValueError) as exc:
         metrics = {}
         if status == "ok":
-            status, error = "failed", f"the run finished but its metrics.json cannot be read back ({exc}); is the disk full?"
+            status = "failed"
+            error = f"the run finished but its metrics.json cannot be read back ({exc}); is the disk full?"
             _write_quietly(lambda: write_status(directory, status, error=error))
     return RunResult(directory, status, metrics, error, metrics.get("trace_sha256"),
                      warnings=tuple(recorded.get("warnings", ())))

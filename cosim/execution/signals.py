@@ -88,7 +88,8 @@ def reclaim() -> list[str]:
     Main thread only, as `interrupts`."""
     if not _active or threading.current_thread() is not threading.main_thread():
         return []
-    handle, taken = _active[0].handle, []
+    handle = _active[0].handle
+    taken = []
     for s in _SIGNALS:
         if signal.getsignal(s) != handle:
             signal.signal(s, handle)

@@ -31,7 +31,8 @@ def warm(path: Path, overrides: dict | None = None) -> Warmed:
     scenario = load(path, overrides)
     short = load(path, {**(overrides or {}), "duration": min(WARM_S, scenario.duration_ns / 1e9),
                         "output.trace.positions_every": None})
-    before, t0 = CLOCK.total_s, time.perf_counter()
+    before = CLOCK.total_s
+    t0 = time.perf_counter()
     sim = build(short)
     watch()
     try:

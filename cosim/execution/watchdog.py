@@ -40,11 +40,16 @@ class Watchdog:
         self._thread.join()
 
     def _watch(self) -> None:
-        seen, since, compiled = self._sim.clock.now_ns, time.monotonic(), CLOCK.so_far()
+        seen = self._sim.clock.now_ns
+        since = time.monotonic()
+        compiled = CLOCK.so_far()
         while not self._done.wait(self._poll_s):
-            now, compiling = self._sim.clock.now_ns, CLOCK.so_far()
+            now = self._sim.clock.now_ns
+            compiling = CLOCK.so_far()
             if now != seen or compiling != compiled:
-                seen, since, compiled = now, time.monotonic(), compiling
+                seen = now
+                since = time.monotonic()
+                compiled = compiling
             elif time.monotonic() - since > self._limit_s:
                 self._stop(now)
                 return

@@ -72,7 +72,8 @@ def log_of(room: np.ndarray, rows: int = 0) -> loop.Log:
 
 def wider_log(netlog: loop.Log) -> loop.Log:
     """`netlog` emptied and grown to twice the rows one delivery wants (netlog.room[0]), kept as it is if it holds them."""
-    want, netlog.room[0] = int(netlog.room[0]), 0
+    want = int(netlog.room[0])
+    netlog.room[0] = 0
     if want <= len(netlog.t):
         return netlog
     log.info("the fused engine's network log grows to %d rows", 2 * want)
@@ -145,7 +146,8 @@ def programs_of(controllers: list, variants: list[tuple], records: int, net: Fas
     least two calls (`records` each at most) between drains; the airtime of a kilolib frame on `net`."""
     index = {v: q for q, v in enumerate(variants)}
     n = len(controllers)
-    prog, slot = np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    prog = np.full(n, -1, dtype=np.int64)
+    slot = np.zeros(n, dtype=np.int64)
     rows: list[list[np.ndarray]] = [[] for _ in variants]
     io = np.zeros(n, IO_DTYPE)
     idle = own_stream(np.random.default_rng(0))  # for robots without compiled code: never drawn from
@@ -172,12 +174,14 @@ def programs_of(controllers: list, variants: list[tuple], records: int, net: Fas
 def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) -> loop.Groups:
     """The compiled groups' parts (their controllers' own state and buffers), and who belongs to which."""
     n = len(sim.population.controllers)
-    group_of, index = np.full(n, -1, np.int64), np.zeros(n, np.int64)
+    group_of = np.full(n, -1, np.int64)
+    index = np.zeros(n, np.int64)
     parts = []
     cfg = net.config
     for g, ctrl in enumerate(groups):
         grp = ctrl.group
-        first, size = int(grp.ids[0]), grp.n
+        first = int(grp.ids[0])
+        size = grp.n
         group_of[first:first + size] = g
         index[first:first + size] = np.arange(size)
         state, values, gens, io, *out, _rec_i, _rec_v, _rec_n = ctrl.fused_parts()
@@ -196,7 +200,8 @@ def controllers_of(controllers: list, variants: list[tuple], net: FastBackend) -
     array per variant (each controller keeps a view of its row), and one call's buffers per variant."""
     index = {v: q for q, v in enumerate(variants)}
     n = len(controllers)
-    ctl, slot = np.full(n, -1, np.int64), np.zeros(n, np.int64)
+    ctl = np.full(n, -1, np.int64)
+    slot = np.zeros(n, np.int64)
     members: list[list] = [[] for _ in variants]
     for i, h in enumerate(controllers):
         if isinstance(h, CompiledController):

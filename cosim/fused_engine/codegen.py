@@ -103,7 +103,8 @@ def _controller_dispatchers(classes: tuple[type, ...]) -> str:
     """`_call_ctl` (a controller's step, number -1, or its timer callback by number) and `_call_ctl_rx`
     (its on_message), each with the call's context and its commands applied, a branch per class."""
     parts = "bodies, radio, flights, netlog, progs, ctls = borrow((bodies, radio, flights, netlog, progs, ctls))"
-    step, rx = [], []
+    step = []
+    rx = []
     for q, cls in enumerate(classes):
         ctx = [line.format(q=q) for line in _CTL]
         calls = [("-1", "step")] if "step" in cls.callbacks else []

@@ -29,7 +29,10 @@ def _motion(cmd: np.ndarray, first: int, cvel: np.ndarray, dslot: np.ndarray, dp
     wait for the latch: World.dpend); the commands then cleared."""
     cmd, cvel, dslot, dpend, dcmd = borrow((cmd, cvel, dslot, dpend, dcmd))
     for r in range(len(cmd)):
-        kind, a, b, c = cmd[r, 0], cmd[r, 1], cmd[r, 2], cmd[r, 3]
+        kind = cmd[r, 0]
+        a = cmd[r, 1]
+        b = cmd[r, 2]
+        c = cmd[r, 3]
         if kind == NO_COMMAND:
             continue
         cmd[r, 0] = NO_COMMAND
@@ -40,7 +43,9 @@ def _motion(cmd: np.ndarray, first: int, cvel: np.ndarray, dslot: np.ndarray, dp
                 raise ValueError("drive: the robot is not a wheeled robot (robot.model: diff_drive, omni or urdf)")
             if not (finite(a) and finite(b)):
                 raise ValueError("drive: v and w must be finite numbers")
-            dpend[k], dcmd[k, 0], dcmd[k, 1] = DRIVE_CMD, a, b
+            dpend[k] = DRIVE_CMD
+            dcmd[k, 0] = a
+            dcmd[k, 1] = b
         elif kind == VELOCITY:
             if not (finite(a) and finite(b) and finite(c)):
                 raise ValueError("set_velocity: vx, vy and vz must be finite numbers")
@@ -49,7 +54,9 @@ def _motion(cmd: np.ndarray, first: int, cvel: np.ndarray, dslot: np.ndarray, dp
             if k >= 0 and b != 0.0:
                 raise ValueError("set_velocity: the robot has a left and a right wheel and cannot move sideways: vy must "
                                  "be 0 (turn with drive)")
-            cvel[i, 0], cvel[i, 1], cvel[i, 2] = a, b, c
+            cvel[i, 0] = a
+            cvel[i, 1] = b
+            cvel[i, 2] = c
             if k >= 0:
                 dpend[k] = STEER_CMD
 
@@ -60,7 +67,10 @@ def _messages(bodies, radio, flights, netlog, parts, first: int, t: int, start: 
     Returns the message that found no room for its frame or its log row (-1: all launched).
     (Borrowed: otherwise each launch counts references to every array of flights, radio and netlog.)"""
     bodies, radio, flights, netlog, parts = borrow((bodies, radio, flights, netlog, parts))
-    alive, src, dst, payload = bodies.alive, parts.out_src, parts.out_dst, parts.out_payload
+    alive = bodies.alive
+    src = parts.out_src
+    dst = parts.out_dst
+    payload = parts.out_payload
     size = payload.shape[1]
     for q in range(start, parts.out_n[0]):
         to = dst[q]
@@ -89,7 +99,8 @@ def apply(bodies, radio, flights, netlog, parts, first: int, t: int, cursor: np.
     bodies, radio, flights, netlog, parts, cursor = borrow((bodies, radio, flights, netlog, parts, cursor))
     if cursor[2] == 0:
         _motion(parts.cmd, first, bodies.cvel, bodies.dslot, bodies.dpend, bodies.dcmd)
-        cursor[2], cursor[3] = 1, 0
+        cursor[2] = 1
+        cursor[3] = 0
     q = _messages(bodies, radio, flights, netlog, parts, first, t, cursor[3])
     if q >= 0:
         cursor[3] = q

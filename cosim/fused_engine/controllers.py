@@ -44,7 +44,10 @@ def apply_ctl(bodies, radio, flights, netlog, ctls, cp: CtlParts, i: int, t: int
     loop gave the call room for a whole outbox first (Log.room), so its messages never wait."""
     bodies, radio, flights, netlog, ctls, cp = borrow((bodies, radio, flights, netlog, ctls, cp))
     cursor = cp.cursor
-    cursor[0], cursor[1], cursor[2], cursor[3] = i, t, 0, 0
+    cursor[0] = i
+    cursor[1] = t
+    cursor[2] = 0
+    cursor[3] = 0
     apply(bodies, radio, flights, netlog, cp, i, t, cursor)
     if cursor[0] >= 0:
         raise ValueError("the fused engine gave a controller's call less room than its outbox holds")
@@ -52,8 +55,12 @@ def apply_ctl(bodies, radio, flights, netlog, ctls, cp: CtlParts, i: int, t: int
         n = ctls.pend_n[0]
         if n >= len(ctls.pend):
             raise ValueError("the fused engine's buffer of timer requests is full")
-        ctls.pend[n, 0], ctls.pend[n, 1], ctls.pend[n, 2], ctls.pend[n, 3] = i, cp.timers[q, 0], cp.timers[q, 1], cp.timers[q, 2]
-        ctls.pend_n[0], ctls.pend_t[0] = n + 1, t
+        ctls.pend[n, 0] = i
+        ctls.pend[n, 1] = cp.timers[q, 0]
+        ctls.pend[n, 2] = cp.timers[q, 1]
+        ctls.pend[n, 3] = cp.timers[q, 2]
+        ctls.pend_n[0] = n + 1
+        ctls.pend_t[0] = t
     cp.timer_n[0] = 0
 
 

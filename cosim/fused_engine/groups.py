@@ -30,7 +30,10 @@ def take(gp: Parts, i: int, src: int, t_ns: int, size: int, frame: np.ndarray) -
     m = gp.in_n[0]
     if m >= len(gp.in_dst):
         return False
-    gp.in_dst[m], gp.in_src[m], gp.in_t[m], gp.in_len[m] = i, src, t_ns / 1e9, size
+    gp.in_dst[m] = i
+    gp.in_src[m] = src
+    gp.in_t[m] = t_ns / 1e9
+    gp.in_len[m] = size
     row = gp.in_payload[m]
     width = len(row)
     for j in range(width):

@@ -29,7 +29,8 @@ list of the pairs that may touch (physics.kinematic.verlet);
 drives and scene as physics.kinematic.compiled's (no scenery: the fused engine takes no obstacles),
 dslot each robot's row in the drives (-1: none); dpend and dcmd the drive commands given since the
 last latch (DriveCommands): per drive 0 none, DRIVE_CMD (v, w in dcmd) or STEER_CMD (generic commands)."""
-DRIVE_CMD, STEER_CMD = 1, 2
+DRIVE_CMD = 1
+STEER_CMD = 2
 
 @njit(cache=True)
 def physics_step(w: World, dt_s: float) -> None:
@@ -53,11 +54,14 @@ def latch(w: World) -> None:
 @njit(cache=True)
 def _latch_drives(w: World) -> None:
     w = borrow(w)
-    d, pend, cmd = w.drives, w.dpend, w.dcmd
+    d = w.drives
+    pend = w.dpend
+    cmd = w.dcmd
     for k in range(len(pend)):
         if pend[k] == DRIVE_CMD:
             half = 0.5 * d.base[k] * cmd[k, 1]
-            d.cmd_wheels[k, 0], d.cmd_wheels[k, 1] = cmd[k, 0] - half, cmd[k, 0] + half
+            d.cmd_wheels[k, 0] = cmd[k, 0] - half
+            d.cmd_wheels[k, 1] = cmd[k, 0] + half
             d.steer[k] = False
         elif pend[k] == STEER_CMD:
             d.steer[k] = True

@@ -49,9 +49,16 @@ in it, and an alive flag per group for their tick timers (a group's timers outli
 step being applied (group, instant, stage, robot; group -1: none) when it paused for frames' room,
 and the group whose inbox is full (-1: none), for Python to grow."""
 
-LOOP, TRANSMIT, MOVE, GROUP, CTIMER = 1, 2, 3, 4, 5
+LOOP = 1
+TRANSMIT = 2
+MOVE = 3
+GROUP = 4
+CTIMER = 5
 """The kinds of the rings the loop runs (timer_rings.PYTHON, 0, is Python's)."""
-STOPPED, ENDED, FULL, NEWTIMER = 0, 1, 2, 3
+STOPPED = 0
+ENDED = 1
+FULL = 2
+NEWTIMER = 3
 DONE = 0
 
 
@@ -100,7 +107,9 @@ def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, r
         (pos, payload, prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg, dist))
     if not crc_ok(payload):
         return
-    dx, dy, dz = pos[src, 0] - pos[me, 0], pos[src, 1] - pos[me, 1], pos[src, 2] - pos[me, 2]
+    dx = pos[src, 0] - pos[me, 0]
+    dy = pos[src, 1] - pos[me, 1]
+    dz = pos[src, 2] - pos[me, 2]
     mm = np.sqrt(dx * dx + dy * dy + dz * dz) * 1000.0
     sigma = noise[prog[me]]
     if sigma:
@@ -144,7 +153,12 @@ def _hand_over(bodies, radio, flights, progs, compiled_groups, ctls, netlog, slo
     src = flights.src
     size = flights.size
     dist = flights.dist
-    pos, payload, prog, slot, noise, gens = bodies.pos, flights.payload, progs.prog, progs.slot, progs.noise, progs.gens
+    pos = bodies.pos
+    payload = flights.payload
+    prog = progs.prog
+    slot = progs.slot
+    noise = progs.noise
+    gens = progs.gens
     states = progs.states
     io = progs.io
     params = progs.params
@@ -153,7 +167,9 @@ def _hand_over(bodies, radio, flights, progs, compiled_groups, ctls, netlog, slo
     rec_n = progs.rec_n
     msg = progs.msg
     mdist = progs.dist
-    group_of, index, n = compiled_groups.group_of, compiled_groups.index, len(alive)
+    group_of = compiled_groups.group_of
+    index = compiled_groups.index
+    n = len(alive)
     for k in range(st[6], len(slots)):
         s = slots[k]
         for j in range(st[7], flights.count[s]):
@@ -171,7 +187,8 @@ def _hand_over(bodies, radio, flights, progs, compiled_groups, ctls, netlog, slo
                                  mdist, me, src[s], t)
             elif group_of[me] >= 0:
                 if not _call_take(group_of[me], compiled_groups, index[me], src[s], t, size[s], payload[s]):
-                    compiled_groups.full[0], status = group_of[me], FULL
+                    compiled_groups.full[0] = group_of[me]
+                    status = FULL
             elif ctls.ctl[me] >= 0:
                 status = _room(flights, progs, ctls, netlog, n)
                 if status == DONE:  # (its compaction may have moved the receivers: q read again)
@@ -180,7 +197,8 @@ def _hand_over(bodies, radio, flights, progs, compiled_groups, ctls, netlog, slo
                     _call_ctl_rx(ctls.ctl[me], bodies, radio, flights, netlog, progs, ctls, me, src[s], t, size[s], payload[s],
                                  rssi)
             if status != DONE:
-                st[6], st[7] = k, j
+                st[6] = k
+                st[7] = j
                 return status
         st[7] = 0
     return DONE
@@ -225,7 +243,9 @@ def _transmit(bodies, radio, flights, progs, netlog, i: int, t: int) -> None:
     frame = flights.payload[s]
     for j in range(9):
         frame[j] = msg.data[j]
-    frame[9], frame[10], frame[11] = msg.type, msg.crc & 0xFF, msg.crc >> 8
+    frame[9] = msg.type
+    frame[10] = msg.crc & 0xFF
+    frame[11] = msg.crc >> 8
     log_row(netlog, t, SEND, i, -1, flights.tx[s], np.nan, 12, 0)
     netlog.counters[SENT] += 1
     _call_txs(progs.prog[i], progs.slot[i], i, t, progs.states, progs.io, progs.gens, progs.params, progs.rec_i, progs.rec_v,
@@ -281,7 +301,10 @@ def _timer(ring: int, t_ring: int, bodies, radio, flights, ring_timers, progs, c
            rec_room: int) -> int:
     """The timer at the head of `ring` (then, for loops and motion, its ring's next ones while nothing
     else comes first), once the buffers have room for its call. DONE, or FULL or NEWTIMER."""
-    kind, counters, alive, fstate = ring_timers.kind[ring], netlog.counters, bodies.alive, flights.state
+    kind = ring_timers.kind[ring]
+    counters = netlog.counters
+    alive = bodies.alive
+    fstate = flights.state
     if kind != MOVE:
         status = _room(flights, progs, ctls, netlog, len(alive))
         if status != DONE:
@@ -303,7 +326,11 @@ def _timer(ring: int, t_ring: int, bodies, radio, flights, ring_timers, progs, c
         return DONE
     i = tn[k]
     if kind == MOVE:
-        io, motion, prog, cvel, chead = progs.io, progs.motion, progs.prog, bodies.cvel, bodies.chead
+        io = progs.io
+        motion = progs.motion
+        prog = progs.prog
+        cvel = bodies.cvel
+        chead = bodies.chead
         move(io, motion, prog, cvel, chead, i)
         counters[EVENTS] += moves(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, alive,
                               timer_limit(clock, fstate, end_ns, stop), io, motion, prog, cvel, chead)
@@ -336,7 +363,8 @@ def advance(stop: np.ndarray, end_ns: int, bodies, radio, flights, ring_timers, 
     rec_room = len(progs.rec_v) - netlog.room[1]
     slot_room = len(flights.live) // 2
     pool_room = len(flights.node) // 2 - len(bodies.alive)  # half free: netstack.fast.air.roomy
-    counters, fstate = netlog.counters, flights.state
+    counters = netlog.counters
+    fstate = flights.state
     tt = ring_timers.t
     ts = ring_timers.seq
     tstart = ring_timers.start
@@ -352,7 +380,8 @@ def advance(stop: np.ndarray, end_ns: int, bodies, radio, flights, ring_timers, 
         t_ring, s_ring = (tt[tstart[ring] + tcur[ring]], ts[tstart[ring] + tcur[ring]]) if ring >= 0 else (INF, INF)
         tq, pq, sq, which = next_event(t_ring, s_ring, clock)
         if tq > end_ns:
-            tq, which = INF, -1
+            tq = INF
+            which = -1
         stopped = stop[0] <= end_ns and before(stop, tq, pq, sq)
         head = stop[0] if stopped else tq
         fa = fstate[4]

@@ -91,7 +91,8 @@ def why_not_fused(s, sim, sensors: list[dict]) -> str | None:
     reason = _robots(sim)
     if reason is not None:
         return reason
-    w, net = sim.world, sim.net
+    w = sim.world
+    net = sim.net
     if any(sp.airframe is not None or sp.omni is not None for sp in w.specs) or w.obstacles or w.wind is not None:
         return "quadrotors, omnidirectional robots, obstacles or wind"
     if not isinstance(net.config.pathloss, UnitDisk) or net.shadows:

@@ -34,7 +34,8 @@ class FusedLoop:
     """Implements cosim.core.coordinator.LoopRunner with the compiled loop (see the module docstring)."""
 
     def run(self, sim: Simulation, end_ns: int) -> None:
-        world, net = sim.world, sim.net
+        world = sim.world
+        net = sim.net
         assert isinstance(world, KinematicWorld) and isinstance(net, FastBackend)
         groups = [g for g in sim.group_controllers if isinstance(g, CompiledGroup)]
         variants = _variants(sim.population.controllers, Program)  # a class with its parameters
@@ -66,7 +67,11 @@ class _Stretches:
 
     def __init__(self, sim: Simulation, module, outputs: _Outputs, world: KinematicWorld, parts: tuple,
                  net: FastBackend) -> None:
-        self.sim, self.module, self.outputs, self.world, self.parts = sim, module, outputs, world, parts
+        self.sim = sim
+        self.module = module
+        self.outputs = outputs
+        self.world = world
+        self.parts = parts
         self.net = net
 
     def _stop(self, end_ns: int) -> tuple[int, int, int]:
@@ -82,8 +87,10 @@ class _Stretches:
         return best
 
     def run(self, end_ns: int) -> None:
-        sim, outputs = self.sim, self.outputs
-        advance, typed_once = self.module.advance, False
+        sim = self.sim
+        outputs = self.outputs
+        advance = self.module.advance
+        typed_once = False
         stop = np.zeros(3, np.int64)
         queue = sim.clock.queue
         while True:
@@ -95,7 +102,8 @@ class _Stretches:
             status = advance(stop, end_ns, bodies, radio, flights, ring_timers, progs, compiled_groups, ctls, netlog, clock)
             queue.resume_seq(int(ring_timers.state[0]))
             if not typed_once:  # the dispatcher has compiled or loaded its one signature by now
-                advance, typed_once = _entry_point(self.module.advance), True
+                advance = _entry_point(self.module.advance)
+                typed_once = True
             outputs.drain(netlog)
             if status == loop.NEWTIMER:
                 self._timers(ctls)
@@ -117,7 +125,8 @@ class _Stretches:
         inbox grown where the loop found them short."""
         bodies, radio, progs, compiled_groups, ctls, netlog, clock = self.parts
         self.net.make_room(int(netlog.room[3]))
-        netlog, compiled_groups = build.wider_log(netlog), build.wider_inbox(compiled_groups)
+        netlog = build.wider_log(netlog)
+        compiled_groups = build.wider_inbox(compiled_groups)
         self.parts = (bodies, radio, progs, compiled_groups, ctls, netlog, clock)
 
     def _timers(self, ctls) -> None:
@@ -149,7 +158,9 @@ class _Stretches:
             if v is None:
                 bodies.dpend[k] = STEER_CMD
             else:
-                bodies.dpend[k], bodies.dcmd[k, 0], bodies.dcmd[k, 1] = DRIVE_CMD, v, w
+                bodies.dpend[k] = DRIVE_CMD
+                bodies.dcmd[k, 0] = v
+                bodies.dcmd[k, 1] = w
 
 
 def _variants(controllers: list, kind: type) -> list[tuple]:
@@ -169,11 +180,14 @@ class _Outputs:
     """What the compiled loop leaves in its logs, written where the event loop writes it."""
 
     def __init__(self, sim: Simulation, net: FastBackend, progs: loop.Programs) -> None:
-        self.sim, self.net, self.progs = sim, net, progs
+        self.sim = sim
+        self.net = net
+        self.progs = progs
 
     def drain(self, netlog: loop.Log) -> None:
         """The loop's network rows (`netlog`), records and counters into the trace, then emptied."""
-        sim, progs = self.sim, self.progs
+        sim = self.sim
+        progs = self.progs
         n = int(netlog.n[0])
         if n:
             self._network(netlog.t[:n], netlog.kind[:n], netlog.src[:n], netlog.dst[:n], netlog.tx[:n], netlog.dist[:n],
@@ -200,7 +214,8 @@ class _Outputs:
         netlog.counters[:] = 0
 
     def _network(self, t, kind, src, dst, tx, dist, size, reason) -> None:
-        sim, cfg = self.sim, self.net.config
+        sim = self.sim
+        cfg = self.net.config
         rx = np.flatnonzero(kind == DELIVER)
         want = sim.recorder.want_network
         if not (want or len(rx)):

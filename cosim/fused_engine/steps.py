@@ -17,7 +17,9 @@ from jit.borrow import borrow
 from netstack.fast.air import sync
 from physics.kinematic.kernels import remainder
 
-TICK_PRIORITY, TIMER_PRIORITY, LATCH_PRIORITY = int(Priority.PHYSICS_STEP), int(Priority.TIMER), int(Priority.LATCH)
+TICK_PRIORITY = int(Priority.PHYSICS_STEP)
+TIMER_PRIORITY = int(Priority.TIMER)
+LATCH_PRIORITY = int(Priority.LATCH)
 LOST, UNREACHED, DST_DEAD = (DROP_REASONS.index(r) for r in ("loss", "out_of_range", "dead"))
 
 
@@ -27,17 +29,23 @@ def move(io: np.ndarray, motion: np.ndarray, prog: np.ndarray, cvel: np.ndarray,
     r = io[i]
     m = prog[i]
     if r.motor_l and r.motor_r:
-        cvel[i, 0], cvel[i, 1], cvel[i, 2] = motion[m, 0], 0.0, 0.0
+        cvel[i, 0] = motion[m, 0]
+        cvel[i, 1] = 0.0
+        cvel[i, 2] = 0.0
         r.moving = True
         return
     if not (r.motor_l or r.motor_r):
         if r.moving:
-            cvel[i, 0], cvel[i, 1], cvel[i, 2] = 0.0, 0.0, 0.0
+            cvel[i, 0] = 0.0
+            cvel[i, 1] = 0.0
+            cvel[i, 2] = 0.0
             r.moving = False
         return
     o = 1 if r.motor_l else 4
     chead[i] = remainder(chead[i] + motion[m, o], TWO_PI)
-    cvel[i, 0], cvel[i, 1], cvel[i, 2] = motion[m, o + 1], motion[m, o + 2], 0.0
+    cvel[i, 0] = motion[m, o + 1]
+    cvel[i, 1] = motion[m, o + 2]
+    cvel[i, 2] = 0.0
     r.moving = True
 
 
@@ -53,7 +61,8 @@ def moves(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring: int, 
     fired = 0
     while tlive[ring]:
         k = tstart[ring] + tcur[ring]
-        t, q = tt[k], ts[k]
+        t = tt[k]
+        q = ts[k]
         if t > limit or t > bt or (t == bt and q > bs):
             return fired
         k = advance_ring(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
@@ -86,7 +95,8 @@ def drops(flights, netlog, alive, slots, t: int) -> None:
     tx = flights.tx
     dst = flights.dst
     for s in slots:
-        got, dropped = 0, 0
+        got = 0
+        dropped = 0
         for q in range(start[s], start[s] + count[s]):
             if lost[q]:
                 log_row(netlog, t, DROP, src[s], node[q], tx[s], np.nan, 0, LOST)
@@ -134,13 +144,23 @@ def timer_limit(clock: np.ndarray, fstate: np.ndarray, end_ns: int, stop: np.nda
 def next_event(tq: int, sq: int, clock: np.ndarray) -> tuple:
     """(time, priority, sequence, which) of the next queued event: 0 tick, 1 the timer at tq (sequence
     sq), 2 latch; INF if none."""
-    best_t, best_p, best_s, which = INF, TICK_PRIORITY, 0, -1
+    best_t = INF
+    best_p = TICK_PRIORITY
+    best_s = 0
+    which = -1
     if clock[0] >= 0:
-        best_t, which = clock[0], 0
+        best_t = clock[0]
+        which = 0
     if tq < best_t or (tq == best_t and tq < INF and best_p > TIMER_PRIORITY):
-        best_t, best_p, best_s, which = tq, TIMER_PRIORITY, sq, 1
+        best_t = tq
+        best_p = TIMER_PRIORITY
+        best_s = sq
+        which = 1
     if clock[1] >= 0 and (clock[1] < best_t or (clock[1] == best_t and best_p > LATCH_PRIORITY)):
-        best_t, best_p, best_s, which = clock[1], LATCH_PRIORITY, 0, 2
+        best_t = clock[1]
+        best_p = LATCH_PRIORITY
+        best_s = 0
+        which = 2
     return best_t, best_p, best_s, which
 
 

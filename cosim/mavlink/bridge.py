@@ -183,7 +183,8 @@ class MavlinkBridge:
 
     def _mission_items(self, ghost: Ghost) -> list:
         """The ghost spec's mission for this vehicle, geodetic about the scenario's origin."""
-        s, start = ghost.spec, self._arena_pos(ghost.vehicle)
+        s = ghost.spec
+        start = self._arena_pos(ghost.vehicle)
         items = [takeoff(s.mission[0].at[2] - start[2])]
         for step in s.mission:
             lat, lon, _ = self.origin.to_geodetic(step.at[0], step.at[1], 0.0)

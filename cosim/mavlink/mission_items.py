@@ -126,7 +126,8 @@ def problem(item: MissionItem, count: int, vehicle: str) -> tuple[int, str] | No
         if abs(item.alt) > MAX_ALTITUDE_M:
             return mav.MAV_MISSION_INVALID, f"item {item.seq}: altitude {item.alt:g} m (max {MAX_ALTITUDE_M:g})"
     if item.command == mav.MAV_CMD_DO_JUMP:
-        target, repeat = item.params[0], item.params[1]
+        target = item.params[0]
+        repeat = item.params[1]
         if not (math.isfinite(target) and 0 <= target < count and target != item.seq):
             return mav.MAV_MISSION_INVALID_PARAM1, f"item {item.seq}: DO_JUMP to {target} (mission of {count})"
         if not (math.isfinite(repeat) and (repeat >= 0 or repeat == -1)):

@@ -19,7 +19,8 @@ def final_states(sim: Simulation, scenario: Scenario, warnings: list[str]) -> li
     save_state() that raises or returns what a state file cannot hold costs that robot's state
     only (null in the file), with a warning naming the robot and the call."""
     groups = [g.name for g in scenario.groups for _ in range(g.count)]
-    pos, heading = sim.world.positions(), sim.world.headings()
+    pos = sim.world.positions()
+    heading = sim.world.headings()
     robots = []
     faults: dict[tuple[str, str, str], list[int]] = {}  # (group, class, problem): the robots
     for i, ctrl in enumerate(sim.population.controllers):
@@ -28,7 +29,8 @@ def final_states(sim: Simulation, scenario: Scenario, warnings: list[str]) -> li
             state = ctrl.save_state()
             problem = state_problem(state)
         except Exception as exc:  # the controller's own code: its fault costs its state, not the run
-            state, problem = None, f"raised {type(exc).__name__}: {exc}"
+            state = None
+            problem = f"raised {type(exc).__name__}: {exc}"
         if problem:
             faults.setdefault((groups[i], type(ctrl).__name__, problem), []).append(i)
             state = None

@@ -82,7 +82,8 @@ def record_summary(path: Path) -> dict:
 
     table = pq.read_table(path, columns=["name", "value"])
     coded = table.column("name").combine_chunks().dictionary_encode()  # a code per row: no Python string each
-    codes, vocab = coded.indices.to_numpy(zero_copy_only=False), coded.dictionary.to_pylist()
+    codes = coded.indices.to_numpy(zero_copy_only=False)
+    vocab = coded.dictionary.to_pylist()
     values = table.column("value").to_numpy().astype(np.float64, copy=False)
     out = {}
     for code, name in sorted(enumerate(vocab), key=lambda item: item[1]):

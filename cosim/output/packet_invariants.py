@@ -11,7 +11,8 @@ import numpy as np
 
 from cosim.core.recorder import PACKET_KINDS
 
-RECV, FRAME = PACKET_KINDS.index("recv"), PACKET_KINDS.index("frame")
+RECV = PACKET_KINDS.index("recv")
+FRAME = PACKET_KINDS.index("frame")
 
 
 def _codes(kind: Any) -> np.ndarray:

@@ -58,18 +58,28 @@ def packet_samples(packets: dict[str, Any]) -> dict[str, Any]:
     first_recv_key, first_idx = np.unique(key_recv, return_index=True)
     recv_t = t[recv][first_idx]
     order = np.argsort(key_sent)
-    ks, ts = key_sent[order], t[sent][order]
+    ks = key_sent[order]
+    ts = t[sent][order]
     pos = np.searchsorted(ks, first_recv_key)
     ok = (pos < len(ks)) & (ks[np.minimum(pos, len(ks) - 1)] == first_recv_key) if len(ks) else np.zeros(0, bool)
     delays = (recv_t[ok] - ts[pos[ok]]) / 1e9
 
-    # sessions: jitter and discovery
-    s_src, s_dst, s_port, s_seq, s_t = src[sent], dst[sent], port[sent], seq[sent], t[sent]
-    sess_of_sent = {}
+    jitter_terms, discovery, sessions = _sessions(src[sent], dst[sent], port[sent], seq[sent], t[sent],
+                                                  dict(zip(first_recv_key[ok].tolist(), delays.tolist())),
+                                                  dict(zip(first_recv_key[ok].tolist(), recv_t[ok].tolist())))
+    return {"delay_s": delays, "delivered_sent_ns": ts[pos[ok]] if len(ks) else np.zeros(0, np.int64),
+            "sent_ns": t[sent], "discovery_s": np.array(discovery), "jitter_terms_s": jitter_terms,
+            "sessions": sessions, "kind": kind, "size": size, "detail": detail, "n_sent": int(sent.sum()),
+            "n_recv": int(ok.sum())}
+
+
+def _sessions(s_src: np.ndarray, s_dst: np.ndarray, s_port: np.ndarray, s_seq: np.ndarray, s_t: np.ndarray,
+              delay_of: dict[int, float], recv_time_of: dict[int, int]) -> tuple[list[float], list[float], int]:
+    """Per session (source, destination, port) of the sends: the jitter terms between consecutive
+    delivered packets, the route discovery time (first send to first delivery), and how many."""
+    sess_of_sent: dict[tuple[int, int, int], list[int]] = {}
     for i, key in enumerate(zip(s_src.tolist(), s_dst.tolist(), s_port.tolist())):
         sess_of_sent.setdefault(key, []).append(i)
-    delay_of = dict(zip(first_recv_key[ok].tolist(), delays.tolist()))
-    recv_time_of = dict(zip(first_recv_key[ok].tolist(), recv_t[ok].tolist()))
     jitter_terms: list[float] = []
     discovery: list[float] = []
     for (a, _b, _p), rows in sess_of_sent.items():
@@ -80,10 +90,7 @@ def packet_samples(packets: dict[str, Any]) -> dict[str, Any]:
         got = [recv_time_of[k] for k in (a * (1 << 32) + int(s_seq[i]) for i in rows) if k in recv_time_of]
         if got:
             discovery.append((min(got) - int(s_t[rows[0]])) / 1e9)
-    return {"delay_s": delays, "delivered_sent_ns": ts[pos[ok]] if len(ks) else np.zeros(0, np.int64),
-            "sent_ns": t[sent], "discovery_s": np.array(discovery), "jitter_terms_s": jitter_terms,
-            "sessions": len(sess_of_sent), "kind": kind, "size": size, "detail": detail, "n_sent": int(sent.sum()),
-            "n_recv": int(ok.sum())}
+    return jitter_terms, discovery, len(sess_of_sent)
 
 
 def _unaccounted(packets: dict[str, Any], kind: np.ndarray) -> int:
@@ -103,13 +110,18 @@ def routing_metrics(packets: dict[str, Any], n_nodes: int, extra_control: tuple[
     `extra_control` adds routing traffic counted outside the trace (ns-3's own protocols), and
     `received_per_node` is counted by the coordinator (or by ns-3's MACs for its protocols)."""
     sm = packet_samples(packets)
-    kind, size, detail = sm["kind"], sm["size"], sm["detail"]
-    delays, discovery, jitter_terms = sm["delay_s"], sm["discovery_s"], sm["jitter_terms_s"]
+    kind = sm["kind"]
+    size = sm["size"]
+    detail = sm["detail"]
+    delays = sm["delay_s"]
+    discovery = sm["discovery_s"]
+    jitter_terms = sm["jitter_terms_s"]
     frames = kind == FRAME
     ctl = frames & np.array([d != "data" for d in detail], dtype=bool) if len(kind) else frames
     ctl_frames = int(ctl.sum()) + extra_control[0]
     ctl_bytes = int(size[ctl].sum()) + extra_control[1]
-    n_sent, n_recv = sm["n_sent"], sm["n_recv"]
+    n_sent = sm["n_sent"]
+    n_recv = sm["n_recv"]
     per_node = list(received_per_node) if received_per_node is not None else [0] * n_nodes
     out = {
         "data_sent": n_sent,

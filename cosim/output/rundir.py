@@ -60,7 +60,8 @@ def git_commit(path: Path) -> str | None:
 def default_dir(root: str | Path, name: str, seed: int) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     base = Path(root) / f"{safe_name(name)}-seed{seed}-{stamp}"
-    candidate, k = base, 1
+    candidate = base
+    k = 1
     while candidate.exists():
         candidate = Path(f"{base}-{k}")
         k += 1

@@ -40,8 +40,11 @@ class Side:
 
 def side(d: rd.RunData) -> Side:
     """The comparison's numbers for one run, from its trace and metrics."""
-    net, m, s = d.network, d.metrics, d.scenario
-    network, physics = s.get("network", {}), s.get("physics", {})
+    net = d.network
+    m = d.metrics
+    s = d.scenario
+    network = s.get("network", {})
+    physics = s.get("physics", {})
     radio = network.get("radio", {}) if isinstance(network.get("radio"), dict) else {}
     engines = (f"network {network.get('backend', 'fast')} ({radio.get('standard', '?')}), "
                f"physics {physics.get('backend', 'kinematic')}, seed {s.get('seed')}")
@@ -62,10 +65,13 @@ def link_delays(net: dict[str, np.ndarray]) -> np.ndarray:
     """Each reception's delay (s): its receive time less the send time of its frame (by tx id)."""
     send = net["kind"] == "send"
     deliver = net["kind"] == "deliver"
-    ids, t_sent = net["tx_id"][send], net["t_ns"][send]
+    ids = net["tx_id"][send]
+    t_sent = net["t_ns"][send]
     order = np.argsort(ids, kind="stable")
-    ids, t_sent = ids[order], t_sent[order]
-    got, t_got = net["tx_id"][deliver], net["t_ns"][deliver]
+    ids = ids[order]
+    t_sent = t_sent[order]
+    got = net["tx_id"][deliver]
+    t_got = net["t_ns"][deliver]
     if not len(ids) or not len(got):
         return np.zeros(0)
     k = np.clip(np.searchsorted(ids, got), 0, len(ids) - 1)
@@ -76,7 +82,8 @@ def link_delays(net: dict[str, np.ndarray]) -> np.ndarray:
 def divergence(a: rd.RunData, b: rd.RunData) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(times s, mean distance m, largest distance m) between the same robot in the two runs, at the
     position samples both runs have; None without common samples."""
-    pa, pb = a.positions, b.positions
+    pa = a.positions
+    pb = b.positions
     if not pa or not pb:
         return None
     n = int(max(pa["node"].max(), pb["node"].max())) + 1

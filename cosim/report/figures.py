@@ -34,7 +34,8 @@ def _figure(w: float = 7.0, h: float = 5.0) -> tuple[Figure, plt.Axes]:
 
 def _draw_world(ax: plt.Axes, scenario: dict) -> None:
     world = scenario.get("world") or {}
-    lo, hi = world.get("arena_lower"), world.get("arena_upper")
+    lo = world.get("arena_lower")
+    hi = world.get("arena_upper")
     if lo and hi:
         ax.add_patch(Rectangle((lo[0], lo[1]), hi[0] - lo[0], hi[1] - lo[1], fill=False, ls="--", lw=0.8, ec="0.6"))
     for o in world.get("obstacles") or ():
@@ -47,7 +48,8 @@ def _draw_world(ax: plt.Axes, scenario: dict) -> None:
         elif kind == "wall":
             (x0, y0), (x1, y1) = o["start"], o["end"]
             length = float(np.hypot(x1 - x0, y1 - y0))
-            nx, ny = -(y1 - y0) / length, (x1 - x0) / length
+            nx = -(y1 - y0) / length
+            ny = (x1 - x0) / length
             h = o.get("thickness", 0.2) / 2
             ax.add_patch(Polygon([(x0 + nx * h, y0 + ny * h), (x1 + nx * h, y1 + ny * h),
                                   (x1 - nx * h, y1 - ny * h), (x0 - nx * h, y0 - ny * h)], fc="0.35", ec="0.2"))
@@ -63,7 +65,8 @@ def _fit(ax: plt.Axes, points: np.ndarray, scenario: dict) -> None:
     xy = np.concatenate(pts)
     if not len(xy):
         return
-    lo, hi = xy.min(axis=0), xy.max(axis=0)
+    lo = xy.min(axis=0)
+    hi = xy.max(axis=0)
     pad = np.maximum((hi - lo) * 0.08, 0.04 * max(float((hi - lo).max()), 1e-3))
     ax.set_xlim(lo[0] - pad[0], hi[0] + pad[0])
     ax.set_ylim(lo[1] - pad[1], hi[1] + pad[1])
@@ -119,7 +122,8 @@ def received_map(d: rd.RunData) -> tuple[Figure, str] | None:
     sc = ax.scatter(xy[ok, 0], xy[ok, 1], c=counts[ok], s=160 if ok.sum() < 100 else 20, cmap="Greys", ec="0.3",
                     vmin=0)
     fig.colorbar(sc, ax=ax, label="frames received")
-    hi, lo = int(np.argmax(counts)), int(np.argmin(counts))
+    hi = int(np.argmax(counts))
+    lo = int(np.argmin(counts))
     note = f"most {int(counts[hi])} (node {hi}), least {int(counts[lo])} (node {lo}), total {int(counts.sum())}"
     ax.set_title(f"frames received per node (most {int(counts[hi])}, node {hi})", fontsize=10)
     _fit(ax, xy, d.scenario)
@@ -163,7 +167,8 @@ def log_distribution(x: np.ndarray, what: str) -> Figure | None:
     if not len(x):
         return None
     fig, ax = _figure(7, 3.8)
-    lo, hi = np.log10(x.min()), np.log10(x.max())
+    lo = np.log10(x.min())
+    hi = np.log10(x.max())
     edges = np.logspace(lo - 0.05, hi + 0.05, 40) if hi > lo else np.array([x.min() * 0.9, x.max() * 1.1])
     ax.hist(x, bins=edges, color="C0", ec="white")
     ax.set_xscale("log")
@@ -191,7 +196,9 @@ def discovery_distribution(d: rd.RunData) -> Figure | None:
 
 def _band(ax: plt.Axes, t: np.ndarray, grid: np.ndarray, label: str) -> None:
     with np.errstate(all="ignore"):
-        mean, lo, hi = np.nanmean(grid, axis=1), np.nanmin(grid, axis=1), np.nanmax(grid, axis=1)
+        mean = np.nanmean(grid, axis=1)
+        lo = np.nanmin(grid, axis=1)
+        hi = np.nanmax(grid, axis=1)
     ax.fill_between(t, lo, hi, color="C0", alpha=0.2, label="min to max over nodes")
     ax.plot(t, mean, color="C0", label=label)
     ax.legend(fontsize=8)

@@ -206,9 +206,12 @@ def neighbour_counts(d: RunData, every_s: float | None = None) -> tuple[np.ndarr
     times = np.arange(every, d.duration_s + 1e-9, every)
     out = np.zeros((len(times), n))
     order = np.argsort(t, kind="stable")
-    t, dst, src = t[order], dst[order], src[order]
+    t = t[order]
+    dst = dst[order]
+    src = src[order]
     for k, at in enumerate(times):
-        lo, hi = np.searchsorted(t, at - timeout, side="right"), np.searchsorted(t, at, side="right")
+        lo = np.searchsorted(t, at - timeout, side="right")
+        hi = np.searchsorted(t, at, side="right")
         if hi > lo:
             pairs = np.unique(dst[lo:hi] * (n + 1) + src[lo:hi])
             out[k] = np.bincount(pairs // (n + 1), minlength=n)[:n]
@@ -240,7 +243,9 @@ def record_series(d: RunData, limit: int = 12) -> dict[str, dict[int, tuple[np.n
     out: dict[str, dict[int, tuple[np.ndarray, np.ndarray]]] = {}
     for name in sorted(chosen):
         mine = r["name"] == name
-        t, node, v = r["t_ns"][mine] / NS, r["node"][mine].astype(np.int64), r["value"][mine].astype(float)
+        t = r["t_ns"][mine] / NS
+        node = r["node"][mine].astype(np.int64)
+        v = r["value"][mine].astype(float)
         out[name] = {int(k): (t[node == k], v[node == k]) for k in np.unique(node)}
     return out
 

@@ -32,7 +32,8 @@ def flat(value: Any, prefix: str = "") -> dict[str, Any]:
 def differences(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
     """(dotted key, value in a, value in b) for every key whose values differ, in a's order and then
     the keys only b has; ABSENT stands for a missing key."""
-    fa, fb = flat(a), flat(b)
+    fa = flat(a)
+    fb = flat(b)
     keys = [*fa, *(k for k in fb if k not in fa)]
     return [(k, fa.get(k, ABSENT), fb.get(k, ABSENT)) for k in keys if fa.get(k, ABSENT) != fb.get(k, ABSENT)]
 

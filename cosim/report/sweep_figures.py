@@ -74,7 +74,8 @@ def metric_figure(rows: list[dict[str, Any]], axes: list[str], metric: str) -> F
     ok = [r for r in rows if r.get("status") == "ok" and isinstance(r.get(metric), (int, float))]
     if not ok or not axes:
         return None
-    x_axis, others = axes[0], axes[1:]
+    x_axis = axes[0]
+    others = axes[1:]
     xs = sorted({_hashable(r[x_axis]) for r in ok}, key=_sort_key)
     numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
     groups = sorted({tuple(_hashable(r.get(o)) for o in others) for r in ok}, key=lambda g: tuple(map(_sort_key, g)))
@@ -82,7 +83,10 @@ def metric_figure(rows: list[dict[str, Any]], axes: list[str], metric: str) -> F
     ax = fig.add_subplot()
     proportion = is_proportion(metric, [r[metric] for r in ok])
     for gi, g in enumerate(groups):
-        means, below, above, at = [], [], [], []
+        means = []
+        below = []
+        above = []
+        at = []
         for k, x in enumerate(xs):
             vals = [r[metric] for r in ok if _hashable(r[x_axis]) == x and tuple(_hashable(r.get(o)) for o in others) == g]
             if vals:

@@ -10,6 +10,7 @@ from controllers import Controller, GroupController
 from cosim.core.timeunits import format_ns
 from cosim.scenario.classes import import_class
 from cosim.scenario.layouts import ListLayout
+from cosim.scenario.mavlink_checks import check_mavlink
 from cosim.scenario.param_names import check_param_names
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import ControllerSpec, GroupSpec, Scenario
@@ -17,7 +18,6 @@ from cosim.scenario.state_file import read_state
 from cosim.scenario.world_spec import PhysicsSpec
 from netstack.routing.direct import Direct
 from netstack.routing.registry import NS3_PROTOCOLS, protocol_name
-from physics.bodies.quadrotor import TICK_NS
 from physics.scene.obstacles import Mesh
 from physics.sensors.onboard import SENSORS
 
@@ -26,7 +26,8 @@ def check(s: Scenario, m: Mapper) -> None:
     """Raise ScenarioError (through `m`) for the first inconsistency found."""
     if s.duration_ns <= 0:
         raise m.error("duration", "expected a positive duration")
-    dt, q = s.physics.dt_ns, s.quantum_ns
+    dt = s.physics.dt_ns
+    q = s.quantum_ns
     if q <= 0:
         raise m.error("quantum", "expected a positive duration")
     if q > s.duration_ns:
@@ -49,35 +50,40 @@ def check(s: Scenario, m: Mapper) -> None:
     _check_routing(s, m)
     _check_group_controllers(s, m)
     if s.mavlink is not None:
-        _check_mavlink(s, m)
+        check_mavlink(s, m)
     _check_world(s, m)
-    names = set()
+    names: set[str] = set()
     for gi, g in enumerate(s.groups):
-        path = f"groups[{gi}]"
-        if g.name in names:
-            raise m.error(f"{path}.name", f"group name {g.name!r} is used twice")
-        names.add(g.name)
-        _check_controller(g, path, dt, m)
-        if g.robot.model == "urdf" and s.physics.backend != "pybullet":
-            raise m.error(f"{path}.robot.model", "urdf robots need physics.backend: pybullet")
-        if g.robot.model != "quadrotor" and (g.faults.crash_speed is not None or g.faults.crash_tilt is not None):
-            raise m.error(f"{path}.faults", "crash_speed and crash_tilt apply to quadrotors (robot.model: quadrotor)")
-        if g.robot.model == "quadrotor":
-            _check_quad_tick(s, g, path, dt, m)
-        if isinstance(g.layout, ListLayout) and len(g.layout.points) != g.count:
-            got = len(g.layout.points)
-            raise m.error(f"{path}.layout.points", f"expected {g.count} positions (the group's count), got {got}")
-        for sname, sopts in g.sensors.items():
-            if sname not in SENSORS:
-                raise m.error(f"{path}.sensors.{sname}", f"unknown sensor; expected one of: {', '.join(sorted(SENSORS))}")
-            m.build(SENSORS[sname].Options, sopts, f"{path}.sensors.{sname}")
+        _check_group(s, g, f"groups[{gi}]", names, m)
 
+
+def _check_group(s: Scenario, g: GroupSpec, path: str, names: set[str], m: Mapper) -> None:
+    """One group against the rest: its name unique, its controller, model, layout, sensors and faults."""
+    dt = s.physics.dt_ns
+    if g.name in names:
+        raise m.error(f"{path}.name", f"group name {g.name!r} is used twice")
+    names.add(g.name)
+    _check_controller(g, path, dt, m)
+    if g.robot.model == "urdf" and s.physics.backend != "pybullet":
+        raise m.error(f"{path}.robot.model", "urdf robots need physics.backend: pybullet")
+    if g.robot.model != "quadrotor" and (g.faults.crash_speed is not None or g.faults.crash_tilt is not None):
+        raise m.error(f"{path}.faults", "crash_speed and crash_tilt apply to quadrotors (robot.model: quadrotor)")
+    if g.robot.model == "quadrotor":
+        _check_quad_tick(s, g, path, dt, m)
+    if isinstance(g.layout, ListLayout) and len(g.layout.points) != g.count:
+        got = len(g.layout.points)
+        raise m.error(f"{path}.layout.points", f"expected {g.count} positions (the group's count), got {got}")
+    for sname, sopts in g.sensors.items():
+        if sname not in SENSORS:
+            raise m.error(f"{path}.sensors.{sname}", f"unknown sensor; expected one of: {', '.join(sorted(SENSORS))}")
+        m.build(SENSORS[sname].Options, sopts, f"{path}.sensors.{sname}")
 
 
 def _check_physics_options(s: Scenario, m: Mapper) -> None:
     """Each backend's own options are refused on the other, where they would do nothing (their
     defaults pass, so a written-out scenario reloads on either)."""
-    ph, default = s.physics, PhysicsSpec()
+    ph = s.physics
+    default = PhysicsSpec()
     if ph.backend == "pybullet":
         if ph.max_accel is not None:
             raise m.error("physics.max_accel", "the kinematic world's acceleration limit does nothing in pybullet, where "
@@ -158,7 +164,8 @@ def _check_initial_state(s: Scenario, m: Mapper) -> None:
         have = ", ".join(f"{g.name} ({g.count})" for g in s.groups)
         raise m.error("initial_state", f"{s.initial_state} has {len(robots)} robots in groups "
                                        f"{_runs([r.group for r in robots])}; the scenario has {have}")
-    lo, hi = s.world.arena_lower, s.world.arena_upper
+    lo = s.world.arena_lower
+    hi = s.world.arena_upper
     for r in robots:
         if any(not lo[k] <= r.position[k] <= hi[k] for k in range(3)):
             raise m.error("initial_state", f"robot {r.node} starts at {r.position}, outside the arena {lo}..{hi}")
@@ -236,68 +243,6 @@ def _check_quad_tick(s: Scenario, g, path: str, dt: int, m: Mapper) -> None:
     if dt % tick:
         raise m.error("physics.dt", f"quadrotors need a physics step that is a multiple of their control tick "
                                     f"({format_ns(tick)}); got {format_ns(dt)}")
-
-
-_SERVABLE = {"px4": "quadrotor", "ardupilot": "quadrotor", "ardupilot_rover": "diff_drive"}
-
-
-def _check_sitl(s: Scenario, m: Mapper, used: dict[str, str]) -> None:
-    groups = {g.name: g for g in s.groups}
-    for path, e in s.mavlink.sitl_entries():
-        g = groups.get(e.group)
-        if g is None:
-            raise m.error(f"{path}.group", f"no group named {e.group!r}; expected one of: {', '.join(groups)}")
-        if e.group in used:
-            raise m.error(f"{path}.group", f"group {e.group!r} is already bound to MAVLink at {used[e.group]}")
-        used[e.group] = path
-        if g.robot.model != "quadrotor":
-            raise m.error(f"{path}.group", f"ArduPilot's JSON SITL flies quadrotors; group {e.group!r} has "
-                                           f"robot.model: {g.robot.model}")
-        _check_mavlink_tick(g, path, m)
-
-
-def _check_mavlink_tick(g, path: str, m: Mapper) -> None:
-    if g.robot.model == "quadrotor" and g.robot.tick_ns != TICK_NS:
-        raise m.error(f"{path}.group", f"vehicles flown over MAVLink run the {format_ns(TICK_NS)} control tick; "
-                                       f"group {g.name!r} sets robot.control_hz: {g.robot.control_hz:g} (leave it out)")
-
-
-def _check_mavlink(s: Scenario, m: Mapper) -> None:
-    groups = {g.name: g for g in s.groups}
-    used: dict[str, str] = {}
-    _check_sitl(s, m, used)
-    ports: dict[tuple[str, int], list[tuple[int, int, str | None, str]]] = {}
-    for path, e in s.mavlink.entries():
-        g = groups.get(e.group)
-        if g is None:
-            raise m.error(f"{path}.group", f"no group named {e.group!r}; expected one of: {', '.join(groups)}")
-        if e.group in used:
-            raise m.error(f"{path}.group", f"group {e.group!r} is already bound to MAVLink at {used[e.group]}")
-        used[e.group] = path
-        _check_mavlink_tick(g, path, m)
-        if s.physics.backend != "kinematic":
-            raise m.error(path, "MAVLink vehicles need physics.backend: kinematic (a ghost's pose is set from telemetry, "
-                                "which pybullet's force-driven bodies cannot take; served vehicles are not yet flown "
-                                "as rigid bodies)")
-        if e.first_sysid + g.count - 1 > 255:
-            raise m.error(f"{path}.first_sysid", f"{g.count} vehicles from system id {e.first_sysid} pass 255")
-        if path.startswith("mavlink.serve"):
-            want = _SERVABLE[e.personality]
-            if g.robot.model != want:
-                raise m.error(f"{path}.personality", f"the {e.personality} personality serves robot.model: {want}; "
-                                                     f"group {e.group!r} has {g.robot.model}")
-            span = (e.first_sysid, e.first_sysid + g.count - 1, e.signing_key_env, path)
-            for lo, hi, key, other in ports.setdefault((e.host, e.port), []):
-                if e.port and not (span[1] < lo or span[0] > hi):
-                    raise m.error(f"{path}.first_sysid", f"system ids {span[0]}..{span[1]} overlap those of {other} on "
-                                                         f"the same port {e.port}")
-                if e.port and key != e.signing_key_env:
-                    raise m.error(f"{path}.signing_key_env", f"one port has one signing key; {other} uses {key!r}")
-            ports[(e.host, e.port)].append(span)
-        elif g.robot.model != "point":
-            raise m.error(f"groups[{s.groups.index(g)}].robot.model",
-                          "a ghost's body is the real vehicle: give its group robot.model: point "
-                          "(the twin only carries its pose)")
 
 
 def _check_group_controllers(s: Scenario, m: Mapper) -> None:

@@ -56,7 +56,8 @@ class GridLayout:
         cols = self.columns or max(1, math.ceil(math.sqrt(count)))
         k = np.arange(count)
         out = np.tile(np.array(self.origin, dtype=np.float64), (count, 1))
-        col, row = k % cols, k // cols
+        col = k % cols
+        row = k // cols
         if self.snake:
             col = np.where(row % 2 == 1, cols - 1 - col, col)
         out[:, 0] += col * self.spacing
@@ -104,7 +105,8 @@ class RandomBoxLayout:
         _within("upper", *self.upper)
 
     def positions(self, count: int, rng: np.random.Generator) -> np.ndarray:
-        lo, hi = np.array(self.lower), np.array(self.upper)
+        lo = np.array(self.lower)
+        hi = np.array(self.upper)
         return lo + rng.random((count, 3)) * (hi - lo)
 
 

@@ -120,7 +120,8 @@ def _world_section(world: Any, source: str, m: Mapper) -> Any:
             raise m.error("world.file", f"{path} is not valid YAML: {exc}") from None
         if not isinstance(loaded, dict):
             raise m.error("world.file", f"{path} must hold a mapping (arena_lower, arena_upper, obstacles, wind)")
-        world, base = loaded, path.parent
+        world = loaded
+        base = path.parent
     world = dict(world)
     for key, with_file in (("obstacles", "mesh"), ("props", "model")):
         items = world.get(key)

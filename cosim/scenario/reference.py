@@ -144,7 +144,8 @@ def _join(path: str, key: str) -> str:
 
 
 def _table(cls: type, path: str) -> list[str]:
-    hints, docs = get_type_hints(cls), attribute_docs(cls)
+    hints = get_type_hints(cls)
+    docs = attribute_docs(cls)
     rows = ["| key | type | default | unit | read by | what it does |", "|---|---|---|---|---|---|"]
     for f in dataclasses.fields(cls):
         if not f.init or f.name == "source":

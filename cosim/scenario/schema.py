@@ -96,7 +96,8 @@ class Mapper:
 
     def each(self, items: Any, convert, path: str) -> tuple:
         """convert(item, its path) for every item of a list, reporting the problems of all items together."""
-        out, errors = [], []
+        out = []
+        errors = []
         for i, item in enumerate(items):
             try:
                 out.append(convert(item, f"{path}[{i}]"))
@@ -111,7 +112,8 @@ class Mapper:
         if "item_registry" in meta:  # a list of tagged mappings
             if not isinstance(data, (list, tuple)):
                 raise self.error(path, f"expected a list, got {data!r}")
-            reg, tag = meta["item_registry"], meta.get("tag", "type")
+            reg = meta["item_registry"]
+            tag = meta.get("tag", "type")
             return self.each(data, lambda item, sub: self.tagged(reg, tag, item, sub), path)
         if "registry" in meta:
             if data is None and f is not None and f.default is None:
@@ -127,6 +129,12 @@ class Mapper:
             return self.value(args[0], data, path, None)
         if tp is Any:
             return data
+        if tp in (bool, int, float, str) or origin is Literal:
+            return self.scalar(tp, data, path)
+        return self.container(tp, data, path)
+
+    def scalar(self, tp: Any, data: Any, path: str) -> Any:
+        """A bool, int, float, str or one of a Literal's values, checked as such (no coercion)."""
         if tp is bool:
             if not isinstance(data, bool):
                 raise self.error(path, f"expected true or false, got {data!r}")
@@ -141,10 +149,13 @@ class Mapper:
             if not isinstance(data, str):
                 raise self.error(path, f"expected a string, got {data!r}")
             return data
-        if origin is Literal:
-            if data not in get_args(tp):
-                raise self.error(path, f"expected {_type_name(tp)}, got {data!r}")
-            return data
+        if data not in get_args(tp):
+            raise self.error(path, f"expected {_type_name(tp)}, got {data!r}")
+        return data
+
+    def container(self, tp: Any, data: Any, path: str) -> Any:
+        """A tuple (fixed or `...`), dict, list or dataclass, its items converted in turn."""
+        origin = get_origin(tp)
         if origin is tuple:
             args = get_args(tp)
             if not isinstance(data, (list, tuple)):

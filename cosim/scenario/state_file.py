@@ -82,7 +82,10 @@ def _robot(path: Path, k: int, r: Any) -> RobotState:
     try:
         pos = tuple(float(x) for x in r["position"])
         heading = float(r["heading"])
-        node, group, alive, state = int(r["node"]), str(r["group"]), r["alive"], r.get("state")
+        node = int(r["node"])
+        group = str(r["group"])
+        alive = r["alive"]
+        state = r.get("state")
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"{where}: expected node, group, position [x, y, z], heading and alive ({exc})") from None
     if node != k or len(pos) != 3 or not all(map(math.isfinite, (*pos, heading))) or not isinstance(alive, bool):

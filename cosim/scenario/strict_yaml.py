@@ -71,7 +71,9 @@ def load_yaml(text: str) -> Any:
 
 def _depth(root: yaml.Node) -> int:
     """How deeply lists and mappings nest under `root` (iteratively: any depth; an alias counts once)."""
-    deepest, stack, seen = 0, [(root, 1)], set()
+    deepest = 0
+    stack = [(root, 1)]
+    seen = set()
     while stack:
         node, d = stack.pop()
         if id(node) in seen:

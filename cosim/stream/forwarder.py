@@ -118,7 +118,8 @@ class Forwarder:
     """Forwards the run's publications to subscribers; counts joins and what else they send."""
 
     def __init__(self, pub: zmq.Socket, link: zmq.Socket) -> None:
-        self.pub, self.link = pub, link
+        self.pub = pub
+        self.link = link
         self.published = self.dropped = self.ignored = 0
 
     def drain(self) -> None:
@@ -158,7 +159,10 @@ class Forwarder:
 
 
 def main(argv: list[str]) -> int:
-    public, private, hwm, mem = argv[0], argv[1], int(argv[2]), int(argv[3])
+    public = argv[0]
+    private = argv[1]
+    hwm = int(argv[2])
+    mem = int(argv[3])
     for signum in (signal.SIGINT, signal.SIGTERM):  # the run stops it (a signal to the group reaches both)
         signal.signal(signum, signal.SIG_IGN)
     if sys.platform.startswith("linux"):

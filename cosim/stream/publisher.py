@@ -46,7 +46,8 @@ class StreamPublisher:
         except RuntimeError:
             link.close()
             raise
-        self._link, self._sim = link, sim
+        self._link = link
+        self._sim = sim
         sim.clock.queue.push(0, Priority.SAMPLE, self._publish)
 
     def finish(self, sim) -> None:

@@ -39,7 +39,8 @@ def encode(topic: bytes, seq: int, t_ns: int, n: int, arrays: dict[str, np.ndarr
 
 def decode(frames: list[bytes]) -> tuple[str, dict, dict[str, np.ndarray]]:
     """Topic, header and arrays of one publication; raises ValueError on another version."""
-    topic, header = frames[0].decode("ascii"), json.loads(frames[1])
+    topic = frames[0].decode("ascii")
+    header = json.loads(frames[1])
     if header.get("version") != VERSION:
         raise ValueError(f"stream version {header.get('version')!r}; this reader knows version {VERSION}")
     arrays = {spec["name"]: np.frombuffer(buf, dtype=np.dtype(spec["dtype"])).reshape(spec["shape"])

@@ -78,7 +78,8 @@ def _prepare(spec: SweepSpec, directory: Path) -> None:
 def _todo(spec: SweepSpec, directory: Path, retry_failed: bool) -> tuple[list[RunPoint], list[RunPoint]]:
     """(runs to execute, finished runs to keep). A finished run whose files are corrupt, or whose
     trace no longer matches the digest it recorded, goes back to the queue with a warning."""
-    todo, keep = [], []
+    todo = []
+    keep = []
     for point in spec.points():
         run_dir = directory / "runs" / point.key
         state = read_run_state(run_dir)

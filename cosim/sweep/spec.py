@@ -156,6 +156,22 @@ def load_sweep(path: str | Path) -> SweepSpec:
     fixed = data.get("set") or {}
     if not isinstance(fixed, dict):
         raise ScenarioError(src, "set", "expected a mapping of dotted keys to values")
+    reps, seed, timeout, out_dir = _run_settings(src, data)
+    _check_keys(src, grid, fixed, exclude)
+    runs = reps * math.prod(len(v) for v in grid.values())
+    if runs > MAX_RUNS:
+        sizes = " x ".join(str(len(v)) for v in grid.values()) or "1"
+        raise ScenarioError(src, "grid", f"{sizes} points x {reps:,} replications is {runs:,} runs, more than "
+                            f"{MAX_RUNS:,} in one sweep; split it, or sweep fewer values")
+    if reps > 1 and ("seed" in grid or "seed" in fixed):
+        raise ScenarioError(src, "replications", "a seed axis (or `seed` in set:) chooses every run's seed, so "
+                            f"{reps} replications would repeat the same runs; set replications: 1")
+    spec = SweepSpec(path.resolve(), base, grid, exclude, fixed, reps, seed, timeout, out_dir)
+    return dataclasses.replace(spec, run_points=_keyed_points(spec))
+
+
+def _run_settings(src: str, data: dict[str, Any]) -> tuple[int, int, float, Path | None]:
+    """The sweep's replications, campaign seed, per-run timeout (s) and output folder, checked."""
     reps = data.get("replications", 1)
     if not isinstance(reps, int) or isinstance(reps, bool) or reps < 1:
         raise ScenarioError(src, "replications", f"expected an integer >= 1, got {reps!r}")
@@ -171,17 +187,7 @@ def load_sweep(path: str | Path) -> SweepSpec:
     if "dir" in output and (not isinstance(output["dir"], str) or not output["dir"].strip()):
         raise ScenarioError(src, "output.dir", f"expected a path, got {output['dir']!r}")
     out_dir = Path(output["dir"]).resolve() if "dir" in output else None  # outputs: relative to the working directory
-    _check_keys(src, grid, fixed, exclude)
-    runs = reps * math.prod(len(v) for v in grid.values())
-    if runs > MAX_RUNS:
-        sizes = " x ".join(str(len(v)) for v in grid.values()) or "1"
-        raise ScenarioError(src, "grid", f"{sizes} points x {reps:,} replications is {runs:,} runs, more than "
-                            f"{MAX_RUNS:,} in one sweep; split it, or sweep fewer values")
-    if reps > 1 and ("seed" in grid or "seed" in fixed):
-        raise ScenarioError(src, "replications", "a seed axis (or `seed` in set:) chooses every run's seed, so "
-                            f"{reps} replications would repeat the same runs; set replications: 1")
-    spec = SweepSpec(path.resolve(), base, grid, exclude, fixed, reps, seed, float(timeout), out_dir)
-    return dataclasses.replace(spec, run_points=_keyed_points(spec))
+    return reps, seed, float(timeout), out_dir
 
 
 def _canonical(key: str) -> str:
@@ -195,7 +201,8 @@ def _check_keys(src: str, grid: dict[str, Any], fixed: dict[str, Any], exclude: 
     seen: dict[str, str] = {}
     for section, keys in (("grid", grid), ("set", fixed)):
         for key in keys:
-            c, here = _canonical(str(key)), f"{section}.{key}"
+            c = _canonical(str(key))
+            here = f"{section}.{key}"
             for other_c, other in seen.items():
                 if c == other_c:
                     raise ScenarioError(src, here, f"the same key as {other}; give it once")

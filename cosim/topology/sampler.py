@@ -85,7 +85,8 @@ class TopologySampler:
         codes = np.concatenate([c for c, _ in self._heard])
         times = np.concatenate([ts for _, ts in self._heard])
         recent = times > t_ns - self.window_ns
-        codes, times = codes[recent], times[recent]
+        codes = codes[recent]
+        times = times[recent]
         self._heard = [(codes, times)]
         codes = np.unique(codes)
         return np.stack([codes // self.n, codes % self.n], axis=1)

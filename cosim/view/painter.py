@@ -78,9 +78,11 @@ class Painter:
 
     def paint_scene(self, base_dir: Path | None = None) -> None:
         """The layout, the arena and the static shapes (props at their start pose), logged as static."""
-        rec, s = self.rec, self.scene
+        rec = self.rec
+        s = self.scene
         rec.send_blueprint(blueprint(s.group_names, self.trail_ns))
-        lo, hi = np.array(s.arena_lower), np.array(s.arena_upper)
+        lo = np.array(s.arena_lower)
+        hi = np.array(s.arena_upper)
         rec.log("world/arena", rr.Boxes3D(centers=[(lo + hi) / 2], half_sizes=[(hi - lo) / 2], colors=[(120, 120, 120)],
                                           fill_mode="MajorWireframe"), static=True)
         rec.log("world/links", rr.LineStrips3D.from_fields(colors=[LINK_COLOUR], radii=rr.Radius.ui_points(0.75)), static=True)
@@ -157,7 +159,8 @@ class Painter:
         up = None
         if s.quad.any() and self._prev is not None:
             up = tilt_axes(f.vel, self._prev.vel, (f.t_ns - self._prev.t_ns) * 1e-9) * (4 * s.radius)[:, None]
-        add, t = self._batches.add, f.t_ns
+        add = self._batches.add
+        t = f.t_ns
         for name, rows in zip(s.group_names, self._groups):
             pos = f.pos[rows].astype(np.float32)
             add(f"world/robots/{name}", rr.Points3D, t, positions=pos, radii=self._radii[rows], colors=colours[rows])
@@ -176,7 +179,8 @@ class Painter:
                               colors=colours[rows])
 
     def _arrows(self, entity: str, pos: np.ndarray, pairs: np.ndarray, colours) -> None:
-        a, b = pos[pairs[:, 0]].astype(np.float32), pos[pairs[:, 1]].astype(np.float32)
+        a = pos[pairs[:, 0]].astype(np.float32)
+        b = pos[pairs[:, 1]].astype(np.float32)
         self.rec.log(entity, rr.Arrows3D(origins=a, vectors=b - a, colors=colours, radii=rr.Radius.ui_points(1.5)))
 
     def _routes(self, f: Frame) -> None:

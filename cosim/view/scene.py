@@ -61,7 +61,9 @@ def scene_of(resolved: dict[str, Any]) -> Scene:
     """The scene of a resolved scenario (cosim.scenario.schema.dump's form, or its YAML)."""
     world = resolved.get("world") or {}
     groups = resolved.get("groups") or []
-    group_of, radius, quad = [], [], []
+    group_of = []
+    radius = []
+    quad = []
     for k, g in enumerate(groups):
         robot = g.get("robot") or {}
         group_of += [k] * int(g["count"])

@@ -75,7 +75,8 @@ def roomy(f: Flights, n: int, launches: int = 1) -> Flights:
     compact(f)
     live = np.flatnonzero(f.live[:f.state[0]])
     f.state[0] = live[-1] + 1 if live.size else 0  # slots past the last frame in the air are free
-    slots, pool = len(f.live), len(f.node)
+    slots = len(f.live)
+    pool = len(f.node)
     while f.state[0] > slots // 2 or f.state[0] + launches > slots:
         slots *= 2
     while f.state[1] > pool // 2 - launches * n:
@@ -119,7 +120,8 @@ def compact(f: Flights) -> None:
     live = np.flatnonzero(f.live[:f.state[0]])
     used = 0
     for s in live[np.argsort(f.start[live], kind="mergesort")]:
-        a, c = f.start[s], f.count[s]
+        a = f.start[s]
+        c = f.count[s]
         if a != used:
             f.node[used:used + c] = f.node[a:a + c].copy()
             f.dist[used:used + c] = f.dist[a:a + c].copy()
@@ -176,10 +178,17 @@ def _place(f: Flights, r: Radio, alive: np.ndarray, src: int, dst: int, size: in
     m = reach(r, alive, src, dst, start, f.node[a:], f.dist[a:]) if alive[src] else 0
     f.shade[a:a + m] = 0.0
     arrive = end + r.latency_ns
-    f.arrive[s], f.seq[s], f.src[s], f.tx[s], f.dst[s], f.size[s] = arrive, f.state[2], src, f.state[3], dst, size
+    f.arrive[s] = arrive
+    f.seq[s] = f.state[2]
+    f.src[s] = src
+    f.tx[s] = f.state[3]
+    f.dst[s] = dst
+    f.size[s] = size
     f.state[2] += 1
     f.state[3] += 1
-    f.start[s], f.count[s], f.live[s] = a, m, True
+    f.start[s] = a
+    f.count[s] = m
+    f.live[s] = True
     f.state[1] = a + m
     f.state[4] = min(f.state[4], arrive)
     return s
@@ -228,7 +237,10 @@ def arriving(f: Flights, t_ns: int) -> int:
     how many. They stay live (their slots and receivers kept from launches and compaction) until
     their delivery ends (`landed`): a robot may reply while others still receive them."""
     f = borrow(f)
-    due, live, arrive, seq = f.due, f.live, f.arrive, f.seq
+    due = f.due
+    live = f.live
+    arrive = f.arrive
+    seq = f.seq
     m = 0
     best = INF
     for s in range(f.state[0]):
@@ -275,20 +287,30 @@ def rows(f: Flights, due: np.ndarray, alive: np.ndarray) -> tuple:
     (distance, dB taken off by obstacles); of each loss (frame index, node); and how many frames are
     unicasts. Each is one array with a row per column (few arrays: each returned costs a boxing)."""
     f, due, alive = borrow((f, due, alive))
-    total, unicasts = 0, 0
+    total = 0
+    unicasts = 0
     for k in range(len(due)):
         total += f.count[due[k]]
         unicasts += f.dst[due[k]] >= 0
-    ints, floats, losses = np.empty((5, total), np.int64), np.empty((2, total)), np.empty((2, total), np.int64)
-    m, lost = 0, 0
+    ints = np.empty((5, total), np.int64)
+    floats = np.empty((2, total))
+    losses = np.empty((2, total), np.int64)
+    m = 0
+    lost = 0
     for k in range(len(due)):
         s = due[k]
         for q in range(f.start[s], f.start[s] + f.count[s]):
             if f.lost[q]:
-                losses[0, lost], losses[1, lost] = k, f.node[q]
+                losses[0, lost] = k
+                losses[1, lost] = f.node[q]
                 lost += 1
             elif alive[f.node[q]]:
-                ints[0, m], ints[1, m], ints[2, m], ints[3, m], ints[4, m] = k, f.node[q], f.src[s], f.tx[s], f.size[s]
-                floats[0, m], floats[1, m] = f.dist[q], f.shade[q]
+                ints[0, m] = k
+                ints[1, m] = f.node[q]
+                ints[2, m] = f.src[s]
+                ints[3, m] = f.tx[s]
+                ints[4, m] = f.size[s]
+                floats[0, m] = f.dist[q]
+                floats[1, m] = f.shade[q]
                 m += 1
     return ints[:, :m], floats[:, :m], losses[:, :lost], unicasts

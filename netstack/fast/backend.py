@@ -27,7 +27,8 @@ from netstack.fast.deliveries import events
 from netstack.fast.nodes import NodeTable
 from netstack.fast.shadowing import Solids, crossings
 
-FIRST_SLOTS, FIRST_POOL = 64, 1 << 16
+FIRST_SLOTS = 64
+FIRST_POOL = 1 << 16
 """Room for frames in the air and their receivers at the start; doubled as often as needed (air.roomy)."""
 
 
@@ -75,7 +76,8 @@ class FastBackend:
         cfg = self.config
         cfg.check_frame(src, dst, len(payload), self.nodes.n)
         r = self.radio()
-        f, size = self._room(1), len(payload)
+        f = self._room(1)
+        size = len(payload)
         args = (f, r, self.nodes.alive, src, dst, size, cfg.airtime_to_ns(dst, size), at_ns)
         if self._judged:
             start = max(at_ns, int(self._busy[src]))
@@ -92,7 +94,9 @@ class FastBackend:
         them all where no power judges the receivers (air.launch_many)."""
         srcs = np.asarray(srcs, dtype=np.int64)
         dsts = np.asarray(dsts, dtype=np.int64)
-        k, n, cfg = len(srcs), self.nodes.n, self.config
+        k = len(srcs)
+        n = self.nodes.n
+        cfg = self.config
         sizes = np.fromiter((len(p) for p in payloads), dtype=np.int64, count=k)
         valid = (k and srcs.min() >= 0 and srcs.max() < n and sizes.max() <= cfg.max_payload_bytes
                  and np.all((dsts == BROADCAST) | ((dsts >= 0) & (dsts < n))))
@@ -101,7 +105,9 @@ class FastBackend:
                             dtype=np.int64)
         air_ns = {key: cfg.airtime_to_ns(*key) for key in set(zip(dsts.tolist(), sizes.tolist()))}
         airtimes = np.fromiter((air_ns[key] for key in zip(dsts.tolist(), sizes.tolist())), dtype=np.int64, count=k)
-        r, slots, done = self.radio(), np.zeros(k, dtype=np.int64), 0
+        r = self.radio()
+        slots = np.zeros(k, dtype=np.int64)
+        done = 0
         while done < k:
             self._room(1)
             done += self._calls(air.launch_many, self.flights, r, self.nodes.alive, srcs[done:], dsts[done:],
@@ -199,9 +205,12 @@ class FastBackend:
     def _judge(self, s: int, src: int, start_ns: int) -> None:
         """Slot s's receivers in reach kept where the received power (after obstacles) reaches the
         threshold (for a range cut-off model: where no obstacle blocks), with the dB obstacles take."""
-        f, cfg = self.flights, self.config
-        a, c = int(f.start[s]), int(f.count[s])
-        node, dist = f.node[a:a + c], f.dist[a:a + c]
+        f = self.flights
+        cfg = self.config
+        a = int(f.start[s])
+        c = int(f.count[s])
+        node = f.node[a:a + c]
+        dist = f.dist[a:a + c]
         rssi = cfg.tx_power_dbm - cfg.pathloss.loss_db(dist)
         shade = np.zeros(c)
         if self._solids is not None and c:
@@ -211,7 +220,9 @@ class FastBackend:
             rssi = np.where(crossed > 0, -np.inf, rssi) if cfg.obstacles_block else rssi - shade
         keep = np.isfinite(rssi) if self._ignores_threshold else rssi >= cfg.rx_threshold_dbm
         k = int(keep.sum())
-        f.node[a:a + k], f.dist[a:a + k], f.shade[a:a + k] = node[keep], dist[keep], shade[keep]
+        f.node[a:a + k] = node[keep]
+        f.dist[a:a + k] = dist[keep]
+        f.shade[a:a + k] = shade[keep]
         f.count[s] = k
         f.state[1] = a + k
 

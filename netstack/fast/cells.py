@@ -40,8 +40,10 @@ def index(c: Cells, pos: np.ndarray, vel: np.ndarray, range_m: float) -> None:
     n = len(pos)
     if n < MIN_NODES:
         return
-    state, gpos = c.state, c.pos
-    vmax, moved = 0.0, 0.0
+    state = c.state
+    gpos = c.pos
+    vmax = 0.0
+    moved = 0.0
     for k in range(n):
         vmax = max(vmax, vel[k, 0] ** 2 + vel[k, 1] ** 2 + vel[k, 2] ** 2)
         moved = max(moved, (pos[k, 0] - gpos[k, 0]) ** 2 + (pos[k, 1] - gpos[k, 1]) ** 2)
@@ -51,7 +53,9 @@ def index(c: Cells, pos: np.ndarray, vel: np.ndarray, range_m: float) -> None:
     slack = max(0.05 * range_m, 0.5 * state[1])  # a quarter second of motion at the top speed
     build(c.grid, pos, range_m + slack, state[2] == 1.0)  # since the last build nobody moved far: re-sorted
     gpos[:] = pos
-    state[0], state[2], state[3] = slack, 1.0, 0.0
+    state[0] = slack
+    state[2] = 1.0
+    state[3] = 0.0
 
 
 @njit(cache=True, inline="always")
@@ -71,7 +75,9 @@ def candidates(c: Cells, n: int, src: int, dt: float) -> int:
     """Nodes that may be in range of src after dt seconds of dead reckoning, ascending, into c.cand;
     returns how many (all n nodes when the index cannot answer, or the swarm spans FEW_CELLS)."""
     c = borrow(c)  # its arrays without reference counts: a query is a few dozen nanoseconds otherwise spent on them
-    state, out, g = c.state, c.cand, c.grid
+    state = c.state
+    out = c.cand
+    g = c.grid
     if n < MIN_NODES or state[2] == 0.0 or 2.0 * (state[3] + state[1] * dt) > state[0] or cells(g) <= FEW_CELLS:
         for k in range(n):
             out[k] = k

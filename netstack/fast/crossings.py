@@ -17,27 +17,38 @@ def _slab(p0: float, d: float, lo: float, hi: float) -> tuple[float, float]:
         if lo <= p0 <= hi:
             return -np.inf, np.inf
         return np.inf, -np.inf
-    ta, tb = (lo - p0) / d, (hi - p0) / d
+    ta = (lo - p0) / d
+    tb = (hi - p0) / d
     return min(ta, tb), max(ta, tb)
 
 
 @njit(cache=True)
 def crosses_box(a, b, c, h, yaw) -> bool:
-    co, si = math.cos(yaw), math.sin(yaw)
-    ax, ay, bx, by = a[0] - c[0], a[1] - c[1], b[0] - c[0], b[1] - c[1]
+    co = math.cos(yaw)
+    si = math.sin(yaw)
+    ax = a[0] - c[0]
+    ay = a[1] - c[1]
+    bx = b[0] - c[0]
+    by = b[1] - c[1]
     p = (co * ax + si * ay, -si * ax + co * ay, a[2] - c[2])
     q = (co * bx + si * by, -si * bx + co * by, b[2] - c[2])
-    enter, leave = -np.inf, np.inf
+    enter = -np.inf
+    leave = np.inf
     for i in range(3):
         t0, t1 = _slab(p[i], q[i] - p[i], -h[i], h[i])
-        enter, leave = max(enter, t0), min(leave, t1)
+        enter = max(enter, t0)
+        leave = min(leave, t1)
     return enter <= leave and leave >= 0.0 and enter <= 1.0
 
 
 @njit(cache=True)
 def crosses_cylinder(a, b, c, r, hh) -> bool:
-    px, py, pz = a[0] - c[0], a[1] - c[1], a[2] - c[2]
-    dx, dy, dz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+    px = a[0] - c[0]
+    py = a[1] - c[1]
+    pz = a[2] - c[2]
+    dx = b[0] - a[0]
+    dy = b[1] - a[1]
+    dz = b[2] - a[2]
     qa = dx * dx + dy * dy
     qb = 2.0 * (px * dx + py * dy)
     qc = px * px + py * py - r * r
@@ -49,7 +60,8 @@ def crosses_cylinder(a, b, c, r, hh) -> bool:
         t0 = (-qb - root) / (2.0 * qa) if disc >= 0 else np.inf
         t1 = (-qb + root) / (2.0 * qa) if disc >= 0 else -np.inf
     z0, z1 = _slab(pz, dz, -hh, hh)
-    enter, leave = max(t0, z0), min(t1, z1)
+    enter = max(t0, z0)
+    leave = min(t1, z1)
     return enter <= leave and leave >= 0.0 and enter <= 1.0
 
 

@@ -53,7 +53,8 @@ class CsmaBackend:
         self.nodes.add(node_id)
 
     def _params(self) -> tuple[np.ndarray, np.ndarray]:
-        cfg, mac = self.config, self.mac
+        cfg = self.config
+        mac = self.mac
         code, a, b, c = cfg.pathloss.kernel()
         pi = np.array([mac.slot_ns, mac.sifs_ns, mac.difs_ns, cfg.eifs_extra_ns(), mac.cca_delay_ns,
                        mac.preamble_ns, cfg.ack_airtime_ns(), cfg.latency_ns, cfg.queue_frames,
@@ -78,9 +79,11 @@ class CsmaBackend:
             ni[:, [k.LOCK, k.QHEAD, k.QTAIL]] = -1
             ni[:, k.ALIVE] = self.nodes.alive
             nf = np.zeros((n, k.NODE_FLOATS))
-            nf[:, k.PX:k.PX + 3], nf[:, k.PX + 3:k.PX + 6] = self.nodes.pos, self.nodes.vel
+            nf[:, k.PX:k.PX + 3] = self.nodes.pos
+            nf[:, k.PX + 3:k.PX + 6] = self.nodes.vel
             ct = np.zeros(k.COUNTERS, dtype=_I64)
-            ct[k.C_SYNC], ct[k.C_OUTMIN] = self.nodes.sync_ns, k.NEVER
+            ct[k.C_SYNC] = self.nodes.sync_ns
+            ct[k.C_OUTMIN] = k.NEVER
             pi, pf = self._params()
             ct[k.C_STILL] = not self.nodes.vel.any()
             cached = n if n <= CACHE_MAX_NODES else 0
@@ -93,8 +96,11 @@ class CsmaBackend:
     def set_positions(self, t_ns: int, xyz: np.ndarray, vel: np.ndarray) -> None:
         self.nodes.sync(t_ns, xyz, vel)
         if self._a:
-            nf, ct, pv = self._a[1], self._a[8], self._a[13]
-            nf[:, k.PX:k.PX + 3], nf[:, k.PX + 3:k.PX + 6] = self.nodes.pos, self.nodes.vel
+            nf = self._a[1]
+            ct = self._a[8]
+            pv = self._a[13]
+            nf[:, k.PX:k.PX + 3] = self.nodes.pos
+            nf[:, k.PX + 3:k.PX + 6] = self.nodes.vel
             ct[k.C_SYNC] = t_ns
             ct[k.C_STILL] = not self.nodes.vel.any()
             pv[:] = -1  # cached power rows are for the old positions
@@ -146,7 +152,9 @@ class CsmaBackend:
     def next_event_ns(self) -> int | None:
         if not self._a:
             return min(q[0] for q in self._queued) if self._queued else None
-        ni, hp, ct = self._a[0], self._a[5], self._a[8]
+        ni = self._a[0]
+        hp = self._a[5]
+        ct = self._a[8]
         times = [int(ni[:, k.ACCESS].min()) if len(ni) else k.NEVER, int(ct[k.C_OUTMIN]) if ct[k.C_OUT] else k.NEVER,
                  int(hp[0, 0]) if ct[k.C_HEAP] else k.NEVER, *(q[0] for q in self._queued)]
         t = min(times)
@@ -182,7 +190,8 @@ class CsmaBackend:
         """Frames sent since the last call enter the loop's event queue."""
         state = self._state()
         if self._queued:
-            hp, ct = self._a[5], self._a[8]
+            hp = self._a[5]
+            ct = self._a[8]
             need = int(ct[k.C_HEAP]) + len(self._queued) + 2 * self.nodes.n + 8
             if need > len(hp):
                 self._a[5] = np.concatenate([hp, np.zeros((need + len(hp), 6), _I64)])
@@ -194,7 +203,8 @@ class CsmaBackend:
     def _grow(self) -> tuple:
         """Room for the loop's next step (csma_loop.step_needs): flight slots, heap, output rows,
         random numbers, each at least doubled when it grows."""
-        a, n = self._a, self.nodes.n
+        a = self._a
+        n = self.nodes.n
         starts, heap, out, draws = step_needs(tuple(a), step_access(tuple(a)))
         fl = a[3]
         free = int(np.count_nonzero(fl[:, k.L_USED] == 0))

@@ -22,7 +22,9 @@ def next_access(ni) -> int:
 def step_access(S) -> int:
     """When the loop's next step is a round of transmissions, their instant; NEVER when it is an
     internal event (the heap's first event goes first at an equal time)."""
-    ni, hp, ct = S[0], S[5], S[8]
+    ni = S[0]
+    hp = S[5]
+    ct = S[8]
     t_heap = hp[0, 0] if ct[cc.C_HEAP] > 0 else cc.NEVER
     t_access = next_access(ni)
     return t_access if t_access < t_heap else cc.NEVER
@@ -35,9 +37,11 @@ def step_needs(S, t_access: int) -> tuple[int, int, int, int]:
     a draw per node), or the transmissions of the nodes whose access comes at t_access (a flight and
     two pushes each; each first drops the frames of its queue that are too old to send, or all of
     them if it is dead, two rows each: a unicast's status and its drop)."""
-    ni, ct = S[0], S[8]
+    ni = S[0]
+    ct = S[8]
     n = len(ni)
-    starts, queued = 0, 0
+    starts = 0
+    queued = 0
     if t_access != cc.NEVER:
         for i in range(n):
             if ni[i, cc.ACCESS] == t_access:
@@ -50,7 +54,10 @@ def step_needs(S, t_access: int) -> tuple[int, int, int, int]:
 @njit(cache=True)
 def room(S, t_access: int) -> bool:
     """Whether the arrays can take the next step (else the caller grows them: netstack.fast.csma)."""
-    fl, hp, oi, rnd = S[3], S[5], S[6], S[11]
+    fl = S[3]
+    hp = S[5]
+    oi = S[6]
+    rnd = S[11]
     starts, heap, out, draws = step_needs(S, t_access)
     free = 0
     for m in range(len(fl)):

@@ -32,9 +32,13 @@ NEVER = np.iinfo(np.int64).max
 # node ints
 (BUSY, IDLE, IFS, SLOTS, CW, RETRIES, HAS, BLOCKED, ACCESS, SENDING, LOCK, LOCK_T, ALIVE, QHEAD, QTAIL, QLEN, RESULT,
  NAV) = range(18)
-NODE_INTS, NODE_FLOATS = 18, 9
+NODE_INTS = 18
+NODE_FLOATS = 9
 # node floats
-TOTAL, SIGNAL, WORST, PX = 0, 1, 2, 3
+TOTAL = 0
+SIGNAL = 1
+WORST = 2
+PX = 3
 # frame ints
 F_SRC, F_DST, F_AIR, F_QUEUED, F_DELIVERED, F_NEXT = range(6)
 FRAME_INTS = 6
@@ -76,7 +80,9 @@ def loss_db(model: int, a: float, b: float, c: float, d: float) -> float:
 @njit(cache=True)
 def power_row(S, solids, src: int, t: int, out: np.ndarray) -> None:
     """_power_row, from the cache when every node stands still since the last sync."""
-    pc, pv, ct = S[12], S[13], S[8]
+    pc = S[12]
+    pv = S[13]
+    ct = S[8]
     if not ct[C_STILL] or len(pc) == 0:
         _power_row(S, solids, src, t, out)
         return
@@ -90,7 +96,10 @@ def power_row(S, solids, src: int, t: int, out: np.ndarray) -> None:
 def _power_row(S, solids, src: int, t: int, out: np.ndarray) -> None:
     """Power (mW) at every node of a frame src sends at t: path loss over dead-reckoned positions,
     then the obstacles on each line of sight."""
-    nf, pi, pf, ct = S[1], S[9], S[10], S[8]
+    nf = S[1]
+    pi = S[9]
+    pf = S[10]
+    ct = S[8]
     dt = (t - ct[C_SYNC]) / 1e9
     n = len(out)
     a = np.empty(3)
@@ -140,9 +149,15 @@ def _swap(hp, i: int, j: int) -> None:
 
 @njit(cache=True)
 def push(S, t: int, kind: int, a: int, b: int, c: int) -> None:
-    hp, ct = S[5], S[8]
+    hp = S[5]
+    ct = S[8]
     i = ct[C_HEAP]
-    hp[i, 0], hp[i, 1], hp[i, 2], hp[i, 3], hp[i, 4], hp[i, 5] = t, kind, ct[C_SEQ], a, b, c
+    hp[i, 0] = t
+    hp[i, 1] = kind
+    hp[i, 2] = ct[C_SEQ]
+    hp[i, 3] = a
+    hp[i, 4] = b
+    hp[i, 5] = c
     ct[C_HEAP] += 1
     ct[C_SEQ] += 1
     while i > 0 and _less(hp, i, (i - 1) // 2):
@@ -152,13 +167,16 @@ def push(S, t: int, kind: int, a: int, b: int, c: int) -> None:
 
 @njit(cache=True)
 def pop(S) -> None:
-    hp, ct = S[5], S[8]
+    hp = S[5]
+    ct = S[8]
     ct[C_HEAP] -= 1
     n = ct[C_HEAP]
     _swap(hp, 0, n)
     i = 0
     while True:
-        low, left, right = i, 2 * i + 1, 2 * i + 2
+        low = i
+        left = 2 * i + 1
+        right = 2 * i + 2
         if left < n and _less(hp, left, low):
             low = left
         if right < n and _less(hp, right, low):
@@ -178,7 +196,12 @@ def out(S, t: int, kind: int, node: int, frame: int, code: int, dbm: float) -> N
 @njit(cache=True)
 def out_row(oi, of, ct, t: int, kind: int, node: int, frame: int, code: int, dbm: float) -> None:
     r = ct[C_OUT]
-    oi[r, 0], oi[r, 1], oi[r, 2], oi[r, 3], oi[r, 4], oi[r, 5] = t, kind, node, frame, code, 0
+    oi[r, 0] = t
+    oi[r, 1] = kind
+    oi[r, 2] = node
+    oi[r, 3] = frame
+    oi[r, 4] = code
+    oi[r, 5] = 0
     of[r] = dbm
     ct[C_OUT] += 1
     ct[C_OUTMIN] = min(ct[C_OUTMIN], t)
@@ -195,22 +218,35 @@ def uniform(rnd, ct) -> float:
 def take_due(S, t: int):
     """The output rows due at t, removed in their order: receptions by live nodes as columns (dst,
     src, tx id, dBm, and whether they are all one frame), and the other rows; the rest move up."""
-    ni, fr, oi, of, ct = S[0], S[2], S[6], S[7], S[8]
+    ni = S[0]
+    fr = S[2]
+    oi = S[6]
+    of = S[7]
+    ct = S[8]
     count = ct[C_OUT]
-    dst, src, tx = np.empty(count, np.int64), np.empty(count, np.int64), np.empty(count, np.int64)
+    dst = np.empty(count, np.int64)
+    src = np.empty(count, np.int64)
+    tx = np.empty(count, np.int64)
     dbm = np.empty(count)
     other = np.empty((count, 6), dtype=np.int64)
-    n_rx, n_other, kept, low = 0, 0, 0, NEVER
+    n_rx = 0
+    n_other = 0
+    kept = 0
+    low = NEVER
     for r in range(count):
         if oi[r, 0] != t:
-            oi[kept], of[kept] = oi[r], of[r]
+            oi[kept] = oi[r]
+            of[kept] = of[r]
             low = min(low, oi[r, 0])
             kept += 1
         elif oi[r, 1] != O_RX:
             other[n_other] = oi[r]
             n_other += 1
         elif ni[oi[r, 2], ALIVE]:
-            dst[n_rx], src[n_rx], tx[n_rx], dbm[n_rx] = oi[r, 2], fr[oi[r, 3], F_SRC], oi[r, 3], of[r]
+            dst[n_rx] = oi[r, 2]
+            src[n_rx] = fr[oi[r, 3], F_SRC]
+            tx[n_rx] = oi[r, 3]
+            dbm[n_rx] = of[r]
             n_rx += 1
     ct[C_OUT] = kept
     ct[C_OUTMIN] = low

@@ -27,7 +27,8 @@ def _schedule(ni, i: int, slot: int) -> None:
 @njit(cache=True)
 def _new_backoff(S, i: int, t: int) -> None:
     """0..CW slots for node i, counted from the next slot boundary (or from the end of its busy medium)."""
-    ni, pi = S[0], S[9]
+    ni = S[0]
+    pi = S[9]
     slot = pi[cc.P_SLOT]
     draw = int(cc.uniform(S[11], S[8]) * (ni[i, cc.CW] + 1))
     if ni[i, cc.BUSY]:
@@ -41,8 +42,14 @@ def _new_backoff(S, i: int, t: int) -> None:
 def _sense(S, t: int) -> None:
     """Each node's carrier sense from t on (sending, receiving, power above the detection threshold
     counting frames that started at least the CCA delay ago, or its NAV); backoffs freeze or resume."""
-    ni, nf, fl, fp, pi, pf = S[0], S[1], S[3], S[4], S[9], S[10]
-    lag, slot = pi[cc.P_CCA], pi[cc.P_SLOT]
+    ni = S[0]
+    nf = S[1]
+    fl = S[3]
+    fp = S[4]
+    pi = S[9]
+    pf = S[10]
+    lag = pi[cc.P_CCA]
+    slot = pi[cc.P_SLOT]
     recent = [m for m in range(len(fl)) if fl[m, cc.L_USED] and fl[m, cc.L_START] > t - lag]
     for i in range(len(ni)):
         total = nf[i, cc.TOTAL]
@@ -65,14 +72,16 @@ def _frame_arrives(S, i: int, t: int) -> None:
     """A frame reaches node i's empty queue. With no backoff left on an idle medium it goes after a
     DIFS from now if the medium stays idle (ns-3's DCF immediate access); on a busy medium (or
     with 802.15.4's backoff before every frame) a backoff is drawn unless one is counting."""
-    ni, pi = S[0], S[9]
+    ni = S[0]
+    pi = S[9]
     ni[i, cc.HAS] = 1
     if ni[i, cc.BLOCKED]:
         return
     left = ni[i, cc.SLOTS] if ni[i, cc.BUSY] else max(0, ni[i, cc.SLOTS] - _elapsed(ni, i, t, pi[cc.P_SLOT]))
     if left == 0 and not ni[i, cc.BUSY] and not pi[cc.P_BACKOFF_FIRST]:
         if t + pi[cc.P_DIFS] > ni[i, cc.IDLE] + ni[i, cc.IFS]:  # DIFS from now, or the EIFS still running
-            ni[i, cc.IDLE], ni[i, cc.IFS] = t, pi[cc.P_DIFS]
+            ni[i, cc.IDLE] = t
+            ni[i, cc.IFS] = pi[cc.P_DIFS]
         ni[i, cc.SLOTS] = 0
     elif left == 0:
         _new_backoff(S, i, t)
@@ -83,7 +92,8 @@ def _frame_arrives(S, i: int, t: int) -> None:
 # -- queues --------------------------------------------------------------------------------------
 @njit(cache=True)
 def _dequeue(S, i: int) -> None:
-    ni, fr = S[0], S[2]
+    ni = S[0]
+    fr = S[2]
     ni[i, cc.QHEAD] = fr[ni[i, cc.QHEAD], cc.F_NEXT]
     ni[i, cc.QLEN] -= 1
     if ni[i, cc.QLEN] == 0:
@@ -92,7 +102,9 @@ def _dequeue(S, i: int) -> None:
 
 @njit(cache=True)
 def _enqueue(S, i: int, f: int, t: int) -> None:
-    ni, fr, pi = S[0], S[2], S[9]
+    ni = S[0]
+    fr = S[2]
+    pi = S[9]
     if ni[i, cc.QLEN] >= pi[cc.P_QUEUE]:
         _refuse(S, f, t, cc.QUEUE)
         return
@@ -120,7 +132,9 @@ def _refuse(S, f: int, t: int, reason: int) -> None:
 @njit(cache=True)
 def _head(S, i: int, t: int) -> int:
     """The frame node i sends next, after dropping those too old to send (all of them if it is dead)."""
-    ni, fr, pi = S[0], S[2], S[9]
+    ni = S[0]
+    fr = S[2]
+    pi = S[9]
     while ni[i, cc.QLEN] > 0 and (not ni[i, cc.ALIVE] or t - fr[ni[i, cc.QHEAD], cc.F_QUEUED] > pi[cc.P_MAX_DELAY]):
         f = ni[i, cc.QHEAD]
         _refuse(S, f, t, cc.QUEUE if ni[i, cc.ALIVE] else cc.DEAD)
@@ -136,7 +150,8 @@ def _head(S, i: int, t: int) -> int:
 def _finish(S, i: int, t: int, success: bool) -> bool:
     """Node i's head frame is done (sent, acknowledged, or given up: True, it leaves the queue) or
     to be tried again with a doubled window; a backoff follows either way."""
-    ni, pi = S[0], S[9]
+    ni = S[0]
+    pi = S[9]
     ni[i, cc.BLOCKED] = 0
     done = success or ni[i, cc.RETRIES] >= pi[cc.P_RETRY]
     if done:
@@ -164,17 +179,30 @@ def _free_flight(fl) -> int:
 def _fly(S, solids, src: int, t: int, airtime: int, frame: int, ack_for: int) -> None:
     """A frame starts: its power everywhere; receivers idle enough to detect it lock onto it; a
     sender that was receiving loses that frame. `fw[m, i]` keeps why node i does not receive it."""
-    ni, nf, fl, fp, pi, pf, ct, fw = S[0], S[1], S[3], S[4], S[9], S[10], S[8], S[14]
+    ni = S[0]
+    nf = S[1]
+    fl = S[3]
+    fp = S[4]
+    pi = S[9]
+    pf = S[10]
+    ct = S[8]
+    fw = S[14]
     m = _free_flight(fl)
-    fl[m, cc.L_USED], fl[m, cc.L_SRC], fl[m, cc.L_START], fl[m, cc.L_FRAME] = 1, src, t, frame
-    fl[m, cc.L_ACK_FOR], fl[m, cc.L_KEY] = ack_for, ct[cc.C_SEQ] + 1
+    fl[m, cc.L_USED] = 1
+    fl[m, cc.L_SRC] = src
+    fl[m, cc.L_START] = t
+    fl[m, cc.L_FRAME] = frame
+    fl[m, cc.L_ACK_FOR] = ack_for
+    fl[m, cc.L_KEY] = ct[cc.C_SEQ] + 1
     cc.power_row(S, solids, src, t, fp[m])
     if ni[src, cc.LOCK] >= 0:
         fw[ni[src, cc.LOCK], src] = cc.HALF_DUPLEX
     ni[src, cc.LOCK] = -1
     ni[src, cc.SENDING] = 1
     ct[cc.C_TX] += 1
-    noise, rx, pre = pf[cc.Q_NOISE], pf[cc.Q_RX], pf[cc.Q_PREAMBLE]
+    noise = pf[cc.Q_NOISE]
+    rx = pf[cc.Q_RX]
+    pre = pf[cc.Q_PREAMBLE]
     for i in range(len(ni)):
         p = fp[m, i]
         nf[i, cc.TOTAL] += p
@@ -186,7 +214,8 @@ def _fly(S, solids, src: int, t: int, airtime: int, frame: int, ack_for: int) ->
             fw[m, i] = cc.R_BUSY
         elif (i != src and ni[i, cc.ALIVE] and not ni[i, cc.SENDING] and p > 0.0 and p >= rx
               and p >= pre * (noise + nf[i, cc.TOTAL] - p)):
-            ni[i, cc.LOCK], ni[i, cc.LOCK_T] = m, t
+            ni[i, cc.LOCK] = m
+            ni[i, cc.LOCK_T] = t
             nf[i, cc.SIGNAL], nf[i, cc.WORST] = p, nf[i, cc.TOTAL] - p
             fw[m, i] = 0
     cc.push(S, t + airtime, cc.E_END, m, 0, 0)
@@ -199,11 +228,15 @@ def _same_start(S, i: int, m: int, p: float) -> None:
     """Frame m starts at the instant of the frame receiver i locked onto: the stronger one (the nearer
     sender's, which arrives first) keeps the receiver, busy for the other, if its preamble stands out
     of all the frames that started together; else its preamble is lost in them (a collision)."""
-    ni, nf, pf, fw = S[0], S[1], S[10], S[14]
+    ni = S[0]
+    nf = S[1]
+    pf = S[10]
+    fw = S[14]
     held = ni[i, cc.LOCK]
     if p > nf[i, cc.SIGNAL]:
         fw[held, i] = cc.R_BUSY
-        ni[i, cc.LOCK], nf[i, cc.SIGNAL] = m, p
+        ni[i, cc.LOCK] = m
+        nf[i, cc.SIGNAL] = p
     else:
         fw[m, i] = cc.R_BUSY
     signal = nf[i, cc.SIGNAL]
@@ -220,13 +253,19 @@ def _land(S, m: int, t: int) -> int:
     """A flight ends: each receiver locked on it decoded it (RESULT = its key) or not (-key, and
     EIFS from now on); those that decoded a unicast frame for another node defer until its
     acknowledgement ends (NAV, with virtual carrier sense). Returns the key."""
-    ni, nf, fl, fp, pi, pf = S[0], S[1], S[3], S[4], S[9], S[10]
+    ni = S[0]
+    nf = S[1]
+    fl = S[3]
+    fp = S[4]
+    pi = S[9]
+    pf = S[10]
     key = fl[m, cc.L_KEY]
     fl[m, cc.L_USED] = 0
     ni[fl[m, cc.L_SRC], cc.SENDING] = 0
     dst = S[2][fl[m, cc.L_FRAME], cc.F_DST]
     nav = t + pi[cc.P_SIFS] + pi[cc.P_ACK_AIR] if pi[cc.P_NAV] and fl[m, cc.L_ACK_FOR] < 0 and dst >= 0 else -1
-    left, deferred = False, False
+    left = False
+    deferred = False
     for k in range(len(fl)):
         left = left or fl[k, cc.L_USED] == 1
     for i in range(len(ni)):
@@ -247,7 +286,9 @@ def _land(S, m: int, t: int) -> int:
 
 @njit(cache=True)
 def _transmit(S, solids, i: int, t: int) -> None:
-    ni, fr, pi = S[0], S[2], S[9]
+    ni = S[0]
+    fr = S[2]
+    pi = S[9]
     f = _head(S, i, t)
     if f < 0:
         return
@@ -275,9 +316,20 @@ def _heard(S, m: int, i: int) -> bool:
 
 @njit(cache=True)
 def _broadcast_end(S, m: int, key: int, t: int) -> None:
-    ni, fl, oi, of, ct, pi, pf, rnd = S[0], S[3], S[6], S[7], S[8], S[9], S[10], S[11]
-    src, f, power = fl[m, cc.L_SRC], fl[m, cc.L_FRAME], S[4][m]
-    at, rx, loss = t + pi[cc.P_LATENCY], pf[cc.Q_RX], pf[cc.Q_LOSS]
+    ni = S[0]
+    fl = S[3]
+    oi = S[6]
+    of = S[7]
+    ct = S[8]
+    pi = S[9]
+    pf = S[10]
+    rnd = S[11]
+    src = fl[m, cc.L_SRC]
+    f = fl[m, cc.L_FRAME]
+    power = S[4][m]
+    at = t + pi[cc.P_LATENCY]
+    rx = pf[cc.Q_RX]
+    loss = pf[cc.Q_LOSS]
     for i in range(len(ni)):
         if i == src or power[i] <= 0.0 or power[i] < rx:
             continue
@@ -294,8 +346,14 @@ def _broadcast_end(S, m: int, key: int, t: int) -> None:
 
 @njit(cache=True)
 def _unicast_end(S, m: int, key: int, t: int) -> None:
-    ni, fr, fl, fp, pi, pf = S[0], S[2], S[3], S[4], S[9], S[10]
-    src, f = fl[m, cc.L_SRC], fl[m, cc.L_FRAME]
+    ni = S[0]
+    fr = S[2]
+    fl = S[3]
+    fp = S[4]
+    pi = S[9]
+    pf = S[10]
+    src = fl[m, cc.L_SRC]
+    f = fl[m, cc.L_FRAME]
     dst = fr[f, cc.F_DST]
     if ni[dst, cc.RESULT] == key and ni[dst, cc.ALIVE] and not (pf[cc.Q_LOSS] > 0.0 and cc.uniform(S[11], S[8]) < pf[cc.Q_LOSS]):
         if not fr[f, cc.F_DELIVERED]:
@@ -316,7 +374,8 @@ def _unicast_end(S, m: int, key: int, t: int) -> None:
 
 @njit(cache=True)
 def _end(S, m: int, t: int) -> None:
-    fr, fl = S[2], S[3]
+    fr = S[2]
+    fl = S[3]
     key = _land(S, m, t)
     _sense(S, t)
     ack_for = fl[m, cc.L_ACK_FOR]
@@ -331,8 +390,12 @@ def _end(S, m: int, t: int) -> None:
 @njit(cache=True)
 def _event(S, solids, t: int) -> None:
     """Run the earliest internal event (at t)."""
-    hp, pi = S[5], S[9]
-    kind, a, b, c = hp[0, 1], hp[0, 3], hp[0, 4], hp[0, 5]
+    hp = S[5]
+    pi = S[9]
+    kind = hp[0, 1]
+    a = hp[0, 3]
+    b = hp[0, 4]
+    c = hp[0, 5]
     cc.pop(S)
     if kind == cc.E_END:
         _end(S, a, t)
@@ -349,7 +412,9 @@ def _event(S, solids, t: int) -> None:
 def run(S, solids, until: int) -> tuple[int, int]:
     """Run internal events up to `until`; stop before one that comes after an output is due.
     Returns (REACHED, until), (OUTPUT, its time) or (NEED_ROOM, time reached)."""
-    ni, hp, ct = S[0], S[5], S[8]
+    ni = S[0]
+    hp = S[5]
+    ct = S[8]
     now = -1
     while True:
         t_heap = hp[0, 0] if ct[cc.C_HEAP] > 0 else cc.NEVER

@@ -12,7 +12,9 @@ from netstack.backend import IndexedPayloads, NetEvents, TxStatus
 from netstack.fast.air import Flights
 from netstack.fast.config import FastRadioConfig
 
-LOST, UNREACHED, DST_DEAD = 0, 1, 2
+LOST = 0
+UNREACHED = 1
+DST_DEAD = 2
 """Drop reasons: the loss draw, a unicast's destination out of reach, a dead destination."""
 
 
@@ -29,7 +31,9 @@ def events(t: int, f: Flights, due: np.ndarray, received: tuple, alive: np.ndarr
                    payloads=IndexedPayloads(payloads, rx_frame))
     if not len(lost_frame) and not unicasts:
         return ev
-    src, tx, dst_req = f.src[due], f.tx[due], f.dst[due]
+    src = f.src[due]
+    tx = f.tx[due]
+    dst_req = f.dst[due]
     unicast = np.flatnonzero(dst_req >= 0)
     got = np.bincount(rx_frame, minlength=len(due))
     lost_n = np.bincount(lost_frame, minlength=len(due))

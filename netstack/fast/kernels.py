@@ -17,22 +17,29 @@ def within(pos: np.ndarray, vel: np.ndarray, dt: float, alive: np.ndarray, cand:
     with their distances, into `nodes` and `dist`, every position dead-reckoned `dt` seconds (pos +
     vel * dt; none when dt is 0). Returns how many. A single send's receivers, on either engine."""
     if dt == 0.0:
-        sx, sy, sz = pos[src, 0], pos[src, 1], pos[src, 2]
+        sx = pos[src, 0]
+        sy = pos[src, 1]
+        sz = pos[src, 2]
     else:
-        sx, sy, sz = pos[src, 0] + vel[src, 0] * dt, pos[src, 1] + vel[src, 1] * dt, pos[src, 2] + vel[src, 2] * dt
+        sx = pos[src, 0] + vel[src, 0] * dt
+        sy = pos[src, 1] + vel[src, 1] * dt
+        sz = pos[src, 2] + vel[src, 2] * dt
     k = 0
     for t in range(m):
         c = cand[t]
         if c == src or not alive[c]:
             continue
         if dt == 0.0:
-            x, y, z = pos[c, 0] - sx, pos[c, 1] - sy, pos[c, 2] - sz
+            x = pos[c, 0] - sx
+            y = pos[c, 1] - sy
+            z = pos[c, 2] - sz
         else:
             x = (pos[c, 0] + vel[c, 0] * dt) - sx
             y = (pos[c, 1] + vel[c, 1] * dt) - sy
             z = (pos[c, 2] + vel[c, 2] * dt) - sz
         d = np.sqrt((x * x + z * z) + y * y)
         if d <= limit:
-            nodes[k], dist[k] = c, d
+            nodes[k] = c
+            dist[k] = d
             k += 1
     return k

@@ -28,7 +28,8 @@ class Solids:
 
     @staticmethod
     def none() -> Solids:
-        z3, z = np.zeros((0, 3)), np.zeros(0)
+        z3 = np.zeros((0, 3))
+        z = np.zeros(0)
         return Solids(z3, z3, z, z3, z, z)
 
     @property

@@ -135,7 +135,8 @@ class Ns3Backend:
         if self._last_pos is not None and not v.any() and not self._last_vel.any() and np.array_equal(pos, self._last_pos):
             return  # everyone at rest where ns-3 already has them (with a velocity, ns-3 extrapolates: push again)
         self._net.SetPositions(pos, v, self._n)
-        self._last_pos, self._last_vel = pos, v
+        self._last_pos = pos
+        self._last_vel = v
 
     def set_listening(self, node_id: int, listening: bool) -> None:
         """Stop early at deliveries to this node (its controller reacts to them)."""
@@ -232,7 +233,8 @@ class Ns3Backend:
         n_rows, n_status, n_bytes, d_int, d_real, s_int, payload, n_drops, n_heard = header
         ints = _copy(d_int, 7 * n_rows, np.int64).reshape(-1, 7)
         reals = _copy(d_real, 2 * n_rows, np.float64).reshape(-1, 2)
-        offsets, sizes = ints[:, 5], ints[:, 4]
+        offsets = ints[:, 5]
+        sizes = ints[:, 4]
         payloads = PayloadView(ctypes.string_at(payload, n_bytes) if n_bytes else b"", offsets, sizes)
         status = []
         if n_status:

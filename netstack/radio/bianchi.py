@@ -37,7 +37,9 @@ def transmit_probability(p: float, w: int, cw_max: int) -> float:
     stage m on the window stays CWmax + 1, for 1 / (1 - p) visits on average)."""
     if p >= 1.0:
         return 0.0
-    reached, slots, window = 1.0, 0.0, w
+    reached = 1.0
+    slots = 0.0
+    window = w
     while window < cw_max + 1:
         slots += reached * (window + 1) / 2.0
         reached *= p
@@ -50,7 +52,8 @@ def solve(n: int, w: int, cw_max: int) -> tuple[float, float]:
     """(tau, p) where p = 1 - (1 - tau)^(n - 1), by bisection on p (the difference is monotone)."""
     if n == 1:
         return transmit_probability(0.0, w, cw_max), 0.0
-    low, high = 0.0, 1.0
+    low = 0.0
+    high = 1.0
     for _ in range(200):
         p = (low + high) / 2.0
         tau = transmit_probability(p, w, cw_max)
@@ -70,7 +73,8 @@ def saturation(std: Standard, n: int, payload_bytes: int, data_mbps: float, cont
         raise ValueError(f"the model needs n >= 1 and a payload, got n={n}, {payload_bytes} bytes")
     w = std.cw_min + 1
     tau, p = solve(n, w, std.cw_max)
-    slot, sifs = std.slot_ns, std.sifs_ns
+    slot = std.slot_ns
+    sifs = std.sifs_ns
     difs = sifs + std.aifsn * slot
     data = std.airtime_ns(payload_bytes + std.mac_overhead_bytes, data_mbps)
     ack = std.control_airtime_ns(std.ack_bytes, control_mbps)

@@ -248,7 +248,8 @@ class RadioSpec:
     # -- the engines' parameters ---------------------------------------------------------------
     def fast_config(self) -> FastRadioConfig:
         """The fast radio's parameters for this radio."""
-        std, opts = self.spec, self.fast
+        std = self.spec
+        opts = self.fast
         contention = None if isinstance(opts.contention, NoContention) else opts.contention
         common = {"tx_power_dbm": self.tx_power_dbm, "rx_threshold_dbm": self.receive_threshold_dbm(),
                   "noise_floor_dbm": self.noise_floor_dbm, "bit_rate_bps": round(self.data_rate_mbps * 1e6, 6),

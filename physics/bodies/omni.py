@@ -79,7 +79,9 @@ class OmniBank:
         self.steer_by_heading[k] = False
 
     def drive_many(self, k: np.ndarray, v: np.ndarray, w: np.ndarray) -> None:
-        self.cmd_twist[k, 0], self.cmd_twist[k, 1], self.cmd_twist[k, 2] = v, 0.0, w
+        self.cmd_twist[k, 0] = v
+        self.cmd_twist[k, 1] = 0.0
+        self.cmd_twist[k, 2] = w
         self.steer_by_heading[k] = False
 
     def steer(self, velocity: np.ndarray, headings: np.ndarray, which: np.ndarray) -> None:
@@ -123,8 +125,10 @@ class OmniBank:
         w_safe = np.where(small, 1.0, w)
         a = np.where(small, dt, np.sin(turn) / w_safe)  # the integral of cos(w t) over the step
         b = np.where(small, 0.0, (1.0 - np.cos(turn)) / w_safe)  # and of sin(w t)
-        c, s = np.cos(th), np.sin(th)
-        dx_body, dy_body = vx * a - vy * b, vx * b + vy * a  # displacement in the starting body frame
+        c = np.cos(th)
+        s = np.sin(th)
+        dx_body = vx * a - vy * b
+        dy_body = vx * b + vy * a  # displacement in the starting body frame
         self.pos[:, 0] += c * dx_body - s * dy_body
         self.pos[:, 1] += s * dx_body + c * dy_body
         self.heading[:] = np.remainder(th + turn + math.pi, 2 * math.pi) - math.pi
@@ -144,17 +148,20 @@ class OmniRobots:
 
     def latch(self, active_vel: np.ndarray, active_heading: np.ndarray) -> None:
         """Pending commands to the bank; generic ones steer by the active velocity and heading."""
-        bank, r = self.bank, self.robots
+        bank = self.bank
+        r = self.robots
         self.commands.apply(bank, self.slot)
         bank.steer(active_vel[r, :2], active_heading[r], bank.steer_by_heading)
         active_heading[r] = bank.heading
 
     def write_back(self, pos: np.ndarray, vel: np.ndarray, heading: np.ndarray) -> None:
         """The bank's poses and world-frame velocities into the world's arrays."""
-        bank, r = self.bank, self.robots
+        bank = self.bank
+        r = self.robots
         pos[r, :2] = bank.pos[:, :2]
         twist = bank.twist
-        c, s = np.cos(bank.heading), np.sin(bank.heading)
+        c = np.cos(bank.heading)
+        s = np.sin(bank.heading)
         vel[r, 0] = c * twist[:, 0] - s * twist[:, 1]
         vel[r, 1] = s * twist[:, 0] + c * twist[:, 1]
         vel[r, 2] = 0.0

@@ -45,7 +45,9 @@ class Mode(IntEnum):
     SPEED_VERTICAL_HEADING = 6
 
 
-_ATTITUDE, _POSITION, _MOTORS = 0, 4, 5
+_ATTITUDE = 0
+_POSITION = 4
+_MOTORS = 5
 _HOLDS_ALT = np.array([False, False, True, True, True, True, False])  # by mode
 _HOLDS_HEADING = np.array([False, False, False, True, True, True, True])
 _GAINS = ("position_p", "altitude_p", "max_horizontal_speed", "max_vertical_speed", "velocity_p", "velocity_i",
@@ -139,7 +141,9 @@ class QuadrotorBank:
 
     def reset(self, i: int, position, heading: float) -> None:
         """Put vehicle i back at rest at `position`, level, facing `heading` (an autopilot restarted)."""
-        self.pos[i], self.vel[i], self.rates[i] = position, 0.0, 0.0
+        self.pos[i] = position
+        self.vel[i] = 0.0
+        self.rates[i] = 0.0
         self.euler[i] = (0.0, 0.0, heading)
         self._i_rate[i] = self._i_vel[i] = 0.0
         self.on_ground[i] = self.pos[i, 2] <= 0.0

@@ -26,15 +26,26 @@ def control(st, sp, fl, c, gains, wrench) -> None:
     heading setpoint's frame, holds altitude, holds heading, attitude mode. c: constants (n, 7): mass,
     inertia x, y, z, yaw acceleration, yaw torque per newton, most collective thrust. gains: the
     gains and limits named in physics.bodies.quadrotor._GAINS, then g and the tick (s)."""
-    euler, cos, sin, pos, vel, i_vel, err, acc = st[0], st[1], st[2], st[3], st[4], st[6], st[8], st[9]
+    euler = st[0]
+    cos = st[1]
+    sin = st[2]
+    pos = st[3]
+    vel = st[4]
+    i_vel = st[6]
+    err = st[8]
+    acc = st[9]
     pos_p, alt_p, max_hs, max_vs, vel_p, vel_i, vert_p, vert_i = gains[:8]
     h = gains[15]
     for i in range(len(sp)):
         for k in range(3):
             cos[i, k] = math.cos(euler[i, k])
             sin[i, k] = math.sin(euler[i, k])
-        cy, sy = cos[i, 2], sin[i, 2]
-        sp0, sp1, sp2, sp3 = sp[i, 0], sp[i, 1], sp[i, 2], sp[i, 3]
+        cy = cos[i, 2]
+        sy = sin[i, 2]
+        sp0 = sp[i, 0]
+        sp1 = sp[i, 1]
+        sp2 = sp[i, 2]
+        sp3 = sp[i, 3]
         # position or heading-frame speed -> horizontal velocity target
         if fl[0][i]:
             vx = pos_p * (sp0 - pos[i, 0])
@@ -60,12 +71,24 @@ def control(st, sp, fl, c, gains, wrench) -> None:
 @njit(cache=True, inline="always")
 def _targets_and_rates(i, st, sp, fl, c, gains, wrench) -> None:
     """Acceleration to attitude and thrust, heading to yaw rate, then the rate loop to torques."""
-    tilt, yaw_p = gains[8], gains[9]
+    tilt = gains[8]
+    yaw_p = gains[9]
     att_p, max_yaw_rate, rate_p, rate_i, g, h = gains[10:16]
     inv_g = 1.0 / g
-    euler, cos, sin, rates, i_rate, acc, rate_err = st[0], st[1], st[2], st[5], st[7], st[9], st[10]
-    cr, cp, cy, sy = cos[i, 0], cos[i, 1], cos[i, 2], sin[i, 2]
-    ax, ay, az = acc[i, 0], acc[i, 1], acc[i, 2]
+    euler = st[0]
+    cos = st[1]
+    sin = st[2]
+    rates = st[5]
+    i_rate = st[7]
+    acc = st[9]
+    rate_err = st[10]
+    cr = cos[i, 0]
+    cp = cos[i, 1]
+    cy = cos[i, 2]
+    sy = sin[i, 2]
+    ax = acc[i, 0]
+    ay = acc[i, 1]
+    az = acc[i, 2]
     mass = c[i, 0]
     pitch_cmd = np_clip((cy * ax + sy * ay) * inv_g, -tilt, tilt)
     roll_cmd = np_clip((sy * ax - cy * ay) * inv_g, -tilt, tilt)
@@ -76,7 +99,10 @@ def _targets_and_rates(i, st, sp, fl, c, gains, wrench) -> None:
     if not fl[3][i]:
         yaw_rate *= 0.0
     if fl[4][i]:
-        roll_cmd, pitch_cmd, thrust, yaw_rate = sp[i, 0], sp[i, 1], sp[i, 3], sp[i, 2]
+        roll_cmd = sp[i, 0]
+        pitch_cmd = sp[i, 1]
+        thrust = sp[i, 3]
+        yaw_rate = sp[i, 2]
     rate_err[i, 0] = (roll_cmd - euler[i, 0]) * att_p - rates[i, 0]
     rate_err[i, 1] = (pitch_cmd - euler[i, 1]) * att_p - rates[i, 1]
     rate_err[i, 2] = np_clip(yaw_rate, -max_yaw_rate, max_yaw_rate) - rates[i, 2]
@@ -105,8 +131,12 @@ def limit_rotors(rotor, max_rotor, alive, armed) -> None:
 def thrust_force(wrench, cos, sin, vel, weight, drag, force) -> None:
     """Rotor thrust in the world frame, less the weight and linear drag, into `force` (N)."""
     for i in range(len(force)):
-        cr, cp, cy = cos[i, 0], cos[i, 1], cos[i, 2]
-        sr, sp_, sy = sin[i, 0], sin[i, 1], sin[i, 2]
+        cr = cos[i, 0]
+        cp = cos[i, 1]
+        cy = cos[i, 2]
+        sr = sin[i, 0]
+        sp_ = sin[i, 1]
+        sy = sin[i, 2]
         thrust = wrench[i, 0]
         force[i, 0] = thrust * (cy * sp_ * cr + sy * sr) - drag[i] * vel[i, 0]
         force[i, 1] = thrust * (sy * sp_ * cr - cy * sr) - drag[i] * vel[i, 1]
@@ -116,7 +146,12 @@ def thrust_force(wrench, cos, sin, vel, weight, drag, force) -> None:
 @njit(cache=True)
 def integrate(wrench, cos, sin, force, st, on_ground, inertia, h_over_mass, h_over_inertia, h) -> None:
     """Velocity, position (the ground stops a descent), body rates and Euler angles, one tick on."""
-    euler, _, _, pos, vel, w = st[0], st[1], st[2], st[3], st[4], st[5]
+    euler = st[0]
+    _ = st[1]
+    _ = st[2]
+    pos = st[3]
+    vel = st[4]
+    w = st[5]
     for i in range(len(force)):
         for k in range(3):
             vel[i, k] += force[i, k] * h_over_mass[i]
@@ -128,14 +163,25 @@ def integrate(wrench, cos, sin, force, st, on_ground, inertia, h_over_mass, h_ov
             vel[i, 0] *= 0.0
             vel[i, 1] *= 0.0
             vel[i, 2] = np_max(vel[i, 2], vel[i, 2] * 0.0)  # airborne: numpy's max(vz, vz * 1) is vz itself
-        p, q, r = w[i, 0], w[i, 1], w[i, 2]
-        i0, i1, i2 = inertia[i, 0] * p, inertia[i, 1] * q, inertia[i, 2] * r
-        c0, c1, c2 = q * i2 - r * i1, r * i0 - p * i2, p * i1 - q * i0
+        p = w[i, 0]
+        q = w[i, 1]
+        r = w[i, 2]
+        i0 = inertia[i, 0] * p
+        i1 = inertia[i, 1] * q
+        i2 = inertia[i, 2] * r
+        c0 = q * i2 - r * i1
+        c1 = r * i0 - p * i2
+        c2 = p * i1 - q * i0
         w[i, 0] = p + (wrench[i, 1] - c0) * h_over_inertia[i, 0]
         w[i, 1] = q + (wrench[i, 2] - c1) * h_over_inertia[i, 1]
         w[i, 2] = r + (wrench[i, 3] - c2) * h_over_inertia[i, 2]
-        p, q, r = w[i, 0], w[i, 1], w[i, 2]
-        cr, cp, sr, sp_ = cos[i, 0], cos[i, 1], sin[i, 0], sin[i, 1]
+        p = w[i, 0]
+        q = w[i, 1]
+        r = w[i, 2]
+        cr = cos[i, 0]
+        cp = cos[i, 1]
+        sr = sin[i, 0]
+        sp_ = sin[i, 1]
         qs_rc = q * sr + r * cr
         euler[i, 0] += (p + qs_rc * sp_ / cp) * h
         euler[i, 1] += (q * cr - r * sr) * h

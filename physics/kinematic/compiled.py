@@ -33,7 +33,8 @@ Scene = namedtuple("Scene", ["count", "kinds", "params", "grid", "start", "items
 
 def no_drives() -> Drives:
     """Drives for a world that has none (the kernels' argument types stay the same)."""
-    f1, f2 = np.zeros(0), np.zeros((0, 2))
+    f1 = np.zeros(0)
+    f2 = np.zeros((0, 2))
     return Drives(np.zeros(0, np.int64), np.zeros(0, np.bool_), f2, np.zeros(0, np.bool_), f1, f1, f1, f1, f1, f1,
                   f2.copy(), np.zeros((0, 3)), f1.copy())
 
@@ -60,7 +61,11 @@ def latch(cmd_vel, cmd_heading, active_vel, active_heading, d: Drives) -> None:
     their own headings as the active ones."""
     active_vel[:] = cmd_vel
     active_heading[:] = cmd_heading
-    idx, steer, speed, head, own = d.idx, d.steer, d.cmd_speed, d.cmd_heading, d.heading
+    idx = d.idx
+    steer = d.steer
+    speed = d.cmd_speed
+    head = d.cmd_heading
+    own = d.heading
     for k in range(len(idx)):
         i = idx[k]
         if steer[k]:
@@ -73,7 +78,8 @@ def latch(cmd_vel, cmd_heading, active_vel, active_heading, d: Drives) -> None:
 def advance(dt, max_accel, heading, cmd, max_speed, alive, vel, pos, trig, at_rest: bool, d: Drives) -> bool:
     """KinematicWorld.step up to the collisions: the drives' wheels and arcs, the point motion, the
     drives' poses written back. False (and nothing done) when no robot moves or is told to."""
-    idx, dalive = d.idx, d.alive
+    idx = d.idx
+    dalive = d.alive
     if len(idx):
         for k in range(len(idx)):
             dalive[k] = alive[idx[k]]
@@ -141,7 +147,8 @@ class CompiledStep:
         self.scene = scene
         self.bound = (*arrays, self.reach, drives, scene, verlet)  # run's arguments from cmd_vel on
         self._latch_args = (self.cmd_vel, self.cmd_heading, self.active_vel, self.active_heading, drives)
-        self._latch, self._run = latch, run  # the dispatchers until the first calls, then their machine code
+        self._latch = latch
+        self._run = run  # the dispatchers until the first calls, then their machine code
 
     def latch(self) -> None:
         if self._latch is latch:

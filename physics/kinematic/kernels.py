@@ -30,13 +30,16 @@ def _wheels_toward(t0: float, t1: float, steer: bool, speed: float, err: float, 
     than this arithmetic)."""
     if steer:
         half = 0.5 * base * gain * err
-        t0, t1 = speed - half, speed + half
+        t0 = speed - half
+        t1 = speed + half
     peak = max(abs(t0), abs(t1))
     if peak > max_wheel:
         scale = max_wheel / peak
-        t0, t1 = t0 * scale, t1 * scale
+        t0 = t0 * scale
+        t1 = t1 * scale
     if not alive:
-        t0, t1 = 0.0, 0.0
+        t0 = 0.0
+        t1 = 0.0
     return w0 + min(max(t0 - w0, -step), step), w1 + min(max(t1 - w1, -step), step)
 
 
@@ -77,7 +80,8 @@ def drive_step(dt: float, alive: np.ndarray, cmd_wheels: np.ndarray, steer: np.n
         wheels[k, 0], wheels[k, 1] = _wheels_toward(
             cmd_wheels[k, 0], cmd_wheels[k, 1], steer[k], cmd_speed[k], _heading_error(steer[k], cmd_heading[k], heading[k]),
             base[k], gain[k], max_wheel[k], alive[k], accel[k] * dt, wheels[k, 0], wheels[k, 1])
-        w0, w1 = wheels[k, 0], wheels[k, 1]
+        w0 = wheels[k, 0]
+        w1 = wheels[k, 1]
         v = (w0 + w1) / 2.0
         w = (w1 - w0) / base[k]
         th = heading[k]
@@ -104,24 +108,37 @@ def move_points(dt: float, max_accel: float, heading: np.ndarray, cmd: np.ndarra
     for k in range(len(heading)):
         if trig[k, 0] != heading[k]:  # NaN (never computed) too
             trig[k, 0], trig[k, 1], trig[k, 2] = heading[k], math.cos(heading[k]), math.sin(heading[k])
-        c, s = trig[k, 1], trig[k, 2]
-        v0, v1, v2 = cmd[k, 0], cmd[k, 1], cmd[k, 2]
-        o0, o1, o2 = c * v0 - s * v1, s * v0 + c * v1, v2
+        c = trig[k, 1]
+        s = trig[k, 2]
+        v0 = cmd[k, 0]
+        v1 = cmd[k, 1]
+        v2 = cmd[k, 2]
+        o0 = c * v0 - s * v1
+        o1 = s * v0 + c * v1
+        o2 = v2
         speed = math.sqrt(_norm2(o0, o1, o2))
         if speed > max_speed[k]:
             scale = max_speed[k] / speed
-            o0, o1, o2 = o0 * scale, o1 * scale, o2 * scale
+            o0 = o0 * scale
+            o1 = o1 * scale
+            o2 = o2 * scale
         if not alive[k]:
-            o0, o1, o2 = 0.0, 0.0, 0.0
+            o0 = 0.0
+            o1 = 0.0
+            o2 = 0.0
         if finite:
-            d0, d1, d2 = o0 - vel[k, 0], o1 - vel[k, 1], o2 - vel[k, 2]
+            d0 = o0 - vel[k, 0]
+            d1 = o1 - vel[k, 1]
+            d2 = o2 - vel[k, 2]
             norm = math.sqrt(_norm2(d0, d1, d2))
             f = min(1.0, limit / max(norm, 1e-12))
             vel[k, 0] += d0 * f
             vel[k, 1] += d1 * f
             vel[k, 2] += d2 * f
         else:
-            vel[k, 0], vel[k, 1], vel[k, 2] = o0, o1, o2
+            vel[k, 0] = o0
+            vel[k, 1] = o1
+            vel[k, 2] = o2
         pos[k, 0] += vel[k, 0] * dt
         pos[k, 1] += vel[k, 1] * dt
         pos[k, 2] += vel[k, 2] * dt
@@ -136,19 +153,28 @@ def push_apart(pos: np.ndarray, radius: np.ndarray, i: np.ndarray, j: np.ndarray
     hit = np.zeros(m, dtype=np.bool_)
     push = np.empty((m, 3))
     for k in range(m):
-        a, b = i[k], j[k]
-        d0, d1, d2 = pos[b, 0] - pos[a, 0], pos[b, 1] - pos[a, 1], pos[b, 2] - pos[a, 2]
+        a = i[k]
+        b = j[k]
+        d0 = pos[b, 0] - pos[a, 0]
+        d1 = pos[b, 1] - pos[a, 1]
+        d2 = pos[b, 2] - pos[a, 2]
         dist = math.sqrt(_norm2(d0, d1, d2))
         overlap = radius[a] + radius[b] - dist
         if overlap > 0:
             hit[k] = True
             if dist < 1e-9:
-                u0, u1, u2 = 1.0, 0.0, 0.0
+                u0 = 1.0
+                u1 = 0.0
+                u2 = 0.0
             else:
                 q = max(dist, 1e-9)
-                u0, u1, u2 = d0 / q, d1 / q, d2 / q
+                u0 = d0 / q
+                u1 = d1 / q
+                u2 = d2 / q
             half = 0.5 * overlap
-            push[k, 0], push[k, 1], push[k, 2] = u0 * half, u1 * half, u2 * half
+            push[k, 0] = u0 * half
+            push[k, 1] = u1 * half
+            push[k, 2] = u2 * half
     for k in range(m):
         if hit[k]:
             a = i[k]
@@ -170,7 +196,8 @@ def drive_writeback(di: np.ndarray, dpos: np.ndarray, wheels: np.ndarray, dheadi
     """The world takes its differential-drive robots' poses and velocities from their bank."""
     for k in range(len(di)):
         i = di[k]
-        pos[i, 0], pos[i, 1] = dpos[k, 0], dpos[k, 1]
+        pos[i, 0] = dpos[k, 0]
+        pos[i, 1] = dpos[k, 1]
         v = (wheels[k, 0] + wheels[k, 1]) / 2.0
         h = dheading[k]
         vel[i, 0], vel[i, 1], vel[i, 2] = v * math.cos(h), v * math.sin(h), 0.0
@@ -183,9 +210,13 @@ def drive_blocked(di: np.ndarray, pos: np.ndarray, dpos: np.ndarray, wheels: np.
     for k in range(len(di)):
         i = di[k]
         if pos[i, 0] != dpos[k, 0] or pos[i, 1] != dpos[k, 1]:
-            wheels[k, 0], wheels[k, 1] = 0.0, 0.0
-            dpos[k, 0], dpos[k, 1] = pos[i, 0], pos[i, 1]
-            vel[i, 0], vel[i, 1], vel[i, 2] = 0.0, 0.0, 0.0
+            wheels[k, 0] = 0.0
+            wheels[k, 1] = 0.0
+            dpos[k, 0] = pos[i, 0]
+            dpos[k, 1] = pos[i, 1]
+            vel[i, 0] = 0.0
+            vel[i, 1] = 0.0
+            vel[i, 2] = 0.0
 
 
 @njit(cache=True)

@@ -54,7 +54,8 @@ def _lexicographic(a: np.ndarray, b: np.ndarray, m: int, n: int) -> np.ndarray:
     out = np.empty((m, 2), dtype=np.int64)
     fill = starts[:n].copy()
     for t in range(m):
-        out[fill[a[t]], 0], out[fill[a[t]], 1] = a[t], b[t]
+        out[fill[a[t]], 0] = a[t]
+        out[fill[a[t]], 1] = b[t]
         fill[a[t]] += 1
     for i in range(n):
         for t in range(starts[i] + 1, starts[i + 1]):
@@ -70,8 +71,10 @@ def _lexicographic(a: np.ndarray, b: np.ndarray, m: int, n: int) -> np.ndarray:
 @njit(cache=True)
 def _grown_pairs(a: np.ndarray, b: np.ndarray, m: int, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Copies of the first m entries of a and b, in arrays of `size`."""
-    a2, b2 = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
-    a2[:m], b2[:m] = a[:m], b[:m]
+    a2 = np.empty(size, dtype=np.int64)
+    b2 = np.empty(size, dtype=np.int64)
+    a2[:m] = a[:m]
+    b2[:m] = b[:m]
     return a2, b2
 
 
@@ -94,7 +97,9 @@ def column_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
     build(g, pos, radius, False)
     n = np.int64(g.shape[6])  # the points with a cell (without a finite x and y, none is within reach)
     order = g.order[:n]
-    sx, sy, sp = g.key[:n] // SHIFT, g.key[:n] % SHIFT, pos[order]  # the sweeps below read memory in sequence
+    sx = g.key[:n] // SHIFT
+    sy = g.key[:n] % SHIFT
+    sp = pos[order]  # the sweeps below read memory in sequence
     starts = np.empty(n + 1, dtype=np.int64)  # runs of one column
     cols = 0
     for t in range(n):
@@ -106,7 +111,8 @@ def column_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
     b = np.empty(16, dtype=np.int64)
     m = 0
     for h in range(cols):
-        lo, hi = starts[h], starts[h + 1]
+        lo = starts[h]
+        hi = starts[h + 1]
         nxt = h + 1 < cols and sx[hi] == sx[lo] + 1
         n1 = starts[h + 2] if nxt else hi
         above_end = lo  # own column: first point beyond the cell above
@@ -123,14 +129,18 @@ def column_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
             need = m + (above_end - t - 1) + (near1 - near0)
             if need > len(a):
                 a, b = _grown_pairs(a, b, m, 2 * need)
-            px, py, pz = sp[t, 0], sp[t, 1], sp[t, 2]
+            px = sp[t, 0]
+            py = sp[t, 1]
+            pz = sp[t, 2]
             for u in range(t + 1, above_end):
                 if _close(sp, u, px, py, pz, r2):
-                    a[m], b[m] = order[t], order[u]
+                    a[m] = order[t]
+                    b[m] = order[u]
                     m += 1
             for u in range(near0, near1):
                 if _close(sp, u, px, py, pz, r2):
-                    a[m], b[m] = order[t], order[u]
+                    a[m] = order[t]
+                    b[m] = order[u]
                     m += 1
     for t in range(m):
         if a[t] > b[t]:

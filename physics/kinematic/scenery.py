@@ -13,7 +13,9 @@ import numpy as np
 from jit.calls import bound_overload
 from physics.scene.obstacles import Box, Cylinder, OrientedBox, Wall
 
-BOX, ORIENTED, CYLINDER = 0, 1, 2
+BOX = 0
+ORIENTED = 1
+CYLINDER = 2
 PARAMS = 12
 
 
@@ -104,19 +106,30 @@ def push_room(n: int) -> int:
 def _row(shape, p: np.ndarray) -> tuple[int, tuple[float, float, float, float]]:
     """The shape's parameters into p; its kind and xy footprint."""
     if isinstance(shape, Box):
-        c, h = np.asarray(shape.center, float), np.asarray(shape.half_extents, float)
-        p[0:3], p[3:6], p[6:9], p[9:12] = c, h, c - h, c + h
+        c = np.asarray(shape.center, float)
+        h = np.asarray(shape.half_extents, float)
+        p[0:3] = c
+        p[3:6] = h
+        p[6:9] = c - h
+        p[9:12] = c + h
         return BOX, (c[0] - h[0], c[1] - h[1], c[0] + h[0], c[1] + h[1])
     if isinstance(shape, OrientedBox):
-        c, h = np.asarray(shape.center, float), np.asarray(shape.half_extents, float)
-        cos, sin = math.cos(shape.yaw), math.sin(shape.yaw)
-        p[0:3], p[3:6], p[6], p[7] = c, h, cos, sin
+        c = np.asarray(shape.center, float)
+        h = np.asarray(shape.half_extents, float)
+        cos = math.cos(shape.yaw)
+        sin = math.sin(shape.yaw)
+        p[0:3] = c
+        p[3:6] = h
+        p[6] = cos
+        p[7] = sin
         ex = (abs(cos) * h[0] + abs(sin) * h[1]) * (1 + 1e-9) + 1e-9
         ey = (abs(sin) * h[0] + abs(cos) * h[1]) * (1 + 1e-9) + 1e-9
         return ORIENTED, (c[0] - ex, c[1] - ey, c[0] + ex, c[1] + ey)
     if isinstance(shape, Cylinder):
         c = shape.center
-        p[0:3], p[3], p[4] = c, shape.radius, shape.half_height
+        p[0:3] = c
+        p[3] = shape.radius
+        p[4] = shape.half_height
         return CYLINDER, (c[0] - shape.radius, c[1] - shape.radius, c[0] + shape.radius, c[1] + shape.radius)
     raise TypeError(f"the kinematic world's scenery cannot hold a {type(shape).__name__}")
 
@@ -125,11 +138,14 @@ def _grid(foot: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cells about one shape wide over the footprints; each cell lists the shapes that meet it."""
     if not len(foot):
         return np.array([0.0, 0.0, 1.0, 1.0, 1.0]), np.zeros(2, np.int64), np.zeros(0, np.int64)
-    x0, y0 = foot[:, 0].min(), foot[:, 1].min()
-    width, depth = max(foot[:, 2].max() - x0, 1e-6), max(foot[:, 3].max() - y0, 1e-6)
+    x0 = foot[:, 0].min()
+    y0 = foot[:, 1].min()
+    width = max(foot[:, 2].max() - x0, 1e-6)
+    depth = max(foot[:, 3].max() - y0, 1e-6)
     typical = float(np.median(np.maximum(foot[:, 2] - foot[:, 0], foot[:, 3] - foot[:, 1])))
     cell = max(math.sqrt(width * depth / len(foot)), typical, width / 4096, depth / 4096, 1e-3)
-    nx, ny = int(width / cell) + 1, int(depth / cell) + 1
+    nx = int(width / cell) + 1
+    ny = int(depth / cell) + 1
     cells: list[list[int]] = [[] for _ in range(nx * ny)]
     for k, (a0, b0, a1, b1) in enumerate(foot.tolist()):  # the cells the kernels' queries compute, the same way
         for cx in range(max(math.floor((a0 - x0) / cell), 0), min(math.floor((a1 - x0) / cell), nx - 1) + 1):

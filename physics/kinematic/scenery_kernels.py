@@ -15,7 +15,9 @@ from numba import njit
 
 from spatial.grid import build, cell_of, grid_of, run
 
-BOX, ORIENTED, CYLINDER = 0, 1, 2
+BOX = 0
+ORIENTED = 1
+CYLINDER = 2
 INF = math.inf
 
 
@@ -46,7 +48,10 @@ def _nanmin_max(t1: float, t2: float, acc: float, seen: bool) -> tuple:
 def ray_box(o0: float, o1: float, o2: float, d0: float, d1: float, d2: float, lo0: float, lo1: float, lo2: float,
             hi0: float, hi1: float, hi2: float) -> float:
     """raycast.ray_box_distances for one ray: the slab method, inf on a miss, 0 from inside."""
-    lo_t, hi_t, s_lo, s_hi = 0.0, 0.0, False, False
+    lo_t = 0.0
+    hi_t = 0.0
+    s_lo = False
+    s_hi = False
     for lo, hi, o, d in ((lo0, hi0, o0, d0), (lo1, hi1, o1, d1), (lo2, hi2, o2, d2)):
         inv = 1.0 / d
         t1 = (lo - o) * inv
@@ -62,7 +67,8 @@ def ray_box(o0: float, o1: float, o2: float, d0: float, d1: float, d2: float, lo
 @njit(cache=True, error_model="numpy")
 def ray_cylinder(o0: float, o1: float, o2: float, d0: float, d1: float, d2: float, p: np.ndarray) -> float:
     """obstacles.Cylinder.rays for one ray (p = centre, radius, half height)."""
-    ox, oy = o0 - p[0], o1 - p[1]
+    ox = o0 - p[0]
+    oy = o1 - p[1]
     a = d0 * d0 + d1 * d1
     b = ox * d0 + oy * d1
     cc = ox * ox + oy * oy - p[3] * p[3]
@@ -87,7 +93,8 @@ def ray_cylinder(o0: float, o1: float, o2: float, d0: float, d1: float, d2: floa
 @njit(cache=True, inline="always")
 def _local(p: np.ndarray, x0: float, x1: float) -> tuple:
     """OrientedBox._local of a vector's x and y (p[6], p[7] = cos, sin of the yaw)."""
-    c, s = p[6], p[7]
+    c = p[6]
+    s = p[7]
     return c * x0 + s * x1, -s * x0 + c * x1
 
 
@@ -98,7 +105,9 @@ def gap(kind: int, p: np.ndarray, q0: float, q1: float, q2: float) -> float:
         dxy = max(np.hypot(q0 - p[0], q1 - p[1]) - p[3], 0.0)
         dz = max(abs(q2 - p[2]) - p[4], 0.0)
         return np.hypot(dxy, dz)
-    x0, x1, x2 = q0 - p[0], q1 - p[1], q2 - p[2]
+    x0 = q0 - p[0]
+    x1 = q1 - p[1]
+    x2 = q2 - p[2]
     if kind == ORIENTED:
         x0, x1 = _local(p, x0, x1)
     e0 = max(abs(x0) - p[3], 0.0)
@@ -124,7 +133,9 @@ def ray_shape(kind: int, p: np.ndarray, o0: float, o1: float, o2: float, d0: flo
 def ray_sphere(o0: float, o1: float, o2: float, d0: float, d1: float, d2: float, c0: float, c1: float, c2: float,
                r: float) -> float:
     """raycast.ray_sphere_distances for one ray and one sphere."""
-    x0, x1, x2 = o0 - c0, o1 - c1, o2 - c2
+    x0 = o0 - c0
+    x1 = o1 - c1
+    x2 = o2 - c2
     b = _sum3(x0 * d0, x1 * d1, x2 * d2)
     c = _sum3(x0 * x0, x1 * x1, x2 * x2) - r * r
     disc = b * b - c
@@ -138,11 +149,17 @@ def ray_sphere(o0: float, o1: float, o2: float, d0: float, d1: float, d2: float,
 @njit(cache=True, inline="always")
 def _push_box(kind: int, p: np.ndarray, pos: np.ndarray, i: int, r: float) -> bool:
     """Box.push_out (OrientedBox.push_out: in the box's frame, then back) for robot i."""
-    x0, x1, x2 = pos[i, 0] - p[0], pos[i, 1] - p[1], pos[i, 2] - p[2]
+    x0 = pos[i, 0] - p[0]
+    x1 = pos[i, 1] - p[1]
+    x2 = pos[i, 2] - p[2]
     if kind == ORIENTED:
         x0, x1 = _local(p, x0, x1)
-    r0, r1, r2 = p[3] + r, p[4] + r, p[5] + r
-    e0, e1, e2 = r0 - abs(x0), r1 - abs(x1), r2 - abs(x2)
+    r0 = p[3] + r
+    r1 = p[4] + r
+    r2 = p[5] + r
+    e0 = r0 - abs(x0)
+    e1 = r1 - abs(x1)
+    e2 = r2 - abs(x2)
     if not (e0 > 0.0 and e1 > 0.0 and e2 > 0.0):
         return False
     axis = 0 if (e0 <= e1 and e0 <= e2) else (1 if e1 <= e2 else 2)  # argmin: the first on a tie
@@ -153,8 +170,11 @@ def _push_box(kind: int, p: np.ndarray, pos: np.ndarray, i: int, r: float) -> bo
     else:
         x2 = (1.0 if x2 >= 0.0 else -1.0) * r2
     if kind == ORIENTED:  # the whole position comes back from the box's frame
-        c, s = p[6], p[7]
-        pos[i, 0], pos[i, 1], pos[i, 2] = (c * x0 - s * x1) + p[0], (s * x0 + c * x1) + p[1], x2 + p[2]
+        c = p[6]
+        s = p[7]
+        pos[i, 0] = (c * x0 - s * x1) + p[0]
+        pos[i, 1] = (s * x0 + c * x1) + p[1]
+        pos[i, 2] = x2 + p[2]
     else:  # only the axis pushed along is written
         pos[i, axis] = p[axis] + (x0 if axis == 0 else (x1 if axis == 1 else x2))
     return True
@@ -163,7 +183,9 @@ def _push_box(kind: int, p: np.ndarray, pos: np.ndarray, i: int, r: float) -> bo
 @njit(cache=True, inline="always")
 def _push_cylinder(p: np.ndarray, pos: np.ndarray, i: int, r: float) -> bool:
     """Cylinder.push_out for robot i: out through the side or the nearer cap."""
-    x0, x1, x2 = pos[i, 0] - p[0], pos[i, 1] - p[1], pos[i, 2] - p[2]
+    x0 = pos[i, 0] - p[0]
+    x1 = pos[i, 1] - p[1]
+    x2 = pos[i, 2] - p[2]
     dist = np.hypot(x0, x1)
     reach = p[3] + r
     side = reach - dist
@@ -174,7 +196,8 @@ def _push_cylinder(p: np.ndarray, pos: np.ndarray, i: int, r: float) -> bool:
         d = max(dist, 1e-9)
         ux = x0 / d if dist > 1e-9 else 1.0
         uy = x1 / d if dist > 1e-9 else 0.0
-        pos[i, 0], pos[i, 1] = p[0] + ux * reach, p[1] + uy * reach
+        pos[i, 0] = p[0] + ux * reach
+        pos[i, 1] = p[1] + uy * reach
     else:
         pos[i, 2] = p[2] + (1.0 if x2 >= 0.0 else -1.0) * (p[4] + r)
     return True
@@ -184,13 +207,19 @@ def _push_cylinder(p: np.ndarray, pos: np.ndarray, i: int, r: float) -> bool:
 def push_one(kind: int, p: np.ndarray, pos: np.ndarray, vel: np.ndarray, r: float, i: int) -> bool:
     """One shape's push_out of robot i and KinematicWorld._push_out_of's velocity correction (what
     pointed into the surface is removed). Returns whether the robot was inside."""
-    b0, b1, b2 = pos[i, 0], pos[i, 1], pos[i, 2]
+    b0 = pos[i, 0]
+    b1 = pos[i, 1]
+    b2 = pos[i, 2]
     inside = _push_cylinder(p, pos, i, r) if kind == CYLINDER else _push_box(kind, p, pos, i, r)
     if not inside:
         return False
-    m0, m1, m2 = pos[i, 0] - b0, pos[i, 1] - b1, pos[i, 2] - b2
+    m0 = pos[i, 0] - b0
+    m1 = pos[i, 1] - b1
+    m2 = pos[i, 2] - b2
     den = max(math.sqrt(_sum3(m0 * m0, m1 * m1, m2 * m2)), 1e-12)
-    n0, n1, n2 = m0 / den, m1 / den, m2 / den
+    n0 = m0 / den
+    n1 = m1 / den
+    n2 = m2 / den
     f = min(_sum3(vel[i, 0] * n0, vel[i, 1] * n1, vel[i, 2] * n2), 0.0)
     vel[i, 0], vel[i, 1], vel[i, 2] = vel[i, 0] - f * n0, vel[i, 1] - f * n1, vel[i, 2] - f * n2
     return True
@@ -209,13 +238,18 @@ def near_shapes(grid: np.ndarray, start: np.ndarray, items: np.ndarray, mark: np
                 y: float, reach: float, after: int) -> int:
     """Shapes whose footprint meets the square of half side `reach` around (x, y), ids above
     `after`, ascending, into buf; returns how many. mark[-1] counts the queries (deduplication)."""
-    x0, y0, cell, nx, ny = grid[0], grid[1], grid[2], np.int64(grid[3]), np.int64(grid[4])
+    x0 = grid[0]
+    y0 = grid[1]
+    cell = grid[2]
+    nx = np.int64(grid[3])
+    ny = np.int64(grid[4])
     if not (math.isfinite(x) and math.isfinite(y)):
         return 0  # no test against a shape passes at a position that is not finite
     ax, bx = cell_range(x - reach, x + reach, x0, cell, nx)
     ay, by = cell_range(y - reach, y + reach, y0, cell, ny)
     mark[-1] += 1
-    stamp, m = mark[-1], 0
+    stamp = mark[-1]
+    m = 0
     for cx in range(ax, bx + 1):
         for cy in range(ay, by + 1):
             c = cx * ny + cy
@@ -223,7 +257,8 @@ def near_shapes(grid: np.ndarray, start: np.ndarray, items: np.ndarray, mark: np
                 k = items[q]
                 if k > after and mark[k] != stamp:
                     mark[k] = stamp
-                    v, j = k, m - 1
+                    v = k
+                    j = m - 1
                     while j >= 0 and buf[j] > v:
                         buf[j + 1] = buf[j]
                         j -= 1
@@ -239,7 +274,8 @@ def push_all(kinds, params, grid, start, items, mark, buf, pos, vel, radius, hit
     went into hit_shape, hit_robot."""
     h = 0
     for i in range(len(pos)):
-        r, last = radius[i], -1
+        r = radius[i]
+        last = -1
         while True:
             m = near_shapes(grid, start, items, mark, buf, pos[i, 0], pos[i, 1], r, last)
             pushed = -1
@@ -250,7 +286,8 @@ def push_all(kinds, params, grid, start, items, mark, buf, pos, vel, radius, hit
                     break
             if pushed < 0:
                 break
-            hit_shape[h], hit_robot[h] = pushed, i
+            hit_shape[h] = pushed
+            hit_robot[h] = i
             h += 1
             last = pushed
     return h
@@ -264,12 +301,16 @@ the robots' cell index (one robot's own read, at its own instant)."""
 @njit(cache=True, inline="always")
 def _sphere_hits(pos, radius, i, j, hx, hy, hz, r, reach, dirs, a, m, out) -> None:
     """Robot j (a sphere) against robot i's rays dirs[a:a + m] from its surface, when within reach."""
-    e0, e1, e2 = pos[j, 0] - hx, pos[j, 1] - hy, pos[j, 2] - hz
+    e0 = pos[j, 0] - hx
+    e1 = pos[j, 1] - hy
+    e2 = pos[j, 2] - hz
     lim = reach + radius[j]
     if j == i or not _sum3(e0 * e0, e1 * e1, e2 * e2) <= lim * lim:
         return
     for w in range(a, a + m):
-        d0, d1, d2 = dirs[w, 0], dirs[w, 1], dirs[w, 2]
+        d0 = dirs[w, 0]
+        d1 = dirs[w, 1]
+        d2 = dirs[w, 2]
         t = ray_sphere(hx + d0 * r, hy + d1 * r, hz + d2 * r, d0, d1, d2, pos[j, 0], pos[j, 1], pos[j, 2], radius[j])
         out[w] = min(out[w], t)
 
@@ -280,7 +321,9 @@ def _cast_one(kinds, params, grid, start, items, mark, buf, pos, radius, max_r, 
     robots (through `cells`, a spatial.grid index, or every robot where it is None), capped at mr."""
     n = len(pos)
     r = radius[i]
-    hx, hy, hz = pos[i, 0], pos[i, 1], pos[i, 2]
+    hx = pos[i, 0]
+    hy = pos[i, 1]
+    hz = pos[i, 2]
     reach = mr + r
     for k in range(a, a + m):
         out[k] = INF
@@ -289,7 +332,9 @@ def _cast_one(kinds, params, grid, start, items, mark, buf, pos, radius, max_r, 
         if not gap(kinds[k], params[k], hx, hy, hz) <= reach:
             continue
         for w in range(a, a + m):
-            d0, d1, d2 = dirs[w, 0], dirs[w, 1], dirs[w, 2]
+            d0 = dirs[w, 0]
+            d1 = dirs[w, 1]
+            d2 = dirs[w, 2]
             t = ray_shape(kinds[k], params[k], hx + d0 * r, hy + d1 * r, hz + d2 * r, d0, d1, d2)
             out[w] = min(out[w], t)
     if n > 1 and math.isfinite(hx) and math.isfinite(hy):

@@ -50,7 +50,8 @@ def _moved_far(pos: np.ndarray, ref: np.ndarray, limit: float) -> bool:
 @njit(cache=True)
 def touching(v: Verlet, pos: np.ndarray, reach: float) -> np.ndarray:
     """Every pair i < j within reach (distance <= reach), in lexicographic order."""
-    state, cand = v.state, v.cand
+    state = v.state
+    cand = v.cand
     if len(pos) < 2 or not reach > 0:
         return cand[:0]
     if not state[1] or _moved_far(pos, v.ref, 0.49 * reach):  # 0.49: a margin far above rounding
@@ -60,7 +61,8 @@ def touching(v: Verlet, pos: np.ndarray, reach: float) -> np.ndarray:
             state[1] = 0
             return column_pairs(pos, reach)
         cand[:len(found)] = found
-        state[0], state[1] = len(found), 1
+        state[0] = len(found)
+        state[1] = 1
         v.ref[:] = pos
     r2 = reach * reach
     kept = cand[:state[0]]

@@ -211,7 +211,8 @@ class KinematicWorld(CommandArrays):
         if self._compiled is not None and not self.track_contacts and not self._ext_idx.size:
             self._at_rest = self._compiled.step(dt_s, self.max_accel, self._at_rest)
             return
-        quads, drives = self.quads, self.drives
+        quads = self.quads
+        drives = self.drives
         if quads is not None:
             self._step_quads(dt_s)
         if drives is not None:
@@ -265,7 +266,8 @@ class KinematicWorld(CommandArrays):
         pairs = touching(self._verlet, self._pos, 2.0 * self._max_r)
         if not len(pairs):
             return
-        i, j = np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1])
+        i = np.ascontiguousarray(pairs[:, 0])
+        j = np.ascontiguousarray(pairs[:, 1])
         hit = kernels.push_apart(self._pos, self._radius, i, j)
         if self.track_contacts and hit.any():
             self._contacts.extend(zip(i[hit].tolist(), j[hit].tolist()))
@@ -378,7 +380,8 @@ class KinematicWorld(CommandArrays):
     def reset_quadrotor(self, i: int, position, heading: float) -> None:
         """Quadrotor i at rest at `position`, level, facing `heading` (its outside autopilot restarted)."""
         self.quads.reset(int(self.quad_slot[i]), position, heading)
-        self._pos[i], self._vel[i] = position, 0.0
+        self._pos[i] = position
+        self._vel[i] = 0.0
         self.active_heading[i] = self.cmd_heading[i] = heading
 
     def position_of(self, i: int) -> np.ndarray:

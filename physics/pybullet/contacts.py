@@ -16,8 +16,10 @@ def step_contacts(p, cid: int, robot_of: dict[int, int], floor: int) -> tuple[se
     every: set[tuple[int, int]] = set()
     off_floor: set[tuple[int, int]] = set()
     for c in p.getContactPoints(physicsClientId=cid):
-        body_a, body_b = c[1], c[2]
-        a, b = robot_of.get(body_a), robot_of.get(body_b)
+        body_a = c[1]
+        body_b = c[2]
+        a = robot_of.get(body_a)
+        b = robot_of.get(body_b)
         for me, other, other_body in ((a, b, body_b), (b, a, body_a)):
             if me is not None:
                 pair = (me, -1 if other is None else other)

@@ -26,8 +26,10 @@ class RigidOmni(RigidWheeled):
         self._radii: list[float] = []
 
     def add(self, robot: int, spec: RobotSpec, ground_z: float) -> int:
-        p, cid = self._p, self._cid
-        r, m = spec.radius_m, spec.mass_kg
+        p = self._p
+        cid = self._cid
+        r = spec.radius_m
+        m = spec.mass_kg
         self._radii.append(r)
         rw = OMNI_WHEEL * r
         zc = rw + 0.05 * r  # the lower cylinder's centre above the ground
@@ -66,7 +68,8 @@ class GroundFleet:
     physics step."""
 
     def __init__(self, p, cid: int) -> None:
-        self._p, self._cid = p, cid
+        self._p = p
+        self._cid = cid
         self.diff = RigidWheeled(p, cid)
         self.omni = RigidOmni(p, cid)
         self.drives: DiffDriveBank | None = None
@@ -98,7 +101,8 @@ class GroundFleet:
         """The solver takes only the contacts a wheeled body touches, not the ones it merely nears:
         a rolling wheel leaves a trail of stale near points in its contact manifold (three per wheel
         on flat ground), which doubled the engine's step for the same motion (within 0.1 mm in 5 s)."""
-        p, cid = self._p, self._cid
+        p = self._p
+        cid = self._cid
         for link in range(-1, p.getNumJoints(body, physicsClientId=cid)):
             p.changeDynamics(body, link, contactProcessingThreshold=0.0, physicsClientId=cid)
 

@@ -43,7 +43,8 @@ class RigidQuadrotors:
 
     def add(self, robot: int, spec: RobotSpec) -> int:
         """A body for robot `robot`, resting on its placed position; returns the body id."""
-        p, cid = self._p, self._cid
+        p = self._p
+        cid = self._cid
         frame = AIRFRAMES[spec.airframe]
         half = HALF_HEIGHT * spec.radius_m
         shape = p.createCollisionShape(p.GEOM_CYLINDER, radius=spec.radius_m, height=2 * half, physicsClientId=cid)
@@ -70,8 +71,11 @@ class RigidQuadrotors:
 
     def sense(self) -> None:
         """The bodies' state into the bank's arrays (in place: the bank keeps views of them)."""
-        p, cid, bank = self._p, self._cid, self.bank
-        get_pose, get_vel = p.getBasePositionAndOrientation, p.getBaseVelocity
+        p = self._p
+        cid = self._cid
+        bank = self.bank
+        get_pose = p.getBasePositionAndOrientation
+        get_vel = p.getBaseVelocity
         poses = [get_pose(b, physicsClientId=cid) for b in self.bodies]
         vels = [get_vel(b, physicsClientId=cid) for b in self.bodies]
         bank.pos[:] = [q[0] for q in poses]
@@ -110,9 +114,12 @@ class RigidQuadrotors:
 
     def push(self) -> None:
         """The held wrench onto the bodies, for one engine step (pybullet forgets it after each)."""
-        p, cid = self._p, self._cid
-        frame, centre = p.LINK_FRAME, (0.0, 0.0, 0.0)
-        force, torque = p.applyExternalForce, p.applyExternalTorque
+        p = self._p
+        cid = self._cid
+        frame = p.LINK_FRAME
+        centre = (0.0, 0.0, 0.0)
+        force = p.applyExternalForce
+        torque = p.applyExternalTorque
         for body, f, tau in self._held:
             force(body, -1, f, centre, frame, physicsClientId=cid)
             torque(body, -1, tau, frame, physicsClientId=cid)

@@ -32,7 +32,9 @@ def from_mounts(p, cid: int, requests: list[tuple[np.ndarray, float, np.ndarray,
     where none: (robot centre, robot radius, origin, directions, max_range) each. A ray that starts
     inside its robot's bounding sphere is cast from where it leaves it, so the robot does not see
     itself; the distance still counts from the origin."""
-    starts, ends, skips = [], [], []
+    starts = []
+    ends = []
+    skips = []
     for centre, radius, origin, dirs, max_range in requests:
         oc = origin - centre
         b = dirs @ oc
@@ -45,7 +47,8 @@ def from_mounts(p, cid: int, requests: list[tuple[np.ndarray, float, np.ndarray,
     if not starts:
         return []
     f = hit_fractions(p, cid, np.concatenate(starts), np.concatenate(ends))
-    out, at = [], 0
+    out = []
+    at = 0
     for (_, _, _, dirs, max_range), skip in zip(requests, skips):
         k = len(dirs)
         out.append(np.minimum(skip + f[at:at + k] * (max_range - skip), max_range))

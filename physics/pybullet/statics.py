@@ -78,7 +78,8 @@ def add_arena_walls(p, cid: int, arena) -> list[int]:
     """Four static walls, 1 m thick, just outside the arena's x-y bounds and as high as it: the
     arena keeps robots in here as it does in the kinematic world."""
     (x0, y0, z0), (x1, y1, z1) = arena.lower, arena.upper
-    zc, hz = 0.5 * (z0 + z1), 0.5 * (z1 - z0)
+    zc = 0.5 * (z0 + z1)
+    hz = 0.5 * (z1 - z0)
     walls = [((x0 - 0.5, 0.5 * (y0 + y1), zc), (0.5, 0.5 * (y1 - y0) + 1.0, hz)),
              ((x1 + 0.5, 0.5 * (y0 + y1), zc), (0.5, 0.5 * (y1 - y0) + 1.0, hz)),
              ((0.5 * (x0 + x1), y0 - 0.5, zc), (0.5 * (x1 - x0) + 1.0, 0.5, hz)),

@@ -49,10 +49,13 @@ class RigidWheeled:
 
     def add(self, robot: int, spec: RobotSpec, ground_z: float) -> int:
         """A body for robot `robot`, standing on the ground below its placed position; returns the body id."""
-        p, cid = self._p, self._cid
+        p = self._p
+        cid = self._cid
         drive: DriveSpec = spec.drive
         r = spec.radius_m
-        rw, rc, chassis_h = WHEEL * r, CASTER * r, 0.5 * r
+        rw = WHEEL * r
+        rc = CASTER * r
+        chassis_h = 0.5 * r
         zc = rw + 0.1 * r  # the chassis' centre above the ground
         shapes = [p.GEOM_CYLINDER, p.GEOM_SPHERE, p.GEOM_SPHERE]
         lift = rc - zc + 0.02 * r  # the casters clear the ground by 2% of R: the wheels carry the weight
@@ -80,7 +83,9 @@ class RigidWheeled:
     def add_urdf(self, robot: int, spec: RobotSpec, ground_z: float) -> int:
         """Robot `robot` from its URDF (spec.urdf), standing on the ground below its placed
         position, its other joints free; returns the body id."""
-        p, cid, u = self._p, self._cid, spec.urdf
+        p = self._p
+        cid = self._cid
+        u = spec.urdf
         x, y, _ = spec.position
         body = p.loadURDF(u.file, (x, y, ground_z), p.getQuaternionFromEuler((0, 0, spec.heading)),
                           globalScaling=u.scale, physicsClientId=cid)
@@ -99,7 +104,8 @@ class RigidWheeled:
 
     def _forward_sense(self, body: int, joint: int, u) -> float:
         """+1 if positive spin of this wheel joint rolls the robot forward (+x), -1 if backward."""
-        p, cid = self._p, self._cid
+        p = self._p
+        cid = self._cid
         info = p.getJointInfo(body, joint, physicsClientId=cid)
         link_orn = p.getLinkState(body, joint, physicsClientId=cid)[5]
         base_orn = p.getBasePositionAndOrientation(body, physicsClientId=cid)[1]
@@ -140,7 +146,8 @@ class RigidWheeled:
 
     def sense(self) -> None:
         """The bodies' positions and headings into the bank (the previous positions kept for `speeds`)."""
-        p, cid = self._p, self._cid
+        p = self._p
+        cid = self._cid
         self._before = self.bank.pos.copy()
         flat = chain.from_iterable(chain.from_iterable(map(p.getBasePositionAndOrientation, self.bodies, repeat(cid))))
         poses = np.fromiter(flat, dtype=np.float64, count=7 * len(self.bodies)).reshape(-1, 7)
@@ -165,9 +172,13 @@ class RigidWheeled:
         else:
             rows = np.flatnonzero(changed)
             self._sent[rows] = target[rows]
-            bodies, joints, forces = self.bodies, self._joints, self._forces
+            bodies = self.bodies
+            joints = self._joints
+            forces = self._forces
             picked = ((bodies[k], joints[k], v, forces[k]) for k, v in zip(rows.tolist(), target[rows].tolist()))
-        p, cid = self._p, self._cid
-        control, mode = p.setJointMotorControlArray, p.VELOCITY_CONTROL
+        p = self._p
+        cid = self._cid
+        control = p.setJointMotorControlArray
+        mode = p.VELOCITY_CONTROL
         for body, joint_ids, speeds, torques in picked:
             control(body, joint_ids, mode, targetVelocities=speeds, forces=torques, physicsClientId=cid)

@@ -109,7 +109,8 @@ class PybulletWorld(CommandArrays):
         elif spec.airframe is not None:
             body = self.rigid_quads.add(i, spec)
         else:
-            p, cid = self._p, self._cid
+            p = self._p
+            cid = self._cid
             shape = p.createCollisionShape(p.GEOM_SPHERE, radius=spec.radius_m, physicsClientId=cid)
             body = p.createMultiBody(spec.mass_kg, shape, -1, spec.position, physicsClientId=cid)
             p.changeDynamics(body, -1, linearDamping=self.drag, angularDamping=0.5, physicsClientId=cid)
@@ -132,7 +133,8 @@ class PybulletWorld(CommandArrays):
                 raise ValueError(f"physics.dt ({self.dt_s} s) must be a multiple of the quadrotors' control tick ({tick} s)")
             self._quad_ticks(ticks)
         self.ground.start(self.n, self.cmd_heading)
-        self.drive_slot, self.omni_slot = self.ground.drive_slot, self.ground.omni_slot
+        self.drive_slot = self.ground.drive_slot
+        self.omni_slot = self.ground.omni_slot
         if self.ground.any and self.quads is None:
             longest = WHEEL_TIME * math.sqrt(self.ground.smallest_wheel() / GRAVITY)
             self._substeps = math.ceil(self.dt_s / longest - 1e-9)
@@ -192,7 +194,8 @@ class PybulletWorld(CommandArrays):
 
     def step(self, dt_s: float) -> None:
         self.t_s += dt_s
-        p, cid = self._p, self._cid
+        p = self._p
+        cid = self._cid
         apply = p.applyExternalForce
         origin = (0.0, 0.0, 0.0)
         frame = p.WORLD_FRAME
@@ -224,7 +227,8 @@ class PybulletWorld(CommandArrays):
             quads.sense()
         self.ground.sense()
         if self.track_motion:
-            self._vel_before, self._spin_before = self._vel_now, self._spin_now
+            self._vel_before = self._vel_now
+            self._spin_before = self._spin_now
             self._vel_now, self._spin_now = self._motion()
         self._contacts = sorted(contacts)
         self._impacts = [(me, other, speed) for (me, other), speed in sorted(impacts.items())]
@@ -264,7 +268,8 @@ class PybulletWorld(CommandArrays):
 
     def _motion(self) -> tuple[np.ndarray, np.ndarray]:
         """Every body's linear and angular velocity (world frame), one pybullet call per body."""
-        get, cid = self._p.getBaseVelocity, self._cid
+        get = self._p.getBaseVelocity
+        cid = self._cid
         both = np.array([get(b, physicsClientId=cid) for b in self._bodies], dtype=np.float64).reshape(self.n, 2, 3)
         return both[:, 0].copy(), both[:, 1].copy()
 
@@ -353,7 +358,8 @@ class PybulletWorld(CommandArrays):
         pos = self.positions().copy()
         dt = t_s - self._sync_t
         vel = (pos - self._sync_pos) / dt if dt > 0 else np.zeros_like(pos)
-        self._sync_pos, self._sync_t = pos, t_s
+        self._sync_pos = pos
+        self._sync_t = t_s
         return pos, vel
 
     def velocities(self) -> np.ndarray:

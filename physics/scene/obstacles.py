@@ -43,7 +43,8 @@ class Box:
         return _push_out_of_box(np.asarray(self.center), np.asarray(self.half_extents), pos, radius, old)
 
     def rays(self, origins: np.ndarray, dirs: np.ndarray) -> np.ndarray:
-        c, h = np.asarray(self.center), np.asarray(self.half_extents)
+        c = np.asarray(self.center)
+        h = np.asarray(self.half_extents)
         return ray_box_distances(origins, dirs, c - h, c + h)
 
 
@@ -73,7 +74,8 @@ class OrientedBox:
     yaw: float
 
     def _local(self, v: np.ndarray, translate: bool) -> np.ndarray:
-        c, s = math.cos(self.yaw), math.sin(self.yaw)
+        c = math.cos(self.yaw)
+        s = math.sin(self.yaw)
         x = v - np.asarray(self.center) if translate else v
         out = np.empty_like(x)
         out[..., 0] = c * x[..., 0] + s * x[..., 1]
@@ -82,7 +84,8 @@ class OrientedBox:
         return out
 
     def _world(self, v: np.ndarray) -> np.ndarray:
-        c, s = math.cos(self.yaw), math.sin(self.yaw)
+        c = math.cos(self.yaw)
+        s = math.sin(self.yaw)
         out = np.empty_like(v)
         out[..., 0] = c * v[..., 0] - s * v[..., 1]
         out[..., 1] = s * v[..., 0] + c * v[..., 1]
@@ -144,7 +147,8 @@ class Cylinder:
         if old is not None:
             old.append(pos[idx].copy())
         through_side = depth_side[idx] <= depth_z[idx]
-        side, top = idx[through_side], idx[~through_side]
+        side = idx[through_side]
+        top = idx[~through_side]
         if len(side):
             d = np.maximum(dist[side], 1e-9)
             ux = np.where(dist[side] > 1e-9, rel[side, 0] / d, 1.0)
@@ -159,8 +163,10 @@ class Cylinder:
     def rays(self, origins: np.ndarray, dirs: np.ndarray) -> np.ndarray:
         """Hits on the curved side within the height (range rays are horizontal; caps are not cast)."""
         c = np.asarray(self.center)
-        ox, oy = origins[:, 0] - c[0], origins[:, 1] - c[1]
-        dx, dy = dirs[:, 0], dirs[:, 1]
+        ox = origins[:, 0] - c[0]
+        oy = origins[:, 1] - c[1]
+        dx = dirs[:, 0]
+        dy = dirs[:, 1]
         a = dx * dx + dy * dy
         b = ox * dx + oy * dy
         cc = ox * ox + oy * oy - self.radius * self.radius

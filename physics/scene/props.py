@@ -110,9 +110,11 @@ class ModelProp:
         if not self.file.lower().endswith(".obj"):
             return None
         vertices = _obj_vertices(self.file) * self.scale
-        lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+        lo = vertices.min(axis=0)
+        hi = vertices.max(axis=0)
         mid = 0.5 * (lo + hi)
-        c, s = np.cos(self.yaw), np.sin(self.yaw)
+        c = np.cos(self.yaw)
+        s = np.sin(self.yaw)
         center = (self.position[0] + c * mid[0] - s * mid[1], self.position[1] + s * mid[0] + c * mid[1],
                   self.position[2] + mid[2])
         half = np.maximum(0.5 * (hi - lo), 1e-6)
@@ -170,7 +172,8 @@ class Terrain:
     def extent(self) -> tuple[float, float, float, float]:
         """(x low, x high, y low, y high) a heightfield covers (metres)."""
         rows, cols = self.grid().shape
-        hx, hy = 0.5 * (cols - 1) * self.cell, 0.5 * (rows - 1) * self.cell
+        hx = 0.5 * (cols - 1) * self.cell
+        hy = 0.5 * (rows - 1) * self.cell
         return self.center[0] - hx, self.center[0] + hx, self.center[1] - hy, self.center[1] + hy
 
     def grid(self) -> np.ndarray:

@@ -26,7 +26,8 @@ class Wind:
                  rng: np.random.Generator, dt: float) -> None:
         self.mean = np.asarray(mean, dtype=float)
         self.gust = np.zeros((n, 3))
-        self._std, self._tau = gust_std, gust_tau
+        self._std = gust_std
+        self._tau = gust_tau
         self._rng = rng
         self.retime(dt)
 

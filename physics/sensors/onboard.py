@@ -229,7 +229,9 @@ class Imu(_Sampled):
         world.want_motion()
 
     def _measure(self) -> tuple[np.ndarray, np.ndarray]:
-        w, i, o = self._world, self._i, self._opt
+        w = self._world
+        i = self._i
+        o = self._opt
         rot = rotation_zyx(*w.attitude_of(i))
         specific = rot.T @ (w.acceleration_of(i) + np.array([0.0, 0.0, 9.81]))
         rates = w.body_rates_of(i)

@@ -108,7 +108,8 @@ class RangeSensor:
             return _finish(self._world.cast_fan(self._i, self._angles, turn, opt.max_range), opt, [self._rng])
         d = _finish(raw.copy(), opt, [self._rng])
         if self._batch is not None:
-            self._tick, self._held = tick, d
+            self._tick = tick
+            self._held = d
         return d
 
     @classmethod
@@ -116,7 +117,8 @@ class RangeSensor:
         """Several robots' readings, stacked, each what its own read() gives (its noise from its own
         stream): with the arithmetic in arrays when they share one options object and one batch."""
         first = sensors[0]
-        opt, batch = first._opt, first._batch
+        opt = first._opt
+        batch = first._batch
         if batch is None and opt.mount is None and all(s._batch is None and s._opt is opt for s in sensors):
             raw = _fans_of(first._world, sensors).cast(first._world).reshape(len(sensors), -1)
             return _finish(raw, opt, [s._rng for s in sensors])
@@ -127,7 +129,8 @@ class RangeSensor:
         if due:
             d = _finish(batch.stacked(due, tick), opt, [s._rng for s in due])
             for s, row in zip(due, d):
-                s._tick, s._held = tick, row
+                s._tick = tick
+                s._held = row
             if len(due) == len(sensors):
                 return d.copy()
         return np.array([s._held for s in sensors])

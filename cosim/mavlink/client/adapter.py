@@ -205,7 +205,9 @@ class MavlinkVehicle:
     # -- the loop --------------------------------------------------------------------------------
     def watch(self, mode: int, airborne: bool = False) -> None:
         """From now on the vehicle must stay armed and in `mode` (and off the ground if `airborne`)."""
-        self.expected_mode, self.expect_airborne, self.watching = mode, airborne, True
+        self.expected_mode = mode
+        self.expect_airborne = airborne
+        self.watching = True
 
     def release(self) -> None:
         """We stop commanding on purpose (landing at the end): nothing it does now is a failsafe."""

@@ -67,7 +67,8 @@ def _await(vehicle: MavlinkVehicle, kinds: tuple[str, ...], timeout_s: float, sl
 
 def upload(vehicle: MavlinkVehicle, items: list[MissionItem], wait: Wait | None = None, timeout_s: float = 5.0) -> None:
     """Send `items` as the vehicle's mission; MavlinkError with its reason if it refuses them."""
-    sleep, numbered = wait or time.sleep, _numbered(items, vehicle)
+    sleep = wait or time.sleep
+    numbered = _numbered(items, vehicle)
     vehicle.mission_inbox.clear()
     for _ in range(3):  # a lost MISSION_COUNT is sent again
         vehicle.link.send(mav.MAVLink_mission_count_message(vehicle.sysid, 1, len(numbered), 0))

@@ -92,13 +92,16 @@ def await_ready(v: MavlinkVehicle, timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S,
     """Pump the link until the vehicle is ready, calling `report(text)` at each new stage; MavlinkError
     naming the stage it stopped at after `timeout_s`."""
     start = time.monotonic()
-    said, told = Stage("", ""), -REPORT_EVERY_S
+    said = Stage("", "")
+    told = -REPORT_EVERY_S
     while True:
-        now, t = stage(v), time.monotonic() - start
+        now = stage(v)
+        t = time.monotonic() - start
         news = now.kind != said.kind or (now.text != said.text and t - told >= REPORT_CHANGE_S)
         if report is not None and (news or t - told >= REPORT_EVERY_S):
             report(f"vehicle {now.text} (after {t:.0f} s)")
-            said, told = now, t
+            said = now
+            told = t
         if now.ready:
             return now
         if time.monotonic() - start > timeout_s:

@@ -85,8 +85,10 @@ class MavlinkRobot:
         """Body-frame velocity (x forward, y left, z up) at the commanded heading, as in simulation."""
         self._body_vel = (vx, vy, vz)
         h = self.heading if self._heading_cmd is None else self._heading_cmd
-        c, s = math.cos(h), math.sin(h)
-        e, n = c * vx - s * vy, s * vx + c * vy
+        c = math.cos(h)
+        s = math.sin(h)
+        e = c * vx - s * vy
+        n = s * vx + c * vy
         self._set(("velocity", n, e, -vz, heading_to_yaw(h)))
 
     def turn(self, angle: float) -> None:
@@ -122,7 +124,8 @@ class MavlinkRobot:
         commands raise. Blocks for the upload (about a second)."""
         if end not in ("rtl", "land", "hold") or not points:
             raise ValueError(f"fly_mission needs points and end in rtl, land, hold; got {len(points)} points, end {end!r}")
-        g, lp = self.v.latest["GLOBAL_POSITION_INT"], self.v.latest["LOCAL_POSITION_NED"]
+        g = self.v.latest["GLOBAL_POSITION_INT"]
+        lp = self.v.latest["LOCAL_POSITION_NED"]
         here = GeoOrigin(g.lat / 1e7, g.lon / 1e7, g.alt / 1000.0)
         items = [takeoff(points[0][2])]
         for x, y, z in points:

@@ -137,7 +137,8 @@ class Autopilot:
 
     def _fly_kept(self) -> None:
         """Hold starts: PX4 flies to the kept reposition target, if any (once)."""
-        target, self.state.kept = self.state.kept, None
+        target = self.state.kept
+        self.state.kept = None
         if target is not None:
             self.follow_position(*target, auto=True)
 

@@ -126,7 +126,8 @@ class QuadBody:
 
     def velocity_body(self, forward: float, left: float, up: float, heading: float | None = None) -> None:
         h = self.attitude()[2]  # the body frame is where the copter faces now
-        c, s = math.cos(h), math.sin(h)
+        c = math.cos(h)
+        s = math.sin(h)
         self.velocity_world(forward * c - left * s, forward * s + left * c, up, heading)
 
     def hold(self) -> None:
@@ -161,25 +162,29 @@ class QuadBody:
         cap = max(lim.speed, math.hypot(ref_v[0], ref_v[1]))
         size = math.hypot(ve, vn)
         if size > cap:
-            ve, vn = ve * cap / size, vn * cap / size
+            ve = ve * cap / size
+            vn = vn * cap / size
         return ve, vn, min(max(vu, -max(lim.sink, -ref_v[2])), max(lim.climb, ref_v[2]))
 
     def update(self) -> None:
         """Move the path on to the bank's time and steer the copter after it."""
         now = float(self.bank.t)
-        dt, self._t = now - self._t, now
+        dt = now - self._t
+        self._t = now
         if not self.bank.armed[self.i]:
             return  # the path starts afresh where the copter is when it arms (set_motors)
         here = self.position()
         if self._landing is not None:
             self.path.vertical.to_velocity((-self._landing.speed_at(here[2]),))
         self.path.step(dt)
-        ref, ref_v = self.path.position, self.path.velocity
+        ref = self.path.position
+        ref_v = self.path.velocity
         lead = self._lead(dt)
         ve, vn, vu = (ref_v[k] + lead[k] + CHASE_GAIN[k] * (ref[k] - here[k]) for k in range(3))
         ve, vn, vu = self._within_limits(ve, vn, vu, ref_v)
         h = self.attitude()[2] if self._heading is None else self._heading
-        c, s = math.cos(h), math.sin(h)
+        c = math.cos(h)
+        s = math.sin(h)
         mode = Mode.SPEED_VERTICAL if self._heading is None else Mode.SPEED_VERTICAL_HEADING
         self._command(mode, c * ve + s * vn, -s * ve + c * vn, vu, math.nan if self._heading is None else h)
 
@@ -266,14 +271,17 @@ class RoverBody:
         vmax = float(d.max_wheel[k])
         wmax = 2.0 * vmax / float(d.base[k])
         if t[0] == "point":
-            dx, dy = t[1] - x, t[2] - y
+            dx = t[1] - x
+            dy = t[2] - y
             dist = math.hypot(dx, dy)
             if dist < self.arrive_m:
                 self._command(0.0, 0.0)
                 return
-            want, speed = math.atan2(dy, dx), min(vmax, self._cap, self.approach_gain * dist)
+            want = math.atan2(dy, dx)
+            speed = min(vmax, self._cap, self.approach_gain * dist)
         else:
-            want, speed = t[2], t[1]
+            want = t[2]
+            speed = t[1]
         err = math.remainder(want - h, 2.0 * math.pi)
         w = float(np.clip(float(d.heading_gain[k]) * err, -wmax, wmax))
         self._command(speed * max(math.cos(err), 0.0), w)

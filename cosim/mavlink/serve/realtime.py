@@ -96,7 +96,8 @@ class Pacer:
             st.worst_late_s = max(st.worst_late_s, -ahead)
             window.overruns += 1
             if -ahead > window.worst_late_s:
-                window.worst_late_s, worst_at = -ahead, t_s
+                window.worst_late_s = -ahead
+                worst_at = t_s
             self._window = (start, window, worst_at)
 
     def report(self, t_s: float) -> None:

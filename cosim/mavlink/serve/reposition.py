@@ -55,7 +55,8 @@ def goto_global(ap: Autopilot, lat: float, lon: float, alt: float, yaw_deg: floa
     if relative:
         z = v.home[2] + alt
     if math.isnan(lat) or math.isnan(lon):  # PX4: NaN keeps the current horizontal position
-        x, y = float(here[0]), float(here[1])
+        x = float(here[0])
+        y = float(here[1])
     if math.isnan(alt):  # and NaN the current altitude
         z = float(here[2])
     problem = target_problem(x, y, z - v.home[2])

@@ -58,5 +58,6 @@ class ReturnHome:
                 return None
             if self.body.vehicle != "copter":
                 return "arrived"
-            self.phase, self.over_home_at = "loiter", now
+            self.phase = "loiter"
+            self.over_home_at = now
         return "land" if now - self.over_home_at >= self.leg.loiter_s else None

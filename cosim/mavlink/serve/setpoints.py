@@ -61,7 +61,8 @@ def local_target(ap: Autopilot, m) -> None:
     ap.setpoint_heard()
     if not ap.state.following:
         return
-    mask, frame = m.type_mask, m.coordinate_frame
+    mask = m.type_mask
+    frame = m.coordinate_frame
     problem = _frame_problem(frame, LOCAL_FRAMES)
     used = ([m.x, m.y, m.z] if not mask & IGNORE_POSITION else []) + ([m.vx, m.vy, m.vz] if not mask & IGNORE_VELOCITY else [])
     if problem is None and not all(math.isfinite(x) for x in used):
@@ -70,7 +71,9 @@ def local_target(ap: Autopilot, m) -> None:
     if problem is not None:
         ap.deny(problem)
     elif not mask & IGNORE_POSITION:
-        n, e, d = m.x, m.y, m.z
+        n = m.x
+        e = m.y
+        d = m.z
         if frame in OFFSET_FRAMES:
             n, e, d = _offset(ap, n, e, d, body=frame == mav.MAV_FRAME_BODY_OFFSET_NED)
         x, y, z = ned_to_enu(n, e, d)

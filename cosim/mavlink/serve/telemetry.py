@@ -184,7 +184,8 @@ class Streams:
         self._next: dict[object, float] = {}
 
     def due(self, key: object, hz: float, now: float) -> bool:
-        nxt, period = self._next.get(key, 0.0), 1.0 / hz
+        nxt = self._next.get(key, 0.0)
+        period = 1.0 / hz
         if now < nxt - 1e-9:
             return False
         self._next[key] = nxt + period if now - nxt < period else now + period

@@ -119,7 +119,8 @@ class VehiclePort:
         c = self._codec.stats
         bad_before = c.malformed + c.rejected_signature
         msgs = self._codec.parse(data)
-        self.stats.malformed, self.stats.rejected_signature = c.malformed, c.rejected_signature
+        self.stats.malformed = c.malformed
+        self.stats.rejected_signature = c.rejected_signature
         if c.malformed + c.rejected_signature > bad_before:
             self._bad_log.warn(now, "udp %d: dropped a malformed or badly signed datagram from %s:%d",
                                self.port, *addr[:2])

@@ -86,7 +86,8 @@ class SitlCoupling:
     """The scenario's `mavlink.sitl` entries; `groups` maps a group name to (first node, count)."""
 
     def __init__(self, specs: tuple, groups: dict[str, tuple[int, int]], origin: GeoOrigin) -> None:
-        self.specs, self.origin = specs, origin
+        self.specs = specs
+        self.origin = origin
         self.plan: list[tuple[int, Any, int, int]] = []  # (node, spec, port, entry)
         for entry, spec in enumerate(specs):
             first, count = groups[spec.group]

@@ -18,7 +18,8 @@ import json
 import struct
 from dataclasses import dataclass
 
-MAGIC_16, MAGIC_32 = 18458, 29569
+MAGIC_16 = 18458
+MAGIC_32 = 29569
 _HEAD = struct.Struct("<HHI")
 PORT = 9002
 """The physics side listens here; firmware instance k (`-I k`) sends to PORT + 10 k."""

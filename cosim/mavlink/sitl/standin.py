@@ -42,9 +42,12 @@ class StandInFirmware:
                  loop_rate_hz: int = 400, arm_at_s: float = 5.0, position_after_s: float = 5.0,
                  resend_after_s: float = 1.1, ignore_answers: tuple[int, ...] = (), restart_at: int | None = None) -> None:
         self.addr = (host, port)
-        self.altitude, self.resend_after_s = altitude, resend_after_s
-        self.sim_rate_hz, self.loop_rate_hz = sim_rate_hz, loop_rate_hz
-        self.arm_at_s, self.position_after_s = arm_at_s, position_after_s
+        self.altitude = altitude
+        self.resend_after_s = resend_after_s
+        self.sim_rate_hz = sim_rate_hz
+        self.loop_rate_hz = loop_rate_hz
+        self.arm_at_s = arm_at_s
+        self.position_after_s = position_after_s
         self.statustexts: list[tuple[float, str]] = []
         self.armed_at: float | None = None
         self.rates_sent: list[int] = []
@@ -55,7 +58,8 @@ class StandInFirmware:
         self.states: list[State] = []
         self.errors: list[str] = []
         self.resends = 0
-        self._count, self._restart = 0, False
+        self._count = 0
+        self._restart = False
         self._i_alt = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -75,8 +79,12 @@ class StandInFirmware:
 
     def _boot(self) -> None:
         """A new firmware process: it knows no earlier timestamp, and is disarmed."""
-        self._count, self._restart, self._i_alt, self._last_ts = 0, False, 0.0, -math.inf
-        self._rate_hz, self._now_us = 1200.0, 0.0  # SIM_Aircraft's rate_hz before any answer
+        self._count = 0
+        self._restart = False
+        self._i_alt = 0.0
+        self._last_ts = -math.inf
+        self._rate_hz = 1200.0
+        self._now_us = 0.0  # SIM_Aircraft's rate_hz before any answer
         self._imu = _GyroRate()
         self._next_arm = self.arm_at_s
         self.armed_at = None
@@ -86,7 +94,8 @@ class StandInFirmware:
         self._boot()
         while not self._stop.is_set():
             if self.restart_at is not None and self._count == self.restart_at:
-                self.restart_at, self._restart = None, True
+                self.restart_at = None
+                self._restart = True
             if self._restart:
                 self._boot()
             frame = ServoFrame(int(self._rate_hz), self._count, pwm)
@@ -157,13 +166,16 @@ class StandInFirmware:
     def _fly(self, s: State) -> tuple[int, ...]:
         """Four PWM outputs (us) in ArduCopter's motor order."""
         dt = 1.0 / self._rate_hz
-        up, climb = -s.position[2], -s.velocity[2]
+        up = -s.position[2]
+        climb = -s.velocity[2]
         err = self.altitude - up
         self._i_alt = min(max(self._i_alt + err * dt, -2.0), 2.0)
         throttle = 0.45 + 0.08 * err - 0.12 * climb + 0.05 * self._i_alt
         roll, pitch, _ = s.attitude
         p, q, r = s.gyro
-        roll_cmd, pitch_cmd, yaw_cmd = -0.4 * roll - 0.08 * p, -0.4 * pitch - 0.08 * q, -0.1 * r
+        roll_cmd = -0.4 * roll - 0.08 * p
+        pitch_cmd = -0.4 * pitch - 0.08 * q
+        yaw_cmd = -0.1 * r
         out = []
         for k in range(4):
             u = throttle + roll_cmd * _ROLL[k] + pitch_cmd * _PITCH[k] + yaw_cmd * _YAW[k]
@@ -182,7 +194,8 @@ class _GyroRate:
     def __init__(self) -> None:
         self.rate_hz = float(self.SAMPLE_HZ)
         self._next_us = 0.0
-        self._count, self._start_us = 0, 0.0
+        self._count = 0
+        self._start_us = 0.0
 
     def frame(self, now_us: float) -> None:
         if now_us < self._next_us:
@@ -196,7 +209,8 @@ class _GyroRate:
 
     def _sample(self, now_us: float) -> None:
         if self._start_us == 0.0:
-            self._count, self._start_us = 0, now_us
+            self._count = 0
+            self._start_us = now_us
             return
         self._count += 1
         if now_us - self._start_us <= 1e6:
@@ -206,4 +220,5 @@ class _GyroRate:
         k, lo, hi = (0.8, 0.5, 2.0) if converging else (0.98, 0.95, 1.05)
         observed = min(max(observed, self.rate_hz * lo), self.rate_hz * hi)
         self.rate_hz = k * self.rate_hz + (1 - k) * observed
-        self._count, self._start_us = 0, now_us
+        self._count = 0
+        self._start_us = now_us

@@ -7,8 +7,14 @@ import struct
 from netstack.routing.base import Packet
 from netstack.routing.wire import DATA_HEADER, from_wire, to_wire
 
-DATA, HELLO, FANT, BANT, LFN = 0, 1, 2, 3, 4
-REACTIVE, PROACTIVE, REPAIR = 0, 1, 2
+DATA = 0
+HELLO = 1
+FANT = 2
+BANT = 3
+LFN = 4
+REACTIVE = 0
+PROACTIVE = 1
+REPAIR = 2
 ANT_NAMES = {REACTIVE: "reactive", PROACTIVE: "proactive", REPAIR: "repair"}
 
 HELLO_FRAME = struct.Struct("<BH")

@@ -73,19 +73,20 @@ def test_a_ctrl_c_while_a_chunk_is_written_comes_after_it_is_written_and_counted
     import pytest
 
     from cosim.core import recorder
+    from cosim.core.trace_table import TraceTable
     from cosim.execution.signals import interrupts
     from cosim.output.trace_digest import trace_digest
 
     rec = recorder.Recorder(chunk_rows=4)
     rec.stream_to(tmp_path / "trace")
-    write = recorder._Table._write
+    write = TraceTable._write
 
     def pressed_meanwhile(table, cols):
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(0.2)  # the handler runs here, in the middle of the chunk
         write(table, cols)
 
-    monkeypatch.setattr(recorder._Table, "_write", pressed_meanwhile)
+    monkeypatch.setattr(TraceTable, "_write", pressed_meanwhile)
     with interrupts(), pytest.raises(KeyboardInterrupt):
         for k in range(4):
             rec.record(k, 0, "x", float(k))

@@ -21,7 +21,11 @@ class MissionControl:
                  flight: Callable[[], Flight], land: Callable[[tuple[float, float] | None], None],
                  hold: Callable[[], None]) -> None:
         self.personality = personality
-        self._send, self._deny, self._flight, self._land, self._hold = send, deny, flight, land, hold
+        self._send = send
+        self._deny = deny
+        self._flight = flight
+        self._land = land
+        self._hold = hold
         self.server = MissionServer(send, deny, personality.vehicle, self._changed, self.set_current,
                                     self._home_item if personality.home_is_item_0 else None)
         self.runner: MissionRunner | None = None

@@ -57,13 +57,19 @@ class MissionRunner:
     def __init__(self, items: list[MissionItem], start_seq: int, flight: Flight,
                  send: Callable[[object], None], land: Callable[[tuple[float, float] | None], None],
                  home_items: int = 0) -> None:
-        self.items, self.f, self._send, self._land = items, flight, send, land
+        self.items = items
+        self.f = flight
+        self._send = send
+        self._land = land
         self._home_items = home_items  # 1 on ArduPilot (home is item 0), 0 on PX4
         self.speed = flight.cruise_m_s
         self.jumps_left: dict[int, float] = {}
         self.current = -1
         self.finished = False
-        self._phase, self._t0, self._leg, self._return = "", 0.0, None, None
+        self._phase = ""
+        self._t0 = 0.0
+        self._leg = None
+        self._return = None
         self._heading: float | None = None
         self._go(start_seq, 0.0)
 
@@ -120,7 +126,8 @@ class MissionRunner:
             self._finish()
             return
         if item.command == mav.MAV_CMD_NAV_TAKEOFF:
-            self._phase, self._leg = "climb", (x, y, tz, x, y, tz, now)
+            self._phase = "climb"
+            self._leg = (x, y, tz, x, y, tz, now)
             body.goto(x, y, tz, None)
             return
         if body.vehicle == "copter" and body.on_ground:
@@ -148,7 +155,8 @@ class MissionRunner:
         return replace(self.f.legs, speed=self.speed)
 
     def _start_leg(self, item: MissionItem, start, end, now: float) -> None:
-        self._phase, self._leg = "leg", (*start, *end, now)
+        self._phase = "leg"
+        self._leg = (*start, *end, now)
         yaw = item.params[3] if item.command == mav.MAV_CMD_NAV_WAYPOINT else math.nan
         self._heading = yaw_to_heading(math.radians(yaw)) if math.isfinite(yaw) else None
         self.f.body.goto(*end, self._heading, self._leg_limits())
@@ -157,7 +165,8 @@ class MissionRunner:
     def step(self, now: float) -> bool:
         if self.finished:
             return True
-        item, body = self.items[self.current], self.f.body
+        item = self.items[self.current]
+        body = self.f.body
         x, y, z = body.position()
         if self._phase == "climb":
             if z >= self._leg[2] - CLIMB_DONE_M:
@@ -201,7 +210,8 @@ class MissionRunner:
 
     def _reached(self, now: float) -> None:
         self._send(mav.MAVLink_mission_item_reached_message(self.current))
-        self._phase, self._t0 = "hold", now
+        self._phase = "hold"
+        self._t0 = now
         if self._hold_s(self.items[self.current]) <= 0:
             self._next(now)
 

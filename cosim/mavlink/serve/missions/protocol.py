@@ -54,8 +54,11 @@ class MissionServer:
     def __init__(self, send: Callable[[object], None], say: Callable[[str], None], vehicle: str,
                  changed: Callable[[list[MissionItem]], None], set_current: Callable[[int], bool],
                  home: Callable[[], MissionItem] | None = None) -> None:
-        self._send, self._say, self.vehicle = send, say, vehicle
-        self._changed, self._set_current = changed, set_current
+        self._send = send
+        self._say = say
+        self.vehicle = vehicle
+        self._changed = changed
+        self._set_current = set_current
         self._home = home
         self.items: list[MissionItem] = []
         self.upload: Upload | None = None
