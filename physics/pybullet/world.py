@@ -20,11 +20,13 @@ import numpy as np
 from physics.bodies.battery import Batteries
 from physics.bodies.diff_drive import DiffDriveBank
 from physics.pybullet.contacts import note_impacts, step_contacts
-from physics.pybullet.engine import pybullet_module
+from physics.pybullet.engine import connect, pybullet_module
 from physics.pybullet.frames import euler_zyx, rotations
 from physics.pybullet.ground import GroundFleet
+from physics.pybullet.motion import Motion
+from physics.pybullet.positions import Positions
 from physics.pybullet.quadrotors import RigidQuadrotors
-from physics.pybullet.rays import from_mounts, from_surface, hit_fractions
+from physics.pybullet.rays import from_mounts, from_surface, from_surfaces
 from physics.pybullet.statics import add_prop, add_scenery
 from physics.scene.props import Terrain
 from physics.world import Arena, CommandArrays, MotorFeed, RobotSpec
@@ -66,13 +68,8 @@ class PybulletWorld(CommandArrays):
         self.drag = drag
         self.obstacles = obstacles
         self.wind = wind  # (mean, gust_std, gust_tau, rng, tick) for the quadrotors, or None
-        self._cid = pybullet.connect(pybullet.DIRECT)
+        self._cid = connect(pybullet, GRAVITY, dt_s, solver_iterations)
         cid = self._cid
-        pybullet.resetSimulation(physicsClientId=cid)
-        pybullet.setGravity(0, 0, -GRAVITY, physicsClientId=cid)
-        pybullet.setTimeStep(dt_s, physicsClientId=cid)
-        pybullet.setPhysicsEngineParameter(numSolverIterations=solver_iterations, deterministicOverlappingPairs=1,
-                                           physicsClientId=cid)
         self._static = add_scenery(pybullet, cid, arena, obstacles, ground, terrain)
         self._floor = self._static[0] if terrain is not None or ground else -1  # what robots stand on
         self.props = [add_prop(pybullet, cid, prop) for prop in props]  # movable bodies, in the scenario's order
@@ -87,20 +84,14 @@ class PybulletWorld(CommandArrays):
         self._contacts: list[tuple[int, int]] = []
         self._impacts: list[tuple[int, int, float]] = []
         self._robot_of: dict[int, int] = {}
-        self._pos = np.zeros((0, 3))
         self._sync_pos = np.zeros((0, 3))
         self._sync_t = 0.0
-        self._all_fresh = False
-        self._one_cache: dict[int, np.ndarray] = {}
         self._forces: list[tuple[int, tuple[float, float, float]]] = []  # (sphere body, force)
         self._forces_dirty = True
         self._weights = np.zeros(0)
         self._radii = np.zeros(0)
-        self.track_motion = False  # keep the last two steps' velocities (IMU sensors)
-        self._vel_now = np.zeros((0, 3))
-        self._vel_before = np.zeros((0, 3))
-        self._spin_now = np.zeros((0, 3))
-        self._spin_before = np.zeros((0, 3))
+        self.places = Positions(pybullet, cid, self._bodies)
+        self.motion = Motion(pybullet, cid, self._bodies)  # the last two steps' velocities, once an IMU asks
 
     def add_robot(self, spec: RobotSpec) -> int:
         i = self._register(spec)
@@ -141,8 +132,8 @@ class PybulletWorld(CommandArrays):
             self._p.setTimeStep(self.dt_s / self._substeps, physicsClientId=self._cid)
         self._weights = np.array([s.mass_kg for s in self.specs], dtype=np.float64)
         self._radii = np.array([s.radius_m for s in self.specs], dtype=np.float64)
-        self._read_all_now()
-        self._sync_pos = self._pos.copy()
+        self.places.read()
+        self._sync_pos = self.places.all.copy()
         self._sync_t = 0.0
         self.latch()
 
@@ -194,11 +185,6 @@ class PybulletWorld(CommandArrays):
 
     def step(self, dt_s: float) -> None:
         self.t_s += dt_s
-        p = self._p
-        cid = self._cid
-        apply = p.applyExternalForce
-        origin = (0.0, 0.0, 0.0)
-        frame = p.WORLD_FRAME
         quads = self.rigid_quads if self.quads is not None else None
         feed = self._feed
         if feed is not None and (n := feed.ticks_per_step(dt_s)) != self._substeps // self._quad_every:
@@ -208,37 +194,46 @@ class PybulletWorld(CommandArrays):
         contacts: set[tuple[int, int]] = set()
         impacts: dict[tuple[int, int], float] = {}
         for k in range(self._substeps):
-            if quads is not None:
-                if k % self._quad_every == 0:
-                    if feed is not None:
-                        quads.refresh()
-                        feed.feed(self.quads, k // self._quad_every, self._substeps // self._quad_every)
-                    quads.actuate(self.alive[self.quad_robots])
-                quads.push()
-            for body, force in self._forces:
-                apply(body, -1, force, origin, frame, physicsClientId=cid)
-            p.stepSimulation(physicsClientId=cid)
-            if self.track_contacts:
-                touched, off_floor = step_contacts(p, cid, self._robot_of, self._floor)
-                contacts.update(off_floor)
-                if quads is not None:
-                    note_impacts(touched, self.quad_slot, self.quads.vel, impacts)
+            self._engine_step(k, quads, contacts, impacts)
         if quads is not None:
             quads.sense()
         self.ground.sense()
-        if self.track_motion:
-            self._vel_before = self._vel_now
-            self._spin_before = self._spin_now
-            self._vel_now, self._spin_now = self._motion()
+        self.motion.stepped()
         self._contacts = sorted(contacts)
         self._impacts = [(me, other, speed) for (me, other), speed in sorted(impacts.items())]
-        self._one_cache.clear()
-        self._all_fresh = not self._spheres  # every body's position was just sensed into a bank
-        if self._all_fresh:
-            self._pos = np.empty((self.n, 3))
-            self.ground.positions_into(self._pos)
+        if self._spheres:
+            self.places.stale()
+        else:  # every body's position was just sensed into a bank
+            pos = np.empty((self.n, 3))
+            self.ground.positions_into(pos)
             if quads is not None:
-                self._pos[self.quad_robots] = self.quads.pos
+                pos[self.quad_robots] = self.quads.pos
+            self.places.sensed(pos)
+
+    def _engine_step(self, k: int, quads: RigidQuadrotors | None, contacts: set[tuple[int, int]],
+                     impacts: dict[tuple[int, int], float]) -> None:
+        """Engine step k of a physics step: the quadrotors' control tick when one is due, the spheres'
+        forces, pybullet's step, and its contacts (robot pairs) and quadrotor impacts collected."""
+        p = self._p
+        cid = self._cid
+        if quads is not None:
+            if k % self._quad_every == 0:
+                if self._feed is not None:
+                    quads.refresh()
+                    self._feed.feed(self.quads, k // self._quad_every, self._substeps // self._quad_every)
+                quads.actuate(self.alive[self.quad_robots])
+            quads.push()
+        apply = p.applyExternalForce
+        origin = (0.0, 0.0, 0.0)
+        frame = p.WORLD_FRAME
+        for body, force in self._forces:
+            apply(body, -1, force, origin, frame, physicsClientId=cid)
+        p.stepSimulation(physicsClientId=cid)
+        if self.track_contacts:
+            touched, off_floor = step_contacts(p, cid, self._robot_of, self._floor)
+            contacts.update(off_floor)
+            if quads is not None:
+                note_impacts(touched, self.quad_slot, self.quads.vel, impacts)
 
     def quad_impacts(self) -> list[tuple[int, int, float]]:
         """(quadrotor, other robot or -1, its speed before the contact in m/s) for every contact of
@@ -250,38 +245,18 @@ class PybulletWorld(CommandArrays):
         props. The ground a robot stands on is not a contact (physics.pybullet.contacts)."""
         return self._contacts
 
-    def _read_all(self) -> None:
-        if not self._all_fresh:
-            self._read_all_now()
-
-    def _read_all_now(self) -> None:
-        get = self._p.getBasePositionAndOrientation
-        cid = self._cid
-        self._pos = np.array([get(b, physicsClientId=cid)[0] for b in self._bodies], dtype=np.float64).reshape(self.n, 3)
-        self._all_fresh = True
-
     def want_motion(self) -> None:
         """Keep the previous step's velocities from now on (IMU sensors)."""
-        self.track_motion = True
-        self._vel_now, self._spin_now = self._motion()
-        self._vel_before, self._spin_before = self._vel_now.copy(), self._spin_now.copy()
-
-    def _motion(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every body's linear and angular velocity (world frame), one pybullet call per body."""
-        get = self._p.getBaseVelocity
-        cid = self._cid
-        both = np.array([get(b, physicsClientId=cid) for b in self._bodies], dtype=np.float64).reshape(self.n, 2, 3)
-        return both[:, 0].copy(), both[:, 1].copy()
+        self.motion.track()
 
     def angular_acceleration_of(self, i: int) -> np.ndarray:
         """Body-frame angular acceleration over the last step (rad/s^2); needs want_motion."""
-        if not len(self._spin_now):
-            return np.zeros(3)
-        return self._orientation_of(i).T @ ((self._spin_now[i] - self._spin_before[i]) / self.dt_s)
+        change = self.motion.spin_change(i, self.dt_s)
+        return np.zeros(3) if change is None else self._orientation_of(i).T @ change
 
     def acceleration_of(self, i: int) -> np.ndarray:
         """World-frame acceleration over the last step (m/s^2), from the bodies' velocities; needs want_motion."""
-        return (self._vel_now[i] - self._vel_before[i]) / self.dt_s if len(self._vel_now) else np.zeros(3)
+        return self.motion.acceleration(i, self.dt_s)
 
     def _orientation_of(self, i: int) -> np.ndarray:
         quat = self._p.getBasePositionAndOrientation(self._bodies[i], physicsClientId=self._cid)[1]
@@ -304,8 +279,7 @@ class PybulletWorld(CommandArrays):
         return np.array([get(b, physicsClientId=self._cid)[0] for b in self.props], dtype=np.float64).reshape(-1, 3)
 
     def positions(self) -> np.ndarray:
-        self._read_all()
-        return self._pos
+        return self.places.every()
 
     def cast_rays(self, robot: int, dirs: np.ndarray, max_range: float) -> np.ndarray:
         """Distances from the robot's surface along unit directions (R,3) to the first body hit
@@ -315,18 +289,7 @@ class PybulletWorld(CommandArrays):
     def cast_rays_many(self, requests: list[tuple[int, np.ndarray, float]]) -> list[np.ndarray]:
         """cast_rays for many robots at once: (robot, directions, max range) each, in one rayTestBatch
         call per 16,000 rays (pybullet's batch limit); the rays' ends in a few array operations."""
-        if not requests:
-            return []
-        robots, dirs, reach = zip(*requests)
-        counts = [len(d) for d in dirs]
-        rows = np.repeat(np.array(robots, dtype=np.int64), counts)
-        reach = np.repeat(np.array(reach, dtype=np.float64), counts)[:, None]
-        dirs = np.concatenate(dirs)
-        starts = self.positions()[rows] + dirs * (self._radii[rows, None] + 1e-4)
-        f = hit_fractions(self._p, self._cid, starts, starts + dirs * reach)[:, None]
-        d = np.minimum(f * reach + 1e-4, reach)[:, 0]
-        ends = np.cumsum(counts).tolist()
-        return [d[a:b] for a, b in zip([0, *ends[:-1]], ends)]
+        return from_surfaces(self._p, self._cid, self.positions(), self._radii, requests)
 
     def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
         """Distances along unit directions (R,3) from a given origin to the first body hit, max_range
@@ -364,22 +327,15 @@ class PybulletWorld(CommandArrays):
 
     def velocities(self) -> np.ndarray:
         """Exact base velocities (one pybullet call per robot)."""
-        return self._motion()[0]
+        return self.motion.read()[0]
 
     def reset_quadrotor(self, i: int, position, heading: float) -> None:
         """Quadrotor i at rest at `position`, level, facing `heading` (its outside autopilot restarted)."""
         self.rigid_quads.reset(int(self.quad_slot[i]), position, heading)
-        self._all_fresh = False
-        self._one_cache.clear()
+        self.places.stale()
 
     def position_of(self, i: int) -> np.ndarray:
-        if self._all_fresh:
-            return self._pos[i].copy()
-        cached = self._one_cache.get(i)
-        if cached is None:
-            cached = np.array(self._p.getBasePositionAndOrientation(self._bodies[i], physicsClientId=self._cid)[0])
-            self._one_cache[i] = cached
-        return cached.copy()
+        return self.places.of(i)
 
     def velocity_of(self, i: int) -> np.ndarray:
         return np.array(self._p.getBaseVelocity(self._bodies[i], physicsClientId=self._cid)[0])

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from pymavlink.dialects.v20 import common as mav
@@ -25,16 +24,13 @@ from cosim.mavlink.serve.missions.control import MissionControl
 from cosim.mavlink.serve.missions.flight import Flight
 from cosim.mavlink.serve.offboard_loss import FALLBACK_MODE, OffboardLoss
 from cosim.mavlink.serve.parameters import Parameters
-from cosim.mavlink.serve.return_home import ReturnHome, ReturnLeg
+from cosim.mavlink.serve.return_home import ReturnHome
 from cosim.mavlink.serve.shaping import Limits
 from cosim.mavlink.serve.takeoff_land import TakeoffLand
 from cosim.mavlink.serve.vehicle_state import VehicleState
 
 log = logging.getLogger(__name__)
 
-ROVER_CRUISE_M_S = 5.0
-"""A rover's mission legs' speed until a DO_CHANGE_SPEED."""
-ROVER_RETURN_ALT_M = 0.0
 GCS_LOSS_MODES = {"hold": "hold", "land": "land", "return": "rtl"}
 """The mode each ground-station-loss action enters (hold where the personality has no such mode)."""
 
@@ -59,7 +55,8 @@ class Autopilot:
         if self.rules is not None:
             body.set_limits(self.rules.limits)
         self.vertical = TakeoffLand(body)
-        self.missions = MissionControl(personality, send, self.deny, self._flight, self._begin_landing, self._hold_here)
+        self.missions = MissionControl(personality, send, self.deny, lambda: Flight.of(self.state, self.rules),
+                                       self._begin_landing, self._hold_here)
         self._takeoff_z: float | None = None
         self._setpoint_t = -math.inf
         self._velocity_setpoint = False
@@ -239,7 +236,7 @@ class Autopilot:
         if name in RETURN_MODES:
             v.landing = False
             self._velocity_setpoint = False
-            self._return = ReturnHome(v.body, v.home, self._flight().return_leg, v.now)
+            self._return = ReturnHome(v.body, v.home, Flight.of(self.state, self.rules).return_leg, v.now)
         elif name in HOLDING_MODES:
             v.landing = False
             self._hold_here()
@@ -260,14 +257,6 @@ class Autopilot:
         if self.state.armed:
             self.missions.fly()
         return True
-
-    def _flight(self) -> Flight:
-        v = self.state
-        if self.rules is None:
-            return Flight(v.body, v.home, v.origin, ReturnLeg(ROVER_RETURN_ALT_M, None), ROVER_CRUISE_M_S)
-        r = self.rules
-        return Flight(v.body, v.home, v.origin, ReturnLeg(r.rtl_alt, replace(r.auto, speed=r.rtl_speed), r.rtl_loiter_s),
-                      r.auto.speed, r.auto)
 
     # -- what runs by itself ---------------------------------------------------------------------------
     def supervise(self) -> None:

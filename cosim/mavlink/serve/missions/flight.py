@@ -19,18 +19,23 @@ from dataclasses import dataclass, replace
 
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink.flight_params import Rules
 from cosim.mavlink.frames import GeoOrigin, yaw_to_heading
 from cosim.mavlink.mission_items import MissionItem
 from cosim.mavlink.serve.bodies import QuadBody, RoverBody
 from cosim.mavlink.serve.limits import target_problem
 from cosim.mavlink.serve.return_home import ReturnHome, ReturnLeg
 from cosim.mavlink.serve.shaping import Limits
+from cosim.mavlink.serve.vehicle_state import VehicleState
 
 DEFAULT_RADIUS_M = 2.0
 """Acceptance radius of a waypoint that gives none (ArduPilot's WPNAV_RADIUS, PX4's NAV_ACC_RAD)."""
 MAX_JUMPS = 64
 """DO_JUMPs taken in search of the next position item before the mission is given up as over (and the
 vehicle holds where it is): AP_Mission::get_next_cmd's limit."""
+ROVER_CRUISE_M_S = 5.0
+"""A rover's mission legs' speed until a DO_CHANGE_SPEED."""
+ROVER_RETURN_ALT_M = 0.0
 CLIMB_DONE_M = 0.3
 """A take-off (or the climb before the first leg) is over this close below its altitude."""
 
@@ -47,6 +52,16 @@ class Flight:
     return_leg: ReturnLeg
     cruise_m_s: float
     legs: Limits | None = None
+
+    @classmethod
+    def of(cls, v: VehicleState, rules: Rules | None) -> Flight:
+        """How vehicle `v` flies under its autopilot's `rules` (None: a rover, at ROVER_CRUISE_M_S,
+        returning on the ground)."""
+        if rules is None:
+            return cls(v.body, v.home, v.origin, ReturnLeg(ROVER_RETURN_ALT_M, None), ROVER_CRUISE_M_S)
+        return cls(v.body, v.home, v.origin, ReturnLeg(rules.rtl_alt, replace(rules.auto, speed=rules.rtl_speed),
+                                                       rules.rtl_loiter_s),
+                   rules.auto.speed, rules.auto)
 
 
 class MissionRunner:
