@@ -47,28 +47,27 @@ def test_modules_and_functions_are_small_in_statements():
     assert long_modules == [] and long_functions == []
 
 
-def _reads(node: ast.AST) -> set[str]:
-    return {ast.unparse(n) for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute, ast.Subscript))}
+def _root(node: ast.expr) -> str:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return ast.unparse(node)
 
 
 def _is_packed(node: ast.AST) -> bool:
-    """`a, b = x, y` that would mean the same written one assignment a line: no value reads a target
-    set before it (a swap or a recurrence such as `a, b = b, a + b` needs the tuple, and is not packed),
-    and no call follows a set attribute or item (it might read it)."""
+    """`a, b = x, y` that would mean the same written one assignment a line: no value reads what a
+    target before it sets (a name, or the object whose attribute or item it sets). A swap or a
+    recurrence such as `a, b = b, a + b` needs the tuple, and is not packed."""
     if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)
             and isinstance(node.value, ast.Tuple) and len(node.targets[0].elts) == len(node.value.elts)):
         return False
     targets, values = node.targets[0].elts, node.value.elts
     if any(isinstance(x, (ast.Starred, ast.Tuple, ast.List)) for x in [*targets, *values]):
         return False
-    done: set[str] = set()
+    set_before: set[str] = set()
     for target, value in zip(targets, values):
-        calls = any(isinstance(n, ast.Call) for n in ast.walk(value))
-        if _reads(value) & done or (calls and any(not isinstance(t, ast.Name) for t in targets[:targets.index(target)])):
+        if {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} & set_before:
             return False
-        done.add(ast.unparse(target))
-        if isinstance(target, ast.Subscript):
-            done.add(ast.unparse(target.value))
+        set_before.add(_root(target))
     return True
 
 

@@ -214,7 +214,10 @@ def _deliver(bodies, radio, flights, progs, compiled_groups, ctls, netlog, t: in
                                                                            netlog))
     st = flights.state
     if st[5] != t:
-        st[5], st[6], st[7], st[8] = t, -1, 0, arriving(flights, t)
+        st[5] = t
+        st[6] = -1
+        st[7] = 0
+        st[8] = arriving(flights, t)
     slots = flights.due[:st[8]]
     if st[6] < 0:
         if not delivery_rows(bodies, flights, netlog, slots, t):

@@ -47,7 +47,8 @@ def index(c: Cells, pos: np.ndarray, vel: np.ndarray, range_m: float) -> None:
     for k in range(n):
         vmax = max(vmax, vel[k, 0] ** 2 + vel[k, 1] ** 2 + vel[k, 2] ** 2)
         moved = max(moved, (pos[k, 0] - gpos[k, 0]) ** 2 + (pos[k, 1] - gpos[k, 1]) ** 2)
-    state[1], state[3] = math.sqrt(vmax), math.sqrt(moved)
+    state[1] = math.sqrt(vmax)
+    state[3] = math.sqrt(moved)
     if state[2] == 1.0 and state[3] <= 0.25 * state[0]:
         return
     slack = max(0.05 * range_m, 0.5 * state[1])  # a quarter second of motion at the top speed

@@ -243,6 +243,8 @@ class CsmaBackend:
             ev.tx_status = [TxStatus(t, f, int(fr[f, k.F_SRC]), d, c == 1) for d, f, c in other[kind == k.O_STATUS, 2:5].tolist()]
             drop = other[kind == k.O_DROP]
             if len(drop):
-                ev.drop_dst, ev.drop_src, ev.drop_tx_id = drop[:, 2].copy(), fr[drop[:, 3], k.F_SRC], drop[:, 3].copy()
+                ev.drop_dst = drop[:, 2].copy()
+                ev.drop_src = fr[drop[:, 3], k.F_SRC]
+                ev.drop_tx_id = drop[:, 3].copy()
                 ev.drop_reason = drop[:, 4].astype(np.int8)
         return ev

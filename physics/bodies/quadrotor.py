@@ -171,7 +171,8 @@ class QuadrotorBank:
     def _make_scratch(self) -> None:
         """The compiled tick's working arrays, made once and only ever updated in place."""
         n = self.n
-        self._cos, self._sin = np.empty((n, 3)), np.empty((n, 3))
+        self._cos = np.empty((n, 3))
+        self._sin = np.empty((n, 3))
         self._err = np.zeros((n, 3))
         self._acc = np.zeros((n, 3))
         self._rate_err = np.zeros((n, 3))

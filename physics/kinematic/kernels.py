@@ -107,7 +107,9 @@ def move_points(dt: float, max_accel: float, heading: np.ndarray, cmd: np.ndarra
     limit = max_accel * dt
     for k in range(len(heading)):
         if trig[k, 0] != heading[k]:  # NaN (never computed) too
-            trig[k, 0], trig[k, 1], trig[k, 2] = heading[k], math.cos(heading[k]), math.sin(heading[k])
+            trig[k, 0] = heading[k]
+            trig[k, 1] = math.cos(heading[k])
+            trig[k, 2] = math.sin(heading[k])
         c = trig[k, 1]
         s = trig[k, 2]
         v0 = cmd[k, 0]
@@ -200,7 +202,9 @@ def drive_writeback(di: np.ndarray, dpos: np.ndarray, wheels: np.ndarray, dheadi
         pos[i, 1] = dpos[k, 1]
         v = (wheels[k, 0] + wheels[k, 1]) / 2.0
         h = dheading[k]
-        vel[i, 0], vel[i, 1], vel[i, 2] = v * math.cos(h), v * math.sin(h), 0.0
+        vel[i, 0] = v * math.cos(h)
+        vel[i, 1] = v * math.sin(h)
+        vel[i, 2] = 0.0
         heading[i] = h
 
 

@@ -51,3 +51,14 @@ def cast_among(shapes: tuple, pos: np.ndarray, radius: np.ndarray, robot: int, h
         if near.any():
             best = np.minimum(best, ray_sphere_distances(origins, dirs, pos[near], radius[near]))
     return np.minimum(best, max_range)
+
+
+def cast_from_mounts(shapes: tuple, pos: np.ndarray, radius: np.ndarray,
+                     requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
+    """Mounted sensors' rays: (robot, origin, unit directions (R,3), max range) each, to the nearest
+    shape or other robot, max range where nothing is closer."""
+    out = []
+    for i, o, d, r in requests:
+        o = np.asarray(o, dtype=float)
+        out.append(cast_among(shapes, pos, radius, i, o, np.repeat(o[None], len(d), axis=0), d, r, r))
+    return out

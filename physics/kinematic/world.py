@@ -13,15 +13,24 @@ import numpy as np
 
 from physics.bodies.battery import Batteries
 from physics.bodies.diff_drive import DiffDriveBank, DriveCommands
-from physics.bodies.omni import OmniBank, OmniRobots, route_drive, route_drive_many
-from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
+from physics.bodies.omni import OmniRobots, route_drive, route_drive_many
 from physics.kinematic import kernels
+from physics.kinematic.banks import (
+    drive_bank,
+    omni_robots,
+    poses_from_banks,
+    quad_bank,
+    robots_where,
+    step_ground,
+    stop_blocked,
+)
+from physics.kinematic.external import ExternalPoses
+from physics.kinematic.motion import MotionHistory
 from physics.kinematic.quad_steps import step_bank
-from physics.kinematic.raycast import cast_among
+from physics.kinematic.raycast import cast_from_mounts
 from physics.kinematic.scenery import Scenery
 from physics.kinematic.verlet import touching, verlet_of
 from physics.scene.obstacles import SOLID_SHAPES
-from physics.scene.wind import winds
 from physics.world import Arena, CommandArrays, MotorFeed, RobotSpec, place_within
 
 if TYPE_CHECKING:
@@ -45,19 +54,20 @@ class KinematicWorld(CommandArrays):
                 raise ValueError(f"the kinematic world cannot hold a {type(shape).__name__} obstacle (pybullet can)")
         self.obstacles = tuple(obstacles)
         self.scenery = Scenery(self.obstacles)
-        self._pos, self._vel, self._radius = np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0)
+        self._pos = np.zeros((0, 3))
+        self._vel = np.zeros((0, 3))
+        self._radius = np.zeros(0)
         self._contacts: list[tuple[int, int]] = []
         self._impacts: list[tuple[int, int, float]] = []
-        self.track_motion = False  # keep the previous step's velocities and headings (IMU sensors)
-        self._prev_vel, self._prev_heading, self._prev_rates = np.zeros((0, 3)), np.zeros(0), np.zeros((0, 3))
-        self._last_dt, self._speed_before = 0.0, np.zeros(0)  # and each quadrotor's speed before the last step (m/s)
+        self.motion = MotionHistory()  # the previous step's velocities and headings, once an IMU asks
+        self._speed_before = np.zeros(0)  # and each quadrotor's speed before the last step (m/s)
         self.wind = wind  # (mean, gust_std, gust_tau, rng, tick) for the quadrotors, or None
         self.quad_robots = np.zeros(0, dtype=np.int64)  # robot id of each row of the quadrotor bank
         self.drives: DiffDriveBank | None = None  # differential-drive robots, if any
         self.omnis: OmniRobots | None = None  # three-wheeled omnidirectional robots, if any
-        self._drive_idx, self._drive_cmd = np.zeros(0, dtype=np.int64), DriveCommands()
-        self._ext_idx = np.zeros(0, dtype=np.int64)  # robots whose pose comes from outside (ghost twins)
-        self._ext_pos, self._ext_vel, self._ext_slot = np.zeros((0, 3)), np.zeros((0, 3)), {}
+        self._drive_idx = np.zeros(0, dtype=np.int64)
+        self._drive_cmd = DriveCommands()
+        self.external = ExternalPoses.none()  # robots whose pose comes from outside (ghost twins)
         self._feed: MotorFeed | None = None
         self._compiled: CompiledStep | None = None  # physics.kinematic.compiled.CompiledStep, from start() when it applies
 
@@ -65,7 +75,7 @@ class KinematicWorld(CommandArrays):
         return self._register(spec)
 
     def want_motion(self) -> None:  # keep the previous step's velocities and headings (IMU sensors)
-        self.track_motion = True
+        self.motion.tracking = True
 
     def attach_motor_feed(self, feed: MotorFeed) -> None:
         """`feed` sets motors at every control tick from the next step on (see MotorFeed)."""
@@ -84,30 +94,17 @@ class KinematicWorld(CommandArrays):
         self._at_rest = False  # the first step resolves overlaps and clamps to the arena
         self._clip_lo = self._lo + self._radius[:, None]
         self._clip_hi = self._hi - self._radius[:, None]
-        idx = [i for i, s in enumerate(self.specs) if s.airframe is not None]
-        self.quad_robots, self.quad_slot = np.array(idx, dtype=np.int64), np.full(self.n, -1, dtype=np.int64)
+        self.quad_robots = robots_where(self.specs, "airframe")
+        self.quad_slot = np.full(self.n, -1, dtype=np.int64)
+        self.quad_slot[self.quad_robots] = np.arange(len(self.quad_robots))
         self._clip_lo[self.quad_robots, 2] = self._lo[2]  # a quadrotor stands on the ground, not on its radius
         place_within(self._pos, self._clip_lo, self._clip_hi)
-        if idx:
-            self.quad_slot[self.quad_robots] = np.arange(len(idx))
-            frames = [AIRFRAMES[self.specs[i].airframe] for i in idx]
-            self.quads = QuadrotorBank(frames, self._pos[self.quad_robots], self.active_heading[self.quad_robots],
-                                       tick=self.specs[idx[0]].control_tick_s)
-            self.quads.forces.extend(winds(self.wind, len(idx)))
-        idx = [i for i, s in enumerate(self.specs) if s.drive is not None]
+        self.quads = quad_bank(self.specs, self.quad_robots, self._pos, self.active_heading, self.wind)
+        self._drive_idx = robots_where(self.specs, "drive")
         self.drive_slot = np.full(self.n, -1, dtype=np.int64)
-        if idx:
-            self._drive_idx = np.array(idx, dtype=np.int64)
-            self.drive_slot[self._drive_idx] = np.arange(len(idx))
-            self.drives = DiffDriveBank([self.specs[i].drive for i in idx], self._pos[self._drive_idx],
-                                        self.active_heading[self._drive_idx])
-            self.drives.steer_by_heading[:] = True
-        idx = [i for i, s in enumerate(self.specs) if s.omni is not None]
-        if idx:
-            r = np.array(idx, dtype=np.int64)
-            bank = OmniBank([self.specs[i].omni for i in idx], [self.specs[i].radius_m for i in idx], self._pos[r],
-                            self.active_heading[r])
-            self.omnis = OmniRobots(r, bank, self.n)
+        self.drive_slot[self._drive_idx] = np.arange(len(self._drive_idx))
+        self.drives = drive_bank(self.specs, self._drive_idx, self._pos, self.active_heading)
+        self.omnis = omni_robots(self.specs, self._pos, self.active_heading)
         self.omni_slot = self.omnis.slot if self.omnis is not None else np.full(self.n, -1, dtype=np.int64)
         self._compiled = self._compiled_step()
 
@@ -125,16 +122,11 @@ class KinematicWorld(CommandArrays):
     def make_external(self, robots: list[int]) -> None:
         """These robots' poses come from `set_external_pose` (e.g. a real vehicle's telemetry): the
         world dead-reckons them between updates and never moves them itself. Call after start()."""
-        self._ext_idx = np.array(sorted(set(robots)), dtype=np.int64)
-        self._ext_slot = {int(i): k for k, i in enumerate(self._ext_idx)}
-        self._ext_pos = self._pos[self._ext_idx].copy()
-        self._ext_vel = np.zeros((len(self._ext_idx), 3))
+        self.external = ExternalPoses(np.array(sorted(set(robots)), dtype=np.int64), self._pos)
 
     def set_external_pose(self, i: int, position, velocity, heading: float) -> None:
         """The latest known pose of external robot i (arena frame, m, m/s, rad)."""
-        k = self._ext_slot[i]
-        self._ext_pos[k] = position
-        self._ext_vel[k] = velocity
+        self.external.set(i, position, velocity)
         self._pos[i] = position
         self._vel[i] = velocity
         self.cmd_heading[i] = heading
@@ -142,19 +134,13 @@ class KinematicWorld(CommandArrays):
 
     def run_steps(self, dt_s: float, m: int) -> None:
         """World.run_steps; one compiled call where the compiled step applies."""
-        if self._compiled is None or self.track_contacts or self.track_motion or self._ext_idx.size:
+        if self._compiled is None or self.track_contacts or self.motion.tracking or self.external.robots.size:
             return super().run_steps(dt_s, m)
         self.apply_drive_commands()
         for _ in range(m):
             self.t_s += dt_s
         self._contacts = []
         self._at_rest = self._compiled.step(dt_s, self.max_accel, self._at_rest, m, latched=False)
-
-    def _place_external(self, dt_s: float) -> None:
-        idx = self._ext_idx
-        self._ext_pos += self._ext_vel * dt_s
-        self._pos[idx] = self._ext_pos
-        self._vel[idx] = self._ext_vel
 
     def drive(self, i: int, v: float | None, w: float = 0.0) -> None:
         """Pending wheel command (forward speed, turn rate) for robot i; v None: follow the generic
@@ -203,36 +189,35 @@ class KinematicWorld(CommandArrays):
     def step(self, dt_s: float) -> None:
         self.t_s += dt_s
         self._contacts = []
-        if self.track_motion:
-            self._prev_rates = self._all_rates()
-            self._prev_vel = self._vel.copy()
-            self._prev_heading = self.active_heading.copy()
-            self._last_dt = dt_s
-        if self._compiled is not None and not self.track_contacts and not self._ext_idx.size:
+        if self.motion.tracking:
+            self.motion.remember(dt_s, self._vel, self.active_heading, self._all_rates())
+        if self._compiled is not None and not self.track_contacts and not self.external.robots.size:
             self._at_rest = self._compiled.step(dt_s, self.max_accel, self._at_rest)
             return
         quads = self.quads
         drives = self.drives
         if quads is not None:
             self._step_quads(dt_s)
-        if drives is not None:
-            drives.step(dt_s, self.alive[self._drive_idx])
-        if self.omnis is not None:
-            self.omnis.bank.step(dt_s, self.alive[self.omnis.robots])
+        step_ground(drives, self._drive_idx, self.omnis, self.alive, dt_s)
         if self._still():
             return  # nothing moves and nothing is commanded to (e.g. a static sensor field)
         kernels.move_points(dt_s, self.max_accel, self.active_heading, self.active_vel, self.max_speed, self.alive, self._vel,
                     self._pos, self._trig)
-        if quads is not None:
-            qi = self.quad_robots
-            self._pos[qi] = quads.pos
-            self._vel[qi] = quads.vel
-            self.active_heading[qi] = quads.euler[:, 2]
-        if drives is not None:
-            di = self._drive_idx
-            kernels.drive_writeback(di, drives.pos, drives.wheels, drives.heading, self._pos, self._vel, self.active_heading)
-        if self.omnis is not None:
-            self.omnis.write_back(self._pos, self._vel, self.active_heading)
+        poses_from_banks(quads, self.quad_robots, drives, self._drive_idx, self.omnis, self._pos, self._vel,
+                         self.active_heading)
+        self._confine()
+        if self.external.robots.size:  # a real vehicle is where its telemetry says, walls or not
+            self.external.place(dt_s, self._pos, self._vel)
+        stop_blocked(quads, self.quad_robots, drives, self._drive_idx, self.omnis, self._pos, self._vel)
+        self._at_rest = not self._vel.any()
+
+    def _still(self) -> bool:
+        """Only point robots, all at rest and commanded to stay so."""
+        banks = (self.quads, self.drives, self.omnis)
+        return all(b is None for b in banks) and self._at_rest and not self.active_vel.any() and not self.external.robots.size
+
+    def _confine(self) -> None:
+        """Robots pushed apart, out of obstacles and back into the arena (contacts noted when tracked)."""
         if self.collisions and self.n > 1:
             self._separate()
         if self.obstacles:
@@ -243,24 +228,6 @@ class KinematicWorld(CommandArrays):
             outside = np.nonzero(np.any((self._pos < self._clip_lo) | (self._pos > self._clip_hi), axis=1))[0]
             self._contacts.extend((int(k), -1) for k in outside)  # the arena's walls
         np.clip(self._pos, self._clip_lo, self._clip_hi, out=self._pos)
-        if self._ext_idx.size:  # a real vehicle is where its telemetry says, walls or not
-            self._place_external(dt_s)
-        if quads is not None:  # walls, obstacles and other robots stop quadrotors too
-            moved = self._pos[qi] != quads.pos
-            if moved.any():
-                quads.vel[moved] = 0.0
-                quads.pos[:] = self._pos[qi]
-                self._vel[qi] = quads.vel
-        if drives is not None:  # a blocked ground robot's wheels stop
-            kernels.drive_blocked(di, self._pos, drives.pos, drives.wheels, self._vel)
-        if self.omnis is not None:
-            self.omnis.constrain(self._pos)
-        self._at_rest = not self._vel.any()
-
-    def _still(self) -> bool:
-        """Only point robots, all at rest and commanded to stay so."""
-        banks = (self.quads, self.drives, self.omnis)
-        return all(b is None for b in banks) and self._at_rest and not self.active_vel.any() and not self._ext_idx.size
 
     def _separate(self) -> None:
         pairs = touching(self._verlet, self._pos, 2.0 * self._max_r)
@@ -319,11 +286,7 @@ class KinematicWorld(CommandArrays):
     def cast_rays_from_many(self, requests: list[tuple[int, np.ndarray, np.ndarray, float]]) -> list[np.ndarray]:
         """Distances along unit directions (R,3) from a given origin to the nearest obstacle or other
         robot, max_range where nothing is closer: (robot, origin, directions, max_range) each (mounted sensors)."""
-        out = []
-        for i, o, d, r in requests:
-            o = np.asarray(o, dtype=float)
-            out.append(cast_among(self.obstacles, self._pos, self._radius, i, o, np.repeat(o[None], len(d), axis=0), d, r, r))
-        return out
+        return cast_from_mounts(self.obstacles, self._pos, self._radius, requests)
 
     def thrusts(self) -> np.ndarray:
         """Total rotor thrust of every robot (N; 0 for robots without rotors), for battery drain."""
@@ -333,35 +296,29 @@ class KinematicWorld(CommandArrays):
         return out
 
     def acceleration_of(self, i: int) -> np.ndarray:
-        """World-frame acceleration over the last step (m/s^2); needs track_motion."""
-        if not self._last_dt or not len(self._prev_vel):
-            return np.zeros(3)
-        return (self._vel[i] - self._prev_vel[i]) / self._last_dt
+        """World-frame acceleration over the last step (m/s^2); needs want_motion."""
+        return self.motion.acceleration(i, self._vel)
 
     def body_rates_of(self, i: int) -> np.ndarray:
         """Angular velocity in the body frame (rad/s): a quadrotor's own; otherwise the heading's rate."""
         if self.quad_slot.size and self.quad_slot[i] >= 0:
             return self.quads.rates[int(self.quad_slot[i])].copy()
-        if not self._last_dt or not len(self._prev_heading):
-            return np.zeros(3)
-        turn = np.remainder(self.active_heading[i] - self._prev_heading[i] + np.pi, 2 * np.pi) - np.pi
-        return np.array([0.0, 0.0, turn / self._last_dt])
+        rate = self.motion.turn_rate(i, self.active_heading[i])
+        return np.zeros(3) if rate is None else np.array([0.0, 0.0, rate])
 
     def _all_rates(self) -> np.ndarray:
         """body_rates_of for every robot (N, 3)."""
         out = np.zeros((self.n, 3))
-        if self._last_dt and len(self._prev_heading):
-            turn = np.remainder(self.active_heading - self._prev_heading + np.pi, 2 * np.pi) - np.pi
-            out[:, 2] = turn / self._last_dt
+        rates = self.motion.turn_rates(self.active_heading)
+        if rates is not None:
+            out[:, 2] = rates
         if self.quads is not None:
             out[self.quad_robots] = self.quads.rates
         return out
 
     def angular_acceleration_of(self, i: int) -> np.ndarray:
-        """Body-frame angular acceleration over the last step (rad/s^2); needs track_motion."""
-        if not self._last_dt or not len(self._prev_rates):
-            return np.zeros(3)
-        return (self.body_rates_of(i) - self._prev_rates[i]) / self._last_dt
+        """Body-frame angular acceleration over the last step (rad/s^2); needs want_motion."""
+        return self.motion.angular_acceleration(i, self.body_rates_of(i))
 
     def attitude_of(self, i: int) -> np.ndarray:
         """Roll, pitch, yaw (rad): a quadrotor's own; ground and point robots stay level."""
