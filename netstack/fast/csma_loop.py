@@ -1,178 +1,32 @@
-"""Medium access and reception of the contention model, compiled: the handlers of each internal
-event and the loop that runs them (state layout in netstack.fast.csma_compiled)."""
+"""The contention model's air and reception, compiled: the handlers of each internal event and the
+loop that runs them (medium access: netstack.fast.csma_access; state layout: netstack.fast.csma_compiled)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from netstack.fast import csma_access as access
 from netstack.fast import csma_compiled as cc
 from netstack.fast.csma_bounds import next_access, room, step_access
 
 
-# -- backoff (802.11 DCF) ----------------------------------------------------------------------------
-@njit(cache=True)
-def _elapsed(ni, i: int, t: int, slot: int) -> int:
-    return max(0, (t - ni[i, cc.IDLE] - ni[i, cc.IFS]) // slot)
-
-
-@njit(cache=True)
-def _schedule(ni, i: int, slot: int) -> None:
-    if ni[i, cc.HAS] and not ni[i, cc.BUSY] and not ni[i, cc.BLOCKED]:
-        ni[i, cc.ACCESS] = ni[i, cc.IDLE] + ni[i, cc.IFS] + ni[i, cc.SLOTS] * slot
-    else:
-        ni[i, cc.ACCESS] = cc.NEVER
-
-
-@njit(cache=True)
-def _new_backoff(S, i: int, t: int) -> None:
-    """0..CW slots for node i, counted from the next slot boundary (or from the end of its busy medium)."""
-    ni = S[0]
-    pi = S[9]
-    slot = pi[cc.P_SLOT]
-    draw = int(cc.uniform(S[11], S[8]) * (ni[i, cc.CW] + 1))
-    if ni[i, cc.BUSY]:
-        ni[i, cc.SLOTS] = draw
-    else:
-        ni[i, cc.SLOTS] = draw + max(0, -(-(t - ni[i, cc.IDLE] - ni[i, cc.IFS]) // slot))
-    _schedule(ni, i, slot)
-
-
-@njit(cache=True)
-def _sense(S, t: int) -> None:
-    """Each node's carrier sense from t on (sending, receiving, power above the detection threshold
-    counting frames that started at least the CCA delay ago, or its NAV); backoffs freeze or resume."""
-    ni = S[0]
-    nf = S[1]
-    fl = S[3]
-    fp = S[4]
-    pi = S[9]
-    pf = S[10]
-    lag = pi[cc.P_CCA]
-    slot = pi[cc.P_SLOT]
-    recent = [m for m in range(len(fl)) if fl[m, cc.L_USED] and fl[m, cc.L_START] > t - lag]
-    for i in range(len(ni)):
-        total = nf[i, cc.TOTAL]
-        for m in recent:
-            total -= fp[m, i]
-        locked = ni[i, cc.LOCK] >= 0 and ni[i, cc.LOCK_T] <= t - lag
-        busy = ni[i, cc.SENDING] or locked or total >= pf[cc.Q_ED] or ni[i, cc.NAV] > t
-        if busy and not ni[i, cc.BUSY]:
-            ni[i, cc.SLOTS] = max(0, ni[i, cc.SLOTS] - _elapsed(ni, i, t, slot))
-            ni[i, cc.BUSY] = 1
-            ni[i, cc.ACCESS] = cc.NEVER
-        elif not busy and ni[i, cc.BUSY]:
-            ni[i, cc.BUSY] = 0
-            ni[i, cc.IDLE] = t
-            _schedule(ni, i, slot)
-
-
-@njit(cache=True)
-def _frame_arrives(S, i: int, t: int) -> None:
-    """A frame reaches node i's empty queue. With no backoff left on an idle medium it goes after a
-    DIFS from now if the medium stays idle (ns-3's DCF immediate access); on a busy medium (or
-    with 802.15.4's backoff before every frame) a backoff is drawn unless one is counting."""
-    ni = S[0]
-    pi = S[9]
-    ni[i, cc.HAS] = 1
-    if ni[i, cc.BLOCKED]:
-        return
-    left = ni[i, cc.SLOTS] if ni[i, cc.BUSY] else max(0, ni[i, cc.SLOTS] - _elapsed(ni, i, t, pi[cc.P_SLOT]))
-    if left == 0 and not ni[i, cc.BUSY] and not pi[cc.P_BACKOFF_FIRST]:
-        if t + pi[cc.P_DIFS] > ni[i, cc.IDLE] + ni[i, cc.IFS]:  # DIFS from now, or the EIFS still running
-            ni[i, cc.IDLE] = t
-            ni[i, cc.IFS] = pi[cc.P_DIFS]
-        ni[i, cc.SLOTS] = 0
-    elif left == 0:
-        _new_backoff(S, i, t)
-        return
-    _schedule(ni, i, pi[cc.P_SLOT])
-
-
-# -- queues --------------------------------------------------------------------------------------
-@njit(cache=True)
-def _dequeue(S, i: int) -> None:
-    ni = S[0]
-    fr = S[2]
-    ni[i, cc.QHEAD] = fr[ni[i, cc.QHEAD], cc.F_NEXT]
-    ni[i, cc.QLEN] -= 1
-    if ni[i, cc.QLEN] == 0:
-        ni[i, cc.QTAIL] = -1
-
-
-@njit(cache=True)
-def _enqueue(S, i: int, f: int, t: int) -> None:
-    ni = S[0]
-    fr = S[2]
-    pi = S[9]
-    if ni[i, cc.QLEN] >= pi[cc.P_QUEUE]:
-        _refuse(S, f, t, cc.QUEUE)
-        return
-    S[8][cc.C_QUEUED] += 1
-    if ni[i, cc.QLEN] == 0:
-        ni[i, cc.QHEAD] = f
-    else:
-        fr[ni[i, cc.QTAIL], cc.F_NEXT] = f
-    ni[i, cc.QTAIL] = f
-    ni[i, cc.QLEN] += 1
-    if ni[i, cc.QLEN] == 1:
-        _frame_arrives(S, i, t)
-
-
-@njit(cache=True)
-def _refuse(S, f: int, t: int, reason: int) -> None:
-    """Frame f leaves its queue unsent (full, stale, or its sender dead): a drop row, and for a
-    unicast of a live sender its TxStatus (not acknowledged), as when the MAC gives a frame up."""
-    dst = S[2][f, cc.F_DST]
-    if reason == cc.QUEUE and dst >= 0:
-        cc.out(S, t, cc.O_STATUS, dst, f, 0, np.nan)
-    cc.out(S, t, cc.O_DROP, dst, f, reason, np.nan)
-
-
-@njit(cache=True)
-def _head(S, i: int, t: int) -> int:
-    """The frame node i sends next, after dropping those too old to send (all of them if it is dead)."""
-    ni = S[0]
-    fr = S[2]
-    pi = S[9]
-    while ni[i, cc.QLEN] > 0 and (not ni[i, cc.ALIVE] or t - fr[ni[i, cc.QHEAD], cc.F_QUEUED] > pi[cc.P_MAX_DELAY]):
-        f = ni[i, cc.QHEAD]
-        _refuse(S, f, t, cc.QUEUE if ni[i, cc.ALIVE] else cc.DEAD)
-        _dequeue(S, i)
-    if ni[i, cc.QLEN] == 0:
-        ni[i, cc.HAS] = 0
-        ni[i, cc.ACCESS] = cc.NEVER
-        return -1
-    return ni[i, cc.QHEAD]
-
-
-@njit(cache=True)
-def _finish(S, i: int, t: int, success: bool) -> bool:
-    """Node i's head frame is done (sent, acknowledged, or given up: True, it leaves the queue) or
-    to be tried again with a doubled window; a backoff follows either way."""
-    ni = S[0]
-    pi = S[9]
-    ni[i, cc.BLOCKED] = 0
-    done = success or ni[i, cc.RETRIES] >= pi[cc.P_RETRY]
-    if done:
-        ni[i, cc.CW] = pi[cc.P_CW_MIN]
-        ni[i, cc.RETRIES] = 0
-        ni[i, cc.HAS] = ni[i, cc.QLEN] > 1
-        _dequeue(S, i)
-    else:
-        ni[i, cc.CW] = min(2 * ni[i, cc.CW] + 1, pi[cc.P_CW_MAX])
-        ni[i, cc.RETRIES] += 1
-    _new_backoff(S, i, t)
-    return done
-
-
 # -- the air ------------------------------------------------------------------------------------
 @njit(cache=True)
-def _free_flight(fl) -> int:
-    for m in range(len(fl)):
-        if not fl[m, cc.L_USED]:
-            return m
-    return -1
+def _new_flight(fl, src: int, t: int, frame: int, ack_for: int, key: int) -> int:
+    """A free row of the frames in the air, taken by frame `frame` of `src` starting at t."""
+    m = 0
+    while m < len(fl) and fl[m, cc.L_USED]:
+        m += 1
+    if m == len(fl):
+        raise IndexError("no free row for a frame in the air (netstack.fast.csma_bounds.room keeps one)")
+    fl[m, cc.L_USED] = 1
+    fl[m, cc.L_SRC] = src
+    fl[m, cc.L_START] = t
+    fl[m, cc.L_FRAME] = frame
+    fl[m, cc.L_ACK_FOR] = ack_for
+    fl[m, cc.L_KEY] = key
+    return m
 
 
 @njit(cache=True)
@@ -187,13 +41,7 @@ def _fly(S, solids, src: int, t: int, airtime: int, frame: int, ack_for: int) ->
     pf = S[10]
     ct = S[8]
     fw = S[14]
-    m = _free_flight(fl)
-    fl[m, cc.L_USED] = 1
-    fl[m, cc.L_SRC] = src
-    fl[m, cc.L_START] = t
-    fl[m, cc.L_FRAME] = frame
-    fl[m, cc.L_ACK_FOR] = ack_for
-    fl[m, cc.L_KEY] = ct[cc.C_SEQ] + 1
+    m = _new_flight(fl, src, t, frame, ack_for, ct[cc.C_SEQ] + 1)
     cc.power_row(S, solids, src, t, fp[m])
     if ni[src, cc.LOCK] >= 0:
         fw[ni[src, cc.LOCK], src] = cc.HALF_DUPLEX
@@ -289,7 +137,7 @@ def _transmit(S, solids, i: int, t: int) -> None:
     ni = S[0]
     fr = S[2]
     pi = S[9]
-    f = _head(S, i, t)
+    f = access.head(S, i, t)
     if f < 0:
         return
     _fly(S, solids, i, t, pi[cc.P_PREAMBLE] + fr[f, cc.F_AIR], f, -1)
@@ -301,7 +149,7 @@ def _transmit(S, solids, i: int, t: int) -> None:
 def _resolve(S, i: int, t: int, acked: bool, reason: int) -> None:
     fr = S[2]
     f = S[0][i, cc.QHEAD]
-    if _finish(S, i, t, acked):
+    if access.finish(S, i, t, acked):
         cc.out(S, t, cc.O_STATUS, fr[f, cc.F_DST], f, 1 if acked else 0, np.nan)
         if not acked and not fr[f, cc.F_DELIVERED]:
             cc.out(S, t, cc.O_DROP, fr[f, cc.F_DST], f, reason, np.nan)
@@ -341,7 +189,7 @@ def _broadcast_end(S, m: int, key: int, t: int) -> None:
             cc.out_row(oi, of, ct, at, cc.O_DROP, i, f, cc.LOSS, np.nan)
         else:
             cc.out_row(oi, of, ct, at, cc.O_RX, i, f, 0, 10.0 * np.log10(power[i]))
-    _finish(S, src, t, True)
+    access.finish(S, src, t, True)
 
 
 @njit(cache=True)
@@ -377,7 +225,7 @@ def _end(S, m: int, t: int) -> None:
     fr = S[2]
     fl = S[3]
     key = _land(S, m, t)
-    _sense(S, t)
+    access.sense(S, t)
     ack_for = fl[m, cc.L_ACK_FOR]
     if ack_for >= 0:
         _resolve(S, ack_for, t, S[0][ack_for, cc.RESULT] == key, cc.COLLISION)
@@ -404,7 +252,7 @@ def _event(S, solids, t: int) -> None:
     elif kind == cc.E_RESOLVE:
         _resolve(S, a, t, b == 1, c)
     elif kind == cc.E_QUEUE:
-        _enqueue(S, a, b, t)
+        access.enqueue(S, a, b, t)
     # E_SENSE: the carrier sense below now counts a frame that started CCA delay ago
 
 
@@ -433,7 +281,7 @@ def run(S, solids, until: int) -> tuple[int, int]:
             for i in range(len(ni)):
                 if ni[i, cc.ACCESS] == t_in:
                     _transmit(S, solids, i, t_in)
-        _sense(S, t_in)
+        access.sense(S, t_in)
 
 
 @njit(cache=True)
