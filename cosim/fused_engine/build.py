@@ -22,7 +22,7 @@ from cosim.core.group_handle import GroupTick
 from cosim.core.timeline import Priority
 from cosim.core.timer_rings import PYTHON
 from cosim.core.timers import Timer
-from cosim.fused_engine import loop
+from cosim.fused_engine import records
 from cosim.fused_engine.controllers import STEP, CtlParts, Ctls
 from cosim.fused_engine.groups import PART_FIELDS, Parts
 from cosim.fused_engine.kernels import World
@@ -56,21 +56,21 @@ def call_room(programs: bool, controllers: bool, groups: list[CompiledGroup]) ->
     """What one compiled call may leave at most, for Log.room: records (a program's or a controller's
     core.RECORDS, a group's record buffer), network rows and frames (a controller's OUTBOX; a group's
     step makes sure of its messages' room one at a time, cosim.fused_engine.commands)."""
-    records = max([RECORDS if programs or controllers else 0, GROUP_RECORDS if groups else 0])
+    most = max([RECORDS if programs or controllers else 0, GROUP_RECORDS if groups else 0])
     frames = OUTBOX if controllers else 1
-    return np.array([0, records, frames, frames], np.int64)
+    return np.array([0, most, frames, frames], np.int64)
 
 
-def log_of(room: np.ndarray, rows: int = 0) -> loop.Log:
+def log_of(room: np.ndarray, rows: int = 0) -> records.Log:
     """Room for the network rows between two drains (`rows`, 0: LOG_ROWS), at least twice what one
     call may log (written before read: not zeroed, a few ms saved)."""
     rows = max(rows or LOG_ROWS, 2 * int(room[2]))
     z = [np.empty(rows, np.int64) for _ in range(5)]
-    return loop.Log(*z, np.empty(rows), np.empty(rows, np.int64), np.empty(rows, np.int64),
+    return records.Log(*z, np.empty(rows), np.empty(rows, np.int64), np.empty(rows, np.int64),
                     np.zeros(1, np.int64), np.zeros(7, np.int64), room)
 
 
-def wider_log(netlog: loop.Log) -> loop.Log:
+def wider_log(netlog: records.Log) -> records.Log:
     """`netlog` emptied and grown to twice the rows one delivery wants (netlog.room[0]), kept as it is if it holds them."""
     want = int(netlog.room[0])
     netlog.room[0] = 0
@@ -82,7 +82,7 @@ def wider_log(netlog: loop.Log) -> loop.Log:
     return wide
 
 
-def wider_inbox(compiled_groups: loop.Groups) -> loop.Groups:
+def wider_inbox(compiled_groups: records.Groups) -> records.Groups:
     """`compiled_groups` with the inbox of the group compiled_groups.full names (if any) twice as large, its messages kept."""
     g = int(compiled_groups.full[0])
     if g < 0:
@@ -97,7 +97,7 @@ def wider_inbox(compiled_groups: loop.Groups) -> loop.Groups:
         wide[name] = np.zeros((rows, *a.shape[1:]), a.dtype)
         wide[name][:len(a)] = a
     part = Parts(*(wide.get(name, value) for name, value in zip(PART_FIELDS, gp)))
-    return loop.Groups((*compiled_groups.parts[:g], part, *compiled_groups.parts[g + 1:]), compiled_groups.group_of,
+    return records.Groups((*compiled_groups.parts[:g], part, *compiled_groups.parts[g + 1:]), compiled_groups.group_of,
                        compiled_groups.index, compiled_groups.always, compiled_groups.cursor, compiled_groups.full)
 
 
@@ -106,19 +106,19 @@ def _roles(groups: list[CompiledGroup], timer: Timer, kinds: dict[type, dict]) -
     class, its timers' functions and their kinds (a bound method's hash costs more than the lookup)."""
     cb = timer.callback
     if isinstance(cb, GroupTick):
-        return next(((loop.GROUP, g, 0) for g, c in enumerate(groups) if c is cb.controller), None)
+        return next(((records.GROUP, g, 0) for g, c in enumerate(groups) if c is cb.controller), None)
     if isinstance(cb, TimerCall):
-        return loop.CTIMER, cb.controller.id, cb.number
+        return records.CTIMER, cb.controller.id, cb.number
     owner = cb.__self__ if isinstance(cb, MethodType) else None
     if isinstance(owner, Program):
         own = kinds.get(type(owner))
         if own is None:
             own = kinds[type(owner)] = {m.__func__: k for m, k in zip(owner.timer_callbacks(),
-                                                                        (loop.LOOP, loop.TRANSMIT, loop.MOVE))}
+                                                                        (records.LOOP, records.TRANSMIT, records.MOVE))}
         kind = own.get(cb.__func__)
         return None if kind is None else (kind, owner.id, 0)
     if isinstance(owner, CompiledController) and cb == owner.step:
-        return loop.CTIMER, owner.id, STEP
+        return records.CTIMER, owner.id, STEP
     return None
 
 
@@ -135,15 +135,15 @@ def own_timers(sim: Simulation, groups: list[CompiledGroup]) -> None:
     sim.clock.queue.run_as(role)
 
 
-def _stack(records: list[np.ndarray]) -> np.ndarray:
+def _stack(rows: list[np.ndarray]) -> np.ndarray:
     """One-row structured arrays of one dtype as one array (np.concatenate promotes each row's fields:
     a second for 10,000 robots)."""
-    return np.frombuffer(b"".join(r.tobytes() for r in records), dtype=records[0].dtype).copy()
+    return np.frombuffer(b"".join(r.tobytes() for r in rows), dtype=rows[0].dtype).copy()
 
 
-def programs_of(controllers: list, variants: list[tuple], records: int, net: FastBackend) -> loop.Programs:
+def programs_of(controllers: list, variants: list[tuple], per_call: int, net: FastBackend) -> records.Programs:
     """The Programs' parts, by robot (prog -1 for a robot that runs none); room for the records of at
-    least two calls (`records` each at most) between drains; the airtime of a kilolib frame on `net`."""
+    least two calls (`per_call` each at most) between drains; the airtime of a kilolib frame on `net`."""
     index = {v: q for q, v in enumerate(variants)}
     n = len(controllers)
     prog = np.full(n, -1, dtype=np.int64)
@@ -163,15 +163,15 @@ def programs_of(controllers: list, variants: list[tuple], records: int, net: Fas
         streams.append(h.stream if isinstance(h, (Program, CompiledController)) else idle)  # what compiled code draws from
     first = [controllers[int(np.nonzero(prog == q)[0][0])] for q in range(len(variants))]
     motion = np.array([h.motion.row() for h in first]).reshape(-1, 7)
-    room = max(2 * records, 4 * n)
-    return loop.Programs(
+    room = max(2 * per_call, 4 * n)
+    return records.Programs(
         prog, slot, tuple(_stack(r) for r in rows), io, joined(streams), tuple(h.values for h in first), motion,
         np.array([float(h.params.distance_noise_mm) for h in first]), np.zeros((len(first), 3), np.int64),
         np.zeros(1, MESSAGE_DTYPE), np.zeros(1, DISTANCE_DTYPE), np.zeros((room, 3), np.int64), np.zeros(room),
         np.zeros(1, np.int64), np.array([net.config.airtime_to_ns(BROADCAST, 12)], np.int64))
 
 
-def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) -> loop.Groups:
+def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) -> records.Groups:
     """The compiled groups' parts (their controllers' own state and buffers), and who belongs to which."""
     n = len(sim.population.controllers)
     group_of = np.full(n, -1, np.int64)
@@ -191,7 +191,7 @@ def groups_of(sim: Simulation, groups: list[CompiledGroup], net: FastBackend) ->
         parts.append(Parts(first, size, state, values, gens, io, *out, np.zeros(rows, np.int64), np.zeros(rows, np.int64),
                            np.zeros(rows), np.zeros(rows, np.int64), np.zeros((rows, width), np.uint8), np.zeros(1, np.int64),
                            air))
-    return loop.Groups(tuple(parts), group_of, index, np.ones(max(len(groups), 1), np.bool_),
+    return records.Groups(tuple(parts), group_of, index, np.ones(max(len(groups), 1), np.bool_),
                        np.array([-1, 0, 0, 0], np.int64), np.array([-1], np.int64))
 
 

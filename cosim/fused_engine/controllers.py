@@ -23,7 +23,7 @@ CtlParts = namedtuple("CtlParts", ["states", "params", "cmd", "out_src", "out_ds
                                    "timer_n", "inbound", "air", "cursor"])
 """One compiled controller class (with one set of parameters): every robot's state (each robot's
 controller keeps a view of its row), the parameters, one call's command buffers (as
-CompiledController's; its records go straight to the programs' record buffer, cosim.fused_engine.loop.Programs),
+CompiledController's; its records go straight to the programs' record buffer, cosim.fused_engine.records.Programs),
 the airtime of its frames (broadcast, unicast; ns), and the place of the commands being applied
 (commands.apply's cursor)."""
 

@@ -1,4 +1,4 @@
-"""A network row into the fused loop's log (cosim.fused_engine.loop.Log), as every compiled part that sends,
+"""A network row into the fused loop's log (cosim.fused_engine.records.Log), as every compiled part that sends,
 delivers or drops writes it."""
 
 from __future__ import annotations
@@ -6,13 +6,13 @@ from __future__ import annotations
 from numba import njit
 
 SENT, DELIVERED, DROPPED, STEPS, EVENTS, ACKED, NOT_ACKED = range(7)
-"""The log's counters by index (cosim.fused_engine.loop.Log.counters): frames sent, receptions, drops,
+"""The log's counters by index (cosim.fused_engine.records.Log.counters): frames sent, receptions, drops,
 physics steps, events, unicasts acknowledged and not."""
 
 
 @njit(cache=True, inline="always")
 def log_row(netlog, t: int, kind: int, src: int, dst: int, tx: int, dist: float, size: int, reason: int) -> None:
-    """A network row into the loop's log (cosim.fused_engine.loop.Log)."""
+    """A network row into the loop's log (cosim.fused_engine.records.Log)."""
     n = netlog.n[0]
     if n >= len(netlog.t):
         raise ValueError("the fused engine's network log is full")

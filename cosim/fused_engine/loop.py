@@ -12,12 +12,9 @@ cosim.fused_engine.steps, compiled once for every scenario.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
-from controllers.compiled.core import TIMERS
 from controllers.kilolib.arithmetic import gains
 from cosim.core.timer_rings import INF, advance_ring, next_timer, other_rings
 from cosim.core.trace_codes import SEND
@@ -26,40 +23,31 @@ from cosim.fused_engine.controllers import apply_ctl, inbound  # noqa: F401
 from cosim.fused_engine.groups import take  # noqa: F401
 from cosim.fused_engine.kernels import latch
 from cosim.fused_engine.log_rows import EVENTS, SENT, log_row
-from cosim.fused_engine.steps import before, crc_ok, delivery_rows, move, moves, next_event, tick, timer_limit
+from cosim.fused_engine.records import CTIMER, DONE, ENDED, FULL, GROUP, LATCH_AT, LOOP, MOVE, NEWTIMER, STOPPED
+from cosim.fused_engine.steps import (
+    before,
+    crc_ok,
+    delivery_rows,
+    move,
+    moves,
+    next_event,
+    room_for_call,
+    tick,
+    timer_limit,
+)
 from jit.borrow import borrow
-from netstack.fast.air import arriving, landed, launch, room
-
-Programs = namedtuple("Programs", ["prog", "slot", "states", "io", "gens", "params", "motion", "noise", "period", "msg",
-                                   "dist", "rec_i", "rec_v", "rec_n", "air"])
-"""Per robot: its program class (index), its row in that class's state array, its timer periods
-(loop, transmit, motion); per class: the Kilobot motion and distance noise; buffers for one call;
-the airtime of a kilolib frame (a 12-byte broadcast, ns)."""
-
-Log = namedtuple("Log", ["t", "kind", "src", "dst", "tx", "dist", "size", "reason", "n", "counters", "room"])
-"""Network rows for the trace (distance for receptions: the RSSI is computed from it in Python; the
-trace's drop reason codes), and the counters: sent, delivered, dropped, physics steps, events, acked,
-not acked. `room`: the rows a delivery's first part wants (0: none waiting), then what one call may
-leave at most (records, network rows, frames: cosim.fused_engine.build.call_room); every call waits until
-the buffers have that much room, so none overflows."""
-
-Groups = namedtuple("Groups", ["parts", "group_of", "index", "always", "cursor", "full"])
-"""The compiled groups (a tuple of cosim.fused_engine.groups.Parts), each node's group (-1: none) and index
-in it, and an alive flag per group for their tick timers (a group's timers outlive its robots); the
-step being applied (group, instant, stage, robot; group -1: none) when it paused for frames' room,
-and the group whose inbox is full (-1: none), for Python to grow."""
-
-LOOP = 1
-TRANSMIT = 2
-MOVE = 3
-GROUP = 4
-CTIMER = 5
-"""The kinds of the rings the loop runs (timer_rings.PYTHON, 0, is Python's)."""
-STOPPED = 0
-ENDED = 1
-FULL = 2
-NEWTIMER = 3
-DONE = 0
+from netstack.fast.air import (
+    DELIVERING,
+    DUE_COUNT,
+    DUE_ROW,
+    DUE_SLOT,
+    EARLIEST,
+    POOL_USED,
+    SLOTS_USED,
+    arriving,
+    landed,
+    launch,
+)
 
 
 def _call_loop(p, slot, i, t, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist):  # replaced when generated
@@ -126,81 +114,58 @@ def _receive(pos, payload, prog, slot, noise, gens, states, io, params, rec_i, r
 
 
 @njit(cache=True, inline="always")
-def _room(flights, progs, ctls, netlog, n: int) -> int:
-    """DONE when every buffer has the room one call may need (Log.room), else FULL (emptied or grown
-    by Python first) or NEWTIMER (the timer requests started first)."""
-    lim = netlog.room
-    if netlog.n[0] + lim[2] > len(netlog.t) or progs.rec_n[0] + lim[1] > len(progs.rec_v):
-        return FULL
-    if not room(flights, lim[3], n):
-        return FULL
-    if ctls.pend_n[0] + TIMERS > len(ctls.pend):
-        return NEWTIMER
-    return DONE
+def _hand_one(bodies, radio, flights, progs, compiled_groups, ctls, netlog, s: int, j: int, me: int, t: int) -> int:
+    """Reception j of slot s handed to node me: message_rx for a program, the inbox for a compiled
+    group, on_message for a compiled controller, once the call has its room (else FULL or NEWTIMER)."""
+    size = flights.size[s]
+    if progs.prog[me] >= 0:
+        if size != 12:  # message_t.parse: a kilolib frame is 12 bytes
+            return DONE
+        if progs.rec_n[0] + netlog.room[1] > len(progs.rec_v):
+            return FULL
+        _receive(bodies.pos, flights.payload[s], progs.prog, progs.slot, progs.noise, progs.gens, progs.states, progs.io,
+                 progs.params, progs.rec_i, progs.rec_v, progs.rec_n, progs.msg, progs.dist, me, flights.src[s], t)
+        return DONE
+    group = compiled_groups.group_of[me]
+    if group >= 0:
+        if not _call_take(group, compiled_groups, compiled_groups.index[me], flights.src[s], t, size, flights.payload[s]):
+            compiled_groups.full[0] = group
+            return FULL
+        return DONE
+    if ctls.ctl[me] < 0:
+        return DONE
+    status = room_for_call(flights, progs, ctls, netlog, len(bodies.alive))
+    if status == DONE:  # (its compaction may have moved the receivers: the row read again)
+        d = flights.dist[flights.start[s] + j]
+        rssi = ctls.friis[0] - 20.0 * np.log10(4.0 * np.pi * max(d, 0.01) / ctls.friis[1])
+        _call_ctl_rx(ctls.ctl[me], bodies, radio, flights, netlog, progs, ctls, me, flights.src[s], t, size,
+                     flights.payload[s], rssi)
+    return status
 
 
 @njit(cache=True)
 def _hand_over(bodies, radio, flights, progs, compiled_groups, ctls, netlog, slots: np.ndarray, t: int) -> int:
-    """Each reception handed over in row order from where flights.state[6:8] says: message_rx for a program,
-    the inbox for a compiled group, on_message for a compiled controller. Before each it makes sure
-    of the call's room; without it, it keeps its place and returns FULL or NEWTIMER."""
+    """Each reception handed over in row order from where flights.state[DUE_SLOT] and [DUE_ROW] say
+    (_hand_one); where one lacks room it keeps its place and returns FULL or NEWTIMER."""
     bodies, radio, flights, progs, compiled_groups, ctls, netlog, slots = borrow((bodies, radio, flights, progs, compiled_groups,
                                                                                   ctls, netlog, slots))
     st = flights.state
     node = flights.node
     lost = flights.lost
     alive = bodies.alive
-    src = flights.src
-    size = flights.size
-    dist = flights.dist
-    pos = bodies.pos
-    payload = flights.payload
-    prog = progs.prog
-    slot = progs.slot
-    noise = progs.noise
-    gens = progs.gens
-    states = progs.states
-    io = progs.io
-    params = progs.params
-    rec_i = progs.rec_i
-    rec_v = progs.rec_v
-    rec_n = progs.rec_n
-    msg = progs.msg
-    mdist = progs.dist
-    group_of = compiled_groups.group_of
-    index = compiled_groups.index
-    n = len(alive)
-    for k in range(st[6], len(slots)):
+    for k in range(st[DUE_SLOT], len(slots)):
         s = slots[k]
-        for j in range(st[7], flights.count[s]):
+        for j in range(st[DUE_ROW], flights.count[s]):
             q = flights.start[s] + j  # read at each reception: a reply's launch may compact the receivers
             me = node[q]
             if lost[q] or not alive[me]:
                 continue
-            status = DONE
-            if prog[me] >= 0:
-                if size[s] == 12:  # message_t.parse: a kilolib frame is 12 bytes
-                    if rec_n[0] + netlog.room[1] > len(rec_v):
-                        status = FULL
-                    else:
-                        _receive(pos, payload[s], prog, slot, noise, gens, states, io, params, rec_i, rec_v, rec_n, msg,
-                                 mdist, me, src[s], t)
-            elif group_of[me] >= 0:
-                if not _call_take(group_of[me], compiled_groups, index[me], src[s], t, size[s], payload[s]):
-                    compiled_groups.full[0] = group_of[me]
-                    status = FULL
-            elif ctls.ctl[me] >= 0:
-                status = _room(flights, progs, ctls, netlog, n)
-                if status == DONE:  # (its compaction may have moved the receivers: q read again)
-                    d = dist[flights.start[s] + j]
-                    rssi = ctls.friis[0] - 20.0 * np.log10(4.0 * np.pi * max(d, 0.01) / ctls.friis[1])
-                    _call_ctl_rx(ctls.ctl[me], bodies, radio, flights, netlog, progs, ctls, me, src[s], t, size[s], payload[s],
-                                 rssi)
+            status = _hand_one(bodies, radio, flights, progs, compiled_groups, ctls, netlog, s, j, me, t)
             if status != DONE:
-                st[6] = k
-                st[7] = j
+                st[DUE_SLOT] = k
+                st[DUE_ROW] = j
                 return status
-        st[7] = 0
+        st[DUE_ROW] = 0
     return DONE
 
 
@@ -213,21 +178,21 @@ def _deliver(bodies, radio, flights, progs, compiled_groups, ctls, netlog, t: in
     bodies, radio, flights, progs, compiled_groups, ctls, netlog = borrow((bodies, radio, flights, progs, compiled_groups, ctls,
                                                                            netlog))
     st = flights.state
-    if st[5] != t:
-        st[5] = t
-        st[6] = -1
-        st[7] = 0
-        st[8] = arriving(flights, t)
-    slots = flights.due[:st[8]]
-    if st[6] < 0:
+    if st[DELIVERING] != t:
+        st[DELIVERING] = t
+        st[DUE_SLOT] = -1
+        st[DUE_ROW] = 0
+        st[DUE_COUNT] = arriving(flights, t)
+    slots = flights.due[:st[DUE_COUNT]]
+    if st[DUE_SLOT] < 0:
         if not delivery_rows(bodies, flights, netlog, slots, t):
             return FULL
-        st[6] = 0
+        st[DUE_SLOT] = 0
     status = _hand_over(bodies, radio, flights, progs, compiled_groups, ctls, netlog, slots, t)
     if status != DONE:
         return status
-    landed(flights, st[8])
-    st[5] = -1
+    landed(flights, st[DUE_COUNT])
+    st[DELIVERING] = -1
     return DONE
 
 
@@ -256,34 +221,24 @@ def _transmit(bodies, radio, flights, progs, netlog, i: int, t: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _loops(ring, i, t_ring, limit, tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, progs, counters,
-           rec_room):
+def _loops(ring, i, t_ring, limit, ring_timers, alive, progs, counters, rec_room):
     """A loop timer, then its ring's next ones while nothing else comes first (they may run up to `limit`)."""
-    tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, progs, counters = borrow(
-        (tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, alive, progs, counters))
-    bt, bs = other_rings(tt, ts, tstart, tcur, tlive, ring)
-    prog = progs.prog
-    slot = progs.slot
-    states = progs.states
-    io = progs.io
-    gens = progs.gens
-    params = progs.params
-    rec_i = progs.rec_i
-    rec_v = progs.rec_v
+    ring_timers, alive, progs, counters = borrow((ring_timers, alive, progs, counters))
+    rt = ring_timers
+    bt, bs = other_rings(rt.t, rt.seq, rt.start, rt.cur, rt.live, ring)
     rec_n = progs.rec_n
-    msg = progs.msg
-    dist = progs.dist
     while True:
         if i >= 0:
-            _call_loop(prog[i], slot[i], i, t_ring, states, io, gens, params, rec_i, rec_v, rec_n, msg, dist)
-        if not tlive[ring] or rec_n[0] > rec_room:  # (room for the next call's records: Log.room)
+            _call_loop(progs.prog[i], progs.slot[i], i, t_ring, progs.states, progs.io, progs.gens, progs.params, progs.rec_i,
+                       progs.rec_v, rec_n, progs.msg, progs.dist)
+        if not rt.live[ring] or rec_n[0] > rec_room:  # (room for the next call's records: Log.room)
             return
-        k = tstart[ring] + tcur[ring]
-        t_ring = tt[k]
-        if t_ring > limit or t_ring > bt or (t_ring == bt and ts[k] > bs):
+        k = rt.start[ring] + rt.cur[ring]
+        t_ring = rt.t[k]
+        if t_ring > limit or t_ring > bt or (t_ring == bt and rt.seq[k] > bs):
             return
-        k = advance_ring(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, alive)
-        i = tn[k] if k >= 0 else -1
+        k = _fire(ring_timers, ring, alive)
+        i = rt.node[k] if k >= 0 else -1
         counters[EVENTS] += 1
 
 
@@ -291,55 +246,51 @@ def _loops(ring, i, t_ring, limit, tt, ts, tn, toff, tstart, tlen, tcur, tper, t
 def _resume(bodies, radio, flights, progs, compiled_groups, ctls, netlog) -> int:
     """A delivery or a group's step that paused for room, carried on (DONE once finished, else where
     it paused again)."""
-    if flights.state[5] >= 0:
-        status = _deliver(bodies, radio, flights, progs, compiled_groups, ctls, netlog, flights.state[5])
+    if flights.state[DELIVERING] >= 0:
+        status = _deliver(bodies, radio, flights, progs, compiled_groups, ctls, netlog, flights.state[DELIVERING])
         return NEWTIMER if status == DONE and ctls.pend_n[0] else status
     _call_resume(compiled_groups.cursor[0], bodies, radio, flights, netlog, progs, compiled_groups)
     return FULL if compiled_groups.cursor[0] >= 0 else DONE
 
 
 @njit(cache=True, inline="always")
+def _fire(ring_timers, ring: int, alive: np.ndarray) -> int:
+    """advance_ring on the record: ring's head fires (its slot, or -1 if it left the ring)."""
+    rt = ring_timers
+    return advance_ring(rt.t, rt.seq, rt.node, rt.off, rt.start, rt.length, rt.cur, rt.period, rt.live, rt.state, ring, alive)
+
+
+@njit(cache=True, inline="always")
+def _moves(ring: int, i: int, ring_timers, bodies, progs, limit: int) -> int:
+    """A motion timer, then its ring's next ones while nothing else comes first (steps.moves): how many
+    more ran."""
+    rt = ring_timers
+    move(progs.io, progs.motion, progs.prog, bodies.cvel, bodies.chead, i)
+    return moves(rt.t, rt.seq, rt.node, rt.off, rt.start, rt.length, rt.cur, rt.period, rt.live, rt.state, ring, bodies.alive,
+                 limit, progs.io, progs.motion, progs.prog, bodies.cvel, bodies.chead)
+
+
+@njit(cache=True, inline="always")
 def _timer(ring: int, t_ring: int, bodies, radio, flights, ring_timers, progs, compiled_groups, ctls, netlog, clock: np.ndarray,
-           stop: np.ndarray, end_ns: int,
-           rec_room: int) -> int:
+           stop: np.ndarray, end_ns: int, rec_room: int) -> int:
     """The timer at the head of `ring` (then, for loops and motion, its ring's next ones while nothing
     else comes first), once the buffers have room for its call. DONE, or FULL or NEWTIMER."""
     kind = ring_timers.kind[ring]
     counters = netlog.counters
-    alive = bodies.alive
-    fstate = flights.state
     if kind != MOVE:
-        status = _room(flights, progs, ctls, netlog, len(alive))
+        status = room_for_call(flights, progs, ctls, netlog, len(bodies.alive))
         if status != DONE:
             return status
     counters[EVENTS] += 1
-    tt = ring_timers.t
-    ts = ring_timers.seq
-    tn = ring_timers.node
-    toff = ring_timers.off
-    tstart = ring_timers.start
-    tlen = ring_timers.length
-    tcur = ring_timers.cur
-    tper = ring_timers.period
-    tlive = ring_timers.live
-    tstate = ring_timers.state
-    k = advance_ring(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring,
-                     compiled_groups.always if kind == GROUP else alive)
+    k = _fire(ring_timers, ring, compiled_groups.always if kind == GROUP else bodies.alive)
     if k < 0:
         return DONE
-    i = tn[k]
+    i = ring_timers.node[k]
     if kind == MOVE:
-        io = progs.io
-        motion = progs.motion
-        prog = progs.prog
-        cvel = bodies.cvel
-        chead = bodies.chead
-        move(io, motion, prog, cvel, chead, i)
-        counters[EVENTS] += moves(tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive, tstate, ring, alive,
-                              timer_limit(clock, fstate, end_ns, stop), io, motion, prog, cvel, chead)
+        counters[EVENTS] += _moves(ring, i, ring_timers, bodies, progs, timer_limit(clock, flights.state, end_ns, stop))
     elif kind == LOOP:
-        _loops(ring, i, t_ring, timer_limit(clock, fstate, end_ns, stop), tt, ts, tn, toff, tstart, tlen, tcur, tper, tlive,
-               tstate, alive, progs, counters, rec_room)
+        _loops(ring, i, t_ring, timer_limit(clock, flights.state, end_ns, stop), ring_timers, bodies.alive, progs, counters,
+               rec_room)
     elif kind == GROUP:
         _call_group(i, bodies, radio, flights, netlog, progs, compiled_groups, t_ring)
         if compiled_groups.cursor[0] >= 0:
@@ -351,6 +302,22 @@ def _timer(ring: int, t_ring: int, bodies, radio, flights, ring_timers, progs, c
     else:
         _transmit(bodies, radio, flights, progs, netlog, i, t_ring)
     return DONE
+
+
+@njit(cache=True, inline="always")
+def _next(ring_timers, clock: np.ndarray, end_ns: int) -> tuple:
+    """The loop's next event of its own before anything else comes: (ring, its head's time, then the
+    event's time, priority, sequence and which: 0 tick, 1 timer, 2 latch, -1 none before end_ns)."""
+    rt = ring_timers
+    ring = next_timer(rt.t, rt.seq, rt.start, rt.cur, rt.live, rt.kind, False)
+    head = rt.start[ring] + rt.cur[ring] if ring >= 0 else 0
+    t_ring = rt.t[head] if ring >= 0 else INF
+    s_ring = rt.seq[head] if ring >= 0 else INF
+    tq, pq, sq, which = next_event(t_ring, s_ring, clock)
+    if tq > end_ns:
+        tq = INF
+        which = -1
+    return ring, t_ring, tq, pq, sq, which
 
 
 @njit(cache=True)
@@ -368,26 +335,15 @@ def advance(stop: np.ndarray, end_ns: int, bodies, radio, flights, ring_timers, 
     pool_room = len(flights.node) // 2 - len(bodies.alive)  # half free: netstack.fast.air.roomy
     counters = netlog.counters
     fstate = flights.state
-    tt = ring_timers.t
-    ts = ring_timers.seq
-    tstart = ring_timers.start
-    tcur = ring_timers.cur
-    tlive = ring_timers.live
-    tkind = ring_timers.kind
     while True:
-        if fstate[5] >= 0 or compiled_groups.cursor[0] >= 0:
+        if fstate[DELIVERING] >= 0 or compiled_groups.cursor[0] >= 0:
             status = _resume(bodies, radio, flights, progs, compiled_groups, ctls, netlog)
             if status != DONE:
                 return status
-        ring = next_timer(tt, ts, tstart, tcur, tlive, tkind, False)
-        t_ring, s_ring = (tt[tstart[ring] + tcur[ring]], ts[tstart[ring] + tcur[ring]]) if ring >= 0 else (INF, INF)
-        tq, pq, sq, which = next_event(t_ring, s_ring, clock)
-        if tq > end_ns:
-            tq = INF
-            which = -1
+        ring, t_ring, tq, pq, sq, which = _next(ring_timers, clock, end_ns)
         stopped = stop[0] <= end_ns and before(stop, tq, pq, sq)
         head = stop[0] if stopped else tq
-        fa = fstate[4]
+        fa = fstate[EARLIEST]
         if fa <= head and fa <= end_ns:
             status = _deliver(bodies, radio, flights, progs, compiled_groups, ctls, netlog, fa)
             if status != DONE:
@@ -399,7 +355,7 @@ def advance(stop: np.ndarray, end_ns: int, bodies, radio, flights, ring_timers, 
             return STOPPED
         if which < 0:
             return ENDED
-        if which == 0 and (fstate[0] > slot_room or fstate[1] > pool_room):
+        if which == 0 and (fstate[SLOTS_USED] > slot_room or fstate[POOL_USED] > pool_room):
             return FULL  # the frames' room is looked at once a physics step (netstack.fast.air.roomy)
         if which == 1:
             status = _timer(ring, t_ring, bodies, radio, flights, ring_timers, progs, compiled_groups, ctls, netlog, clock, stop,
@@ -412,4 +368,4 @@ def advance(stop: np.ndarray, end_ns: int, bodies, radio, flights, ring_timers, 
         else:
             counters[EVENTS] += 1
             latch(bodies)
-            clock[1] = -1
+            clock[LATCH_AT] = -1

@@ -19,7 +19,7 @@ from cosim.core.gc_pause import gc_paused
 from cosim.core.reports import NEVER
 from cosim.core.timeline import Priority
 from cosim.core.trace_codes import DELIVER
-from cosim.fused_engine import build, loop
+from cosim.fused_engine import build, loop, records
 from cosim.fused_engine.codegen import fused_module
 from cosim.fused_engine.kernels import DRIVE_CMD, STEER_CMD
 from cosim.fused_engine.log_rows import ACKED, DELIVERED, DROPPED, EVENTS, NOT_ACKED, SENT, STEPS
@@ -52,7 +52,7 @@ class FusedLoop:
             compiled_groups = build.groups_of(sim, groups, net)
             ctls = build.controllers_of(sim.population.controllers, ctl_variants, net)
             netlog = build.log_of(room)
-        clock = np.array([sim.dt_ns, 0, sim.dt_ns, sim.quantum_ns, sim.duration_ns], dtype=np.int64)
+        clock = np.array([sim.dt_ns, 0, sim.dt_ns, sim.quantum_ns, sim.duration_ns], dtype=np.int64)  # records.NEXT_TICK..END
         outputs = _Outputs(sim, net, progs)
         _Stretches(sim, module, outputs, world, (bodies, radio, progs, compiled_groups, ctls, netlog, clock), net).run(end_ns)
         sim.clock.now_ns = end_ns
@@ -105,13 +105,13 @@ class _Stretches:
                 advance = _entry_point(self.module.advance)
                 typed_once = True
             outputs.drain(netlog)
-            if status == loop.NEWTIMER:
+            if status == records.NEWTIMER:
                 self._timers(ctls)
                 continue
-            if status == loop.FULL:
+            if status == records.FULL:
                 self._grow()
                 continue
-            if status == loop.ENDED:
+            if status == records.ENDED:
                 break
             sim.clock.now_ns = int(stop[0])
             if stop[2] == REPORTS:
@@ -179,12 +179,12 @@ def _entry_point(dispatcher):
 class _Outputs:
     """What the compiled loop leaves in its logs, written where the event loop writes it."""
 
-    def __init__(self, sim: Simulation, net: FastBackend, progs: loop.Programs) -> None:
+    def __init__(self, sim: Simulation, net: FastBackend, progs: records.Programs) -> None:
         self.sim = sim
         self.net = net
         self.progs = progs
 
-    def drain(self, netlog: loop.Log) -> None:
+    def drain(self, netlog: records.Log) -> None:
         """The loop's network rows (`netlog`), records and counters into the trace, then emptied."""
         sim = self.sim
         progs = self.progs

@@ -7,14 +7,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from controllers.compiled.core import TIMERS
 from controllers.kilolib.arithmetic import crc_update
 from cosim.core.timeline import Priority
 from cosim.core.timer_rings import INF, advance_ring, other_rings
 from cosim.core.trace_codes import ACK, DELIVER, DROP, DROP_REASONS, NOACK
 from cosim.fused_engine.kernels import TWO_PI, physics_step
 from cosim.fused_engine.log_rows import DELIVERED, DROPPED, STEPS, log_row
+from cosim.fused_engine.records import DONE, DT, END, FULL, LATCH_AT, NEWTIMER, NEXT_TICK, QUANTUM
 from jit.borrow import borrow
-from netstack.fast.air import sync
+from netstack.fast.air import EARLIEST, room, sync
 from physics.kinematic.kernels import remainder
 
 TICK_PRIORITY = int(Priority.PHYSICS_STEP)
@@ -121,13 +123,13 @@ def drops(flights, netlog, alive, slots, t: int) -> None:
 def tick(bodies, radio, clock: np.ndarray, netlog) -> None:
     """EventEngine.tick: the step, the position sync on a quantum, the latch queued after it."""
     bodies, radio, clock, netlog = borrow((bodies, radio, clock, netlog))
-    t = clock[0]
-    physics_step(bodies, clock[2] / 1e9)
+    t = clock[NEXT_TICK]
+    physics_step(bodies, clock[DT] / 1e9)
     netlog.counters[STEPS] += 1
-    if t % clock[3] == 0:
+    if t % clock[QUANTUM] == 0:
         sync(radio, bodies.pos, bodies.vel, t)
-    clock[1] = t
-    clock[0] = t + clock[2] if t + clock[2] <= clock[4] else -1
+    clock[LATCH_AT] = t
+    clock[NEXT_TICK] = t + clock[DT] if t + clock[DT] <= clock[END] else -1
 
 
 @njit(cache=True, inline="always")
@@ -136,8 +138,9 @@ def timer_limit(clock: np.ndarray, fstate: np.ndarray, end_ns: int, stop: np.nda
     arrival, and at the latch, the end or a sample at the latest (they come after timers); before a
     Python timer (which may come before a timer at its instant)."""
     st = stop[0] if stop[1] > TIMER_PRIORITY else stop[0] - 1
-    return min(clock[0] - 1 if clock[0] >= 0 else INF, fstate[4] - 1, end_ns, clock[1] if clock[1] >= 0 else INF,
-               st if stop[0] <= end_ns else INF)
+    before_tick = clock[NEXT_TICK] - 1 if clock[NEXT_TICK] >= 0 else INF
+    latch = clock[LATCH_AT] if clock[LATCH_AT] >= 0 else INF
+    return min(before_tick, fstate[EARLIEST] - 1, end_ns, latch, st if stop[0] <= end_ns else INF)
 
 
 @njit(cache=True, inline="always")
@@ -148,16 +151,16 @@ def next_event(tq: int, sq: int, clock: np.ndarray) -> tuple:
     best_p = TICK_PRIORITY
     best_s = 0
     which = -1
-    if clock[0] >= 0:
-        best_t = clock[0]
+    if clock[NEXT_TICK] >= 0:
+        best_t = clock[NEXT_TICK]
         which = 0
     if tq < best_t or (tq == best_t and tq < INF and best_p > TIMER_PRIORITY):
         best_t = tq
         best_p = TIMER_PRIORITY
         best_s = sq
         which = 1
-    if clock[1] >= 0 and (clock[1] < best_t or (clock[1] == best_t and best_p > LATCH_PRIORITY)):
-        best_t = clock[1]
+    if clock[LATCH_AT] >= 0 and (clock[LATCH_AT] < best_t or (clock[LATCH_AT] == best_t and best_p > LATCH_PRIORITY)):
+        best_t = clock[LATCH_AT]
         best_p = LATCH_PRIORITY
         best_s = 0
         which = 2
@@ -197,3 +200,17 @@ def delivery_rows(bodies, flights, netlog, slots: np.ndarray, t: int) -> bool:
                 netlog.counters[DELIVERED] += 1
     drops(flights, netlog, alive, slots, t)
     return True
+
+
+@njit(cache=True, inline="always")
+def room_for_call(flights, progs, ctls, netlog, n: int) -> int:
+    """DONE when every buffer has the room one call may need (Log.room), else FULL (emptied or grown
+    by Python first) or NEWTIMER (the timer requests started first)."""
+    lim = netlog.room
+    if netlog.n[0] + lim[2] > len(netlog.t) or progs.rec_n[0] + lim[1] > len(progs.rec_v):
+        return FULL
+    if not room(flights, lim[3], n):
+        return FULL
+    if ctls.pend_n[0] + TIMERS > len(ctls.pend):
+        return NEWTIMER
+    return DONE

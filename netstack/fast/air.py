@@ -39,6 +39,20 @@ its rows; the next receiver's offset in that slot; how many slots are due); `due
 arriving slots. Per slot also the destination (-1 broadcast, or a node), the payload's true length
 and its first bytes (`payload`: as many as compiled receivers read, none for FastBackend alone)."""
 
+SLOTS_USED = 0
+POOL_USED = 1
+NEXT_SEQ = 2
+NEXT_TX = 3
+EARLIEST = 4
+DELIVERING = 5
+DUE_SLOT = 6
+DUE_ROW = 7
+DUE_COUNT = 8
+"""Flights.state by name: slots used, pool rows used, the next frame's sequence number and tx id, the
+earliest arrival (INF: none); the fused engine's delivery under way: its instant (-1: none), the
+index of the next due slot (-1: its rows not yet logged), the next receiver's offset in that slot,
+and how many slots are due."""
+
 
 def flights_of(n: int, width: int, slots: int = 0, pool: int = 0) -> Flights:
     """Room for frames in the air: `slots` frames and `pool` receivers (0: a few frames per node),
@@ -73,13 +87,13 @@ def roomy(f: Flights, n: int, launches: int = 1) -> Flights:
     """`f`, or a copy with twice the slots or receivers (as often as needed), so that at least half
     of each is free and `launches` frames of n receivers each fit."""
     compact(f)
-    live = np.flatnonzero(f.live[:f.state[0]])
-    f.state[0] = live[-1] + 1 if live.size else 0  # slots past the last frame in the air are free
+    live = np.flatnonzero(f.live[:f.state[SLOTS_USED]])
+    f.state[SLOTS_USED] = live[-1] + 1 if live.size else 0  # slots past the last frame in the air are free
     slots = len(f.live)
     pool = len(f.node)
-    while f.state[0] > slots // 2 or f.state[0] + launches > slots:
+    while f.state[SLOTS_USED] > slots // 2 or f.state[SLOTS_USED] + launches > slots:
         slots *= 2
-    while f.state[1] > pool // 2 - launches * n:
+    while f.state[POOL_USED] > pool // 2 - launches * n:
         pool *= 2
     if (slots, pool) == (len(f.live), len(f.node)):
         return f
@@ -117,7 +131,7 @@ def compact(f: Flights) -> None:
     """Move the receivers of frames still in the air to the front of the pool, in pool order: each
     moves only down, onto room already vacated (in slot order a reused low slot's receivers, sent
     later, would land on an older frame's not yet moved)."""
-    live = np.flatnonzero(f.live[:f.state[0]])
+    live = np.flatnonzero(f.live[:f.state[SLOTS_USED]])
     used = 0
     for s in live[np.argsort(f.start[live], kind="mergesort")]:
         a = f.start[s]
@@ -129,21 +143,21 @@ def compact(f: Flights) -> None:
             f.shade[used:used + c] = f.shade[a:a + c].copy()
         f.start[s] = used
         used += c
-    f.state[1] = used
+    f.state[POOL_USED] = used
 
 
 @njit(cache=True, inline="always")
 def room(f: Flights, launches: int, n: int) -> bool:
     """Whether `launches` more frames find slots and receivers (n each at most), compacting the
     receivers first when they would not (inlined: the usual answer, yes, costs two comparisons)."""
-    if f.state[1] + launches * n > len(f.node):
+    if f.state[POOL_USED] + launches * n > len(f.node):
         compact(f)
-        if f.state[1] + launches * n > len(f.node):
+        if f.state[POOL_USED] + launches * n > len(f.node):
             return False
-    if f.state[0] + launches <= len(f.live):
+    if f.state[SLOTS_USED] + launches <= len(f.live):
         return True
-    free = len(f.live) - f.state[0]
-    for s in range(f.state[0]):
+    free = len(f.live) - f.state[SLOTS_USED]
+    for s in range(f.state[SLOTS_USED]):
         free += not f.live[s]
     return free >= launches
 
@@ -161,36 +175,36 @@ def _place(f: Flights, r: Radio, alive: np.ndarray, src: int, dst: int, size: in
     its end. No loss drawn yet (`draw`). Returns the slot (its payload is the caller's to write)."""
     f, r, alive = borrow((f, r, alive))
     n = len(r.pos)
-    if f.state[1] + n > len(f.node):
+    if f.state[POOL_USED] + n > len(f.node):
         compact(f)
-        if f.state[1] + n > len(f.node):  # callers make sure of room first (`room`, `roomy`): a defect if reached
+        if f.state[POOL_USED] + n > len(f.node):  # callers make sure of room first (`room`, `roomy`): a defect if reached
             raise ValueError("the fast radio's pool of receivers is full")
     s = 0
-    while s < f.state[0] and f.live[s]:
+    while s < f.state[SLOTS_USED] and f.live[s]:
         s += 1
     if s == len(f.live):
         raise ValueError("the fast radio has too many frames in the air")
-    f.state[0] = max(f.state[0], s + 1)
+    f.state[SLOTS_USED] = max(f.state[SLOTS_USED], s + 1)
     start = max(t_ns, r.busy[src])
     end = start + airtime_ns
     r.busy[src] = end
-    a = f.state[1]
+    a = f.state[POOL_USED]
     m = reach(r, alive, src, dst, start, f.node[a:], f.dist[a:]) if alive[src] else 0
     f.shade[a:a + m] = 0.0
     arrive = end + r.latency_ns
     f.arrive[s] = arrive
-    f.seq[s] = f.state[2]
+    f.seq[s] = f.state[NEXT_SEQ]
     f.src[s] = src
-    f.tx[s] = f.state[3]
+    f.tx[s] = f.state[NEXT_TX]
     f.dst[s] = dst
     f.size[s] = size
-    f.state[2] += 1
-    f.state[3] += 1
+    f.state[NEXT_SEQ] += 1
+    f.state[NEXT_TX] += 1
     f.start[s] = a
     f.count[s] = m
     f.live[s] = True
-    f.state[1] = a + m
-    f.state[4] = min(f.state[4], arrive)
+    f.state[POOL_USED] = a + m
+    f.state[EARLIEST] = min(f.state[EARLIEST], arrive)
     return s
 
 
@@ -243,7 +257,7 @@ def arriving(f: Flights, t_ns: int) -> int:
     seq = f.seq
     m = 0
     best = INF
-    for s in range(f.state[0]):
+    for s in range(f.state[SLOTS_USED]):
         if not live[s]:
             continue
         if arrive[s] == t_ns:
@@ -256,7 +270,7 @@ def arriving(f: Flights, t_ns: int) -> int:
             m += 1
         elif arrive[s] < best:
             best = arrive[s]
-    f.state[4] = best
+    f.state[EARLIEST] = best
     return m
 
 

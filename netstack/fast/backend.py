@@ -20,7 +20,7 @@ from jit.calls import BoundCalls
 from jit.streams import own_stream
 from netstack.backend import BROADCAST, NetEvents
 from netstack.fast import air
-from netstack.fast.air import Flights, Radio
+from netstack.fast.air import EARLIEST, POOL_USED, SLOTS_USED, Flights, Radio
 from netstack.fast.cells import cells_of, index
 from netstack.fast.config import FastRadioConfig
 from netstack.fast.deliveries import events
@@ -118,7 +118,7 @@ class FastBackend:
 
     def advance(self, until_ns: int) -> tuple[int, NetEvents | None]:
         f = self.flights
-        t = int(f.state[4])
+        t = int(f.state[EARLIEST])
         if t > until_ns:
             self.now_ns = until_ns
             return until_ns, None
@@ -129,7 +129,7 @@ class FastBackend:
         return t, ev
 
     def next_event_ns(self) -> int | None:
-        t = int(self.flights.state[4])
+        t = int(self.flights.state[EARLIEST])
         return None if t == air.INF else t
 
     def set_passive_kinds(self, kinds: frozenset[int]) -> None:
@@ -192,7 +192,7 @@ class FastBackend:
     def _room(self, launches: int) -> Flights:
         """The frames in the air, made room in (make_room) only when `launches` more would not fit."""
         f = self.flights
-        if f.state[0] + launches > len(f.live) or f.state[1] + launches * self.nodes.n > len(f.node):
+        if f.state[SLOTS_USED] + launches > len(f.live) or f.state[POOL_USED] + launches * self.nodes.n > len(f.node):
             return self.make_room(launches)
         return f
 
@@ -224,7 +224,7 @@ class FastBackend:
         f.dist[a:a + k] = dist[keep]
         f.shade[a:a + k] = shade[keep]
         f.count[s] = k
-        f.state[1] = a + k
+        f.state[POOL_USED] = a + k
 
     def _keep(self, s: int, payload: bytes) -> None:
         """Slot s's payload: kept whole for Python's receivers, its first bytes in the record."""

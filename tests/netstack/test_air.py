@@ -9,6 +9,7 @@ import pytest
 
 from jit.streams import own_stream
 from netstack.fast import air
+from netstack.fast.air import POOL_USED, SLOTS_USED
 from netstack.fast.cells import cells_of, index
 from tests.netstack import kernels_reference as reference
 
@@ -87,12 +88,12 @@ def test_compaction_moves_each_frames_receivers_intact_whatever_the_slot_order()
     would write them over the older frame's before those moved."""
     F = air.flights_of(8, 12, slots=4, pool=16)
     F.live[:3] = True, True, False
-    F.state[0], F.state[1] = 3, 12
+    F.state[SLOTS_USED], F.state[POOL_USED] = 3, 12
     F.start[:3], F.count[:3] = (8, 2, 0), (4, 5, 2)
     F.node[:12] = np.arange(100, 112)
     F.dist[:12] = np.arange(12) / 10
     air.compact(F)
-    assert F.state[1] == 9 and sorted(F.start[:2].tolist()) == [0, 5]
+    assert F.state[POOL_USED] == 9 and sorted(F.start[:2].tolist()) == [0, 5]
     assert F.node[F.start[0]:F.start[0] + 4].tolist() == [108, 109, 110, 111]
     assert F.node[F.start[1]:F.start[1] + 5].tolist() == [102, 103, 104, 105, 106]
     assert F.dist[F.start[0]:F.start[0] + 4].tolist() == [0.8, 0.9, 1.0, 1.1]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import cosim
-from cosim.fused_engine import loop
+from cosim.fused_engine import records
 from cosim.fused_engine.controllers import STEP
 from tests.conftest import ROOT, base_scenario
 from tests.cosim.fused_engine.engines import both, same
@@ -69,7 +69,7 @@ def test_timers_started_after_setup_give_the_event_engines_trace(monkeypatch):
     assert len(t) > 3 * 12 and t.min() >= 200_000_000  # beacons from 0.2 s on, two timers each
     assert set(nodes.tolist()) == {0, 1, 2}
     R = sim.clock.queue.rings  # the late timers joined the rings the compiled loop runs (none left to Python)
-    assert R.kind.tolist() and set(R.kind.tolist()) == {loop.CTIMER}
+    assert R.kind.tolist() and set(R.kind.tolist()) == {records.CTIMER}
     steps, beacons = R.arg == STEP, R.arg != STEP
     assert sorted(R.node[steps].tolist()) == [0, 1, 2] and sorted(R.node[beacons].tolist()) == [0, 0, 1, 1, 2, 2]
     assert len(set(R.arg[beacons].tolist())) == 1  # the beacon's number, twice per robot
