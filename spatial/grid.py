@@ -140,6 +140,27 @@ def _table(g: Grid, nx: int, ny: int) -> None:
         start[c + 1] += start[c]
 
 
+@njit(cache=True, inline="always")
+def _bounds(pos: np.ndarray) -> tuple:
+    """(lowest x, lowest y, highest x, highest y, how many) of the points with a finite x and y
+    (all zero when none has)."""
+    x0 = math.inf
+    y0 = math.inf
+    x1 = -math.inf
+    y1 = -math.inf
+    m = 0
+    for k in range(len(pos)):
+        if _placed(pos, k):
+            x0 = min(x0, pos[k, 0])
+            y0 = min(y0, pos[k, 1])
+            x1 = max(x1, pos[k, 0])
+            y1 = max(y1, pos[k, 1])
+            m += 1
+    if m == 0:
+        return 0.0, 0.0, 0.0, 0.0, 0
+    return x0, y0, x1, y1, m
+
+
 @njit(cache=True)
 def build(g: Grid, pos: np.ndarray, cell: float, again: bool, widen: bool = False) -> None:
     """Sorts the points of `pos` into cells `cell` wide from the lowest finite x and y. `again`: the
@@ -148,23 +169,7 @@ def build(g: Grid, pos: np.ndarray, cell: float, again: bool, widen: bool = Fals
     start table holds them (for a caller whose queries cover `cell` around a point and gain more from
     the table than they lose to fuller cells)."""
     n = len(pos)
-    x0 = math.inf
-    y0 = math.inf
-    x1 = -math.inf
-    y1 = -math.inf
-    m = 0
-    for k in range(n):
-        if _placed(pos, k):
-            x0 = min(x0, pos[k, 0])
-            y0 = min(y0, pos[k, 1])
-            x1 = max(x1, pos[k, 0])
-            y1 = max(y1, pos[k, 1])
-            m += 1
-    if m == 0:
-        x0 = 0.0
-        y0 = 0.0
-        x1 = 0.0
-        y1 = 0.0
+    x0, y0, x1, y1, m = _bounds(pos)
     while widen and ((x1 - x0) / cell + 1.0) * ((y1 - y0) / cell + 1.0) >= len(g.start):
         cell *= 2.0
     nx = np.int64((x1 - x0) / cell) + 1

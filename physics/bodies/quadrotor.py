@@ -103,7 +103,12 @@ class QuadrotorBank:
         self.t = 0.0
         self._i_rate = np.zeros((n, 3))
         self.on_ground = self.pos[:, 2] <= 0.0
-        # constant helpers for the tick
+        self._tick_helpers(airframes, tick)
+
+    def _tick_helpers(self, airframes: list[Airframe], tick: float) -> None:
+        """Constants and scratch the control tick reuses (the mode's flags, the airframes' derived
+        constants), and the compiled tick's rows of them (physics.bodies.quadrotor_compiled)."""
+        n = self.n
         self._shared = all(a == airframes[0] for a in airframes)
         self._pos_mode = self.mode == _POSITION
         self._holds_alt = _HOLDS_ALT[self.mode]

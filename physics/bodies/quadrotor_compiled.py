@@ -69,6 +69,15 @@ def control(st, sp, fl, c, gains, wrench) -> None:
 
 
 @njit(cache=True, inline="always")
+def _yaw_rate(target: float, yaw: float, yaw_p: float, accel: float) -> float:
+    """The heading loop: a rate toward `target` (rad/s), proportional near it and at most what
+    half the yaw acceleration `accel` can stop in time (the square-root law) farther away."""
+    yaw_err = (target - yaw + math.pi) % _TWO_PI - math.pi
+    abs_err = abs(yaw_err)
+    return math.copysign(np_min(yaw_p * abs_err, math.sqrt(accel * abs_err)), yaw_err)
+
+
+@njit(cache=True, inline="always")
 def _targets_and_rates(i, st, sp, fl, c, gains, wrench) -> None:
     """Acceleration to attitude and thrust, heading to yaw rate, then the rate loop to torques."""
     tilt = gains[8]
@@ -93,9 +102,7 @@ def _targets_and_rates(i, st, sp, fl, c, gains, wrench) -> None:
     pitch_cmd = np_clip((cy * ax + sy * ay) * inv_g, -tilt, tilt)
     roll_cmd = np_clip((sy * ax - cy * ay) * inv_g, -tilt, tilt)
     thrust = mass * (g + az) / np_max(cr * cp, 0.5)
-    yaw_err = (sp[i, 3] - euler[i, 2] + math.pi) % _TWO_PI - math.pi
-    abs_err = abs(yaw_err)
-    yaw_rate = math.copysign(np_min(yaw_p * abs_err, math.sqrt(c[i, 4] * abs_err)), yaw_err)
+    yaw_rate = _yaw_rate(sp[i, 3], euler[i, 2], yaw_p, c[i, 4])
     if not fl[3][i]:
         yaw_rate *= 0.0
     if fl[4][i]:
@@ -147,8 +154,6 @@ def thrust_force(wrench, cos, sin, vel, weight, drag, force) -> None:
 def integrate(wrench, cos, sin, force, st, on_ground, inertia, h_over_mass, h_over_inertia, h) -> None:
     """Velocity, position (the ground stops a descent), body rates and Euler angles, one tick on."""
     euler = st[0]
-    _ = st[1]
-    _ = st[2]
     pos = st[3]
     vel = st[4]
     w = st[5]

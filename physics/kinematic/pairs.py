@@ -87,6 +87,35 @@ def _close(sp: np.ndarray, u: int, px: float, py: float, pz: float, r2: float) -
     return (x * x + z * z) + y * y <= r2
 
 
+@njit(cache=True, inline="always")
+def _column_starts(sx: np.ndarray, n: int) -> tuple:
+    """Where each run of one column starts among the n sorted points (and n after the last), and how
+    many runs."""
+    starts = np.empty(n + 1, dtype=np.int64)
+    cols = 0
+    for t in range(n):
+        if t == 0 or sx[t] != sx[t - 1]:
+            starts[cols] = t
+            cols += 1
+    starts[cols] = n
+    return starts, cols
+
+
+@njit(cache=True, inline="always")
+def _append_close(sp: np.ndarray, order: np.ndarray, t: int, u0: int, u1: int, r2: float, a: np.ndarray, b: np.ndarray,
+                  m: int) -> int:
+    """Pairs (point t, point u) for u in [u0, u1) within reach appended at row m; the rows now used."""
+    px = sp[t, 0]
+    py = sp[t, 1]
+    pz = sp[t, 2]
+    for u in range(u0, u1):
+        if _close(sp, u, px, py, pz, r2):
+            a[m] = order[t]
+            b[m] = order[u]
+            m += 1
+    return m
+
+
 @njit(cache=True)
 def column_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
     """All pairs i < j within radius, sorted lexicographically: the cell index (spatial.grid) with
@@ -100,13 +129,7 @@ def column_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
     sx = g.key[:n] // SHIFT
     sy = g.key[:n] % SHIFT
     sp = pos[order]  # the sweeps below read memory in sequence
-    starts = np.empty(n + 1, dtype=np.int64)  # runs of one column
-    cols = 0
-    for t in range(n):
-        if t == 0 or sx[t] != sx[t - 1]:
-            starts[cols] = t
-            cols += 1
-    starts[cols] = n
+    starts, cols = _column_starts(sx, n)
     a = np.empty(16, dtype=np.int64)
     b = np.empty(16, dtype=np.int64)
     m = 0
@@ -129,19 +152,8 @@ def column_pairs(pos: np.ndarray, radius: float) -> np.ndarray:
             need = m + (above_end - t - 1) + (near1 - near0)
             if need > len(a):
                 a, b = _grown_pairs(a, b, m, 2 * need)
-            px = sp[t, 0]
-            py = sp[t, 1]
-            pz = sp[t, 2]
-            for u in range(t + 1, above_end):
-                if _close(sp, u, px, py, pz, r2):
-                    a[m] = order[t]
-                    b[m] = order[u]
-                    m += 1
-            for u in range(near0, near1):
-                if _close(sp, u, px, py, pz, r2):
-                    a[m] = order[t]
-                    b[m] = order[u]
-                    m += 1
+            m = _append_close(sp, order, t, t + 1, above_end, r2, a, b, m)
+            m = _append_close(sp, order, t, near0, near1, r2, a, b, m)
     for t in range(m):
         if a[t] > b[t]:
             a[t], b[t] = b[t], a[t]
