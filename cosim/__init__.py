@@ -9,12 +9,13 @@ Python API::
     out = cosim.read_run("runs/demo")            # later, from the files
     positions = out.trace("positions")           # a pyarrow Table; .to_pandas() for a DataFrame
 
-Subpackages: `core` (the timeline and the event engine's loop, the parts it owns, timers, node
-handles, recorder), `fused` (the fused engine: the same timeline as one compiled loop), `scenario`
-(specs, loading, checks, layouts, the generated reference), `engine` (build and run a scenario),
-`output` (run directory, metrics, results), `sweep` (parameter campaigns, local or on Dask),
-`report` (summaries and comparisons), `mavlink` (MAVLink vehicles: served, flown by firmware, real
-ones as ghosts, and the client for them), `view` (Rerun recordings and live viewing), `stream`
+Subpackages: `core` (the timeline: the Simulation and its parts, the event engine's loop, timers,
+node handles, recorder), `fused_engine` (the fused engine: the same timeline as one compiled loop),
+`scenario` (specs, loading, checks, layouts, the generated reference), `assembly` (a scenario built
+into a Simulation), `execution` (a run end to end: its directory, the ns-3 child process, signals,
+the watchdog), `output` (run directory, metrics, results), `sweep` (parameter campaigns, local or on
+Dask), `report` (summaries and comparisons), `mavlink` (MAVLink vehicles: served, flown by firmware,
+real ones as ghosts, and the client for them), `view` (Rerun recordings and live viewing), `stream`
 (a live ZeroMQ publication) and `topology` (link-graph analytics).
 """
 
@@ -40,7 +41,7 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(_EXPORTS[name]), name)
     else:
         try:
-            value = importlib.import_module(f"cosim.{name}")  # a subpackage, as `cosim.engine`
+            value = importlib.import_module(f"cosim.{name}")  # a subpackage, as `cosim.execution`
         except ModuleNotFoundError:
             raise AttributeError(f"module 'cosim' has no attribute {name!r}") from None
     globals()[name] = value
