@@ -148,7 +148,7 @@ FORBIDDEN = {
     "cosim/mavlink": ("cosim.scenario", "cosim.assembly", "cosim.execution", "cosim.output", "cosim.sweep", "cosim.report",
                       "cosim.cli"),
     "cosim/mavlink/serve": ("cosim.mavlink.client", "cosim.mavlink.sitl", "cosim.mavlink.bridge"),
-    "cosim/mavlink/client": ("cosim.mavlink.serve", "cosim.mavlink.sitl", "cosim.mavlink.bridge"),
+    "cosim/mavlink/client": ("cosim.mavlink.serve", "cosim.mavlink.sitl", "cosim.mavlink.bridge", "cosim.mavlink.ghosts"),
     "cosim/mavlink/sitl": ("cosim.mavlink.client", "cosim.mavlink.bridge"),
     "cosim/view": ("cosim.scenario", "cosim.assembly", "cosim.execution", "cosim.sweep", "cosim.mavlink", "cosim.cli"),
     "cosim/topology": (*_ABOVE_CORE, "cosim.fused_engine"),
@@ -186,8 +186,8 @@ def _implementations():
     from controllers import Net, Robot, Services
     from cosim.core.net_handle import NetHandle
     from cosim.core.services import SimServices
-    from cosim.mavlink.bridge import GhostRobot
     from cosim.mavlink.client.remote_robot import MavlinkRobot, NoNetwork, WallClockServices
+    from cosim.mavlink.ghosts import GhostRobot
     from physics.robot import Robot as SimRobot
 
     return [(Robot, SimRobot), (Robot, GhostRobot), (Robot, MavlinkRobot), (Net, NetHandle), (Net, NoNetwork),

@@ -125,8 +125,11 @@ def _mavlink_bridge(s: Scenario, mapper: Mapper) -> MavlinkBridge:
         for path, e in s.mavlink.entries():
             if e.signing_key_env and str(e.signing_key_env) in str(exc):
                 raise mapper.error(f"{path}.signing_key_env", str(exc)) from None
-        where = next((f"mavlink.serve[{k}].port" for k, e in enumerate(s.mavlink.serve)
-                      if isinstance(exc, OSError) and f"{e.host}:{e.port}" in str(exc)), "mavlink")
+        gcs = s.mavlink.ground_station
+        ports = [(f"mavlink.serve[{k}].port", e.host, e.port) for k, e in enumerate(s.mavlink.serve)]
+        ports += [] if gcs is None else [("mavlink.ground_station.port", gcs.host, gcs.port)]
+        where = next((key for key, host, port in ports if isinstance(exc, OSError) and f"{host}:{port}" in str(exc)),
+                     "mavlink")
         raise mapper.error(where, f"cannot open the MAVLink endpoint: {exc}") from None
 
 
@@ -138,16 +141,19 @@ def _drive_of(robot: RobotModelSpec) -> DriveSpec | None:
 
 
 def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams: SeedStreams, mapper: Mapper,
-                  groups: list[tuple[int, int, GroupController]], initial: list[RobotState] | None) -> list[_Node]:
-    """Each group's robots into the world (and the network), each with its controller instance; a
-    group controller's robots get a placeholder and the group (first node, count, controller) in `groups`.
-    With an initial state, robots start where and as it says (the layout is drawn all the same)."""
+                  groups: list[tuple[int, int, GroupController]], initial: list[RobotState] | None,
+                  bridge: MavlinkBridge | None) -> list[_Node]:
+    """Each group's robots into the world (and the network), each with its controller instance (a group
+    without one: the MAVLink bridge's relay); a group controller's robots get a placeholder and the group
+    (first node, count, controller) in `groups`. With an initial state, robots start where and as it says
+    (the layout is drawn all the same)."""
     layout_rng = streams.generator("layout")
     nodes: list[_Node] = []
     for gi, g in enumerate(s.groups):
-        cls = import_class(g.controller.cls, s.source)
-        params = mapper.build(cls.Params, g.controller.params, f"groups[{gi}].controller.params")
-        period = controller_period_ns(g.controller, cls, mapper, f"groups[{gi}].controller")
+        relayed = g.controller is None
+        cls = Controller if relayed else import_class(g.controller.cls, s.source)
+        params = None if relayed else mapper.build(cls.Params, g.controller.params, f"groups[{gi}].controller.params")
+        period = None if relayed else controller_period_ns(g.controller, cls, mapper, f"groups[{gi}].controller")
         grouped = issubclass(cls, GroupController)
         if grouped:
             groups.append((len(nodes), g.count, _construct(cls, params, gi, mapper)))
@@ -167,8 +173,11 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
             node = len(nodes)
             if net is not None:
                 net.add_node(node)
-            nodes.append(_Node(Controller() if grouped else _construct(cls, params, gi, mapper), node, gi,
-                               None if grouped else period))
+            if relayed:
+                controller = bridge.controller_for(node)
+            else:
+                controller = Controller() if grouped else _construct(cls, params, gi, mapper)
+            nodes.append(_Node(controller, node, gi, None if grouped else period))
     return nodes
 
 
@@ -251,7 +260,8 @@ def _build(s: Scenario, run_dir: Path | None) -> Simulation:
     net = make_network(s, streams, run_dir)
     grouped: list[tuple[int, int, GroupController]] = []
     initial = read_state(Path(s.initial_state)) if s.initial_state is not None else None
-    nodes = _place_robots(s, world, net, streams, mapper, grouped, initial)
+    bridge = _mavlink_bridge(s, mapper) if s.mavlink is not None and s.mavlink.entries() else None
+    nodes = _place_robots(s, world, net, streams, mapper, grouped, initial, bridge)
     states = _program_states(nodes, initial, mapper)
     sensors = _make_sensors(s, world, streams, nodes, mapper)
     group_plans = [GroupPlan(first, count, ctrl, lambda node: streams.generator("controller", node), sensors[first:first + count])
@@ -259,7 +269,6 @@ def _build(s: Scenario, run_dir: Path | None) -> Simulation:
     routing = s.network.routing
     plan = None if routing is None else RoutingPlan(PROTOCOL_OF_PARAMS[type(routing)], routing,
                                                     [streams.generator("routing", i) for i in range(s.n_nodes)])
-    bridge = _mavlink_bridge(s, mapper) if s.mavlink is not None and s.mavlink.entries() else None
     watching = watchers(s, run_dir)
     extensions: tuple[Extension, ...] = (() if bridge is None else (bridge,)) + _sitl(s, mapper) + watching
     trace = s.output.trace

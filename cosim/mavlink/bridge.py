@@ -14,12 +14,12 @@ from __future__ import annotations
 import logging
 import math
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from pymavlink.dialects.v20 import common as mav
 
+from controllers import Controller
 from cosim.core.timeline import Priority
 from cosim.core.timeunits import NS_PER_S
 from cosim.mavlink.client.adapter import MavlinkError, MavlinkLink, MavlinkVehicle
@@ -29,87 +29,18 @@ from cosim.mavlink.client.readiness import await_ready
 from cosim.mavlink.client.remote_robot import MavlinkRobot
 from cosim.mavlink.datagrams import key_from_env
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
+from cosim.mavlink.ghosts import Ghost, GhostRobot
 from cosim.mavlink.personality import PERSONALITIES
+from cosim.mavlink.radio_link import GroundStationRelay, VehicleRelay
 from cosim.mavlink.serve.bodies import QuadBody, RoverBody
 from cosim.mavlink.serve.failsafe import GcsFailsafe
 from cosim.mavlink.serve.realtime import Pacer
 from cosim.mavlink.serve.vehicle_endpoint import SimVehicleEndpoint
-from cosim.mavlink.serve.vehicle_port import VehiclePort
-from cosim.mavlink.spec import GhostSpec, MavlinkSpec
+from cosim.mavlink.serve.vehicle_port import Transport, VehiclePort
+from cosim.mavlink.spec import MavlinkSpec
 from physics.robot import Robot
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Ghost:
-    """One real vehicle and its twin, node `node` of the scenario."""
-
-    node: int
-    spec: GhostSpec
-    vehicle: MavlinkVehicle
-    remote: MavlinkRobot
-    offset: np.ndarray = field(default_factory=lambda: np.zeros(3))  # arena minus the vehicle's local frame (ENU)
-    seen_t: float = -math.inf  # wall time of the last GLOBAL_POSITION_INT applied
-    stale: bool = False
-    stale_events: int = 0
-    reported_failsafe: str | None = None
-
-
-class GhostRobot(Robot):
-    """A ghost's `robot`: pose and sensors are the twin's (the simulated world's), motion commands
-    go to the real vehicle. Position targets are arena coordinates, as in simulation."""
-
-    __slots__ = ("_ghost",)
-
-    def __init__(self, world: Any, index: int, sensors: dict[str, Any], batteries: Any, ghost: Ghost) -> None:
-        super().__init__(world, index, sensors, batteries)
-        self._ghost = ghost
-
-    @property
-    def stale(self) -> bool:
-        """The vehicle's telemetry is older than the ghost's stale_after: the pose is its last known."""
-        return self._ghost.stale
-
-    @property
-    def attitude(self) -> tuple[float, float, float]:
-        att = self._ghost.vehicle.latest.get("ATTITUDE")
-        if att is None:
-            return 0.0, 0.0, self.heading
-        return float(att.roll), float(-att.pitch), yaw_to_heading(att.yaw)
-
-    def _commandable(self) -> None:
-        if self._ghost.spec.mission:
-            raise ValueError(f"robot {self.id} is a ghost flying its scenario mission (mavlink.ghosts ... mission): "
-                             "its controller may sense and talk, but motion commands are not taken")
-
-    def set_velocity(self, vx: float, vy: float = 0.0, vz: float = 0.0) -> None:
-        self._commandable()
-        self._ghost.remote.set_velocity(vx, vy, vz)
-
-    def turn(self, angle: float) -> None:
-        self._commandable()
-        self._ghost.remote.turn(angle)
-
-    def set_heading(self, heading: float) -> None:
-        self._commandable()
-        self._ghost.remote.set_heading(heading)
-
-    def hover(self) -> None:
-        self._commandable()
-        self._ghost.remote.hover()
-
-    def fly(self, mode: str, a: float, b: float, c: float, d: float | None = None) -> None:
-        """Only `position` (x, y, z in the arena frame, heading) reaches a real vehicle."""
-        self._commandable()
-        if mode != "position":
-            raise ValueError(f"robot {self.id} is a ghost of a real vehicle: it takes fly('position', ...) or "
-                             f"set_velocity, not mode {mode!r}")
-        o = self._ghost.offset
-        self._ghost.remote.fly("position", a - o[0], b - o[1], c - o[2], d)
-
-    def drive(self, v: float, w: float) -> None:
-        raise ValueError(f"robot {self.id} is a ghost of a real vehicle: steer it with set_velocity and turn")
 
 
 class MavlinkBridge:
@@ -121,18 +52,17 @@ class MavlinkBridge:
         self.pacer = Pacer(spec.speed, late_after_s=spec.poll_every_ns / NS_PER_S)
         self.ports: dict[tuple[str, int], VehiclePort] = {}
         self.endpoints: list[SimVehicleEndpoint] = []
-        self._serve_plan: list[tuple[int, Any, VehiclePort, int, GcsFailsafe]] = []  # (node, personality, port, sysid, failsafe)
+        # (node, personality, transport, sysid, failsafe) of each served vehicle
+        self._serve_plan: list[tuple[int, Any, Transport, int, GcsFailsafe]] = []
+        self.relays: dict[int, Controller] = {}  # the robots relaying MAVLink over the network (ground_station)
+        self.ground_station = self._ground_station(spec, groups)
         for e in spec.serve:
-            key = (e.host, e.port)
-            if key not in self.ports or e.port == 0:
-                signing = key_from_env(e.signing_key_env) if e.signing_key_env else None
-                port = VehiclePort(e.port, e.host, signing)
-                self.ports[(e.host, port.port)] = port
-            else:
-                port = self.ports[key]
             first, count = groups[e.group]
+            port = None if self.ground_station is not None else self._port(e.host, e.port, e.signing_key_env)
             for k in range(count):
-                self._serve_plan.append((first + k, PERSONALITIES[e.personality], port, e.first_sysid + k, e.failsafe()))
+                transport = port if port is not None else self._relay(first + k).transport
+                self._serve_plan.append((first + k, PERSONALITIES[e.personality], transport, e.first_sysid + k,
+                                         e.failsafe()))
         self.links: list[MavlinkLink] = []
         self.ghosts: dict[int, Ghost] = {}
         for g in spec.ghosts:
@@ -147,6 +77,38 @@ class MavlinkBridge:
         self._started = False
         self._traced: dict[int, int] = {}  # per served robot: how many of its failsafes are in the trace
 
+    def _port(self, host: str, port: int, signing_key_env: str | None) -> VehiclePort:
+        """The UDP port at host:port, shared by the entries that name it (0: a port of its own)."""
+        key = (host, port)
+        if key in self.ports and port != 0:
+            return self.ports[key]
+        signing = key_from_env(signing_key_env) if signing_key_env else None
+        opened = VehiclePort(port, host, signing)
+        self.ports[(host, opened.port)] = opened
+        return opened
+
+    def _ground_station(self, spec: MavlinkSpec, groups: dict[str, tuple[int, int]]) -> GroundStationRelay | None:
+        """The in-scenario ground station's relay (its UDP port open), if the scenario has one."""
+        gcs = spec.ground_station
+        if gcs is None:
+            return None
+        node = groups[gcs.group][0]
+        sysids = {e.first_sysid + k: groups[e.group][0] + k for e in spec.serve for k in range(groups[e.group][1])}
+        relay = GroundStationRelay(gcs.host, gcs.port, sysids)
+        self.relays[node] = relay
+        return relay
+
+    def _relay(self, node: int) -> VehicleRelay:
+        """A served vehicle robot's relay to the ground station's robot."""
+        gcs_node = next(n for n, r in self.relays.items() if r is self.ground_station)
+        relay = VehicleRelay(gcs_node)
+        self.relays[node] = relay
+        return relay
+
+    def controller_for(self, node: int) -> Controller:
+        """The controller of a robot whose group names none: its MAVLink relay (the checks allow no other)."""
+        return self.relays[node]
+
     def robot_for(self, node: int, world: Any, sensors: dict[str, Any], batteries: Any) -> Robot:
         ghost = self.ghosts.get(node)
         if ghost is None:
@@ -159,11 +121,10 @@ class MavlinkBridge:
         self._sim = sim
         self._started = True
         world = sim.world
-        for node, personality, port, sysid, failsafe in self._serve_plan:
-            self.endpoints.append(SimVehicleEndpoint(self._body(world, node), port, personality, sysid, self.origin,
+        for node, personality, transport, sysid, failsafe in self._serve_plan:
+            self.endpoints.append(SimVehicleEndpoint(self._body(world, node), transport, personality, sysid, self.origin,
                                                      gcs_failsafe=failsafe))
-            log.info("robot %d served as MAVLink system %d (%s) on %s:%d", node, sysid, personality.name,
-                     port.sock.getsockname()[0], port.port)
+            log.info("robot %d served as MAVLink system %d (%s) on %s", node, sysid, personality.name, _where(transport))
         if self.ghosts:
             world.make_external(list(self.ghosts))
             up: list[MavlinkVehicle] = []
@@ -231,6 +192,8 @@ class MavlinkBridge:
             link.close()
         for port in self.ports.values():
             port.close()
+        if self.ground_station is not None:
+            self.ground_station.close()
 
     def failures(self) -> list[str]:
         """The real vehicles that stopped doing what was asked (disarmed, landed, left our mode, fell silent)."""
@@ -248,6 +211,14 @@ class MavlinkBridge:
                                               "rejected_signature": st.rejected_signature}
         for (node, *_), ep in zip(self._serve_plan, self.endpoints):
             mav_stats[f"served{node}"] = {"failsafes": list(ep.state.failsafes)}
+        gcs = self.ground_station
+        if gcs is not None:
+            mav_stats["ground_station"] = {"port": gcs.port, "frames_into_network": gcs.sent_frames,
+                                           "frames_delivered": gcs.delivered_frames, "handled": gcs.stats.handled,
+                                           "foreign": gcs.stats.foreign, "malformed": gcs.stats.malformed}
+            for node, relay in self.relays.items():
+                if isinstance(relay, VehicleRelay):
+                    mav_stats[f"served{node}"].update(frames_sent=relay.frames_out, frames_received=relay.frames_in)
         for ghost in self.ghosts.values():
             mission = ghost.vehicle.mission
             mav_stats[f"ghost{ghost.node}"] = {"stale_events": ghost.stale_events, "failsafe": ghost.vehicle.failsafe,
@@ -261,8 +232,13 @@ class MavlinkBridge:
         sim = self._sim
         now_s = sim.clock.now_ns / NS_PER_S
         self.pacer.wait(now_s)
+        if self.ground_station is not None:
+            self.ground_station.pump(now_s)
         for port in self.ports.values():
             port.poll(now_s)
+        for relay in self.relays.values():
+            if isinstance(relay, VehicleRelay):
+                relay.transport.poll(now_s)
         for (node, *_), ep in zip(self._serve_plan, self.endpoints):
             for text in ep.state.failsafes[self._traced.get(node, 0):]:  # what a served vehicle did by itself
                 sim.recorder.event(sim.clock.now_ns, node, "served_failsafe", f"vehicle {ep.sysid}: {text}")
@@ -313,3 +289,10 @@ class MavlinkBridge:
             ghost.offset = pos - np.array(ned_to_enu(lp.x, lp.y, lp.z))
         ghost.seen_t = v.position_t
         self._sim.world.set_external_pose(ghost.node, pos, vel, heading)
+
+
+def _where(transport: Transport) -> str:
+    """Where a served vehicle is reached: its UDP address, or the simulated network."""
+    if isinstance(transport, VehiclePort):
+        return f"{transport.sock.getsockname()[0]}:{transport.port}"
+    return "the simulated network (mavlink.ground_station)"

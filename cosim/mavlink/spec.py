@@ -163,6 +163,25 @@ class SitlSpec:
 
 
 @dataclass(frozen=True)
+class GroundStationSpec:
+    """A ground station in the scenario: the one robot of `group` (it needs no controller) carries the
+    MAVLink of an outside ground station (QGroundControl, MAVProxy, MAVSDK, pymavlink) that connects to
+    UDP `host:port`, through the simulated network, to and from the served vehicles; their own ports
+    then carry nothing (cosim.mavlink.radio_link)."""
+
+    group: str
+    """The group whose one robot is the ground station."""
+    port: int = 14550
+    """The UDP port an outside ground station connects to."""
+    host: str = "127.0.0.1"
+    """The address it listens on (127.0.0.1 unless asked otherwise)."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.port <= 0xFFFF:
+            raise ValueError(f"port must be within 1..65535, got {self.port}")
+
+
+@dataclass(frozen=True)
 class MavlinkSpec:
     """MAVLink vehicles in a scenario. The run is paced to the wall clock at `speed` (1: real time;
     ghosts need 1) and the sockets are polled every `poll_every` of simulated time. `origin` is
@@ -180,6 +199,9 @@ class MavlinkSpec:
     """Groups that mirror real vehicles."""
     sitl: tuple[SitlSpec, ...] = ()
     """Groups flown by ArduPilot firmware in lock-step."""
+    ground_station: GroundStationSpec | None = None
+    """A ground station robot whose MAVLink to the served vehicles goes through the simulated network (null:
+    the vehicles' own UDP ports)."""
 
     def entries(self) -> list[tuple[str, ServeSpec | GhostSpec]]:
         """Every served and ghost group with its key path (for error messages)."""

@@ -74,7 +74,10 @@ def prepare(directory: Path, scenario, argv: list[str] | None = None) -> None:
     resolved = dump(scenario)
     resolved.pop("source", None)
     for g in resolved.get("groups", []):
-        g["controller"]["class"] = g["controller"].pop("cls")
+        if g["controller"] is None:
+            del g["controller"]  # a MAVLink relay's group names none
+        else:
+            g["controller"]["class"] = g["controller"].pop("cls")
     (directory / "scenario.yaml").write_text(yaml.safe_dump(resolved, sort_keys=False))
     meta = {
         "scenario_file": scenario.source,

@@ -10,7 +10,7 @@ from controllers import Controller, GroupController
 from cosim.core.timeunits import format_ns
 from cosim.scenario.classes import import_class
 from cosim.scenario.layouts import ListLayout
-from cosim.scenario.mavlink_checks import check_mavlink
+from cosim.scenario.mavlink_checks import check_mavlink, check_relay_group
 from cosim.scenario.param_names import check_param_names
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import ControllerSpec, GroupSpec, Scenario
@@ -63,7 +63,10 @@ def _check_group(s: Scenario, g: GroupSpec, path: str, names: set[str], m: Mappe
     if g.name in names:
         raise m.error(f"{path}.name", f"group name {g.name!r} is used twice")
     names.add(g.name)
-    _check_controller(g, path, dt, m)
+    if g.controller is None:
+        check_relay_group(s, g, path, m)
+    else:
+        _check_controller(g, path, dt, m)
     if g.robot.model == "urdf" and s.physics.backend != "pybullet":
         raise m.error(f"{path}.robot.model", "urdf robots need physics.backend: pybullet")
     if g.robot.model != "quadrotor" and (g.faults.crash_speed is not None or g.faults.crash_tilt is not None):
@@ -248,6 +251,8 @@ def _check_quad_tick(s: Scenario, g, path: str, dt: int, m: Mapper) -> None:
 def _check_group_controllers(s: Scenario, m: Mapper) -> None:
     """Group controllers send raw link frames over a network; routed stacks and MAVLink are per robot."""
     for gi, g in enumerate(s.groups):
+        if g.controller is None:
+            continue
         try:
             cls = import_class(g.controller.cls, m.source)
         except Exception:  # reported with its key by _check_controller

@@ -29,6 +29,12 @@ def _controller_key_rename(data: Any) -> Any:
     return data
 
 
+def _may_lack_controllers(mavlink: Any) -> bool:
+    """With `mavlink.ground_station` a group may name no controller (the checks then say which may: its
+    group and the served ones, whose robots relay MAVLink); otherwise every group needs one."""
+    return isinstance(mavlink, dict) and isinstance(mavlink.get("ground_station"), dict)
+
+
 def from_dict(data: Any, source: str = "<memory>") -> Scenario:
     """Validate plain data (as parsed from YAML) into a Scenario; raises ScenarioError."""
     m = Mapper(source)
@@ -37,8 +43,10 @@ def from_dict(data: Any, source: str = "<memory>") -> Scenario:
     data = dict(data)
     groups = data.get("groups")
     if isinstance(groups, list):
+        optional = _may_lack_controllers(data.get("mavlink"))
         data["groups"] = [
-            {**g, "controller": _controller_key_rename(g.get("controller"))} if isinstance(g, dict) else g for g in groups
+            g if not isinstance(g, dict) or ("controller" not in g and optional)
+            else {**g, "controller": _controller_key_rename(g.get("controller", {}))} for g in groups
         ]
     if "seed" in data and (not isinstance(data["seed"], int) or isinstance(data["seed"], bool) or data["seed"] < 0):
         raise m.error("seed", f"expected a non-negative integer, got {data['seed']!r}")

@@ -11,15 +11,21 @@ from physics.bodies.quadrotor import TICK_NS
 _SERVABLE = {"px4": "quadrotor", "ardupilot": "quadrotor", "ardupilot_rover": "diff_drive"}
 
 
+def _bind(groups: dict[str, GroupSpec], name: str, path: str, used: dict[str, str], m: Mapper) -> GroupSpec:
+    """The group an entry at `path` names, bound to it (a group is bound to MAVLink once)."""
+    g = groups.get(name)
+    if g is None:
+        raise m.error(f"{path}.group", f"no group named {name!r}; expected one of: {', '.join(groups)}")
+    if name in used:
+        raise m.error(f"{path}.group", f"group {name!r} is already bound to MAVLink at {used[name]}")
+    used[name] = path
+    return g
+
+
 def _check_sitl(s: Scenario, m: Mapper, used: dict[str, str]) -> None:
     groups = {g.name: g for g in s.groups}
     for path, e in s.mavlink.sitl_entries():
-        g = groups.get(e.group)
-        if g is None:
-            raise m.error(f"{path}.group", f"no group named {e.group!r}; expected one of: {', '.join(groups)}")
-        if e.group in used:
-            raise m.error(f"{path}.group", f"group {e.group!r} is already bound to MAVLink at {used[e.group]}")
-        used[e.group] = path
+        g = _bind(groups, e.group, path, used, m)
         if g.robot.model != "quadrotor":
             raise m.error(f"{path}.group", f"ArduPilot's JSON SITL flies quadrotors; group {e.group!r} has "
                                            f"robot.model: {g.robot.model}")
@@ -37,14 +43,11 @@ def check_mavlink(s: Scenario, m: Mapper) -> None:
     groups = {g.name: g for g in s.groups}
     used: dict[str, str] = {}
     _check_sitl(s, m, used)
+    if s.mavlink.ground_station is not None:
+        _check_ground_station(s, m, groups, used)
     ports: dict[tuple[str, int], list[tuple[int, int, str | None, str]]] = {}
     for path, e in s.mavlink.entries():
-        g = groups.get(e.group)
-        if g is None:
-            raise m.error(f"{path}.group", f"no group named {e.group!r}; expected one of: {', '.join(groups)}")
-        if e.group in used:
-            raise m.error(f"{path}.group", f"group {e.group!r} is already bound to MAVLink at {used[e.group]}")
-        used[e.group] = path
+        g = _bind(groups, e.group, path, used, m)
         _check_mavlink_tick(g, path, m)
         if s.physics.backend != "kinematic":
             raise m.error(path, "MAVLink vehicles need physics.backend: kinematic (a ghost's pose is set from telemetry, "
@@ -69,3 +72,43 @@ def check_mavlink(s: Scenario, m: Mapper) -> None:
             raise m.error(f"groups[{s.groups.index(g)}].robot.model",
                           "a ghost's body is the real vehicle: give its group robot.model: point "
                           "(the twin only carries its pose)")
+
+
+def _check_ground_station(s: Scenario, m: Mapper, groups: dict[str, GroupSpec], used: dict[str, str]) -> None:
+    """The ground station is one robot of a network; the vehicles it reaches relay through their robots
+    (no controller of their own), unsigned, each system id once."""
+    path = "mavlink.ground_station"
+    gcs = s.mavlink.ground_station
+    g = _bind(groups, gcs.group, path, used, m)
+    if g.count != 1:
+        raise m.error(f"{path}.group", f"the ground station is one robot; group {g.name!r} has {g.count}")
+    if s.network.backend == "none":
+        raise m.error(path, "the ground station talks through the simulated network: set network.backend (fast or ns3)")
+    if not s.mavlink.serve:
+        raise m.error(path, "a ground station needs vehicles to talk to: add mavlink.serve entries")
+    sysids: dict[int, str] = {}
+    for k, e in enumerate(s.mavlink.serve):
+        served = groups.get(e.group)
+        where = f"mavlink.serve[{k}]"
+        if e.signing_key_env is not None:
+            raise m.error(f"{where}.signing_key_env", "MAVLink signing over the simulated network is not supported "
+                                                      "(yet): leave it out with mavlink.ground_station")
+        if served is not None and served.controller is not None:
+            raise m.error(f"groups[{s.groups.index(served)}].controller",
+                          "with mavlink.ground_station a served vehicle's robot relays its MAVLink over the network: "
+                          "leave the group's controller out")
+        for sysid in range(e.first_sysid, e.first_sysid + (served.count if served is not None else 1)):
+            if sysid in sysids:
+                raise m.error(f"{where}.first_sysid", f"system id {sysid} is also {sysids[sysid]}'s: the ground "
+                                                      "station tells its vehicles apart by system id")
+            sysids[sysid] = where
+
+
+def check_relay_group(s: Scenario, g: GroupSpec, path: str, m: Mapper) -> None:
+    """A group without a controller relays MAVLink over the network: the ground station's, or served vehicles
+    with a ground station in the scenario."""
+    gcs = s.mavlink.ground_station if s.mavlink is not None else None
+    if gcs is None or (g.name != gcs.group and not any(e.group == g.name for e in s.mavlink.serve)):
+        raise m.error(f"{path}.controller", "missing: the controller every robot of the group runs ({class: "
+                                            "package.module:Class}); only the ground station's group and the served "
+                                            "vehicles' with mavlink.ground_station may leave it out")

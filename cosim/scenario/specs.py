@@ -90,8 +90,9 @@ class GroupSpec:
     it."""
     count: int
     """How many robots the group has (at least 1)."""
-    controller: ControllerSpec
-    """What runs on each robot: a class and its parameters."""
+    controller: ControllerSpec | None = None
+    """What runs on each robot: a class and its parameters. Only a group whose robots relay MAVLink over
+    the network (`mavlink.ground_station`: the ground station and the served vehicles) may leave it out."""
     layout: Any = field(default_factory=RandomDiscLayout, metadata={"registry": LAYOUTS, "tag": "type"})
     """Where the robots start: a layout type and its settings (default: uniform in a 20 m disc round the
     origin)."""

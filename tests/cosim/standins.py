@@ -28,6 +28,8 @@ def with_standins(path: Path, overrides: dict[str, Any], vehicles: contextlib.Ex
         overrides[f"mavlink.ghosts.{k}.mode"] = "connect"
     for k in range(len(scenario.mavlink.serve)):
         overrides[f"mavlink.serve.{k}.port"] = 0
+    if scenario.mavlink.ground_station is not None:
+        overrides["mavlink.ground_station.port"] = free_udp_port()
     for k in range(len(scenario.mavlink.sitl)):
         port = free_udp_port()
         overrides[f"mavlink.sitl.{k}.port"] = port

@@ -28,17 +28,18 @@ from cosim.mavlink.serve.bodies import QuadBody, RoverBody
 from cosim.mavlink.serve.failsafe import GcsFailsafe
 from cosim.mavlink.serve.missions.protocol import MissionServer
 from cosim.mavlink.serve.parameters import Parameters
-from cosim.mavlink.serve.vehicle_port import VehiclePort
+from cosim.mavlink.serve.vehicle_port import Transport, VehiclePort
 
 log = logging.getLogger(__name__)
 
 
 class SimVehicleEndpoint:
     """A simulated body (QuadBody or RoverBody) as a MAVLink vehicle with system id `sysid`, on its
-    own UDP port (`port` an int; 0 picks a free one) or on a shared VehiclePort: the MAVLink face of
+    own UDP port (`port` an int; 0 picks a free one) or on a shared transport (a VehiclePort, or the
+    simulated network: cosim.mavlink.radio_link): the MAVLink face of
     its `autopilot` (cosim.mavlink.serve.autopilot, where `gcs_failsafe` and `position_after_s` go)."""
 
-    def __init__(self, body: QuadBody | RoverBody, port: int | VehiclePort, personality: Personality = PX4,
+    def __init__(self, body: QuadBody | RoverBody, port: int | Transport, personality: Personality = PX4,
                  sysid: int = 1, origin: GeoOrigin | None = None, host: str = "127.0.0.1",
                  signing_key: bytes | str | None = None, gcs_failsafe: GcsFailsafe | None = None,
                  position_after_s: float = 0.0) -> None:
@@ -48,8 +49,8 @@ class SimVehicleEndpoint:
         self.autopilot = Autopilot(body, personality, sysid, origin or GeoOrigin(), self.send, gcs_failsafe,
                                    position_after_s)
         self.state = self.autopilot.state
-        self.transport = port if isinstance(port, VehiclePort) else VehiclePort(port, host, signing_key)
-        self._owns_port = not isinstance(port, VehiclePort)
+        self._owns_port = isinstance(port, int)
+        self.transport: Transport = VehiclePort(port, host, signing_key) if isinstance(port, int) else port
         self.transport.add(self)
         self.port = self.transport.port
         self.stats = self.transport.stats

@@ -26,6 +26,22 @@ class Served(Protocol):
     def end(self) -> None: ...
 
 
+class Transport(Protocol):
+    """What carries a served vehicle's frames: a UDP port (VehiclePort) or the simulated network
+    (cosim.mavlink.radio_link.RadioTransport)."""
+
+    port: int
+    stats: EndpointStats
+    signing_key: bytes | str | None
+
+    @property
+    def peers(self) -> list[tuple[str, int]]: ...
+    def add(self, vehicle: Served) -> None: ...
+    def send(self, buf: bytes) -> None: ...
+    def poll(self, now: float) -> None: ...
+    def close(self) -> None: ...
+
+
 @dataclass
 class EndpointStats:
     """What the endpoint saw: messages handled, bytes that did not parse, messages for other systems,

@@ -1,0 +1,174 @@
+"""MAVLink carried by the simulated network: a ground station in the scenario (`mavlink.ground_station`)
+and the served vehicles it talks to.
+
+An outside ground station (QGroundControl, MAVProxy, MAVSDK, pymavlink) writes to the ground-station
+robot's UDP port. Each MAVLink frame it sends enters the network at that robot, addressed to the vehicle
+robot its target system names (a copy to every vehicle when it names none), through the routing
+protocol when the scenario has one; a vehicle reads it only when, and if, the network delivers it. The
+vehicles' frames come back the same way and leave on the ground station's UDP port. Each frame sent
+into the network is a record `mavlink_msgid` of its sender at that instant (its message id), beside the
+network row of its transmission; lost frames are the network's drop rows.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from typing import Any
+
+from controllers import Controller, Message
+from cosim.mavlink.datagrams import Codec
+from cosim.mavlink.ratelog import RateLimitedLog
+from cosim.mavlink.serve.peers import IDLE_S, MAX_PEERS, STALE_S, Peers
+from cosim.mavlink.serve.vehicle_port import EndpointStats, Served
+
+log = logging.getLogger(__name__)
+
+MSGID_RECORD = "mavlink_msgid"
+"""The record name that marks a MAVLink frame sent into the network (value: its message id)."""
+
+
+class GroundStationRelay(Controller):
+    """The ground-station robot's controller: frames from the outside ground station into the network,
+    frames the network delivers here out to it. `vehicles` maps each served vehicle's system id to its
+    robot; `pump` reads the UDP port (the bridge calls it at every poll)."""
+
+    def __init__(self, host: str, port: int, vehicles: dict[int, int]) -> None:
+        super().__init__()
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            self.sock.bind((host, port))
+        except OSError as exc:
+            self.sock.close()
+            raise OSError(exc.errno, f"cannot bind UDP {host}:{port}: {exc.strerror}") from None
+        self.sock.setblocking(False)
+        self.port = self.sock.getsockname()[1]
+        self.vehicles = dict(vehicles)
+        self.peer_set = Peers(MAX_PEERS, IDLE_S, STALE_S)
+        self.codec = Codec(0, 0, None)
+        self.stats = EndpointStats()
+        self.sent_frames = 0
+        self.delivered_frames = 0
+        self._bad_log = RateLimitedLog(log)
+
+    def pump(self, now: float) -> None:
+        """Every frame the outside ground station sent since the last call, into the network now."""
+        while True:
+            try:
+                data, addr = self.sock.recvfrom(65536)
+            except BlockingIOError:
+                break
+            malformed = self.codec.stats.malformed
+            msgs = self.codec.parse(data)
+            self.stats.malformed = self.codec.stats.malformed
+            if self.codec.stats.malformed > malformed:
+                self._bad_log.warn(now, "ground station udp %d: dropped a malformed datagram from %s:%d", self.port,
+                                   *addr[:2])
+            if msgs:
+                self.peer_set.heard(addr, now)
+            for msg in msgs:
+                self._into_network(msg)
+        self.peer_set.expire(now)
+
+    def _into_network(self, msg: Any) -> None:
+        target = getattr(msg, "target_system", 0)
+        nodes = list(self.vehicles.values()) if target == 0 else [self.vehicles[target]] if target in self.vehicles else []
+        if not nodes:
+            self.stats.foreign += 1
+            return
+        self.stats.handled += 1
+        frame = bytes(msg.get_msgbuf())
+        for node in nodes:
+            self.record(MSGID_RECORD, msg.get_msgId())
+            self.net.send(node, frame)
+            self.sent_frames += 1
+
+    def on_message(self, msg: Message) -> None:
+        """A vehicle's frame the network delivered here: out to the outside ground station."""
+        self.delivered_frames += 1
+        for peer in self.peer_set.addresses():
+            try:
+                self.sock.sendto(msg.payload, peer)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+class RadioTransport:
+    """A served vehicle's link to the ground station through the simulated network, in place of a UDP
+    port: what the vehicle sends goes from its robot to the ground-station robot; what the network
+    delivers to its robot is handed to the vehicle (VehicleRelay)."""
+
+    signing_key = None
+    port = 0
+
+    def __init__(self, relay: VehicleRelay, gcs_node: int) -> None:
+        self.relay = relay
+        self.gcs_node = gcs_node
+        self.vehicles: list[Served] = []
+        self.stats = EndpointStats()
+        self.codec = Codec(0, 0, None)
+
+    @property
+    def peers(self) -> list[tuple[str, int]]:
+        """Where telemetry goes: the ground-station robot (a vehicle's radio sends whether or not
+        anyone listens)."""
+        return [("node", self.gcs_node)]
+
+    def add(self, vehicle: Served) -> None:
+        self.vehicles.append(vehicle)
+
+    def send(self, buf: bytes) -> None:
+        """One frame from the vehicle's robot into the network, to the ground station."""
+        self.relay.send_frame(self.gcs_node, buf)
+
+    def poll(self, now: float) -> None:
+        """Let the vehicle send what is due now (nothing to read: frames arrive as the network delivers them)."""
+        for v in self.vehicles:
+            v.begin(now)
+            v.end()
+
+    def deliver(self, payload: bytes, now: float) -> None:
+        """A frame the network delivered to the vehicle's robot, handled now."""
+        for v in self.vehicles:
+            v.begin(now)
+        for msg in self.codec.parse(payload):
+            target = getattr(msg, "target_system", 0)
+            for v in self.vehicles:
+                if target in (0, v.sysid):
+                    self.stats.handled += 1
+                    v.handle(msg)
+        for v in self.vehicles:
+            v.end()
+
+    def close(self) -> None:
+        """Nothing to release: the network carries the frames."""
+
+
+class VehicleRelay(Controller):
+    """A served vehicle robot's controller when MAVLink goes over the network: frames delivered here go
+    to the vehicle; the vehicle's frames go out through this robot's radio."""
+
+    def __init__(self, gcs_node: int) -> None:
+        super().__init__()
+        self.transport = RadioTransport(self, gcs_node)
+        self.frames_out = 0
+        self.frames_in = 0
+
+    def send_frame(self, dst: int, frame: bytes) -> None:
+        self.record(MSGID_RECORD, _msgid(frame))
+        self.net.send(dst, frame)
+        self.frames_out += 1
+
+    def on_message(self, msg: Message) -> None:
+        self.frames_in += 1
+        self.transport.deliver(msg.payload, self.now)
+
+
+def _msgid(frame: bytes) -> int:
+    """The message id of one MAVLink 2 frame (bytes 7-9, little-endian), or MAVLink 1's (byte 5)."""
+    if frame[:1] == b"\xfd" and len(frame) >= 10:
+        return frame[7] | frame[8] << 8 | frame[9] << 16
+    return frame[5] if len(frame) > 5 else -1

@@ -1,0 +1,126 @@
+"""MAVLink carried by the simulated network (cosim.mavlink.radio_link): an outside ground station flies
+served vehicles through the in-scenario ground-station robot; a vehicle out of radio range never
+hears it, and the trace shows its frames lost."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+import cosim
+from cosim.errors import ScenarioError
+from cosim.mavlink.client.adapter import MavlinkLink, MavlinkVehicle
+from cosim.mavlink.client.launch import take_off
+from cosim.mavlink.client.remote_robot import MavlinkRobot
+from cosim.mavlink.personality import ARDUPILOT
+from cosim.mavlink.radio_link import MSGID_RECORD
+from tests.conftest import free_udp_port
+
+FAR = [3000.0, 0.0, 0.0]  # beyond the radio's reach (802.11g, path-loss exponent 3)
+
+
+def _scenario(gcs_port: int, duration: float = 24.0) -> dict:
+    return {
+        "name": "mavlink_over_radio", "seed": 3, "duration": duration, "quantum": "10 ms",
+        "physics": {"backend": "kinematic", "dt": "10 ms"},
+        "network": {"backend": "fast", "radio": {"standard": "802.11g", "pathloss": {"model": "log_distance", "exponent": 3.0}}},
+        "world": {"arena_lower": [-50, -50, 0], "arena_upper": [3100, 50, 30]},
+        "output": {"trace": {"positions_every": 0.5}},
+        "mavlink": {"speed": 2.0, "origin": [47.3977, 8.5456, 488.0], "ground_station": {"group": "gcs", "port": gcs_port},
+                    "serve": [{"group": "copters", "personality": "ardupilot", "port": 0}]},
+        "groups": [
+            {"name": "gcs", "count": 1, "robot": {"model": "point", "radius": 0.2},
+             "layout": {"type": "list", "points": [[0, 0, 1]]}},
+            {"name": "copters", "count": 2, "robot": {"model": "quadrotor", "airframe": "quad_1500g"},
+             "layout": {"type": "list", "points": [[30, 0, 0], FAR]}},
+        ],
+    }
+
+
+def _trace(directory, name):
+    return pq.read_table(directory / "trace" / f"{name}.parquet").to_pydict()
+
+
+def test_a_ground_station_flies_a_vehicle_through_the_simulated_radio(tmp_path):
+    port = free_udp_port()
+    outcome = {}
+    runner = threading.Thread(target=lambda: outcome.setdefault("r", cosim.run(cosim.from_dict(_scenario(port)),
+                                                                                out_dir=tmp_path / "run")))
+    runner.start()
+    link = MavlinkLink("127.0.0.1", port)
+    try:
+        near = MavlinkVehicle(link, 1, ARDUPILOT)
+        far = MavlinkVehicle(link, 2, ARDUPILOT)
+        take_off(near, 3.0)
+        MavlinkRobot(near).fly("position", 40.0, 5.0, 4.0, 0.0)
+        while runner.is_alive():
+            link.poll()
+            now = time.monotonic()
+            near.tick(now)
+            far.tick(now)
+            time.sleep(0.02)
+    finally:
+        runner.join()
+        link.close()
+    result = outcome["r"]
+    assert result.status == "ok", result.error
+    p = _trace(result.directory, "positions")
+    last = np.array(p["t_ns"]) == max(p["t_ns"])
+    nodes = np.array(p["node"])[last]
+    xyz = np.stack([np.array(p[k])[last] for k in "xyz"], axis=1)[np.argsort(nodes)]
+    assert np.linalg.norm(xyz[1] - [40.0, 5.0, 4.0]) < 0.5  # flown over the radio
+    assert np.allclose(xyz[2], FAR, atol=1e-6)  # never heard: still on the ground where it started
+    assert "HEARTBEAT" in near.latest and "HEARTBEAT" not in far.latest
+    net = _trace(result.directory, "network")
+    kind = np.array(net["kind"])
+    dst = np.array(net["dst"])
+    src = np.array(net["src"])
+    assert np.count_nonzero((kind == "deliver") & (dst == 1)) > 10  # commands reached the near vehicle
+    assert np.count_nonzero((kind == "deliver") & (src == 1) & (dst == 0)) > 10  # and its telemetry came back
+    assert np.count_nonzero((kind == "deliver") & (dst == 2)) == 0
+    lost = np.array(net["drop_reason"])[(kind == "drop") & (dst == 2)]
+    assert len(lost) > 0 and set(lost) <= {"no_ack", "out_of_range", "below_sensitivity", "collision"}
+    rec = _trace(result.directory, "records")
+    marked = {(n, int(v)) for n, name, v in zip(rec["node"], rec["name"], rec["value"]) if name == MSGID_RECORD}
+    assert (0, 0) in marked and (1, 0) in marked  # heartbeats (message id 0) both ways
+    assert (0, 76) in marked  # COMMAND_LONG (arm, take-off) from the ground station
+    gcs = result.metrics["mavlink"]["ground_station"]
+    assert gcs["frames_into_network"] > 0 and gcs["frames_delivered"] > 0
+    served = result.metrics["mavlink"]["served1"]
+    assert served["frames_received"] > 0 and served["frames_sent"] > 0
+    assert result.metrics["mavlink"]["served2"]["frames_received"] == 0
+
+
+@pytest.mark.parametrize("change, key, message", [
+    (lambda d: d["groups"][0].update(count=2), "mavlink.ground_station.group", "one robot"),
+    (lambda d: d["mavlink"]["ground_station"].update(group="nobody"), "mavlink.ground_station.group", "no group named"),
+    (lambda d: d["groups"][1].update(controller={"class": "controllers:Controller"}), "groups[1].controller",
+     "leave the group's controller out"),
+    (lambda d: d["mavlink"].pop("ground_station"), "groups[0].controller.class", "missing required key"),
+    (lambda d: d["network"].update(backend="none"), "mavlink.ground_station", "set network.backend"),
+    (lambda d: d["mavlink"]["serve"][0].update(signing_key_env="KEY"), "mavlink.serve[0].signing_key_env",
+     "not supported"),
+])
+def test_bad_ground_station_sections_name_the_key(change, key, message):
+    data = _scenario(14650)
+    change(data)
+    with pytest.raises(ScenarioError) as err:
+        cosim.from_dict(data)
+    assert err.value.path == key and message in str(err.value)
+
+
+def test_a_taken_ground_station_port_is_refused_naming_the_key(tmp_path):
+    import socket
+
+    busy = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    busy.bind(("127.0.0.1", 0))
+    try:
+        with pytest.raises(ScenarioError) as err:
+            cosim.build(cosim.from_dict(_scenario(busy.getsockname()[1], duration=1.0)))
+    finally:
+        busy.close()
+    assert err.value.path == "mavlink.ground_station.port" and "cannot bind" in str(err.value)
