@@ -124,3 +124,71 @@ def test_a_taken_ground_station_port_is_refused_naming_the_key(tmp_path):
     finally:
         busy.close()
     assert err.value.path == "mavlink.ground_station.port" and "cannot bind" in str(err.value)
+
+
+def test_mavlink_goes_two_hops_through_a_relay_robot_with_routing(tmp_path):
+    """The vehicle is beyond the ground station's reach but within a relay robot's: with AntHocNet the
+    frames go through it (two hops each way), and the vehicle flies."""
+    port = free_udp_port()
+    data = _scenario(port, duration=20.0)
+    data["network"] = {"backend": "fast", "routing": {"protocol": "anthocnet"},
+                       "radio": {"standard": "802.11g", "pathloss": {"model": "unit_disk", "range_m": 50.0}}}
+    data["groups"][1].update(count=1, layout={"type": "list", "points": [[80, 0, 0]]})
+    data["groups"].append({"name": "relay", "count": 1, "robot": {"model": "point", "radius": 0.2},
+                           "layout": {"type": "list", "points": [[40, 0, 1]]}, "controller": {"class": "controllers:Controller"}})
+    outcome = {}
+    runner = threading.Thread(target=lambda: outcome.setdefault("r", cosim.run(cosim.from_dict(data), out_dir=tmp_path / "run")))
+    runner.start()
+    link = MavlinkLink("127.0.0.1", port)
+    try:
+        vehicle = MavlinkVehicle(link, 1, ARDUPILOT)
+        take_off(vehicle, 3.0)
+        while runner.is_alive():
+            link.poll()
+            vehicle.tick(time.monotonic())
+            time.sleep(0.02)
+    finally:
+        runner.join()
+        link.close()
+    result = outcome["r"]
+    assert result.status == "ok", result.error
+    p = _trace(result.directory, "positions")
+    last = (np.array(p["t_ns"]) == max(p["t_ns"])) & (np.array(p["node"]) == 1)
+    assert abs(np.array(p["z"])[last][0] - 3.0) < 0.3  # took off through the relay
+    packets = _trace(result.directory, "packets")
+    kind = np.array(packets["kind"])
+    at_vehicle = (kind == "recv") & (np.array(packets["node"]) == 1)
+    at_gcs = (kind == "recv") & (np.array(packets["node"]) == 0)
+    assert at_vehicle.any() and set(np.array(packets["hops"])[at_vehicle].tolist()) == {2}
+    assert at_gcs.any() and set(np.array(packets["hops"])[at_gcs].tolist()) == {2}
+
+
+def test_the_same_ground_station_flies_over_ns3(tmp_path):
+    """network.backend: ns3 carries the same frames: ns-3's 802.11g delivers them, the vehicle takes off."""
+    port = free_udp_port()
+    data = _scenario(port, duration=16.0)
+    data["network"]["backend"] = "ns3"
+    data["groups"][1].update(count=1, layout={"type": "list", "points": [[30, 0, 0]]})
+    outcome = {}
+    runner = threading.Thread(target=lambda: outcome.setdefault("r", cosim.run(cosim.from_dict(data), out_dir=tmp_path / "run")))
+    runner.start()
+    link = MavlinkLink("127.0.0.1", port)
+    try:
+        vehicle = MavlinkVehicle(link, 1, ARDUPILOT)
+        take_off(vehicle, 3.0)
+        while runner.is_alive():
+            link.poll()
+            vehicle.tick(time.monotonic())
+            time.sleep(0.02)
+    finally:
+        runner.join()
+        link.close()
+    result = outcome["r"]
+    assert result.status == "ok", result.error
+    p = _trace(result.directory, "positions")
+    last = (np.array(p["t_ns"]) == max(p["t_ns"])) & (np.array(p["node"]) == 1)
+    assert abs(np.array(p["z"])[last][0] - 3.0) < 0.3
+    net = _trace(result.directory, "network")
+    delivered = np.array(net["kind"]) == "deliver"
+    assert np.count_nonzero(delivered & (np.array(net["dst"]) == 1)) > 5
+    assert np.count_nonzero(delivered & (np.array(net["dst"]) == 0)) > 50
