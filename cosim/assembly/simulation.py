@@ -120,14 +120,16 @@ def _mavlink_bridge(s: Scenario, mapper: Mapper) -> MavlinkBridge:
     from cosim.mavlink.bridge import MavlinkBridge  # pymavlink loads only for scenarios that use it
 
     try:
-        return MavlinkBridge(s.mavlink, _groups(s))
+        gcs = s.mavlink.ground_station
+        scripted = gcs is not None and next(g for g in s.groups if g.name == gcs.group).controller is not None
+        return MavlinkBridge(s.mavlink, _groups(s), scripted)
     except (OSError, ValueError) as exc:
         for path, e in s.mavlink.entries():
             if e.signing_key_env and str(e.signing_key_env) in str(exc):
                 raise mapper.error(f"{path}.signing_key_env", str(exc)) from None
         gcs = s.mavlink.ground_station
         ports = [(f"mavlink.serve[{k}].port", e.host, e.port) for k, e in enumerate(s.mavlink.serve)]
-        ports += [] if gcs is None else [("mavlink.ground_station.port", gcs.host, gcs.port)]
+        ports += [] if gcs is None else [("mavlink.ground_station.port", gcs.host, gcs.udp_port)]
         where = next((key for key, host, port in ports if isinstance(exc, OSError) and f"{host}:{port}" in str(exc)),
                      "mavlink")
         raise mapper.error(where, f"cannot open the MAVLink endpoint: {exc}") from None

@@ -37,16 +37,17 @@ from cosim.mavlink.serve.failsafe import GcsFailsafe
 from cosim.mavlink.serve.realtime import Pacer
 from cosim.mavlink.serve.vehicle_endpoint import SimVehicleEndpoint
 from cosim.mavlink.serve.vehicle_port import Transport, VehiclePort
-from cosim.mavlink.spec import MavlinkSpec
+from cosim.mavlink.spec import GroundStationSpec, MavlinkSpec
 from physics.robot import Robot
 
 log = logging.getLogger(__name__)
 
 
 class MavlinkBridge:
-    """Built from the scenario's `mavlink` section; `groups` maps a group name to (first node, count)."""
+    """Built from the scenario's `mavlink` section; `groups` maps a group name to (first node, count);
+    `scripted_gcs`: the ground-station robot's controller is the ground station (no outside one)."""
 
-    def __init__(self, spec: MavlinkSpec, groups: dict[str, tuple[int, int]]) -> None:
+    def __init__(self, spec: MavlinkSpec, groups: dict[str, tuple[int, int]], scripted_gcs: bool = False) -> None:
         self.spec = spec
         self.origin = GeoOrigin(*spec.origin)
         self.pacer = Pacer(spec.speed, late_after_s=spec.poll_every_ns / NS_PER_S)
@@ -55,10 +56,12 @@ class MavlinkBridge:
         # (node, personality, transport, sysid, failsafe) of each served vehicle
         self._serve_plan: list[tuple[int, Any, Transport, int, GcsFailsafe]] = []
         self.relays: dict[int, Controller] = {}  # the robots relaying MAVLink over the network (ground_station)
-        self.ground_station = self._ground_station(spec, groups)
+        gcs = spec.ground_station
+        self.gcs_node = None if gcs is None else groups[gcs.group][0]
+        self.ground_station = None if gcs is None or scripted_gcs else self._ground_station(gcs, spec, groups)
         for e in spec.serve:
             first, count = groups[e.group]
-            port = None if self.ground_station is not None else self._port(e.host, e.port, e.signing_key_env)
+            port = None if gcs is not None else self._port(e.host, e.port, e.signing_key_env)
             for k in range(count):
                 transport = port if port is not None else self._relay(first + k).transport
                 self._serve_plan.append((first + k, PERSONALITIES[e.personality], transport, e.first_sysid + k,
@@ -87,21 +90,17 @@ class MavlinkBridge:
         self.ports[(host, opened.port)] = opened
         return opened
 
-    def _ground_station(self, spec: MavlinkSpec, groups: dict[str, tuple[int, int]]) -> GroundStationRelay | None:
-        """The in-scenario ground station's relay (its UDP port open), if the scenario has one."""
-        gcs = spec.ground_station
-        if gcs is None:
-            return None
-        node = groups[gcs.group][0]
+    def _ground_station(self, gcs: GroundStationSpec, spec: MavlinkSpec,
+                        groups: dict[str, tuple[int, int]]) -> GroundStationRelay:
+        """The relay of an outside ground station through the ground-station robot (its UDP port open)."""
         sysids = {e.first_sysid + k: groups[e.group][0] + k for e in spec.serve for k in range(groups[e.group][1])}
-        relay = GroundStationRelay(gcs.host, gcs.port, sysids)
-        self.relays[node] = relay
+        relay = GroundStationRelay(gcs.host, gcs.udp_port, sysids)
+        self.relays[groups[gcs.group][0]] = relay
         return relay
 
     def _relay(self, node: int) -> VehicleRelay:
         """A served vehicle robot's relay to the ground station's robot."""
-        gcs_node = next(n for n, r in self.relays.items() if r is self.ground_station)
-        relay = VehicleRelay(gcs_node)
+        relay = VehicleRelay(self.gcs_node)
         self.relays[node] = relay
         return relay
 

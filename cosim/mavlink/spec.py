@@ -164,21 +164,28 @@ class SitlSpec:
 
 @dataclass(frozen=True)
 class GroundStationSpec:
-    """A ground station in the scenario: the one robot of `group` (it needs no controller) carries the
-    MAVLink of an outside ground station (QGroundControl, MAVProxy, MAVSDK, pymavlink) that connects to
-    UDP `host:port`, through the simulated network, to and from the served vehicles; their own ports
-    then carry nothing (cosim.mavlink.radio_link)."""
+    """A ground station in the scenario: the one robot of `group` talks MAVLink through the simulated
+    network to and from the served vehicles (their own ports then carry nothing). Without a controller
+    the robot relays an outside ground station (QGroundControl, MAVProxy, MAVSDK, pymavlink) that
+    connects to UDP `host:port` (cosim.mavlink.radio_link); with a GroundControl subclass as its
+    controller, that is the ground station, on the simulated clock (cosim.mavlink.ground_control)."""
 
     group: str
     """The group whose one robot is the ground station."""
-    port: int = 14550
-    """The UDP port an outside ground station connects to."""
+    port: int | None = None
+    """The UDP port an outside ground station connects to (null: 14550; refused when the group's controller is
+    the ground station)."""
     host: str = "127.0.0.1"
     """The address it listens on (127.0.0.1 unless asked otherwise)."""
 
     def __post_init__(self) -> None:
-        if not 1 <= self.port <= 0xFFFF:
+        if self.port is not None and not 1 <= self.port <= 0xFFFF:
             raise ValueError(f"port must be within 1..65535, got {self.port}")
+
+    @property
+    def udp_port(self) -> int:
+        """The port an outside ground station connects to."""
+        return 14550 if self.port is None else self.port
 
 
 @dataclass(frozen=True)

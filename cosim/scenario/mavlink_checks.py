@@ -4,6 +4,7 @@ once, a body the personality serves, system ids within one port's range and key,
 from __future__ import annotations
 
 from cosim.core.timeunits import format_ns
+from cosim.scenario.classes import import_class
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import GroupSpec, Scenario
 from physics.bodies.quadrotor import TICK_NS
@@ -86,6 +87,8 @@ def _check_ground_station(s: Scenario, m: Mapper, groups: dict[str, GroupSpec], 
         raise m.error(path, "the ground station talks through the simulated network: set network.backend (fast or ns3)")
     if not s.mavlink.serve:
         raise m.error(path, "a ground station needs vehicles to talk to: add mavlink.serve entries")
+    if g.controller is not None:
+        _check_scripted(g, gcs.port, path, m)
     sysids: dict[int, str] = {}
     for k, e in enumerate(s.mavlink.serve):
         served = groups.get(e.group)
@@ -112,3 +115,21 @@ def check_relay_group(s: Scenario, g: GroupSpec, path: str, m: Mapper) -> None:
         raise m.error(f"{path}.controller", "missing: the controller every robot of the group runs ({class: "
                                             "package.module:Class}); only the ground station's group and the served "
                                             "vehicles' with mavlink.ground_station may leave it out")
+
+
+def _check_scripted(g: GroupSpec, port: int | None, path: str, m: Mapper) -> None:
+    """A ground-station group that names a controller: it is the ground station (a GroundControl), so no
+    outside one connects."""
+    from cosim.mavlink.ground_control import GroundControl  # pymavlink loads only for scenarios that use it
+
+    try:
+        cls = import_class(g.controller.cls, m.source)
+    except Exception:  # reported with its key by the group's own checks
+        return
+    if not (isinstance(cls, type) and issubclass(cls, GroundControl)):
+        raise m.error(f"{path}.group", f"the ground station's robot runs {g.controller.cls!r}, which is not a "
+                                       "cosim.mavlink.ground_control:GroundControl: leave its controller out to relay an "
+                                       "outside ground station, or subclass GroundControl")
+    if port is not None:
+        raise m.error(f"{path}.port", "the group's controller is the ground station: no outside one connects, so "
+                                      "there is no port to open; leave it out")

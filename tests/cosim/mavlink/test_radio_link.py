@@ -16,6 +16,7 @@ from cosim.errors import ScenarioError
 from cosim.mavlink.client.adapter import MavlinkLink, MavlinkVehicle
 from cosim.mavlink.client.launch import take_off
 from cosim.mavlink.client.remote_robot import MavlinkRobot
+from cosim.mavlink.ground_control import GroundControl, VehicleView
 from cosim.mavlink.personality import ARDUPILOT
 from cosim.mavlink.radio_link import MSGID_RECORD
 from tests.conftest import free_udp_port
@@ -192,3 +193,52 @@ def test_the_same_ground_station_flies_over_ns3(tmp_path):
     delivered = np.array(net["kind"]) == "deliver"
     assert np.count_nonzero(delivered & (np.array(net["dst"]) == 1)) > 5
     assert np.count_nonzero(delivered & (np.array(net["dst"]) == 0)) > 50
+
+
+class FlyOne(GroundControl):
+    """A scripted ground station: take off at 2 s, fly to (40, 5, 4) at 8 s, record what came back."""
+
+    def setup(self) -> None:
+        super().setup()
+        self.after(2.0, lambda: self.takeoff(1, 4.0))
+        self.after(8.0, lambda: self.goto(1, 40.0, 5.0, 4.0))
+
+    def on_mavlink(self, vehicle: VehicleView, msg) -> None:
+        if msg.get_type() == "COMMAND_ACK":
+            self.record(f"ack_{msg.command}", msg.result)
+
+
+def _scripted(duration: float = 20.0) -> dict:
+    data = _scenario(0, duration)
+    data["mavlink"].update(speed=1000.0, ground_station={"group": "gcs"})
+    data["groups"][0]["controller"] = {"class": "tests.cosim.mavlink.test_radio_link:FlyOne"}
+    data["groups"][1].update(count=1, layout={"type": "list", "points": [[30, 0, 0]]})
+    return data
+
+
+def test_a_ground_station_written_as_a_controller_flies_and_repeats_bit_for_bit(tmp_path):
+    first = cosim.run(cosim.from_dict(_scripted()), out_dir=tmp_path / "a")
+    again = cosim.run(cosim.from_dict(_scripted()), out_dir=tmp_path / "b")
+    assert first.status == "ok" and again.status == "ok", (first.error, again.error)
+    assert first.metrics["trace_sha256"] == again.metrics["trace_sha256"]
+    p = _trace(first.directory, "positions")
+    last = (np.array(p["t_ns"]) == max(p["t_ns"])) & (np.array(p["node"]) == 1)
+    xyz = np.array([np.array(p[k])[last][0] for k in "xyz"])
+    assert np.linalg.norm(xyz - [40.0, 5.0, 4.0]) < 0.5
+    rec = _trace(first.directory, "records")
+    acks = {name: value for name, value in zip(rec["name"], rec["value"]) if name.startswith("ack_")}
+    assert acks == {"ack_176": 0.0, "ack_400": 0.0, "ack_22": 0.0}  # mode, arm, take-off: MAV_RESULT_ACCEPTED
+    assert "ground_station" not in first.metrics["mavlink"]  # no outside port was opened
+
+
+@pytest.mark.parametrize("change, key, message", [
+    (lambda d: d["mavlink"]["ground_station"].update(port=14650), "mavlink.ground_station.port", "leave it out"),
+    (lambda d: d["groups"][0].update(controller={"class": "controllers:Controller"}), "mavlink.ground_station.group",
+     "not a cosim.mavlink.ground_control:GroundControl"),
+])
+def test_a_scripted_ground_station_is_refused_what_it_cannot_do(change, key, message):
+    data = _scripted()
+    change(data)
+    with pytest.raises(ScenarioError) as err:
+        cosim.from_dict(data)
+    assert err.value.path == key and message in str(err.value)

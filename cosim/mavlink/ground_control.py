@@ -1,0 +1,169 @@
+"""A ground station written as the controller of the ground-station robot (`mavlink.ground_station`
+whose group names a GroundControl subclass): MAVLink to the served vehicles through the simulated
+network, on the simulated clock, so the whole run repeats bit for bit from its seed.
+
+Subclass it and fly from `setup`, `step`, timers or `on_mavlink`; every call sends one frame now (no
+retries: a frame the network loses is lost, as on a real link; `acked` says what came back):
+
+    class Survey(GroundControl):
+        def setup(self):
+            super().setup()
+            self.after(2.0, lambda: self.takeoff(1, 5.0))
+            self.after(12.0, lambda: self.goto(1, 40.0, 10.0, 5.0))
+
+Vehicles are known from their heartbeats (system id, robot, autopilot); positions are arena
+coordinates (x east, y north, z up, m), as the served vehicles' local frame is the arena's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from pymavlink.dialects.v20 import common as mav
+
+from controllers import Controller, Message
+from cosim.mavlink.datagrams import Codec
+from cosim.mavlink.frames import enu_to_ned, heading_to_yaw, ned_to_enu
+from cosim.mavlink.personality import ARDUPILOT, ARDUPILOT_ROVER, PX4, Personality
+from cosim.mavlink.radio_link import MSGID_RECORD
+
+GCS_SYSID = 255
+GCS_COMPONENT = 190
+POSITION_ONLY = 0b0000_1101_1111_1000
+"""SET_POSITION_TARGET's type mask for a position and a yaw (velocity, acceleration, yaw rate ignored)."""
+POSITION_NO_YAW = POSITION_ONLY | 0b0000_0100_0000_0000
+
+
+@dataclass
+class VehicleView:
+    """What the ground station knows of one vehicle: its system id, robot, autopilot, the latest message
+    of each type, and the result of each command acknowledged (MAV_RESULT by command id)."""
+
+    sysid: int
+    node: int
+    personality: Personality
+    latest: dict[str, Any] = field(default_factory=dict)
+    acks: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def armed(self) -> bool:
+        """Whether its last heartbeat says armed."""
+        hb = self.latest.get("HEARTBEAT")
+        return hb is not None and bool(hb.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED)
+
+    @property
+    def mode(self) -> str | None:
+        """Its flight mode by name, from its last heartbeat (None before one, or for a mode we do not name)."""
+        hb = self.latest.get("HEARTBEAT")
+        return None if hb is None else self.personality.mode_name(hb.custom_mode)
+
+    @property
+    def position(self) -> tuple[float, float, float] | None:
+        """Where it last said it was (arena frame, m), or None before any LOCAL_POSITION_NED."""
+        p = self.latest.get("LOCAL_POSITION_NED")
+        return None if p is None else ned_to_enu(p.x, p.y, p.z)
+
+
+class GroundControl(Controller):
+    """The ground-station robot's controller: vehicles heard, heartbeats sent every second (their
+    ground-station failsafe sees a station), commands and setpoints sent through the network."""
+
+    def __init__(self, params: Any = None) -> None:
+        super().__init__(params)
+        self.codec = Codec(GCS_SYSID, GCS_COMPONENT, None)
+        self.vehicles: dict[int, VehicleView] = {}
+
+    def setup(self) -> None:
+        """Start the 1 Hz heartbeat (a subclass that overrides setup calls this first)."""
+        self.every(1.0, self._heartbeat)
+
+    def on_mavlink(self, vehicle: VehicleView, msg: Any) -> None:
+        """Called with each message a vehicle's frame delivered here carries, after `vehicle` took it in."""
+
+    # -- what arrives --------------------------------------------------------------------------------
+    def on_message(self, msg: Message) -> None:
+        for m in self.codec.parse(msg.payload):
+            sysid = m.get_srcSystem()
+            vehicle = self.vehicles.get(sysid)
+            if vehicle is None:
+                if m.get_type() != "HEARTBEAT":
+                    continue
+                vehicle = VehicleView(sysid, msg.src, _personality(m))
+                self.vehicles[sysid] = vehicle
+            vehicle.latest[m.get_type()] = m
+            if m.get_type() == "COMMAND_ACK":
+                vehicle.acks[m.command] = m.result
+            self.on_mavlink(vehicle, m)
+
+    def acked(self, sysid: int, command: int) -> int | None:
+        """The MAV_RESULT vehicle `sysid` answered `command` with (None: no answer came)."""
+        vehicle = self.vehicles.get(sysid)
+        return None if vehicle is None else vehicle.acks.get(command)
+
+    # -- what it sends -------------------------------------------------------------------------------
+    def send_to(self, sysid: int, msg: Any) -> None:
+        """One MAVLink message to vehicle `sysid` (known from its heartbeat), into the network now."""
+        vehicle = self.vehicles.get(sysid)
+        if vehicle is None:
+            raise ValueError(f"no vehicle with system id {sysid} has been heard yet (known: {sorted(self.vehicles)})")
+        self.record(MSGID_RECORD, msg.get_msgId())
+        self.net.send(vehicle.node, self.codec.pack(msg))
+
+    def command(self, sysid: int, command: int, *params: float) -> None:
+        """COMMAND_LONG `command` with up to seven parameters (the rest 0)."""
+        p = [float(x) for x in params] + [0.0] * (7 - len(params))
+        self._vehicle(sysid).acks.pop(command, None)
+        self.send_to(sysid, mav.MAVLink_command_long_message(sysid, 1, command, 0, *p))
+
+    def set_mode(self, sysid: int, name: str) -> None:
+        """Switch vehicle `sysid` to flight mode `name` (its autopilot's, e.g. guided, offboard, land)."""
+        modes = self._vehicle(sysid).personality.modes
+        if name not in modes:
+            raise ValueError(f"vehicle {sysid} has no mode {name!r}; its modes: {', '.join(modes)}")
+        self.command(sysid, mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, modes[name])
+
+    def arm(self, sysid: int, arm: bool = True) -> None:
+        """Arm (or disarm) vehicle `sysid`."""
+        self.command(sysid, mav.MAV_CMD_COMPONENT_ARM_DISARM, 1.0 if arm else 0.0)
+
+    def takeoff(self, sysid: int, altitude_m: float) -> None:
+        """Guided mode (ArduPilot), arm, and take off to `altitude_m` above home: three frames now."""
+        if "guided" in self._vehicle(sysid).personality.modes:
+            self.set_mode(sysid, "guided")
+        self.arm(sysid)
+        self.command(sysid, mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, altitude_m)
+
+    def goto(self, sysid: int, x: float, y: float, z: float, heading: float | None = None) -> None:
+        """Fly vehicle `sysid` to arena position (x, y, z) (m), facing `heading` (rad from east) if given."""
+        n, e, d = enu_to_ned(x, y, z)
+        mask = POSITION_NO_YAW if heading is None else POSITION_ONLY
+        yaw = 0.0 if heading is None else heading_to_yaw(heading)
+        self.send_to(sysid, mav.MAVLink_set_position_target_local_ned_message(
+            self._ms(), sysid, 1, mav.MAV_FRAME_LOCAL_NED, mask, n, e, d, 0, 0, 0, 0, 0, 0, yaw, 0))
+
+    def land(self, sysid: int) -> None:
+        """Land vehicle `sysid` where it is."""
+        self.command(sysid, mav.MAV_CMD_NAV_LAND, 0, 0, 0, math.nan, math.nan, math.nan, 0)
+
+    def _vehicle(self, sysid: int) -> VehicleView:
+        vehicle = self.vehicles.get(sysid)
+        if vehicle is None:
+            raise ValueError(f"no vehicle with system id {sysid} has been heard yet (known: {sorted(self.vehicles)})")
+        return vehicle
+
+    def _heartbeat(self) -> None:
+        hb = mav.MAVLink_heartbeat_message(mav.MAV_TYPE_GCS, mav.MAV_AUTOPILOT_INVALID, 0, 0, mav.MAV_STATE_ACTIVE, 3)
+        for sysid in sorted(self.vehicles):
+            self.send_to(sysid, hb)
+
+    def _ms(self) -> int:
+        return int(self.now * 1000) & 0xFFFFFFFF
+
+
+def _personality(heartbeat: Any) -> Personality:
+    """The autopilot a vehicle's heartbeat names (PX4, or ArduPilot's copter or rover)."""
+    if heartbeat.autopilot == mav.MAV_AUTOPILOT_PX4:
+        return PX4
+    return ARDUPILOT_ROVER if heartbeat.type == mav.MAV_TYPE_GROUND_ROVER else ARDUPILOT
