@@ -13,14 +13,13 @@ network row of its transmission; lost frames are the network's drop rows.
 from __future__ import annotations
 
 import logging
-import socket
 from typing import Any
 
 from controllers import Controller, Message
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.ratelog import RateLimitedLog
 from cosim.mavlink.serve.peers import IDLE_S, MAX_PEERS, STALE_S, Peers
-from cosim.mavlink.serve.vehicle_port import EndpointStats, Served
+from cosim.mavlink.serve.vehicle_port import EndpointStats, Served, bound_socket
 
 log = logging.getLogger(__name__)
 
@@ -35,13 +34,7 @@ class GroundStationRelay(Controller):
 
     def __init__(self, host: str, port: int, vehicles: dict[int, int]) -> None:
         super().__init__()
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
-            self.sock.bind((host, port))
-        except OSError as exc:
-            self.sock.close()
-            raise OSError(exc.errno, f"cannot bind UDP {host}:{port}: {exc.strerror}") from None
-        self.sock.setblocking(False)
+        self.sock = bound_socket(host, port)
         self.port = self.sock.getsockname()[1]
         self.vehicles = dict(vehicles)
         self.peer_set = Peers(MAX_PEERS, IDLE_S, STALE_S)

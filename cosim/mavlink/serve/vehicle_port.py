@@ -15,6 +15,18 @@ from cosim.mavlink.serve.peers import IDLE_S, MAX_PEERS, STALE_S, Peers
 log = logging.getLogger(__name__)
 
 
+def bound_socket(host: str, port: int) -> socket.socket:
+    """A non-blocking UDP socket bound to host:port (0: a free port); OSError naming the address if taken."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise OSError(exc.errno, f"cannot bind UDP {host}:{port}: {exc.strerror}") from None
+    sock.setblocking(False)
+    return sock
+
+
 class Served(Protocol):
     """What the port needs of a vehicle it serves (cosim.mavlink.serve.vehicle_endpoint's): its system
     id, and at each instant a start, the messages addressed to it, and an end."""
@@ -66,13 +78,7 @@ class VehiclePort:
 
     def __init__(self, port: int, host: str = "127.0.0.1", signing_key: bytes | str | None = None,
                  max_peers: int = MAX_PEERS, peer_idle_s: float = IDLE_S) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
-            self.sock.bind((host, port))
-        except OSError as exc:
-            self.sock.close()
-            raise OSError(exc.errno, f"cannot bind UDP {host}:{port}: {exc.strerror}") from None
-        self.sock.setblocking(False)
+        self.sock = bound_socket(host, port)
         self.port = self.sock.getsockname()[1]
         self.vehicles: list[Served] = []
         self.peer_set = Peers(max_peers, peer_idle_s, min(STALE_S, peer_idle_s))

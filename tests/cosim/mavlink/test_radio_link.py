@@ -42,32 +42,45 @@ def _scenario(gcs_port: int, duration: float = 24.0) -> dict:
     }
 
 
+def _take_off(link) -> MavlinkVehicle:
+    vehicle = MavlinkVehicle(link, 1, ARDUPILOT)
+    take_off(vehicle, 3.0)
+    return vehicle
+
+
 def _trace(directory, name):
     return pq.read_table(directory / "trace" / f"{name}.parquet").to_pydict()
 
 
-def test_a_ground_station_flies_a_vehicle_through_the_simulated_radio(tmp_path):
-    port = free_udp_port()
+def _run_with(data: dict, out, fly) -> tuple:
+    """Run `data` in a thread while pymavlink, as an outside ground station on its port, calls
+    `fly(link)` (it returns the vehicles it made) and then keeps their links serviced to the end."""
     outcome = {}
-    runner = threading.Thread(target=lambda: outcome.setdefault("r", cosim.run(cosim.from_dict(_scenario(port)),
-                                                                                out_dir=tmp_path / "run")))
+    runner = threading.Thread(target=lambda: outcome.setdefault("r", cosim.run(cosim.from_dict(data), out_dir=out)))
     runner.start()
-    link = MavlinkLink("127.0.0.1", port)
+    link = MavlinkLink("127.0.0.1", data["mavlink"]["ground_station"]["port"])
     try:
-        near = MavlinkVehicle(link, 1, ARDUPILOT)
-        far = MavlinkVehicle(link, 2, ARDUPILOT)
-        take_off(near, 3.0)
-        MavlinkRobot(near).fly("position", 40.0, 5.0, 4.0, 0.0)
+        vehicles = fly(link)
         while runner.is_alive():
             link.poll()
             now = time.monotonic()
-            near.tick(now)
-            far.tick(now)
+            for v in vehicles:
+                v.tick(now)
             time.sleep(0.02)
     finally:
         runner.join()
         link.close()
-    result = outcome["r"]
+    return outcome["r"], vehicles
+
+
+def test_a_ground_station_flies_a_vehicle_through_the_simulated_radio(tmp_path):
+    def fly(link):
+        near = MavlinkVehicle(link, 1, ARDUPILOT)
+        take_off(near, 3.0)
+        MavlinkRobot(near).fly("position", 40.0, 5.0, 4.0, 0.0)
+        return [near, MavlinkVehicle(link, 2, ARDUPILOT)]
+
+    result, (near, far) = _run_with(_scenario(free_udp_port()), tmp_path / "run", fly)
     assert result.status == "ok", result.error
     p = _trace(result.directory, "positions")
     last = np.array(p["t_ns"]) == max(p["t_ns"])
@@ -130,28 +143,13 @@ def test_a_taken_ground_station_port_is_refused_naming_the_key(tmp_path):
 def test_mavlink_goes_two_hops_through_a_relay_robot_with_routing(tmp_path):
     """The vehicle is beyond the ground station's reach but within a relay robot's: with AntHocNet the
     frames go through it (two hops each way), and the vehicle flies."""
-    port = free_udp_port()
-    data = _scenario(port, duration=20.0)
+    data = _scenario(free_udp_port(), duration=20.0)
     data["network"] = {"backend": "fast", "routing": {"protocol": "anthocnet"},
                        "radio": {"standard": "802.11g", "pathloss": {"model": "unit_disk", "range_m": 50.0}}}
     data["groups"][1].update(count=1, layout={"type": "list", "points": [[80, 0, 0]]})
     data["groups"].append({"name": "relay", "count": 1, "robot": {"model": "point", "radius": 0.2},
                            "layout": {"type": "list", "points": [[40, 0, 1]]}, "controller": {"class": "controllers:Controller"}})
-    outcome = {}
-    runner = threading.Thread(target=lambda: outcome.setdefault("r", cosim.run(cosim.from_dict(data), out_dir=tmp_path / "run")))
-    runner.start()
-    link = MavlinkLink("127.0.0.1", port)
-    try:
-        vehicle = MavlinkVehicle(link, 1, ARDUPILOT)
-        take_off(vehicle, 3.0)
-        while runner.is_alive():
-            link.poll()
-            vehicle.tick(time.monotonic())
-            time.sleep(0.02)
-    finally:
-        runner.join()
-        link.close()
-    result = outcome["r"]
+    result, _ = _run_with(data, tmp_path / "run", lambda link: [_take_off(link)])
     assert result.status == "ok", result.error
     p = _trace(result.directory, "positions")
     last = (np.array(p["t_ns"]) == max(p["t_ns"])) & (np.array(p["node"]) == 1)
@@ -166,25 +164,10 @@ def test_mavlink_goes_two_hops_through_a_relay_robot_with_routing(tmp_path):
 
 def test_the_same_ground_station_flies_over_ns3(tmp_path):
     """network.backend: ns3 carries the same frames: ns-3's 802.11g delivers them, the vehicle takes off."""
-    port = free_udp_port()
-    data = _scenario(port, duration=16.0)
+    data = _scenario(free_udp_port(), duration=16.0)
     data["network"]["backend"] = "ns3"
     data["groups"][1].update(count=1, layout={"type": "list", "points": [[30, 0, 0]]})
-    outcome = {}
-    runner = threading.Thread(target=lambda: outcome.setdefault("r", cosim.run(cosim.from_dict(data), out_dir=tmp_path / "run")))
-    runner.start()
-    link = MavlinkLink("127.0.0.1", port)
-    try:
-        vehicle = MavlinkVehicle(link, 1, ARDUPILOT)
-        take_off(vehicle, 3.0)
-        while runner.is_alive():
-            link.poll()
-            vehicle.tick(time.monotonic())
-            time.sleep(0.02)
-    finally:
-        runner.join()
-        link.close()
-    result = outcome["r"]
+    result, _ = _run_with(data, tmp_path / "run", lambda link: [_take_off(link)])
     assert result.status == "ok", result.error
     p = _trace(result.directory, "positions")
     last = (np.array(p["t_ns"]) == max(p["t_ns"])) & (np.array(p["node"]) == 1)
