@@ -215,9 +215,9 @@ class MavlinkBridge:
             mav_stats["ground_station"] = {"port": gcs.port, "frames_into_network": gcs.sent_frames,
                                            "frames_delivered": gcs.delivered_frames, "handled": gcs.stats.handled,
                                            "foreign": gcs.stats.foreign, "malformed": gcs.stats.malformed}
-            for node, relay in self.relays.items():
-                if isinstance(relay, VehicleRelay):
-                    mav_stats[f"served{node}"].update(frames_sent=relay.frames_out, frames_received=relay.frames_in)
+        for node, relay in self.relays.items():
+            if isinstance(relay, VehicleRelay):
+                mav_stats[f"served{node}"].update(frames_sent=relay.frames_out, frames_received=relay.frames_in)
         for ghost in self.ghosts.values():
             mission = ghost.vehicle.mission
             mav_stats[f"ghost{ghost.node}"] = {"stale_events": ghost.stale_events, "failsafe": ghost.vehicle.failsafe,

@@ -212,6 +212,7 @@ def test_a_ground_station_written_as_a_controller_flies_and_repeats_bit_for_bit(
     acks = {name: value for name, value in zip(rec["name"], rec["value"]) if name.startswith("ack_")}
     assert acks == {"ack_176": 0.0, "ack_400": 0.0, "ack_22": 0.0}  # mode, arm, take-off: MAV_RESULT_ACCEPTED
     assert "ground_station" not in first.metrics["mavlink"]  # no outside port was opened
+    assert first.metrics["mavlink"]["served1"]["frames_received"] >= 4  # heartbeats, mode, arm, take-off, goto
 
 
 @pytest.mark.parametrize("change, key, message", [
