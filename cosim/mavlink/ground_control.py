@@ -162,6 +162,41 @@ class GroundControl(Controller):
         return int(self.now * 1000) & 0xFFFFFFFF
 
 
+class LinkProbe(GroundControl):
+    """A ground station that measures its links: every `period` a TIMESYNC to each vehicle heard (a
+    record `ping.<sysid>` of 1 each), and for each answer the round trip (a record `rtt_ms.<sysid>`, in
+    ms); what never comes back is lost."""
+
+    @dataclass(frozen=True)
+    class Params:
+        period: float = 0.5
+        """Seconds between probes of each vehicle (a TIMESYNC, which served vehicles answer)."""
+
+    def __init__(self, params: Any = None) -> None:
+        super().__init__(params)
+        if not self.params.period > 0:
+            raise ValueError(f"period must be > 0 s, got {self.params.period}")
+        self.sent: dict[tuple[int, int], float] = {}
+        self.seq = 0
+
+    def setup(self) -> None:
+        super().setup()
+        self.every(self.params.period, self._probe)
+
+    def _probe(self) -> None:
+        for sysid in sorted(self.vehicles):
+            self.seq += 1
+            self.sent[(sysid, self.seq)] = self.now
+            self.record(f"ping.{sysid}", 1.0)
+            self.send_to(sysid, mav.MAVLink_timesync_message(0, self.seq))
+
+    def on_mavlink(self, vehicle: VehicleView, msg: Any) -> None:
+        if msg.get_type() == "TIMESYNC" and msg.tc1 != 0:
+            start = self.sent.pop((vehicle.sysid, msg.ts1), None)
+            if start is not None:
+                self.record(f"rtt_ms.{vehicle.sysid}", (self.now - start) * 1e3)
+
+
 def _personality(heartbeat: Any) -> Personality:
     """The autopilot a vehicle's heartbeat names (PX4, or ArduPilot's copter or rover)."""
     if heartbeat.autopilot == mav.MAV_AUTOPILOT_PX4:
