@@ -31,7 +31,7 @@ from cosim.mavlink.datagrams import key_from_env
 from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
 from cosim.mavlink.ghosts import Ghost, GhostRobot
 from cosim.mavlink.personality import PERSONALITIES
-from cosim.mavlink.radio_link import GroundStationRelay, VehicleRelay
+from cosim.mavlink.radio_link import BothWays, GroundStationRelay, VehicleRelay
 from cosim.mavlink.serve.bodies import QuadBody, RoverBody
 from cosim.mavlink.serve.failsafe import GcsFailsafe
 from cosim.mavlink.serve.realtime import Pacer
@@ -61,9 +61,12 @@ class MavlinkBridge:
         self.ground_station = None if gcs is None or scripted_gcs else self._ground_station(gcs, spec, groups)
         for e in spec.serve:
             first, count = groups[e.group]
-            port = None if gcs is not None else self._port(e.host, e.port, e.signing_key_env)
+            port = None if gcs is not None and not e.direct else self._port(e.host, e.port, e.signing_key_env)
             for k in range(count):
-                transport = port if port is not None else self._relay(first + k).transport
+                transport: Transport = port
+                if gcs is not None:
+                    radio = self._relay(first + k).transport
+                    transport = radio if port is None else BothWays(radio, port)
                 self._serve_plan.append((first + k, PERSONALITIES[e.personality], transport, e.first_sysid + k,
                                          e.failsafe()))
         self.links: list[MavlinkLink] = []

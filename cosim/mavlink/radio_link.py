@@ -19,7 +19,7 @@ from controllers import Controller, Message
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.ratelog import RateLimitedLog
 from cosim.mavlink.serve.peers import IDLE_S, MAX_PEERS, STALE_S, Peers
-from cosim.mavlink.serve.vehicle_port import EndpointStats, Served, bound_socket
+from cosim.mavlink.serve.vehicle_port import EndpointStats, Served, VehiclePort, bound_socket
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +138,38 @@ class RadioTransport:
 
     def close(self) -> None:
         """Nothing to release: the network carries the frames."""
+
+
+class BothWays:
+    """A served vehicle reached through the simulated network and on its own UDP port too
+    (`mavlink.serve[].direct`): what it sends goes out on both; what either brings is handled."""
+
+    signing_key = None
+
+    def __init__(self, radio: RadioTransport, udp: VehiclePort) -> None:
+        self.radio = radio
+        self.udp = udp
+        self.port = udp.port
+        self.stats = udp.stats
+
+    @property
+    def peers(self) -> list[tuple[str, int]]:
+        return self.radio.peers + self.udp.peers
+
+    def add(self, vehicle: Served) -> None:
+        self.radio.add(vehicle)
+        self.udp.add(vehicle)
+
+    def send(self, buf: bytes) -> None:
+        self.radio.send(buf)
+        self.udp.send(buf)
+
+    def poll(self, now: float) -> None:
+        """Read the UDP port (the bridge polls the radio side with the other relays)."""
+        self.udp.poll(now)
+
+    def close(self) -> None:
+        """Nothing of its own: the bridge closes the port."""
 
 
 class VehicleRelay(Controller):

@@ -53,6 +53,9 @@ class ServeSpec:
     """How long an armed vehicle waits without a ground-station heartbeat before its failsafe."""
     gcs_failsafe: FailsafeAction = "return"
     """What it then does: `return` (home, then land), `land`, `hold` or `off`."""
+    direct: bool = False
+    """With `mavlink.ground_station`: also serve the vehicles on `port` (UDP, beside the simulated network;
+    what they send goes out on both). Without a ground station the port is always served, and this is refused."""
 
     def __post_init__(self) -> None:
         _check_endpoint(self.port, self.first_sysid, self.signing_key_env)

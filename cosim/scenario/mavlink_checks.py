@@ -57,6 +57,9 @@ def check_mavlink(s: Scenario, m: Mapper) -> None:
         if e.first_sysid + g.count - 1 > 255:
             raise m.error(f"{path}.first_sysid", f"{g.count} vehicles from system id {e.first_sysid} pass 255")
         if path.startswith("mavlink.serve"):
+            if e.direct and s.mavlink.ground_station is None:
+                raise m.error(f"{path}.direct", "direct serves the port beside a ground station's radio link; without "
+                                                "mavlink.ground_station the port is served anyway: leave it out")
             want = _SERVABLE[e.personality]
             if g.robot.model != want:
                 raise m.error(f"{path}.personality", f"the {e.personality} personality serves robot.model: {want}; "

@@ -226,3 +226,38 @@ def test_a_scripted_ground_station_is_refused_what_it_cannot_do(change, key, mes
     with pytest.raises(ScenarioError) as err:
         cosim.from_dict(data)
     assert err.value.path == key and message in str(err.value)
+
+
+def test_direct_serves_the_vehicles_port_beside_the_radio(tmp_path):
+    """With `direct: true` a second ground station on the vehicle's own port hears it too."""
+    vehicle_port = free_udp_port()
+    data = _scenario(free_udp_port(), duration=8.0)
+    data["mavlink"]["serve"][0].update(port=vehicle_port, direct=True)
+    data["groups"][1].update(count=1, layout={"type": "list", "points": [[30, 0, 0]]})
+    side = MavlinkLink("127.0.0.1", vehicle_port)
+    try:
+        side_view = MavlinkVehicle(side, 1, ARDUPILOT)
+
+        def fly(link):
+            through_radio = MavlinkVehicle(link, 1, ARDUPILOT)
+            take_off(through_radio, 2.0)
+            return [through_radio, side_view]  # the side station's heartbeats make it the port's peer
+
+        result, (radio_view, _) = _run_with(data, tmp_path / "run", fly)
+        side.poll()  # what the vehicle sent to its own port waits in the socket
+    finally:
+        side.close()
+    assert result.status == "ok", result.error
+    assert "HEARTBEAT" in radio_view.latest and "HEARTBEAT" in side_view.latest
+    assert side_view.latest["HEARTBEAT"].base_mode & 128  # the side station saw it armed (through the radio's command)
+
+
+def test_direct_without_a_ground_station_is_refused():
+    data = _scenario(14650)
+    data["mavlink"].pop("ground_station")
+    data["mavlink"]["serve"][0]["direct"] = True
+    for g in data["groups"]:
+        g["controller"] = {"class": "controllers:Controller"}
+    with pytest.raises(ScenarioError) as err:
+        cosim.from_dict(data)
+    assert err.value.path == "mavlink.serve[0].direct" and "leave it out" in str(err.value)
