@@ -57,15 +57,19 @@ class GroundStationRelay(Controller):
             if self.codec.stats.malformed > malformed:
                 self._bad_log.warn(now, "ground station udp %d: dropped a malformed datagram from %s:%d", self.port,
                                    *addr[:2])
-            if msgs:
-                self.peer_set.heard(addr, now)
+            if msgs and not self.peer_set.heard(addr, now):  # every peer slot taken: dropped, as a served port does
+                self.stats.crowded += 1
+                continue
             for msg in msgs:
                 self._into_network(msg)
         self.peer_set.expire(now)
 
     def _into_network(self, msg: Any) -> None:
         target = getattr(msg, "target_system", 0)
-        nodes = list(self.vehicles.values()) if target == 0 else [self.vehicles[target]] if target in self.vehicles else []
+        if target == 0:
+            nodes = list(self.vehicles.values())
+        else:
+            nodes = [self.vehicles[target]] if target in self.vehicles else []
         if not nodes:
             self.stats.foreign += 1
             return
