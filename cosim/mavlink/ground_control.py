@@ -2,8 +2,10 @@
 whose group names a GroundControl subclass): MAVLink to the served vehicles through the simulated
 network, on the simulated clock, so the whole run repeats bit for bit from its seed.
 
-Subclass it and fly from `setup`, `step`, timers or `on_mavlink`; every call sends one frame now (no
-retries: a frame the network loses is lost, as on a real link; `acked` says what came back):
+Subclass it and fly from `setup`, `step`, timers or `on_mavlink`. Commands go to each vehicle one at
+a time, as MAVSDK sends its actions: each is sent again every `COMMAND_TIMEOUT_S` until the vehicle
+acknowledges it (at most `COMMAND_RETRIES` more times), and the next goes once it is answered or given
+up; `acked` says what came back. Setpoints (`goto`) and `send_to` go at once, once:
 
     class Survey(GroundControl):
         def setup(self):
@@ -18,6 +20,7 @@ coordinates (x east, y north, z up, m), as the served vehicles' local frame is t
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +37,10 @@ GCS_COMPONENT = 190
 POSITION_ONLY = 0b0000_1101_1111_1000
 """SET_POSITION_TARGET's type mask for a position and a yaw (velocity, acceleration, yaw rate ignored)."""
 POSITION_NO_YAW = POSITION_ONLY | 0b0000_0100_0000_0000
+COMMAND_TIMEOUT_S = 0.5
+COMMAND_RETRIES = 3
+"""A command unanswered for COMMAND_TIMEOUT_S is sent again, at most COMMAND_RETRIES times (MAVSDK's
+defaults), then given up (its result stays None)."""
 
 
 @dataclass
@@ -46,6 +53,9 @@ class VehicleView:
     personality: Personality
     latest: dict[str, Any] = field(default_factory=dict)
     acks: dict[int, int] = field(default_factory=dict)
+    commands: deque[tuple[int, tuple[float, ...]]] = field(default_factory=deque)
+    """Commands waiting their turn; the first is in flight while `sends` > 0."""
+    sends: int = 0
 
     @property
     def armed(self) -> bool:
@@ -95,6 +105,8 @@ class GroundControl(Controller):
             vehicle.latest[m.get_type()] = m
             if m.get_type() == "COMMAND_ACK":
                 vehicle.acks[m.command] = m.result
+                if vehicle.commands and vehicle.commands[0][0] == m.command and vehicle.sends:
+                    self._next_command(vehicle)
             self.on_mavlink(vehicle, m)
 
     def acked(self, sysid: int, command: int) -> int | None:
@@ -112,10 +124,38 @@ class GroundControl(Controller):
         self.net.send(vehicle.node, self.codec.pack(msg))
 
     def command(self, sysid: int, command: int, *params: float) -> None:
-        """COMMAND_LONG `command` with up to seven parameters (the rest 0)."""
-        p = [float(x) for x in params] + [0.0] * (7 - len(params))
-        self._vehicle(sysid).acks.pop(command, None)
-        self.send_to(sysid, mav.MAVLink_command_long_message(sysid, 1, command, 0, *p))
+        """COMMAND_LONG `command` with up to seven parameters (the rest 0), after the vehicle's earlier
+        commands; sent again until acknowledged (COMMAND_RETRIES at most)."""
+        vehicle = self._vehicle(sysid)
+        vehicle.commands.append((command, tuple(float(x) for x in params) + (0.0,) * (7 - len(params))))
+        if len(vehicle.commands) == 1:
+            vehicle.acks.pop(command, None)
+            self._send_command(vehicle)
+
+    def _send_command(self, vehicle: VehicleView) -> None:
+        """The first waiting command, sent (again: its confirmation counts the sends) and timed."""
+        command, params = vehicle.commands[0]
+        self.send_to(vehicle.sysid, mav.MAVLink_command_long_message(vehicle.sysid, 1, command, vehicle.sends, *params))
+        vehicle.sends += 1
+        sent = vehicle.sends
+        self.after(COMMAND_TIMEOUT_S, lambda: self._unanswered(vehicle, command, sent))
+
+    def _unanswered(self, vehicle: VehicleView, command: int, sent: int) -> None:
+        if not vehicle.commands or vehicle.commands[0][0] != command or vehicle.sends != sent:
+            return  # answered meanwhile
+        if sent > COMMAND_RETRIES:
+            self.record(f"command_given_up.{vehicle.sysid}", command)
+            self._next_command(vehicle)
+        else:
+            self._send_command(vehicle)
+
+    def _next_command(self, vehicle: VehicleView) -> None:
+        """The command in flight is done (answered or given up): the next one goes."""
+        vehicle.commands.popleft()
+        vehicle.sends = 0
+        if vehicle.commands:
+            vehicle.acks.pop(vehicle.commands[0][0], None)
+            self._send_command(vehicle)
 
     def set_mode(self, sysid: int, name: str) -> None:
         """Switch vehicle `sysid` to flight mode `name` (its autopilot's, e.g. guided, offboard, land)."""
@@ -129,7 +169,7 @@ class GroundControl(Controller):
         self.command(sysid, mav.MAV_CMD_COMPONENT_ARM_DISARM, 1.0 if arm else 0.0)
 
     def takeoff(self, sysid: int, altitude_m: float) -> None:
-        """Guided mode (ArduPilot), arm, and take off to `altitude_m` above home: three frames now."""
+        """Guided mode (ArduPilot), arm, and take off to `altitude_m` above home: three commands in turn."""
         if "guided" in self._vehicle(sysid).personality.modes:
             self.set_mode(sysid, "guided")
         self.arm(sysid)

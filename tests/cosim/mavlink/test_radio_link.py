@@ -261,3 +261,21 @@ def test_direct_without_a_ground_station_is_refused():
     with pytest.raises(ScenarioError) as err:
         cosim.from_dict(data)
     assert err.value.path == "mavlink.serve[0].direct" and "leave it out" in str(err.value)
+
+
+def test_a_scripted_ground_station_sends_a_lost_command_again_and_in_turn(tmp_path):
+    """On a link that loses most frames (each reception lost with probability 0.9, the MAC's retries
+    included), the take-off's commands are sent again until acknowledged, one after the other: the
+    vehicle is flown all the same, and the trace shows more COMMAND_LONGs than commands."""
+    data = _scripted(duration=30.0)
+    data["network"]["radio"]["fast"] = {"loss_probability": 0.9}
+    result = cosim.run(cosim.from_dict(data), out_dir=tmp_path / "run")
+    assert result.status == "ok", result.error
+    rec = _trace(result.directory, "records")
+    sent = [v for n, name, v in zip(rec["node"], rec["name"], rec["value"]) if n == 0 and name == MSGID_RECORD and v == 76]
+    acks = {name: value for name, value in zip(rec["name"], rec["value"]) if name.startswith("ack_")}
+    assert acks == {"ack_176": 0.0, "ack_400": 0.0, "ack_22": 0.0}
+    assert len(sent) > 3  # some were sent again
+    p = _trace(result.directory, "positions")
+    last = (np.array(p["t_ns"]) == max(p["t_ns"])) & (np.array(p["node"]) == 1)
+    assert np.array(p["z"])[last][0] > 3.0
