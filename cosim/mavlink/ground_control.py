@@ -5,7 +5,8 @@ network, on the simulated clock, so the whole run repeats bit for bit from its s
 Subclass it and fly from `setup`, `step`, timers or `on_mavlink`. Commands go to each vehicle one at
 a time, as MAVSDK sends its actions: each is sent again every `COMMAND_TIMEOUT_S` until the vehicle
 acknowledges it (at most `COMMAND_RETRIES` more times), and the next goes once it is answered or given
-up; `acked` says what came back. Setpoints (`goto`) and `send_to` go at once, once:
+up; `acked` says what came back. Setpoints (`goto`), missions (`upload_mission`, answered as the
+vehicle's requests arrive) and `send_to` go at once, once:
 
     class Survey(GroundControl):
         def setup(self):
@@ -27,10 +28,13 @@ from typing import Any
 from pymavlink.dialects.v20 import common as mav
 
 from controllers import Controller, Message
+from cosim.mavlink.client.missions import land, rtl, takeoff, waypoint
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.frames import enu_to_ned, heading_to_yaw, ned_to_enu
+from cosim.mavlink.mission_items import MissionItem
 from cosim.mavlink.personality import ARDUPILOT, ARDUPILOT_ROVER, PX4, Personality
 from cosim.mavlink.radio_link import MSGID_RECORD
+from physics.geodesy import EARTH_RADIUS_M, GeoOrigin
 
 GCS_SYSID = 255
 GCS_COMPONENT = 190
@@ -53,6 +57,10 @@ class VehicleView:
     personality: Personality
     latest: dict[str, Any] = field(default_factory=dict)
     acks: dict[int, int] = field(default_factory=dict)
+    mission: list[MissionItem] = field(default_factory=list)
+    """The mission being uploaded or last uploaded, numbered as the vehicle holds it."""
+    mission_result: int | None = None
+    """The vehicle's MISSION_ACK type for it (MAV_MISSION_ACCEPTED, 0, or why not; None until it came)."""
     commands: deque[tuple[int, tuple[float, ...]]] = field(default_factory=deque)
     """Commands waiting their turn; the first is in flight while `sends` > 0."""
     sends: int = 0
@@ -103,6 +111,8 @@ class GroundControl(Controller):
                 vehicle = VehicleView(sysid, msg.src, _personality(m))
                 self.vehicles[sysid] = vehicle
             vehicle.latest[m.get_type()] = m
+            if m.get_type() in ("MISSION_REQUEST_INT", "MISSION_REQUEST", "MISSION_ACK"):
+                self._mission_answer(vehicle, m)
             if m.get_type() == "COMMAND_ACK":
                 vehicle.acks[m.command] = m.result
                 if vehicle.commands and vehicle.commands[0][0] == m.command and vehicle.sends:
@@ -186,6 +196,58 @@ class GroundControl(Controller):
     def land(self, sysid: int) -> None:
         """Land vehicle `sysid` where it is."""
         self.command(sysid, mav.MAV_CMD_NAV_LAND, 0, 0, 0, math.nan, math.nan, math.nan, 0)
+
+    # -- missions ------------------------------------------------------------------------------------
+    def request_streams(self, sysid: int, rate_hz: float = 4.0) -> None:
+        """Ask vehicle `sysid` for its global and local position at `rate_hz` (two SET_MESSAGE_INTERVAL
+        commands, in turn with its others): a mission's waypoints are placed from them."""
+        for msg_id in (mav.MAVLINK_MSG_ID_GLOBAL_POSITION_INT, mav.MAVLINK_MSG_ID_LOCAL_POSITION_NED):
+            self.command(sysid, mav.MAV_CMD_SET_MESSAGE_INTERVAL, msg_id, 1e6 / rate_hz)
+
+    def upload_mission(self, sysid: int, waypoints: list[tuple[float, float, float]], end: str = "land",
+                       hold_s: float = 0.0, radius_m: float = 0.0) -> None:
+        """Offer vehicle `sysid` a mission: take off to the first waypoint's height, fly to each waypoint
+        (arena x, y in m; z above home), then `end` (land, rtl or hold). The vehicle asks for each item
+        and is answered as its requests arrive; `vehicles[sysid].mission_result` is its verdict, and a
+        record `mission_ack.<sysid>`. Needs the vehicle's position (request_streams)."""
+        vehicle = self._vehicle(sysid)
+        if end not in ("land", "rtl", "hold"):
+            raise ValueError(f"end is land, rtl or hold, got {end!r}")
+        g = vehicle.latest.get("GLOBAL_POSITION_INT")
+        here = vehicle.position
+        if g is None or here is None or not waypoints:
+            raise ValueError(f"vehicle {sysid}: a mission needs waypoints and the vehicle's position (request_streams first)")
+        lat0 = g.lat / 1e7 - math.degrees(here[1] / EARTH_RADIUS_M)  # the arena's origin, as the vehicle places it
+        origin = GeoOrigin(lat0, g.lon / 1e7 - math.degrees(here[0] / (EARTH_RADIUS_M * math.cos(math.radians(lat0)))), 0.0)
+        items = [takeoff(waypoints[0][2])] + [waypoint(*origin.to_geodetic(x, y, 0.0)[:2], z, hold_s, radius_m)
+                                              for x, y, z in waypoints] + {"land": [land()], "rtl": [rtl()], "hold": []}[end]
+        if vehicle.personality.home_is_item_0:
+            items = [MissionItem(0, mav.MAV_FRAME_GLOBAL_INT, mav.MAV_CMD_NAV_WAYPOINT, (0.0, 0.0, 0.0, 0.0), g.lat / 1e7,
+                                 g.lon / 1e7, g.alt / 1000.0), *items]
+        vehicle.mission = [MissionItem(k, i.frame, i.command, i.params, i.lat, i.lon, i.alt) for k, i in enumerate(items)]
+        vehicle.mission_result = None
+        self.send_to(sysid, mav.MAVLink_mission_count_message(sysid, 1, len(vehicle.mission), 0))
+
+    def start_mission(self, sysid: int) -> None:
+        """Fly the uploaded mission: ArduPilot arms in guided mode and starts it, PX4 arms and enters MISSION."""
+        vehicle = self._vehicle(sysid)
+        if "guided" in vehicle.personality.modes:
+            self.set_mode(sysid, "guided")
+            self.arm(sysid)
+            self.command(sysid, mav.MAV_CMD_MISSION_START)
+        else:
+            self.arm(sysid)
+            self.set_mode(sysid, "mission")
+
+    def _mission_answer(self, vehicle: VehicleView, m: Any) -> None:
+        """A mission request answered with its item, or the vehicle's verdict kept."""
+        if m.get_type() == "MISSION_ACK":
+            vehicle.mission_result = m.type
+            self.record(f"mission_ack.{vehicle.sysid}", m.type)
+        elif 0 <= m.seq < len(vehicle.mission):
+            item = vehicle.mission[m.seq]
+            as_int = m.get_type() == "MISSION_REQUEST_INT"
+            self.send_to(vehicle.sysid, item.to_int(vehicle.sysid, 1) if as_int else item.to_float(vehicle.sysid, 1))
 
     def _vehicle(self, sysid: int) -> VehicleView:
         vehicle = self.vehicles.get(sysid)

@@ -279,3 +279,34 @@ def test_a_scripted_ground_station_sends_a_lost_command_again_and_in_turn(tmp_pa
     p = _trace(result.directory, "positions")
     last = (np.array(p["t_ns"]) == max(p["t_ns"])) & (np.array(p["node"]) == 1)
     assert np.array(p["z"])[last][0] > 3.0
+
+
+class MissionOne(GroundControl):
+    """A scripted ground station that asks for positions, uploads a two-waypoint mission ending in a
+    landing, and starts it once the vehicle accepted it."""
+
+    def setup(self) -> None:
+        super().setup()
+        self.after(1.5, lambda: self.request_streams(1))
+        self.after(3.0, lambda: self.upload_mission(1, [(40.0, 0.0, 5.0), (40.0, 10.0, 5.0)], end="land"))
+        self.after(5.0, self._start)
+
+    def _start(self) -> None:
+        if self.vehicles[1].mission_result == 0:  # MAV_MISSION_ACCEPTED
+            self.start_mission(1)
+
+
+def test_a_scripted_ground_station_uploads_and_flies_a_mission_over_the_radio(tmp_path):
+    data = _scripted(duration=60.0)
+    data["groups"][0]["controller"] = {"class": "tests.cosim.mavlink.test_radio_link:MissionOne"}
+    result = cosim.run(cosim.from_dict(data), out_dir=tmp_path / "run")
+    assert result.status == "ok", result.error
+    rec = _trace(result.directory, "records")
+    assert [v for name, v in zip(rec["name"], rec["value"]) if name == "mission_ack.1"] == [0.0]
+    p = _trace(result.directory, "positions")
+    mine = np.array(p["node"]) == 1
+    xyz = np.stack([np.array(p[k])[mine] for k in "xyz"], axis=1)
+    assert xyz[:, 2].max() > 4.5  # climbed to the mission's height
+    assert np.linalg.norm(xyz[:, :2] - [40.0, 0.0], axis=1).min() < 2.5  # through the first waypoint
+    # landed where the last waypoint was reached (within its 2 m acceptance radius, as ArduPilot goes on)
+    assert np.linalg.norm(xyz[-1, :2] - [40.0, 10.0]) < 2.5 and xyz[-1, 2] < 0.2
