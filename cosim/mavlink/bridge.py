@@ -218,9 +218,14 @@ class MavlinkBridge:
             mav_stats["ground_station"] = {"port": gcs.port, "frames_into_network": gcs.sent_frames,
                                            "frames_delivered": gcs.delivered_frames, "handled": gcs.stats.handled,
                                            "foreign": gcs.stats.foreign, "malformed": gcs.stats.malformed}
+        vehicles = [r for r in self.relays.values() if isinstance(r, VehicleRelay)]
         for node, relay in self.relays.items():
             if isinstance(relay, VehicleRelay):
                 mav_stats[f"served{node}"].update(frames_sent=relay.frames_out, frames_received=relay.frames_in)
+        if gcs is not None:
+            mav_stats["ground_station"].update(
+                frames_lost_to_vehicles=gcs.sent_frames - sum(r.frames_in for r in vehicles),
+                frames_lost_from_vehicles=sum(r.frames_out for r in vehicles) - gcs.delivered_frames)
         for ghost in self.ghosts.values():
             mission = ghost.vehicle.mission
             mav_stats[f"ghost{ghost.node}"] = {"stale_events": ghost.stale_events, "failsafe": ghost.vehicle.failsafe,

@@ -12,16 +12,11 @@ network row of its transmission; lost frames are the network's drop rows.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from controllers import Controller, Message
 from cosim.mavlink.datagrams import Codec
-from cosim.mavlink.ratelog import RateLimitedLog
-from cosim.mavlink.serve.peers import IDLE_S, MAX_PEERS, STALE_S, Peers
-from cosim.mavlink.serve.vehicle_port import EndpointStats, Served, VehiclePort, bound_socket
-
-log = logging.getLogger(__name__)
+from cosim.mavlink.serve.vehicle_port import EndpointStats, Served, VehiclePort
 
 MSGID_RECORD = "mavlink_msgid"
 """The record name that marks a MAVLink frame sent into the network (value: its message id)."""
@@ -34,35 +29,17 @@ class GroundStationRelay(Controller):
 
     def __init__(self, host: str, port: int, vehicles: dict[int, int]) -> None:
         super().__init__()
-        self.sock = bound_socket(host, port)
-        self.port = self.sock.getsockname()[1]
+        self.udp = VehiclePort(port, host)  # no vehicle of its own: what arrives goes into the network
+        self.port = self.udp.port
+        self.stats = self.udp.stats
         self.vehicles = dict(vehicles)
-        self.peer_set = Peers(MAX_PEERS, IDLE_S, STALE_S)
-        self.codec = Codec(0, 0, None)
-        self.stats = EndpointStats()
         self.sent_frames = 0
         self.delivered_frames = 0
-        self._bad_log = RateLimitedLog(log)
 
     def pump(self, now: float) -> None:
         """Every frame the outside ground station sent since the last call, into the network now."""
-        while True:
-            try:
-                data, addr = self.sock.recvfrom(65536)
-            except BlockingIOError:
-                break
-            malformed = self.codec.stats.malformed
-            msgs = self.codec.parse(data)
-            self.stats.malformed = self.codec.stats.malformed
-            if self.codec.stats.malformed > malformed:
-                self._bad_log.warn(now, "ground station udp %d: dropped a malformed datagram from %s:%d", self.port,
-                                   *addr[:2])
-            if msgs and not self.peer_set.heard(addr, now):  # every peer slot taken: dropped, as a served port does
-                self.stats.crowded += 1
-                continue
-            for msg in msgs:
-                self._into_network(msg)
-        self.peer_set.expire(now)
+        for msg in self.udp.receive(now):
+            self._into_network(msg)
 
     def _into_network(self, msg: Any) -> None:
         target = getattr(msg, "target_system", 0)
@@ -83,14 +60,10 @@ class GroundStationRelay(Controller):
     def on_message(self, msg: Message) -> None:
         """A vehicle's frame the network delivered here: out to the outside ground station."""
         self.delivered_frames += 1
-        for peer in self.peer_set.addresses():
-            try:
-                self.sock.sendto(msg.payload, peer)
-            except OSError:
-                pass
+        self.udp.send(msg.payload)
 
     def close(self) -> None:
-        self.sock.close()
+        self.udp.close()
 
 
 class RadioTransport:

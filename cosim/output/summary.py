@@ -26,6 +26,11 @@ def summary_text(scenario: Scenario, m: dict, status: str, error: str | None, wa
         served = {k: v["failsafes"] for k, v in m.get("mavlink", {}).items() if k.startswith("served") and v["failsafes"]}
         for name, taken in served.items():
             lines.append(f"failsafe   {name} (a served vehicle) by itself: {'; '.join(taken)}")
+        gcs = m.get("mavlink", {}).get("ground_station")
+        if gcs:
+            lines.append(f"mavlink    over the radio: {gcs['frames_into_network']} frames from the ground station "
+                         f"({gcs['frames_lost_to_vehicles']} not delivered by the end), {gcs['frames_delivered']} back to it "
+                         f"({gcs['frames_lost_from_vehicles']} not delivered)")
         r = m.get("routing")
         if r:
             lines.append(

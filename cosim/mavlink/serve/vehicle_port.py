@@ -117,23 +117,29 @@ class VehiclePort:
         self._last_poll = now
         for v in self.vehicles:
             v.begin(now)
+        for msg in self.receive(now):
+            target = getattr(msg, "target_system", None)
+            takers = [v for v in self.vehicles if target in (None, 0, v.sysid)]
+            if not takers:
+                self.stats.foreign += 1
+            for v in takers:
+                self.stats.handled += 1
+                v.handle(msg)
+        for v in self.vehicles:
+            v.end()
+
+    def receive(self, now: float) -> list:
+        """The valid messages that arrived since the last call, in order (their senders are peers now);
+        peers silent too long forgotten. Also the in-scenario ground station's outside port."""
+        msgs = []
         while True:
             try:
                 data, addr = self.sock.recvfrom(65536)
             except BlockingIOError:
                 break
-            msgs = self._accept(data, addr, now)
-            for msg in msgs:
-                target = getattr(msg, "target_system", None)
-                takers = [v for v in self.vehicles if target in (None, 0, v.sysid)]
-                if not takers:
-                    self.stats.foreign += 1
-                for v in takers:
-                    self.stats.handled += 1
-                    v.handle(msg)
+            msgs += self._accept(data, addr, now)
         self.peer_set.expire(now)
-        for v in self.vehicles:
-            v.end()
+        return msgs
 
     def _accept(self, data: bytes, addr: tuple[str, int], now: float) -> list:
         """The valid messages of one datagram from `addr`, which becomes a peer if it sent any and a
