@@ -28,7 +28,7 @@ from typing import Any
 from pymavlink.dialects.v20 import common as mav
 
 from controllers import Controller, Message
-from cosim.mavlink.client.missions import land, rtl, takeoff, waypoint
+from cosim.mavlink.client.missions import land, numbered, rtl, takeoff, waypoint
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.frames import enu_to_ned, heading_to_yaw, ned_to_enu
 from cosim.mavlink.mission_items import MissionItem
@@ -221,10 +221,7 @@ class GroundControl(Controller):
         origin = GeoOrigin(lat0, g.lon / 1e7 - math.degrees(here[0] / (EARTH_RADIUS_M * math.cos(math.radians(lat0)))), 0.0)
         items = [takeoff(waypoints[0][2])] + [waypoint(*origin.to_geodetic(x, y, 0.0)[:2], z, hold_s, radius_m)
                                               for x, y, z in waypoints] + {"land": [land()], "rtl": [rtl()], "hold": []}[end]
-        if vehicle.personality.home_is_item_0:
-            items = [MissionItem(0, mav.MAV_FRAME_GLOBAL_INT, mav.MAV_CMD_NAV_WAYPOINT, (0.0, 0.0, 0.0, 0.0), g.lat / 1e7,
-                                 g.lon / 1e7, g.alt / 1000.0), *items]
-        vehicle.mission = [MissionItem(k, i.frame, i.command, i.params, i.lat, i.lon, i.alt) for k, i in enumerate(items)]
+        vehicle.mission = numbered(items, vehicle.personality, g)
         vehicle.mission_result = None
         self.send_to(sysid, mav.MAVLink_mission_count_message(sysid, 1, len(vehicle.mission), 0))
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from typing import Any
 
 from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink.client.adapter import MavlinkError, MavlinkVehicle
 from cosim.mavlink.mission_items import MissionItem, MissionProgress
-from cosim.mavlink.personality import PX4
+from cosim.mavlink.personality import PX4, Personality
 
 REL = mav.MAV_FRAME_GLOBAL_RELATIVE_ALT_INT
 Wait = Callable[[float], None]
@@ -42,10 +43,10 @@ def rtl() -> MissionItem:
 
 
 
-def _numbered(items: list[MissionItem], vehicle: MavlinkVehicle) -> list[MissionItem]:
-    """Items with their sequence numbers; ArduPilot's home item first (where the vehicle is)."""
-    if vehicle.personality.home_is_item_0:
-        g = vehicle.latest.get("GLOBAL_POSITION_INT")
+def numbered(items: list[MissionItem], personality: Personality, g: Any) -> list[MissionItem]:
+    """Items with their sequence numbers; ArduPilot's home item first, where the vehicle is (`g`: its
+    latest GLOBAL_POSITION_INT, or None); also the scripted ground station's (cosim.mavlink.ground_control)."""
+    if personality.home_is_item_0:
         home = MissionItem(0, mav.MAV_FRAME_GLOBAL_INT, mav.MAV_CMD_NAV_WAYPOINT, (0.0, 0.0, 0.0, 0.0),
                            g.lat / 1e7 if g else 0.0, g.lon / 1e7 if g else 0.0, g.alt / 1000.0 if g else 0.0)
         items = [home, *items]
@@ -68,15 +69,15 @@ def _await(vehicle: MavlinkVehicle, kinds: tuple[str, ...], timeout_s: float, sl
 def upload(vehicle: MavlinkVehicle, items: list[MissionItem], wait: Wait | None = None, timeout_s: float = 5.0) -> None:
     """Send `items` as the vehicle's mission; MavlinkError with its reason if it refuses them."""
     sleep = wait or time.sleep
-    numbered = _numbered(items, vehicle)
+    numbered_items = numbered(items, vehicle.personality, vehicle.latest.get("GLOBAL_POSITION_INT"))
     vehicle.mission_inbox.clear()
     for _ in range(3):  # a lost MISSION_COUNT is sent again
-        vehicle.link.send(mav.MAVLink_mission_count_message(vehicle.sysid, 1, len(numbered), 0))
+        vehicle.link.send(mav.MAVLink_mission_count_message(vehicle.sysid, 1, len(numbered_items), 0))
         m = _await(vehicle, ("MISSION_REQUEST_INT", "MISSION_REQUEST", "MISSION_ACK"), 1.0, sleep)
         if m is not None:
             break
     while m is not None and m.get_type() != "MISSION_ACK":
-        item = numbered[m.seq]
+        item = numbered_items[m.seq]
         as_int = m.get_type() == "MISSION_REQUEST_INT"
         vehicle.link.send(item.to_int(vehicle.sysid, 1) if as_int else item.to_float(vehicle.sysid, 1))
         m = _await(vehicle, ("MISSION_REQUEST_INT", "MISSION_REQUEST", "MISSION_ACK"), timeout_s, sleep)

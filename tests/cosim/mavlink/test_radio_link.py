@@ -31,7 +31,7 @@ def _scenario(gcs_port: int, duration: float = 24.0) -> dict:
         "network": {"backend": "fast", "radio": {"standard": "802.11g", "pathloss": {"model": "log_distance", "exponent": 3.0}}},
         "world": {"arena_lower": [-50, -50, 0], "arena_upper": [3100, 50, 30]},
         "output": {"trace": {"positions_every": 0.5}},
-        "mavlink": {"speed": 4.0, "origin": [47.3977, 8.5456, 488.0], "ground_station": {"group": "gcs", "port": gcs_port},
+        "mavlink": {"speed": 2.0, "origin": [47.3977, 8.5456, 488.0], "ground_station": {"group": "gcs", "port": gcs_port},
                     "serve": [{"group": "copters", "personality": "ardupilot", "port": 0}]},
         "groups": [
             {"name": "gcs", "count": 1, "robot": {"model": "point", "radius": 0.2},
@@ -149,7 +149,6 @@ def test_mavlink_goes_two_hops_through_a_relay_robot_with_routing(tmp_path):
     """The vehicle is beyond the ground station's reach but within a relay robot's: with AntHocNet the
     frames go through it (two hops each way), and the vehicle flies."""
     data = _scenario(free_udp_port(), duration=20.0)
-    data["mavlink"]["speed"] = 4.0
     data["network"] = {"backend": "fast", "routing": {"protocol": "anthocnet"},
                        "radio": {"standard": "802.11g", "pathloss": {"model": "unit_disk", "range_m": 50.0}}}
     data["groups"][1].update(count=1, layout={"type": "list", "points": [[80, 0, 0]]})
@@ -171,7 +170,6 @@ def test_mavlink_goes_two_hops_through_a_relay_robot_with_routing(tmp_path):
 def test_the_same_ground_station_flies_over_ns3(tmp_path):
     """network.backend: ns3 carries the same frames: ns-3's 802.11g delivers them, the vehicle takes off."""
     data = _scenario(free_udp_port(), duration=16.0)
-    data["mavlink"]["speed"] = 4.0
     data["network"]["backend"] = "ns3"
     data["groups"][1].update(count=1, layout={"type": "list", "points": [[30, 0, 0]]})
     result, _ = _run_with(data, tmp_path / "run", lambda link: [_take_off(link)])
@@ -238,7 +236,7 @@ def test_a_scripted_ground_station_is_refused_what_it_cannot_do(change, key, mes
 def test_direct_serves_the_vehicles_port_beside_the_radio(tmp_path):
     """With `direct: true` a second ground station on the vehicle's own port hears it too."""
     vehicle_port = free_udp_port()
-    data = _scenario(free_udp_port(), duration=16.0)
+    data = _scenario(free_udp_port(), duration=8.0)
     data["mavlink"]["serve"][0].update(port=vehicle_port, direct=True)
     data["groups"][1].update(count=1, layout={"type": "list", "points": [[30, 0, 0]]})
     side = MavlinkLink("127.0.0.1", vehicle_port)
