@@ -130,6 +130,8 @@ def _mavlink_bridge(s: Scenario, mapper: Mapper) -> MavlinkBridge:
         gcs = s.mavlink.ground_station
         ports = [(f"mavlink.serve[{k}].port", e.host, e.port) for k, e in enumerate(s.mavlink.serve)]
         ports += [] if gcs is None else [("mavlink.ground_station.port", gcs.host, gcs.udp_port)]
+        ports += [(f"mavlink.sitl[{k}].mavlink_port", e.host, (e.mavlink_port or 0) + 10 * j)
+                  for k, e in enumerate(s.mavlink.sitl) for j in range(_groups(s)[e.group][1])]
         where = next((key for key, host, port in ports if isinstance(exc, OSError) and f"{host}:{port}" in str(exc)),
                      "mavlink")
         raise mapper.error(where, f"cannot open the MAVLink endpoint: {exc}") from None
@@ -178,16 +180,27 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
             if relayed:
                 controller = bridge.controller_for(node)
             else:
-                controller = Controller() if grouped else _construct(cls, params, gi, mapper)
+                controller = Controller() if grouped else _construct(cls, params, gi, mapper, _station_args(s, cls))
             nodes.append(_Node(controller, node, gi, None if grouped else period))
     return nodes
 
 
-def _construct(cls: type, params: Any, gi: int, mapper: Mapper) -> Any:
-    """The group's controller class built with its parameters; its failure names the class, the group
-    and where it was raised (a compiled program's refusal names its file and line already)."""
+def _station_args(s: Scenario, cls: type) -> dict[str, Any]:
+    """What a ground station written as a controller is built with besides its parameters: the arena's
+    geodetic origin (cosim.mavlink.ground_control)."""
+    if s.mavlink is None:
+        return {}
+    from cosim.mavlink.ground_control import GroundControl  # pymavlink loads only for scenarios that use it
+    from physics.geodesy import GeoOrigin
+
+    return {"origin": GeoOrigin(*s.mavlink.origin)} if issubclass(cls, GroundControl) else {}
+
+
+def _construct(cls: type, params: Any, gi: int, mapper: Mapper, extra: dict[str, Any] | None = None) -> Any:
+    """The group's controller class built with its parameters (and `extra` keywords); its failure names
+    the class, the group and where it was raised (a compiled program's refusal names its file and line already)."""
     try:
-        return cls(params)
+        return cls(params, **(extra or {}))
     except ProgramError:
         raise
     except Exception as exc:
@@ -262,7 +275,8 @@ def _build(s: Scenario, run_dir: Path | None) -> Simulation:
     net = make_network(s, streams, run_dir)
     grouped: list[tuple[int, int, GroupController]] = []
     initial = read_state(Path(s.initial_state)) if s.initial_state is not None else None
-    bridge = _mavlink_bridge(s, mapper) if s.mavlink is not None and s.mavlink.entries() else None
+    bridged = s.mavlink is not None and (s.mavlink.entries() or s.mavlink.ground_station is not None)
+    bridge = _mavlink_bridge(s, mapper) if bridged else None
     nodes = _place_robots(s, world, net, streams, mapper, grouped, initial, bridge)
     states = _program_states(nodes, initial, mapper)
     sensors = _make_sensors(s, world, streams, nodes, mapper)

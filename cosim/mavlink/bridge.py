@@ -37,6 +37,7 @@ from cosim.mavlink.serve.failsafe import GcsFailsafe
 from cosim.mavlink.serve.realtime import Pacer
 from cosim.mavlink.serve.vehicle_endpoint import SimVehicleEndpoint
 from cosim.mavlink.serve.vehicle_port import Transport, VehiclePort
+from cosim.mavlink.sitl.radio_relay import FirmwareRelay
 from cosim.mavlink.spec import GroundStationSpec, MavlinkSpec
 from physics.robot import Robot
 
@@ -69,6 +70,10 @@ class MavlinkBridge:
                     transport = radio if port is None else BothWays(radio, port)
                 self._serve_plan.append((first + k, PERSONALITIES[e.personality], transport, e.first_sysid + k,
                                          e.failsafe()))
+        for e in spec.sitl if gcs is not None else ():
+            first, count = groups[e.group]
+            for k in range(count):
+                self.relays[first + k] = FirmwareRelay(e.host, e.mavlink_port + 10 * k, self.gcs_node, e.first_sysid + k)
         self.links: list[MavlinkLink] = []
         self.ghosts: dict[int, Ghost] = {}
         for g in spec.ghosts:
@@ -96,7 +101,8 @@ class MavlinkBridge:
     def _ground_station(self, gcs: GroundStationSpec, spec: MavlinkSpec,
                         groups: dict[str, tuple[int, int]]) -> GroundStationRelay:
         """The relay of an outside ground station through the ground-station robot (its UDP port open)."""
-        sysids = {e.first_sysid + k: groups[e.group][0] + k for e in spec.serve for k in range(groups[e.group][1])}
+        entries = spec.serve + spec.sitl
+        sysids = {e.first_sysid + k: groups[e.group][0] + k for e in entries for k in range(groups[e.group][1])}
         relay = GroundStationRelay(gcs.host, gcs.udp_port, sysids)
         self.relays[groups[gcs.group][0]] = relay
         return relay
@@ -196,6 +202,9 @@ class MavlinkBridge:
             port.close()
         if self.ground_station is not None:
             self.ground_station.close()
+        for relay in self.relays.values():
+            if isinstance(relay, FirmwareRelay):
+                relay.close()
 
     def failures(self) -> list[str]:
         """The real vehicles that stopped doing what was asked (disarmed, landed, left our mode, fell silent)."""
@@ -218,10 +227,14 @@ class MavlinkBridge:
             mav_stats["ground_station"] = {"port": gcs.port, "frames_into_network": gcs.sent_frames,
                                            "frames_delivered": gcs.delivered_frames, "handled": gcs.stats.handled,
                                            "foreign": gcs.stats.foreign, "malformed": gcs.stats.malformed}
-        vehicles = [r for r in self.relays.values() if isinstance(r, VehicleRelay)]
+        vehicles = [r for r in self.relays.values() if isinstance(r, (VehicleRelay, FirmwareRelay))]
         for node, relay in self.relays.items():
             if isinstance(relay, VehicleRelay):
                 mav_stats[f"served{node}"].update(frames_sent=relay.frames_out, frames_received=relay.frames_in)
+            elif isinstance(relay, FirmwareRelay):
+                mav_stats[f"firmware{node}"] = {"sysid": relay.sysid, "port": relay.port, "frames_sent": relay.frames_out,
+                                                "frames_received": relay.frames_in, "unheard": relay.unheard,
+                                                "foreign": relay.foreign}
         if gcs is not None:
             mav_stats["ground_station"].update(
                 frames_lost_to_vehicles=gcs.sent_frames - sum(r.frames_in for r in vehicles),
@@ -246,6 +259,8 @@ class MavlinkBridge:
         for relay in self.relays.values():
             if isinstance(relay, VehicleRelay):
                 relay.transport.poll(now_s)
+            elif isinstance(relay, FirmwareRelay):
+                relay.pump()
         for (node, *_), ep in zip(self._serve_plan, self.endpoints):
             for text in ep.state.failsafes[self._traced.get(node, 0):]:  # what a served vehicle did by itself
                 sim.recorder.event(sim.clock.now_ns, node, "served_failsafe", f"vehicle {ep.sysid}: {text}")

@@ -14,8 +14,13 @@ vehicle's requests arrive) and `send_to` go at once, once:
             self.after(2.0, lambda: self.takeoff(1, 5.0))
             self.after(12.0, lambda: self.goto(1, 40.0, 10.0, 5.0))
 
-Vehicles are known from their heartbeats (system id, robot, autopilot); positions are arena
-coordinates (x east, y north, z up, m), as the served vehicles' local frame is the arena's.
+A subclass that defines `__init__` takes `origin` beside `params` and passes both on.
+
+Vehicles are known from their heartbeats (system id, robot, autopilot). Positions are arena
+coordinates (x east, y north, z up, m), placed on the globe about the scenario's geodetic origin
+(`mavlink.origin`, which the run hands the ground station): setpoints and waypoints go as latitude,
+longitude and height above the vehicle's home, so they mean the same to served vehicles and to
+firmware, whose local frames start where each one booted.
 """
 
 from __future__ import annotations
@@ -30,11 +35,11 @@ from pymavlink.dialects.v20 import common as mav
 from controllers import Controller, Message
 from cosim.mavlink.client.missions import land, numbered, rtl, takeoff, waypoint
 from cosim.mavlink.datagrams import Codec
-from cosim.mavlink.frames import enu_to_ned, heading_to_yaw, ned_to_enu
+from cosim.mavlink.frames import heading_to_yaw
 from cosim.mavlink.mission_items import MissionItem
 from cosim.mavlink.personality import ARDUPILOT, ARDUPILOT_ROVER, PX4, Personality
 from cosim.mavlink.radio_link import MSGID_RECORD
-from physics.geodesy import EARTH_RADIUS_M, GeoOrigin
+from physics.geodesy import GeoOrigin
 
 GCS_SYSID = 255
 GCS_COMPONENT = 190
@@ -55,6 +60,8 @@ class VehicleView:
     sysid: int
     node: int
     personality: Personality
+    origin: GeoOrigin
+    """The arena's geodetic origin (the scenario's `mavlink.origin`)."""
     latest: dict[str, Any] = field(default_factory=dict)
     acks: dict[int, int] = field(default_factory=dict)
     mission: list[MissionItem] = field(default_factory=list)
@@ -79,17 +86,19 @@ class VehicleView:
 
     @property
     def position(self) -> tuple[float, float, float] | None:
-        """Where it last said it was (arena frame, m), or None before any LOCAL_POSITION_NED."""
-        p = self.latest.get("LOCAL_POSITION_NED")
-        return None if p is None else ned_to_enu(p.x, p.y, p.z)
+        """Where it last said it was (arena frame, m), or None before any GLOBAL_POSITION_INT."""
+        g = self.latest.get("GLOBAL_POSITION_INT")
+        return None if g is None else self.origin.from_geodetic(g.lat / 1e7, g.lon / 1e7, g.alt / 1000.0)
 
 
 class GroundControl(Controller):
     """The ground-station robot's controller: vehicles heard, heartbeats sent every second (their
     ground-station failsafe sees a station), commands and setpoints sent through the network."""
 
-    def __init__(self, params: Any = None) -> None:
+    def __init__(self, params: Any = None, origin: GeoOrigin | None = None) -> None:
         super().__init__(params)
+        self.origin = GeoOrigin() if origin is None else origin
+        """The arena's geodetic origin: the run passes the scenario's `mavlink.origin`."""
         self.codec = Codec(GCS_SYSID, GCS_COMPONENT, None)
         self.vehicles: dict[int, VehicleView] = {}
 
@@ -108,7 +117,7 @@ class GroundControl(Controller):
             if vehicle is None:
                 if m.get_type() != "HEARTBEAT":
                     continue
-                vehicle = VehicleView(sysid, msg.src, _personality(m))
+                vehicle = VehicleView(sysid, msg.src, _personality(m), self.origin)
                 self.vehicles[sysid] = vehicle
             vehicle.latest[m.get_type()] = m
             if m.get_type() in ("MISSION_REQUEST_INT", "MISSION_REQUEST", "MISSION_ACK"):
@@ -186,12 +195,14 @@ class GroundControl(Controller):
         self.command(sysid, mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, altitude_m)
 
     def goto(self, sysid: int, x: float, y: float, z: float, heading: float | None = None) -> None:
-        """Fly vehicle `sysid` to arena position (x, y, z) (m), facing `heading` (rad from east) if given."""
-        n, e, d = enu_to_ned(x, y, z)
+        """Fly vehicle `sysid` to arena position (x, y) at z m above its home (m), facing `heading` (rad
+        from east) if given."""
+        lat, lon, _ = self.origin.to_geodetic(x, y, 0.0)
         mask = POSITION_NO_YAW if heading is None else POSITION_ONLY
         yaw = 0.0 if heading is None else heading_to_yaw(heading)
-        self.send_to(sysid, mav.MAVLink_set_position_target_local_ned_message(
-            self._ms(), sysid, 1, mav.MAV_FRAME_LOCAL_NED, mask, n, e, d, 0, 0, 0, 0, 0, 0, yaw, 0))
+        self.send_to(sysid, mav.MAVLink_set_position_target_global_int_message(
+            self._ms(), sysid, 1, mav.MAV_FRAME_GLOBAL_RELATIVE_ALT_INT, mask, round(lat * 1e7), round(lon * 1e7), z,
+            0, 0, 0, 0, 0, 0, yaw, 0))
 
     def land(self, sysid: int) -> None:
         """Land vehicle `sysid` where it is."""
@@ -214,12 +225,9 @@ class GroundControl(Controller):
         if end not in ("land", "rtl", "hold"):
             raise ValueError(f"end is land, rtl or hold, got {end!r}")
         g = vehicle.latest.get("GLOBAL_POSITION_INT")
-        here = vehicle.position
-        if g is None or here is None or not waypoints:
+        if g is None or not waypoints:
             raise ValueError(f"vehicle {sysid}: a mission needs waypoints and the vehicle's position (request_streams first)")
-        lat0 = g.lat / 1e7 - math.degrees(here[1] / EARTH_RADIUS_M)  # the arena's origin, as the vehicle places it
-        origin = GeoOrigin(lat0, g.lon / 1e7 - math.degrees(here[0] / (EARTH_RADIUS_M * math.cos(math.radians(lat0)))), 0.0)
-        items = [takeoff(waypoints[0][2])] + [waypoint(*origin.to_geodetic(x, y, 0.0)[:2], z, hold_s, radius_m)
+        items = [takeoff(waypoints[0][2])] + [waypoint(*self.origin.to_geodetic(x, y, 0.0)[:2], z, hold_s, radius_m)
                                               for x, y, z in waypoints] + {"land": [land()], "rtl": [rtl()], "hold": []}[end]
         vehicle.mission = numbered(items, vehicle.personality, g)
         vehicle.mission_result = None
@@ -271,8 +279,8 @@ class LinkProbe(GroundControl):
         period: float = 0.5
         """Seconds between probes of each vehicle (a TIMESYNC, which served vehicles answer)."""
 
-    def __init__(self, params: Any = None) -> None:
-        super().__init__(params)
+    def __init__(self, params: Any = None, origin: GeoOrigin | None = None) -> None:
+        super().__init__(params, origin)
         if not self.params.period > 0:
             raise ValueError(f"period must be > 0 s, got {self.params.period}")
         self.sent: dict[tuple[int, int], float] = {}

@@ -39,6 +39,8 @@ class Personality:
     armable_in_mission: bool = True  # ArduPilot refuses to arm in AUTO (its AUTO_OPTIONS default)
     parameters: tuple[ParamSpec, ...] = ()  # the settable ones that shape a copter's flight
     rules: Callable[[Mapping[str, float]], Rules] | None = None  # what they mean (None: a rover's, unshaped)
+    action_refused: int = mav.MAV_RESULT_FAILED  # the COMMAND_ACK of an arm, mode change, take-off or mission start it
+    # refuses (ArduPilot: FAILED, GCS_Common.cpp and GCS_MAVLink_Copter.cpp; PX4: TEMPORARILY_REJECTED, Commander.cpp)
 
     def mode_name(self, custom_mode: int) -> str | None:
         for name, value in self.modes.items():
@@ -55,7 +57,7 @@ PX4 = Personality(
     {"manual": _px4(1), "altctl": _px4(2), "posctl": _px4(3), "hold": _px4(4, 3), "takeoff": _px4(4, 2),
      "land": _px4(4, 6), "rtl": _px4(4, 5), "mission": _px4(4, 4), "offboard": _px4(6)},
     takeoff_altitude_is_amsl=True, offboard_needs_setpoints=True, setpoint_timeout_s=1.0,
-    parameters=PX4_PARAMS, rules=px4_rules,
+    parameters=PX4_PARAMS, rules=px4_rules, action_refused=mav.MAV_RESULT_TEMPORARILY_REJECTED,
 )
 
 ARDUPILOT = Personality(

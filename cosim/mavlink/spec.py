@@ -157,10 +157,20 @@ class SitlSpec:
     """How long the run waits for the firmware's first frame (wall time)."""
     frame_timeout_ns: int = 15_000_000_000
     """How long it waits for each next frame (wall time)."""
+    mavlink_port: int | None = None
+    """With `mavlink.ground_station`: robot k's firmware sends its MAVLink to UDP host:mavlink_port + 10 k
+    (start it with `--serial0 udpclient:127.0.0.1:<that port>`), and its frames go through the simulated
+    network. Null: the firmware's own ports carry its MAVLink (no ground station in the scenario)."""
+    first_sysid: int = 1
+    """Robot k's firmware is MAVLink system first_sysid + k (start it with `--sysid <first_sysid + k>`)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.port <= 0xFFFF:
             raise ValueError(f"port must be within 1..65535, got {self.port}")
+        if self.mavlink_port is not None and not 1 <= self.mavlink_port <= 0xFFFF:
+            raise ValueError(f"mavlink_port must be within 1..65535, got {self.mavlink_port}")
+        if not 1 <= self.first_sysid <= 255:
+            raise ValueError(f"first_sysid must be within 1..255 (MAVLink system ids), got {self.first_sysid}")
         if self.connect_timeout_ns <= 0 or self.frame_timeout_ns <= 0:
             raise ValueError("connect_timeout and frame_timeout must be positive durations")
 

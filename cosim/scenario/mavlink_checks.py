@@ -31,6 +31,12 @@ def _check_sitl(s: Scenario, m: Mapper, used: dict[str, str]) -> None:
             raise m.error(f"{path}.group", f"ArduPilot's JSON SITL flies quadrotors; group {e.group!r} has "
                                            f"robot.model: {g.robot.model}")
         _check_mavlink_tick(g, path, m)
+        if e.mavlink_port is not None and s.mavlink.ground_station is None:
+            raise m.error(f"{path}.mavlink_port", "mavlink_port carries the firmware's MAVLink through the simulated "
+                                                  "network to mavlink.ground_station: add a ground station, or leave it "
+                                                  "out (the firmware's own ports then carry its MAVLink)")
+        if e.first_sysid + g.count - 1 > 255:
+            raise m.error(f"{path}.first_sysid", f"{g.count} vehicles from system id {e.first_sysid} pass 255")
 
 
 def _check_mavlink_tick(g: GroupSpec, path: str, m: Mapper) -> None:
@@ -88,11 +94,12 @@ def _check_ground_station(s: Scenario, m: Mapper, groups: dict[str, GroupSpec], 
         raise m.error(f"{path}.group", f"the ground station is one robot; group {g.name!r} has {g.count}")
     if s.network.backend == "none":
         raise m.error(path, "the ground station talks through the simulated network: set network.backend (fast or ns3)")
-    if not s.mavlink.serve:
-        raise m.error(path, "a ground station needs vehicles to talk to: add mavlink.serve entries")
+    if not s.mavlink.serve and not s.mavlink.sitl:
+        raise m.error(path, "a ground station needs vehicles to talk to: add mavlink.serve or mavlink.sitl entries")
     if g.controller is not None:
         _check_scripted(g, gcs.port, path, m)
     sysids: dict[int, str] = {}
+    _check_relayed_firmware(s, m, groups, sysids)
     for k, e in enumerate(s.mavlink.serve):
         served = groups.get(e.group)
         where = f"mavlink.serve[{k}]"
@@ -110,14 +117,34 @@ def _check_ground_station(s: Scenario, m: Mapper, groups: dict[str, GroupSpec], 
             sysids[sysid] = where
 
 
+def _check_relayed_firmware(s: Scenario, m: Mapper, groups: dict[str, GroupSpec], sysids: dict[int, str]) -> None:
+    """Under a ground station each firmware's MAVLink comes to a port of the run and is relayed by its robot."""
+    for path, e in s.mavlink.sitl_entries():
+        g = groups.get(e.group)
+        if e.mavlink_port is None:
+            raise m.error(f"{path}.mavlink_port", "missing: with mavlink.ground_station the firmware's MAVLink goes "
+                                                  "through the simulated network; give the UDP port it sends to (robot "
+                                                  "k: mavlink_port + 10 k, `--serial0 udpclient:127.0.0.1:<port>`)")
+        if g is not None and g.controller is not None:
+            raise m.error(f"groups[{s.groups.index(g)}].controller",
+                          "with mavlink.ground_station a firmware-flown robot relays its MAVLink over the network: "
+                          "leave the group's controller out")
+        for sysid in range(e.first_sysid, e.first_sysid + (g.count if g is not None else 1)):
+            if sysid in sysids:
+                raise m.error(f"{path}.first_sysid", f"system id {sysid} is also {sysids[sysid]}'s: the ground station "
+                                                     "tells its vehicles apart by system id")
+            sysids[sysid] = path
+
+
 def check_relay_group(s: Scenario, g: GroupSpec, path: str, m: Mapper) -> None:
     """A group without a controller relays MAVLink over the network: the ground station's, or served vehicles
     with a ground station in the scenario."""
     gcs = s.mavlink.ground_station if s.mavlink is not None else None
-    if gcs is None or (g.name != gcs.group and not any(e.group == g.name for e in s.mavlink.serve)):
+    relayed = [e.group for e in s.mavlink.serve] + [e.group for e in s.mavlink.sitl] if gcs is not None else []
+    if gcs is None or (g.name != gcs.group and g.name not in relayed):
         raise m.error(f"{path}.controller", "missing: the controller every robot of the group runs ({class: "
-                                            "package.module:Class}); only the ground station's group and the served "
-                                            "vehicles' with mavlink.ground_station may leave it out")
+                                            "package.module:Class}); only the ground station's group and the served or "
+                                            "firmware-flown vehicles' with mavlink.ground_station may leave it out")
 
 
 def _check_scripted(g: GroupSpec, port: int | None, path: str, m: Mapper) -> None:

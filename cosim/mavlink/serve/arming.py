@@ -34,6 +34,9 @@ def refusal(v: VehicleState) -> str | None:
     """Why the vehicle will not arm now, in its autopilot's words; None if it will."""
     if not v.body.healthy():
         return "PreArm: vehicle not healthy (motors or sensors failed)"
+    sensors = v.body.prearm()
+    if sensors is not None:
+        return sensors
     if not v.position_ready and v.mode in NEEDS_POSITION:
         return "Arm: Need Position Estimate" if v.ardupilot else "Preflight Fail: no valid global position"
     if (v.mode in MISSION_MODES and not v.personality.armable_in_mission) or (v.ardupilot and v.mode in NOT_ARMABLE):

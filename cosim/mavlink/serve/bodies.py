@@ -20,6 +20,7 @@ from physics.bodies.diff_drive import DiffDriveBank
 from physics.bodies.quadrotor import Mode, QuadrotorBank
 
 Health = Callable[[], bool]
+PreArm = Callable[[], "str | None"]  # why the vehicle's own sensors refuse to arm now, in its autopilot's words
 QuadCommand = Callable[[Mode, float, float, float, float], None]  # mode, a, b, c, d (see QuadrotorBank.command)
 DriveCommand = Callable[[float, float], None]  # forward speed (m/s), turn rate (rad/s)
 
@@ -64,11 +65,12 @@ class QuadBody:
     mav_type = mav.MAV_TYPE_QUADROTOR
 
     def __init__(self, bank: QuadrotorBank, i: int, command: QuadCommand | None = None, healthy: Health | None = None,
-                 limits: Limits = GUIDED_DEFAULT) -> None:
+                 limits: Limits = GUIDED_DEFAULT, prearm: PreArm | None = None) -> None:
         self.bank = bank
         self.i = i
         self._command = command or (lambda mode, a, b, c, d: bank.command(i, mode, a, b, c, d))
         self.healthy = healthy or (lambda: bool(bank.alive[i]))
+        self.prearm: PreArm = prearm or (lambda: None)
         self.path = ShapedPath(limits)
         self.path.reset(self.position())
         self._heading: float | None = None
@@ -204,6 +206,7 @@ class RoverBody:
         self.k = k
         self._command = command or (lambda v, w: drives.drive(k, v, w))
         self.healthy = healthy or (lambda: True)
+        self.prearm: PreArm = lambda: None
         self.arrive_m = arrive_m
         self.approach_gain = approach_gain
         self._target: tuple | None = None  # ("point", x, y) or ("velocity", speed, heading)

@@ -36,6 +36,8 @@ def run(ap: Autopilot, streams: tm.Streams, cmd: int, p: list[float], frame: int
         reply = tm.requested(ap, streams, wanted)
         return (mav.MAV_RESULT_ACCEPTED if reply is not None else mav.MAV_RESULT_UNSUPPORTED), reply
     result = _act(ap, streams, cmd, p, frame)
+    if result is False and cmd in ACTIONS:
+        return ap.state.personality.action_refused, None
     if result is True or result is False:
         result = mav.MAV_RESULT_ACCEPTED if result else mav.MAV_RESULT_DENIED
     return result, None
@@ -46,12 +48,12 @@ def _act(ap: Autopilot, streams: tm.Streams, cmd: int, p: list[float], frame: in
     bad = [k + 1 for k in USED_PARAMS.get(cmd, ())
            if math.isinf(p[k]) or (math.isnan(p[k]) and k not in NAN_KEEPS.get(cmd, ()))]
     if bad:
-        return ap.deny(f"param{bad[0]} must be a finite number")
+        return _malformed(ap, f"param{bad[0]} must be a finite number")
     if frame is not None and cmd in POSITIONED:
         if frame in TERRAIN_FRAMES:
-            return ap.deny("Frame: terrain altitudes are not supported")
+            return _malformed(ap, "Frame: terrain altitudes are not supported")
         if frame not in AMSL_FRAMES | RELATIVE_FRAMES:
-            return ap.deny(f"Frame: {frame} is not a global frame")
+            return _malformed(ap, f"Frame: {frame} is not a global frame")
     if cmd == mav.MAV_CMD_SET_MESSAGE_INTERVAL:
         problem = streams.set_interval(p[0], p[1])
         return problem is None or ap.deny(problem)
@@ -59,6 +61,12 @@ def _act(ap: Autopilot, streams: tm.Streams, cmd: int, p: list[float], frame: in
     if handler is None:
         return mav.MAV_RESULT_UNSUPPORTED
     return handler(ap, p, frame)
+
+
+def _malformed(ap: Autopilot, reason: str) -> int:
+    """A command whose parameters or frame we cannot take: denied, the reason said."""
+    ap.deny(reason)
+    return mav.MAV_RESULT_DENIED
 
 
 def _set_mode(ap: Autopilot, p: list[float], frame: int | None) -> bool:
@@ -86,3 +94,5 @@ HANDLERS = {
     mav.MAV_CMD_DO_SET_MISSION_CURRENT: lambda ap, p, frame: ap.missions.set_current(int(p[0])),
 }
 """What each supported command does; any other is answered MAV_RESULT_UNSUPPORTED."""
+ACTIONS = {mav.MAV_CMD_COMPONENT_ARM_DISARM, mav.MAV_CMD_NAV_TAKEOFF, mav.MAV_CMD_DO_SET_MODE, mav.MAV_CMD_MISSION_START}
+"""Commands whose refusal is acknowledged as the autopilot acknowledges it (Personality.action_refused)."""

@@ -19,6 +19,11 @@ rule has converged enough by then to refuse a 400 Hz coupling.
 Disarmed, its motors stand still (1000 us). Its flight code is a small quad X controller (climb to
 `altitude` m, hold level, hold yaw) with ArduCopter's motor order and mixing signs; it is not
 ArduPilot's and flies nothing else.
+
+With `mavlink_port` it speaks MAVLink instead, as ArduCopter started with `--serial0
+udpclient:host:mavlink_port --sysid sysid` does: it arms, takes off, flies guided targets and
+missions when a ground station says so (cosim.mavlink.sitl.standin_autopilot), refusing to arm
+with the same gyro words, and with "Arm: Need Position Estimate" before `position_after_s`.
 """
 
 from __future__ import annotations
@@ -27,7 +32,9 @@ import math
 import socket
 import threading
 
+from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.sitl.json_wire import ServoFrame, State, parse_state
+from cosim.mavlink.sitl.standin_autopilot import StandInAutopilot
 
 # ArduCopter's quad X: motors front-right (CCW), back-left (CCW), front-left (CW), back-right (CW)
 _ROLL = (-0.5, 0.5, 0.5, -0.5)
@@ -40,8 +47,12 @@ class StandInFirmware:
 
     def __init__(self, port: int, host: str = "127.0.0.1", altitude: float = 3.0, sim_rate_hz: int = 1200,
                  loop_rate_hz: int = 400, arm_at_s: float = 5.0, position_after_s: float = 5.0,
-                 resend_after_s: float = 1.1, ignore_answers: tuple[int, ...] = (), restart_at: int | None = None) -> None:
+                 resend_after_s: float = 1.1, ignore_answers: tuple[int, ...] = (), restart_at: int | None = None,
+                 mavlink_port: int | None = None, sysid: int = 1, home: tuple[float, float, float] = (47.3977, 8.5456, 488.0),
+                 heading: float = 0.0) -> None:
         self.addr = (host, port)
+        self.mavlink = None if mavlink_port is None else (host, mavlink_port, sysid, GeoOrigin(*home), heading)
+        self.autopilot: StandInAutopilot | None = None
         self.altitude = altitude
         self.resend_after_s = resend_after_s
         self.sim_rate_hz = sim_rate_hz
@@ -72,6 +83,8 @@ class StandInFirmware:
         self._stop.set()
         self._thread.join(timeout=5.0)
         self.sock.close()
+        if self.autopilot is not None:
+            self.autopilot.close()
 
     def restart(self) -> None:
         """The next frame counts from 0 again (a restarted firmware)."""
@@ -88,6 +101,11 @@ class StandInFirmware:
         self._imu = _GyroRate()
         self._next_arm = self.arm_at_s
         self.armed_at = None
+        if self.mavlink is not None:
+            if self.autopilot is not None:
+                self.autopilot.close()
+            host, port, sysid, home, heading = self.mavlink
+            self.autopilot = StandInAutopilot(host, port, sysid, home, heading, self._gyro_refusal, self.position_after_s)
 
     def _run(self) -> None:
         pwm = (1000,) * 16
@@ -105,8 +123,17 @@ class StandInFirmware:
                 continue
             self._advance(state)
             self.states.append(state)
-            pwm = (self._fly(state) if self.armed_at is not None else (1000,) * 4) + (1000,) * 12
+            pwm = self._outputs(state) + (1000,) * 12
             self._count += 1
+
+    def _outputs(self, state: State) -> tuple[int, ...]:
+        """Motors 1-4 for this frame: the MAVLink autopilot's, or the built-in climb once armed."""
+        if self.autopilot is not None:
+            pwm = self.autopilot.frame(state, self._now_us / 1e6, 1.0 / self._rate_hz)
+            if self.autopilot.armed and self.armed_at is None:
+                self.armed_at = self._now_us / 1e6
+            return pwm
+        return self._fly(state) if self.armed_at is not None else (1000,) * 4
 
     def _advance(self, state: State) -> None:
         """The firmware's clock, frame rate and IMU after a newer answer (SIM_JSON::recv_fdm, update)."""
@@ -118,14 +145,21 @@ class StandInFirmware:
         self._rate_hz = min(max(float(self.sim_rate_hz), self._rate_hz - 1.0), self._rate_hz + 1.0)
         self._imu.frame(self._now_us)
         t = self._now_us / 1e6
-        if self.armed_at is None and t >= self._next_arm:
+        if self.autopilot is None and self.armed_at is None and t >= self._next_arm:
             self._next_arm = t + 1.0
             self._try_arm(t)
 
-    def _try_arm(self, t: float) -> None:
+    def _gyro_refusal(self) -> str | None:
+        """ArduCopter's refusal while its gyro samples too slowly for its loop rate (None: fast enough)."""
         threshold = 1.8 * self.loop_rate_hz
         if self._imu.rate_hz < threshold:
-            self.statustexts.append((t, f"Arm: Gyro 0 rate {int(self._imu.rate_hz)}Hz < loop rate*1.8 {int(threshold)}Hz"))
+            return f"Arm: Gyro 0 rate {int(self._imu.rate_hz)}Hz < loop rate*1.8 {int(threshold)}Hz"
+        return None
+
+    def _try_arm(self, t: float) -> None:
+        gyro = self._gyro_refusal()
+        if gyro is not None:
+            self.statustexts.append((t, gyro))
         elif t < self.position_after_s:
             self.statustexts.append((t, "Arm: Need Position Estimate"))
         else:

@@ -239,7 +239,8 @@ def test_ardupilot_keeps_home_at_item_0_and_will_not_arm_in_auto(vehicle):
     if not endpoint.state.personality.home_is_item_0:
         pytest.skip("PX4 keeps no home item")  # (its own mission test is above)
     gcs.beat()
-    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 3).result == mav.MAV_RESULT_DENIED  # AUTO without a mission
+    refused = endpoint.state.personality.action_refused
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 3).result == refused  # AUTO without a mission
     assert "no mission" in gcs.latest["STATUSTEXT"].text
     elsewhere = (mav.MAV_CMD_NAV_WAYPOINT, (0, 0, 0, 0), 30.0, 30.0, 9.0)  # not home: replaced by it
     speed = (mav.MAV_CMD_DO_CHANGE_SPEED, (1, 3.0, -1, 0), None, None, 0.0)
@@ -257,9 +258,9 @@ def test_ardupilot_keeps_home_at_item_0_and_will_not_arm_in_auto(vehicle):
     gcs.send(mav.MAVLink_request_data_stream_message(1, 1, mav.MAV_DATA_STREAM_EXTENDED_STATUS, 4, 1))  # as a GCS asks
     current = gcs.wait("MISSION_CURRENT")
     assert (current.total, current.mission_state) == (4, mav.MISSION_STATE_NOT_STARTED)  # home left out
-    assert gcs.command(mav.MAV_CMD_MISSION_START).result == mav.MAV_RESULT_DENIED  # not armed
+    assert gcs.command(mav.MAV_CMD_MISSION_START).result == endpoint.state.personality.action_refused  # not armed
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 3).result == mav.MAV_RESULT_ACCEPTED
-    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_DENIED
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == endpoint.state.personality.action_refused
     assert gcs.latest["STATUSTEXT"].text == "Arm: Auto mode not armable"  # the firmware's words
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4).result == mav.MAV_RESULT_ACCEPTED  # GUIDED
     assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
@@ -294,7 +295,8 @@ def test_rtl_flies_home_and_lands_in_rtl(vehicle):
     gcs.wait("HEARTBEAT", lambda m: modes.append(m.custom_mode) or not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED,
              timeout=60 / SPEED)
     assert set(modes) == {rtl} and bank.on_ground[0]  # RTL through the descent and on the ground, disarmed
-    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_DENIED  # RTL prevents arming
+    refused = endpoint.state.personality.action_refused
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == refused  # RTL prevents arming
     assert gcs.latest["STATUSTEXT"].text == ("Arm: RTL mode not armable" if endpoint.state.personality.home_is_item_0
                                              else "Arming denied: RTL mode prevents arming")
 

@@ -168,14 +168,14 @@ def test_rtl_mode_flies_home(bench):
 @pytest.mark.parametrize("name", ["stabilize", "auto"])
 def test_modes_it_cannot_fly_are_refused_with_the_reason(bench, name):
     bench.run(1.0)
-    assert bench.mode(name) == mav.MAV_RESULT_DENIED
+    assert bench.mode(name) == bench.ep.state.personality.action_refused
     assert any(name.upper() in t for t in bench.texts)
     assert bench.ep.state.mode == "stabilize"  # the boot mode stays
 
 
 def test_rtl_before_arming_is_refused(bench):
     bench.run(1.0)
-    assert bench.mode("rtl") == mav.MAV_RESULT_DENIED
+    assert bench.mode("rtl") == bench.ep.state.personality.action_refused
 
 
 @pytest.mark.parametrize("bench", [{"personality": ARDUPILOT}, {"personality": PX4}], indirect=True,

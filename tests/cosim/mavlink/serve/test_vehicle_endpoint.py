@@ -92,7 +92,7 @@ def test_px4_arm_takeoff_offboard_velocity_position_and_land(vehicle):
     assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, 405.0).result == mav.MAV_RESULT_ACCEPTED
     gcs.wait("LOCAL_POSITION_NED", lambda m: abs(m.z + 5.0) < 0.1, timeout=10)
     # offboard needs setpoints streaming first: a switch without them is refused
-    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 6, 0).result == mav.MAV_RESULT_DENIED
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 6, 0).result == mav.MAV_RESULT_TEMPORARILY_REJECTED
     vel = lambda vn, ve: mav.MAVLink_set_position_target_local_ned_message(  # noqa: E731
         0, 1, 1, mav.MAV_FRAME_LOCAL_NED, 0b0000_1111_1100_0111, 0, 0, 0, vn, ve, 0, 0, 0, 0, 0, 0)
 
@@ -341,9 +341,10 @@ def test_a_vehicle_that_fails_in_flight_disarms_and_refuses_to_fly(vehicle):
     gcs.wait("HEARTBEAT")
     assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
     bank.alive[0] = False
+    refused = vehicle[1].state.personality.action_refused  # FAILED (ArduCopter) or TEMPORARILY_REJECTED (PX4)
     gcs.wait("HEARTBEAT", lambda m: not m.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED, timeout=5 / SPEED)
-    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_DENIED
-    assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, 0, 0, 0, 405.0).result == mav.MAV_RESULT_DENIED
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == refused
+    assert gcs.command(mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, 0, 0, 0, 405.0).result == refused
     assert "not armed" in gcs.latest["STATUSTEXT"].text
 
 

@@ -1,0 +1,75 @@
+"""Lock-stepped firmware's MAVLink carried by the simulated network (`mavlink.sitl[].mavlink_port` with
+`mavlink.ground_station`).
+
+The firmware of robot k sends its MAVLink to UDP host:mavlink_port + 10 k (`--serial0
+udpclient:127.0.0.1:<port>`). Each frame it sent enters the network at its robot, addressed to the
+ground-station robot; each frame the network delivers to its robot is written back to the firmware.
+Both happen while the firmware waits for the physics' next answer (the coupling takes its next servo
+frame before the timeline moves on), so what it has sent and what it reads next are fixed by the
+simulated time alone, and the run repeats from its seed.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from controllers import Controller, Message
+from cosim.mavlink.datagrams import Codec
+from cosim.mavlink.radio_link import MSGID_RECORD
+from cosim.mavlink.serve.vehicle_port import bound_socket
+
+log = logging.getLogger(__name__)
+
+
+class FirmwareRelay(Controller):
+    """A firmware-flown robot's controller when its MAVLink goes over the network. `pump` (the bridge
+    calls it at every poll) sends what the firmware wrote since; `on_message` writes to the firmware."""
+
+    def __init__(self, host: str, port: int, gcs_node: int, sysid: int) -> None:
+        super().__init__()
+        self.sock = bound_socket(host, port)
+        self.sock.setblocking(False)
+        self.port = self.sock.getsockname()[1]
+        self.gcs_node = gcs_node
+        self.sysid = sysid
+        self.codec = Codec(0, 0, None)
+        self.firmware: tuple[str, int] | None = None
+        self.frames_out = 0
+        self.frames_in = 0
+        self.unheard = 0
+        """Frames delivered before the firmware had sent anything (nowhere to write them)."""
+        self.foreign = 0
+        """Frames from the firmware whose system id is not this robot's (`--sysid` not given?)."""
+
+    def pump(self) -> None:
+        """Every frame the firmware sent since the last call, into the network now, to the ground station."""
+        while True:
+            try:
+                data, addr = self.sock.recvfrom(65536)
+            except BlockingIOError:
+                return
+            self.firmware = addr
+            for msg in self.codec.parse(data):
+                if msg.get_srcSystem() != self.sysid:
+                    self._foreign(msg.get_srcSystem())
+                    continue
+                self.record(MSGID_RECORD, msg.get_msgId())
+                self.net.send(self.gcs_node, bytes(msg.get_msgbuf()))
+                self.frames_out += 1
+
+    def _foreign(self, sysid: int) -> None:
+        self.foreign += 1
+        if self.foreign == 1:
+            log.warning("robot %d: its firmware speaks as MAVLink system %d, not %d (start it with --sysid %d); its "
+                        "frames are not relayed", self.id, sysid, self.sysid, self.sysid)
+
+    def on_message(self, msg: Message) -> None:
+        """A frame the network delivered to this robot: to the firmware, which reads it in its next loop."""
+        self.frames_in += 1
+        if self.firmware is None:
+            self.unheard += 1
+            return
+        self.sock.sendto(msg.payload, self.firmware)
+
+    def close(self) -> None:
+        self.sock.close()
