@@ -174,6 +174,22 @@ def _check_vehicle_args(args: argparse.Namespace) -> None:
         raise ValueError(f"--gcs-timeout must be a positive number of seconds, got {args.gcs_timeout}")
 
 
+def sitl_commands_command(args: argparse.Namespace) -> int:
+    """`cosim sitl-commands SCENARIO`: the command line of each firmware instance the scenario flies."""
+    import shlex
+
+    from cosim.mavlink.sitl.launch import firmware_commands
+
+    try:
+        commands = firmware_commands(_load(args), args.binary, args.defaults, args.speedup)
+    except (ScenarioError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for argv in commands:
+        print(shlex.join(argv))
+    return 0
+
+
 def serve_vehicle_command(args: argparse.Namespace) -> int:
     """`cosim serve-vehicle`: one simulated vehicle over MAVLink, paced to the wall clock."""
     from cosim.mavlink.datagrams import key_from_env
@@ -263,6 +279,14 @@ def _add_validate_and_report(sub: AddParser) -> None:
     p.add_argument("run_b", type=Path, metavar="RUN_B")
     p.add_argument("--out", type=Path, help="report directory (default: compare-A-B beside RUN_A)")
     p.set_defaults(handler=compare_command)
+    p = sub("sitl-commands", help="print the command line that starts each firmware instance of a mavlink.sitl scenario")
+    p.add_argument("scenario", type=Path)
+    p.add_argument("--set", action="append", metavar="KEY=VALUE")
+    p.add_argument("--binary", default="arducopter", help="the firmware executable (default: arducopter on PATH)")
+    p.add_argument("--defaults", default="copter.parm", help="its parameter defaults file (default copter.parm)")
+    p.add_argument("--speedup", type=float, default=100.0,
+                   help="the most the firmware may run ahead of the wall clock (default 100; the physics paces it)")
+    p.set_defaults(handler=sitl_commands_command)
 
 
 def _add_serve_vehicle(sub: AddParser) -> None:

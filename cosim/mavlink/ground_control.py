@@ -25,6 +25,7 @@ firmware, whose local frames start where each one booted.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections import deque
 from dataclasses import dataclass, field
@@ -33,14 +34,15 @@ from typing import Any
 from pymavlink.dialects.v20 import common as mav
 
 from controllers import Controller, Message
-from cosim.mavlink.client.missions import land, numbered, rtl, takeoff, waypoint
+from cosim.mavlink.client.missions import land, numbered, rtl, same, takeoff, waypoint
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.frames import heading_to_yaw
-from cosim.mavlink.mission_items import MissionItem
+from cosim.mavlink.mission_items import MissionItem, from_message
 from cosim.mavlink.personality import ARDUPILOT, ARDUPILOT_ROVER, PX4, Personality
 from cosim.mavlink.radio_link import MSGID_RECORD
 from physics.geodesy import GeoOrigin
 
+log = logging.getLogger(__name__)
 GCS_SYSID = 255
 GCS_COMPONENT = 190
 POSITION_ONLY = 0b0000_1101_1111_1000
@@ -50,6 +52,9 @@ COMMAND_TIMEOUT_S = 0.5
 COMMAND_RETRIES = 3
 """A command unanswered for COMMAND_TIMEOUT_S is sent again, at most COMMAND_RETRIES times (MAVSDK's
 defaults), then given up (its result stays None)."""
+DOWNLOAD_RETRY_S = 1.0
+DOWNLOAD_RETRIES = 5
+"""A mission download's request unanswered for DOWNLOAD_RETRY_S is sent again, DOWNLOAD_RETRIES times at most."""
 
 
 @dataclass
@@ -68,7 +73,12 @@ class VehicleView:
     """The mission being uploaded or last uploaded, numbered as the vehicle holds it."""
     mission_result: int | None = None
     """The vehicle's MISSION_ACK type for it (MAV_MISSION_ACCEPTED, 0, or why not; None until it came)."""
-    commands: deque[tuple[int, tuple[float, ...]]] = field(default_factory=deque)
+    held: list[MissionItem] = field(default_factory=list)
+    """The mission downloaded back from the vehicle so far (verify_mission), numbered as it holds it."""
+    held_count: int | None = None
+    mission_verified: bool | None = None
+    """Whether the mission it holds is the one uploaded (None until a download finished)."""
+    commands: deque[tuple[int, tuple[float, ...], bool]] = field(default_factory=deque)
     """Commands waiting their turn; the first is in flight while `sends` > 0."""
     sends: int = 0
 
@@ -86,9 +96,12 @@ class VehicleView:
 
     @property
     def position(self) -> tuple[float, float, float] | None:
-        """Where it last said it was (arena frame, m), or None before any GLOBAL_POSITION_INT."""
+        """Where it last said it was (arena frame, m), or None before a GLOBAL_POSITION_INT with a position
+        (ArduCopter sends latitude and longitude 0 until its estimator has an origin)."""
         g = self.latest.get("GLOBAL_POSITION_INT")
-        return None if g is None else self.origin.from_geodetic(g.lat / 1e7, g.lon / 1e7, g.alt / 1000.0)
+        if g is None or (g.lat == 0 and g.lon == 0):
+            return None
+        return self.origin.from_geodetic(g.lat / 1e7, g.lon / 1e7, g.alt / 1000.0)
 
 
 class GroundControl(Controller):
@@ -122,6 +135,8 @@ class GroundControl(Controller):
             vehicle.latest[m.get_type()] = m
             if m.get_type() in ("MISSION_REQUEST_INT", "MISSION_REQUEST", "MISSION_ACK"):
                 self._mission_answer(vehicle, m)
+            if m.get_type() in ("MISSION_COUNT", "MISSION_ITEM_INT"):
+                self._downloaded(vehicle, m)
             if m.get_type() == "COMMAND_ACK":
                 vehicle.acks[m.command] = m.result
                 if vehicle.commands and vehicle.commands[0][0] == m.command and vehicle.sends:
@@ -142,18 +157,20 @@ class GroundControl(Controller):
         self.record(MSGID_RECORD, msg.get_msgId())
         self.net.send(vehicle.node, self.codec.pack(msg))
 
-    def command(self, sysid: int, command: int, *params: float) -> None:
+    def command(self, sysid: int, command: int, *params: float, if_accepted: bool = False) -> None:
         """COMMAND_LONG `command` with up to seven parameters (the rest 0), after the vehicle's earlier
-        commands; sent again until acknowledged (COMMAND_RETRIES at most)."""
+        commands; sent again until acknowledged (COMMAND_RETRIES at most). `if_accepted`: only if the
+        command before it was accepted (a take-off after a refused arm would be refused anyway; a mission
+        started on a disarmed ArduCopter enters AUTO, where it may not arm)."""
         vehicle = self._vehicle(sysid)
-        vehicle.commands.append((command, tuple(float(x) for x in params) + (0.0,) * (7 - len(params))))
+        vehicle.commands.append((command, tuple(float(x) for x in params) + (0.0,) * (7 - len(params)), if_accepted))
         if len(vehicle.commands) == 1:
             vehicle.acks.pop(command, None)
             self._send_command(vehicle)
 
     def _send_command(self, vehicle: VehicleView) -> None:
         """The first waiting command, sent (again: its confirmation counts the sends) and timed."""
-        command, params = vehicle.commands[0]
+        command, params, _ = vehicle.commands[0]
         self.send_to(vehicle.sysid, mav.MAVLink_command_long_message(vehicle.sysid, 1, command, vehicle.sends, *params))
         vehicle.sends += 1
         sent = vehicle.sends
@@ -169,30 +186,38 @@ class GroundControl(Controller):
             self._send_command(vehicle)
 
     def _next_command(self, vehicle: VehicleView) -> None:
-        """The command in flight is done (answered or given up): the next one goes."""
-        vehicle.commands.popleft()
+        """The command in flight is done (answered or given up): the next one goes, but one sent only
+        `if_accepted` is dropped (a record `command_dropped.<sysid>`) unless this one was accepted."""
+        done = vehicle.commands.popleft()[0]
+        accepted = vehicle.acks.get(done) == mav.MAV_RESULT_ACCEPTED
+        while vehicle.commands and vehicle.commands[0][2] and not accepted:
+            self.record(f"command_dropped.{vehicle.sysid}", vehicle.commands.popleft()[0])
         vehicle.sends = 0
         if vehicle.commands:
             vehicle.acks.pop(vehicle.commands[0][0], None)
             self._send_command(vehicle)
 
-    def set_mode(self, sysid: int, name: str) -> None:
-        """Switch vehicle `sysid` to flight mode `name` (its autopilot's, e.g. guided, offboard, land)."""
-        modes = self._vehicle(sysid).personality.modes
-        if name not in modes:
-            raise ValueError(f"vehicle {sysid} has no mode {name!r}; its modes: {', '.join(modes)}")
-        self.command(sysid, mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, modes[name])
+    def set_mode(self, sysid: int, name: str, if_accepted: bool = False) -> None:
+        """Switch vehicle `sysid` to flight mode `name` (its autopilot's, e.g. guided, offboard, land):
+        ArduPilot's mode number in param2, PX4's main and sub mode in param2 and param3."""
+        personality = self._vehicle(sysid).personality
+        if name not in personality.modes:
+            raise ValueError(f"vehicle {sysid} has no mode {name!r}; its modes: {', '.join(personality.modes)}")
+        custom = personality.modes[name]
+        numbers = (custom >> 16 & 0xFF, custom >> 24 & 0xFF) if personality is PX4 else (custom,)
+        self.command(sysid, mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, *numbers, if_accepted=if_accepted)
 
     def arm(self, sysid: int, arm: bool = True) -> None:
         """Arm (or disarm) vehicle `sysid`."""
         self.command(sysid, mav.MAV_CMD_COMPONENT_ARM_DISARM, 1.0 if arm else 0.0)
 
     def takeoff(self, sysid: int, altitude_m: float) -> None:
-        """Guided mode (ArduPilot), arm, and take off to `altitude_m` above home: three commands in turn."""
+        """Guided mode (ArduPilot), arm, and take off to `altitude_m` above home: three commands in turn,
+        the take-off only once armed."""
         if "guided" in self._vehicle(sysid).personality.modes:
             self.set_mode(sysid, "guided")
         self.arm(sysid)
-        self.command(sysid, mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, altitude_m)
+        self.command(sysid, mav.MAV_CMD_NAV_TAKEOFF, 0, 0, 0, math.nan, math.nan, math.nan, altitude_m, if_accepted=True)
 
     def goto(self, sysid: int, x: float, y: float, z: float, heading: float | None = None) -> None:
         """Fly vehicle `sysid` to arena position (x, y) at z m above its home (m), facing `heading` (rad
@@ -225,7 +250,7 @@ class GroundControl(Controller):
         if end not in ("land", "rtl", "hold"):
             raise ValueError(f"end is land, rtl or hold, got {end!r}")
         g = vehicle.latest.get("GLOBAL_POSITION_INT")
-        if g is None or not waypoints:
+        if vehicle.position is None or not waypoints:
             raise ValueError(f"vehicle {sysid}: a mission needs waypoints and the vehicle's position (request_streams first)")
         items = [takeoff(waypoints[0][2])] + [waypoint(*self.origin.to_geodetic(x, y, 0.0)[:2], z, hold_s, radius_m)
                                               for x, y, z in waypoints] + {"land": [land()], "rtl": [rtl()], "hold": []}[end]
@@ -234,15 +259,16 @@ class GroundControl(Controller):
         self.send_to(sysid, mav.MAVLink_mission_count_message(sysid, 1, len(vehicle.mission), 0))
 
     def start_mission(self, sysid: int) -> None:
-        """Fly the uploaded mission: ArduPilot arms in guided mode and starts it, PX4 arms and enters MISSION."""
+        """Fly the uploaded mission: ArduPilot arms in guided mode and then starts it, PX4 arms and then
+        enters MISSION (each second step only once armed)."""
         vehicle = self._vehicle(sysid)
         if "guided" in vehicle.personality.modes:
             self.set_mode(sysid, "guided")
             self.arm(sysid)
-            self.command(sysid, mav.MAV_CMD_MISSION_START)
+            self.command(sysid, mav.MAV_CMD_MISSION_START, if_accepted=True)
         else:
             self.arm(sysid)
-            self.set_mode(sysid, "mission")
+            self.set_mode(sysid, "mission", if_accepted=True)
 
     def _mission_answer(self, vehicle: VehicleView, m: Any) -> None:
         """A mission request answered with its item, or the vehicle's verdict kept."""
@@ -251,8 +277,59 @@ class GroundControl(Controller):
             self.record(f"mission_ack.{vehicle.sysid}", m.type)
         elif 0 <= m.seq < len(vehicle.mission):
             item = vehicle.mission[m.seq]
-            as_int = m.get_type() == "MISSION_REQUEST_INT"
-            self.send_to(vehicle.sysid, item.to_int(vehicle.sysid, 1) if as_int else item.to_float(vehicle.sysid, 1))
+            self.send_to(vehicle.sysid, item.to_int(vehicle.sysid, 1))  # as MAVSDK: ArduPilot asks for the int form
+
+    def verify_mission(self, sysid: int) -> None:
+        """Download vehicle `sysid`'s mission and compare it with the one uploaded, item by item as the
+        int wire form carries them (ArduPilot's home item left out): `vehicles[sysid].mission_verified`
+        and a record `mission_verified.<sysid>` (1 or 0). A request unanswered for DOWNLOAD_RETRY_S is
+        sent again, DOWNLOAD_RETRIES times at most."""
+        vehicle = self._vehicle(sysid)
+        vehicle.held = []
+        vehicle.held_count = None
+        vehicle.mission_verified = None
+        self._ask_next(vehicle, 0)
+
+    def _ask_next(self, vehicle: VehicleView, tries: int) -> None:
+        """Ask for the count (none yet) or the next item, and again later if nothing has come meanwhile."""
+        if vehicle.held_count is None:
+            self.send_to(vehicle.sysid, mav.MAVLink_mission_request_list_message(vehicle.sysid, 1, 0))
+        else:
+            self.send_to(vehicle.sysid, mav.MAVLink_mission_request_int_message(vehicle.sysid, 1, len(vehicle.held), 0))
+        asked = (vehicle.held_count, len(vehicle.held))
+        self.after(DOWNLOAD_RETRY_S, lambda: self._unheard(vehicle, asked, tries))
+
+    def _unheard(self, vehicle: VehicleView, asked: tuple[int | None, int], tries: int) -> None:
+        if vehicle.mission_verified is not None or (vehicle.held_count, len(vehicle.held)) != asked:
+            return  # answered meanwhile
+        if tries >= DOWNLOAD_RETRIES:
+            vehicle.mission_verified = False
+            self.record(f"mission_verified.{vehicle.sysid}", 0.0)
+        else:
+            self._ask_next(vehicle, tries + 1)
+
+    def _downloaded(self, vehicle: VehicleView, m: Any) -> None:
+        """The count or the next item of a download: the next asked for, or the comparison made."""
+        if m.get_type() == "MISSION_COUNT" and vehicle.held_count is None and vehicle.mission_verified is None:
+            vehicle.held_count = m.count
+        elif m.get_type() == "MISSION_ITEM_INT" and vehicle.held_count is not None and m.seq == len(vehicle.held):
+            vehicle.held.append(from_message(m))
+        else:
+            return
+        if len(vehicle.held) < vehicle.held_count:
+            self._ask_next(vehicle, 0)
+            return
+        self.send_to(vehicle.sysid, mav.MAVLink_mission_ack_message(vehicle.sysid, 1, mav.MAV_MISSION_ACCEPTED, 0))
+        skip = int(vehicle.personality.home_is_item_0)
+        sent = vehicle.mission[skip:]
+        got = vehicle.held[skip:]
+        vehicle.mission_verified = len(sent) == len(got) and all(same(a, b) for a, b in zip(sent, got))
+        self.record(f"mission_verified.{vehicle.sysid}", float(vehicle.mission_verified))
+        if not vehicle.mission_verified:
+            odd = next((k for k, (a, b) in enumerate(zip(sent, got)) if not same(a, b)), min(len(sent), len(got)))
+            log.warning("vehicle %d holds another mission than was uploaded (%d items, %d sent); first difference at "
+                        "item %d: sent %s, held %s", vehicle.sysid, len(got), len(sent), odd + skip,
+                        sent[odd] if odd < len(sent) else None, got[odd] if odd < len(got) else None)
 
     def _vehicle(self, sysid: int) -> VehicleView:
         vehicle = self.vehicles.get(sysid)

@@ -110,9 +110,11 @@ def download(vehicle: MavlinkVehicle, wait: Wait | None = None, timeout_s: float
 
 
 def same(sent: MissionItem, got: MissionItem) -> bool:
-    """Equal as the int wire form carries them (1e-7 degrees, float32 parameters)."""
+    """Equal as the int wire form carries them (1e-7 degrees, float32 parameters). A parameter sent as
+    NaN ("unset") is the autopilot's to fill: ArduCopter answers NAV_TAKEOFF's and NAV_WAYPOINT's yaw
+    as 0 and NAV_LAND's as 1."""
     def close(a: float, b: float, tol: float) -> bool:
-        return (math.isnan(a) and math.isnan(b)) or abs(a - b) <= tol
+        return math.isnan(a) or abs(a - b) <= tol
 
     params = all(close(a, b, 1e-4 * max(1.0, abs(a))) for a, b in zip(sent.params, got.params))
     return (sent.command == got.command and close(sent.lat, got.lat, 2e-7) and close(sent.lon, got.lon, 2e-7)

@@ -1,0 +1,41 @@
+"""The command line that starts each firmware instance of a scenario's `mavlink.sitl` groups
+(`cosim sitl-commands`), so that each starts where its robot stands and talks where the run listens.
+
+Robot k of a group is ArduCopter instance `-I k` (its own eeprom and TCP ports), sending its servo
+frames to `port + 10 k` (`--sim-port-out`), with `--home` at its robot's start (the layout drawn from
+the scenario's seed, as the run draws it), free to run faster than the wall clock (`--speedup`: the
+physics paces it) and, with `mavlink_port`, its MAVLink to `mavlink_port + 10 k`
+as system `first_sysid + k`.
+"""
+
+from __future__ import annotations
+
+from cosim.assembly.placement import start_positions
+from cosim.core.seeding import SeedStreams
+from cosim.mavlink.frames import GeoOrigin
+from cosim.mavlink.sitl.coupling import yaw_deg
+from cosim.scenario.schema import Mapper
+from cosim.scenario.specs import Scenario
+
+
+def firmware_commands(s: Scenario, binary: str = "arducopter", defaults: str = "copter.parm",
+                      speedup: float = 100.0) -> list[list[str]]:
+    """One argument list per firmware-flown robot, in node order. `speedup` is the most the firmware may
+    run ahead of the wall clock (SITL's own pacing; in lock-step it waits for the physics anyway)."""
+    if s.mavlink is None or not s.mavlink.sitl:
+        raise ValueError(f"{s.source}: the scenario has no mavlink.sitl entries: no firmware to start")
+    origin = GeoOrigin(*s.mavlink.origin)
+    rng = SeedStreams(s.seed).generator("layout")
+    mapper = Mapper(s.source)
+    starts = {g.name: start_positions(s, gi, rng, mapper) for gi, g in enumerate(s.groups)}
+    headings = {g.name: g.robot.heading for g in s.groups}
+    commands = []
+    for e in s.mavlink.sitl:
+        for k, start in enumerate(starts[e.group]):
+            lat, lon, alt = origin.to_geodetic(*(float(v) for v in start))
+            argv = [binary, f"--model=JSON:{e.host}", f"--home={lat:.7f},{lon:.7f},{alt:.2f},{yaw_deg(headings[e.group]):.0f}",
+                    f"--defaults={defaults}", f"-I{k}", f"--sim-port-out={e.port + 10 * k}", f"--speedup={speedup:g}"]
+            if e.mavlink_port is not None:
+                argv += [f"--serial0=udpclient:{e.host}:{e.mavlink_port + 10 * k}", f"--sysid={e.first_sysid + k}"]
+            commands.append(argv)
+    return commands
