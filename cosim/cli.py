@@ -178,7 +178,7 @@ def sitl_commands_command(args: argparse.Namespace) -> int:
     """`cosim sitl-commands SCENARIO`: the command line of each firmware instance the scenario flies."""
     import shlex
 
-    from cosim.mavlink.sitl.launch import firmware_commands
+    from cosim.assembly.sitl_commands import firmware_commands
 
     try:
         commands = firmware_commands(_load(args), args.binary, args.defaults, args.speedup)

@@ -32,6 +32,7 @@ from cosim.mavlink.frames import GeoOrigin, ned_to_enu, yaw_to_heading
 from cosim.mavlink.ghosts import Ghost, GhostRobot
 from cosim.mavlink.personality import PERSONALITIES
 from cosim.mavlink.radio_link import BothWays, GroundStationRelay, VehicleRelay
+from cosim.mavlink.relay_metrics import relay_metrics
 from cosim.mavlink.serve.bodies import QuadBody, RoverBody
 from cosim.mavlink.serve.failsafe import GcsFailsafe
 from cosim.mavlink.serve.realtime import Pacer
@@ -42,6 +43,10 @@ from cosim.mavlink.spec import GroundStationSpec, MavlinkSpec
 from physics.robot import Robot
 
 log = logging.getLogger(__name__)
+SETTLE_S = 0.0005
+"""Before reading the firmwares' MAVLink at a poll: the wall time given to datagrams the kernel still
+holds (loopback datagrams sent from two CPUs may arrive after a later servo frame), so that what a
+firmware sent before its last frame is read at this poll in every run."""
 
 
 class MavlinkBridge:
@@ -222,23 +227,7 @@ class MavlinkBridge:
                                               "rejected_signature": st.rejected_signature}
         for (node, *_), ep in zip(self._serve_plan, self.endpoints):
             mav_stats[f"served{node}"] = {"failsafes": list(ep.state.failsafes)}
-        gcs = self.ground_station
-        if gcs is not None:
-            mav_stats["ground_station"] = {"port": gcs.port, "frames_into_network": gcs.sent_frames,
-                                           "frames_delivered": gcs.delivered_frames, "handled": gcs.stats.handled,
-                                           "foreign": gcs.stats.foreign, "malformed": gcs.stats.malformed}
-        vehicles = [r for r in self.relays.values() if isinstance(r, (VehicleRelay, FirmwareRelay))]
-        for node, relay in self.relays.items():
-            if isinstance(relay, VehicleRelay):
-                mav_stats[f"served{node}"].update(frames_sent=relay.frames_out, frames_received=relay.frames_in)
-            elif isinstance(relay, FirmwareRelay):
-                mav_stats[f"firmware{node}"] = {"sysid": relay.sysid, "port": relay.port, "frames_sent": relay.frames_out,
-                                                "frames_received": relay.frames_in, "unheard": relay.unheard,
-                                                "foreign": relay.foreign}
-        if gcs is not None:
-            mav_stats["ground_station"].update(
-                frames_lost_to_vehicles=gcs.sent_frames - sum(r.frames_in for r in vehicles),
-                frames_lost_from_vehicles=sum(r.frames_out for r in vehicles) - gcs.delivered_frames)
+        relay_metrics(mav_stats, self.relays, self.ground_station)
         for ghost in self.ghosts.values():
             mission = ghost.vehicle.mission
             mav_stats[f"ghost{ghost.node}"] = {"stale_events": ghost.stale_events, "failsafe": ghost.vehicle.failsafe,
@@ -256,11 +245,14 @@ class MavlinkBridge:
             self.ground_station.pump(now_s)
         for port in self.ports.values():
             port.poll(now_s)
+        firmware = [r for r in self.relays.values() if isinstance(r, FirmwareRelay)]
+        if firmware:
+            time.sleep(SETTLE_S)  # the firmwares' last datagrams, still in the kernel's loopback queues
         for relay in self.relays.values():
             if isinstance(relay, VehicleRelay):
                 relay.transport.poll(now_s)
-            elif isinstance(relay, FirmwareRelay):
-                relay.pump()
+        for relay in firmware:
+            relay.pump()
         for (node, *_), ep in zip(self._serve_plan, self.endpoints):
             for text in ep.state.failsafes[self._traced.get(node, 0):]:  # what a served vehicle did by itself
                 sim.recorder.event(sim.clock.now_ns, node, "served_failsafe", f"vehicle {ep.sysid}: {text}")

@@ -4,10 +4,12 @@ ArduPilot firmware, each on a free port of 127.0.0.1."""
 from __future__ import annotations
 
 import contextlib
+import socket
 from pathlib import Path
 from typing import Any
 
 import cosim
+from cosim.assembly.sitl_commands import firmware_commands
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.serve.standin import StandInVehicle
 from cosim.mavlink.sitl.standin import StandInFirmware
@@ -28,11 +30,42 @@ def with_standins(path: Path, overrides: dict[str, Any], vehicles: contextlib.Ex
         overrides[f"mavlink.ghosts.{k}.mode"] = "connect"
     for k in range(len(scenario.mavlink.serve)):
         overrides[f"mavlink.serve.{k}.port"] = 0
-    if scenario.mavlink.ground_station is not None:
+    if scenario.mavlink.ground_station is not None and scenario.mavlink.ground_station.port is not None:
         overrides["mavlink.ground_station.port"] = free_udp_port()
-    for k in range(len(scenario.mavlink.sitl)):
-        port = free_udp_port()
-        overrides[f"mavlink.sitl.{k}.port"] = port
-        firmware = StandInFirmware(port).start()
+    counts = {g.name: g.count for g in scenario.groups}
+    for k, e in enumerate(scenario.mavlink.sitl):
+        overrides[f"mavlink.sitl.{k}.port"] = free_udp_ports(counts[e.group])
+        if e.mavlink_port is not None:
+            overrides[f"mavlink.sitl.{k}.mavlink_port"] = free_udp_ports(counts[e.group])
+    scenario = cosim.load(path, overrides)
+    if not scenario.mavlink.sitl:
+        return scenario
+    for argv, (port, mavlink_port, sysid) in zip(firmware_commands(scenario), _instances(scenario)):
+        home = tuple(float(v) for v in next(a for a in argv if a.startswith("--home="))[7:].split(",")[:3])
+        firmware = StandInFirmware(port, mavlink_port=mavlink_port, sysid=sysid, home=home).start()
         vehicles.callback(firmware.stop)
-    return cosim.load(path, overrides)
+    return scenario
+
+
+def _instances(scenario: Scenario) -> list[tuple[int, int | None, int]]:
+    """Each firmware-flown robot's JSON port, MAVLink port (or None) and system id, in node order."""
+    counts = {g.name: g.count for g in scenario.groups}
+    return [(e.port + 10 * k, None if e.mavlink_port is None else e.mavlink_port + 10 * k, e.first_sysid + k)
+            for e in scenario.mavlink.sitl for k in range(counts[e.group])]
+
+
+def free_udp_ports(count: int) -> int:
+    """A port p of 127.0.0.1 with p, p + 10, ..., p + 10 (count - 1) all free (robot k of a group uses p + 10 k)."""
+    for _ in range(100):
+        p = free_udp_port()
+        if p + 10 * count > 65535:
+            continue
+        with contextlib.ExitStack() as held:
+            try:
+                for k in range(1, count):
+                    sock = held.enter_context(socket.socket(socket.AF_INET, socket.SOCK_DGRAM))
+                    sock.bind(("127.0.0.1", p + 10 * k))
+            except OSError:
+                continue
+            return p
+    raise RuntimeError(f"no {count} free UDP ports 10 apart")

@@ -141,13 +141,17 @@ class SitlCoupling:
         sim = self._sim
         t_s = (sim.clock.now_ns - sim.dt_ns + tick * sim.dt_ns / ticks) / NS_PER_S
         h = sim.dt_ns / ticks / NS_PER_S
-        for v in self.vehicles:
+        answered = []
+        for v in self.vehicles:  # every answer first, so that the firmwares run their frames side by side
             if v.pending is None:
                 v.answer = self._state(v, bank, t_s, h).encode()
                 v.sock.sendto(v.answer, v.peer)
-                v.pending = self._next_frame(v)
+                answered.append(v)
             else:
                 v.prev_vel = bank.vel[v.slot].copy()
+        for v in answered:
+            v.pending = self._next_frame(v)
+        for v in self.vehicles:
             bank.command(v.slot, Mode.MOTORS, *quad_thrusts(v.pending, v.max_thrust))
             v.pending = None
 

@@ -1,0 +1,59 @@
+"""The firmware command lines of a `mavlink.sitl` scenario (`cosim sitl-commands`): one instance per
+robot, each with its ports, system id and a --home where its robot stands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import cosim
+from cosim.assembly.sitl_commands import firmware_commands
+from cosim.cli import main
+from cosim.mavlink.frames import GeoOrigin
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_each_robot_gets_its_instance_ports_system_id_and_home():
+    scenario = cosim.load(ROOT / "configs" / "sitl_swarm_ns3.yaml")
+    commands = firmware_commands(scenario, "/opt/arducopter", "/opt/copter.parm")
+    assert len(commands) == 5
+    origin = GeoOrigin(*scenario.mavlink.origin)
+    for k, argv in enumerate(commands):
+        lat, lon, alt = origin.to_geodetic(25.0 + 25.0 * k, 0.0, 0.0)  # the layout: a line from x = 25 m, 25 m apart
+        assert argv == ["/opt/arducopter", "--model=JSON:127.0.0.1", f"--home={lat:.7f},{lon:.7f},{alt:.2f},90",
+                        "--defaults=/opt/copter.parm", f"-I{k}", f"--sim-port-out={9002 + 10 * k}", "--speedup=100",
+                        f"--serial0=udpclient:127.0.0.1:{14660 + 10 * k}", f"--sysid={k + 1}"]
+
+
+def test_the_command_prints_one_line_per_firmware_and_refuses_a_scenario_without_any(capsys):
+    assert main(["sitl-commands", str(ROOT / "configs" / "sitl_copter.yaml"), "--speedup", "8"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["arducopter --model=JSON:127.0.0.1 --home=47.3977000,8.5456000,488.00,90 --defaults=copter.parm -I0 "
+                   "--sim-port-out=9002 --speedup=8"]
+    assert main(["sitl-commands", str(ROOT / "configs" / "demo.yaml")]) == 2
+    assert "no mavlink.sitl entries" in capsys.readouterr().err
+
+
+def test_random_layouts_are_drawn_as_the_run_draws_them(tmp_path):
+    data = {"name": "r", "seed": 11, "duration": 1.0, "quantum": "10 ms", "physics": {"backend": "kinematic", "dt": "2.5 ms"},
+            "network": {"backend": "none"}, "world": {"arena_lower": [-20, -20, 0], "arena_upper": [20, 20, 10]},
+            "mavlink": {"sitl": [{"group": "c", "port": 9002}]},
+            "groups": [{"name": "c", "count": 2, "robot": {"model": "quadrotor", "airframe": "quad_1500g"},
+                        "layout": {"type": "random_box", "lower": [-10, -10, 0], "upper": [10, 10, 0]},
+                        "controller": {"class": "controllers:Controller"}}]}
+    homes = [a for argv in firmware_commands(cosim.from_dict(data)) for a in argv if a.startswith("--home=")]
+    from cosim.assembly.simulation import build
+
+    sim = build(cosim.from_dict(data))
+    try:
+        origin = GeoOrigin(47.3977, 8.5456, 488.0)
+        for node, home in enumerate(homes):
+            lat, lon, alt = origin.to_geodetic(*sim.world.specs[node].position)
+            assert home.startswith(f"--home={lat:.7f},{lon:.7f},{alt:.2f}")
+    finally:
+        for ext in sim.extensions:
+            ext.finish(None)
+    with pytest.raises(ValueError, match=r"no mavlink\.sitl"):
+        firmware_commands(cosim.load(ROOT / "configs" / "demo.yaml"))
