@@ -31,8 +31,15 @@ import cosim  # noqa: E402
 
 CONFIG = ROOT / "configs" / "sitl_copter.yaml"
 FIRMWARE = """
-import sys, time
+import socket, sys, time
 from cosim.mavlink.sitl.standin import StandInFirmware
+while True:  # start once the run listens (its port taken), as one starts the firmware after `cosim run`
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.bind(("127.0.0.1", int(sys.argv[1])))
+        time.sleep(0.01)
+    except OSError:
+        break
 fw = StandInFirmware(int(sys.argv[1]), sim_rate_hz=int(sys.argv[2]), arm_at_s=1.0, position_after_s=1.0).start()
 sys.stdin.read()
 fw.stop()

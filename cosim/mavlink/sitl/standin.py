@@ -31,10 +31,13 @@ from __future__ import annotations
 import math
 import socket
 import threading
+from typing import TYPE_CHECKING
 
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.sitl.json_wire import ServoFrame, State, parse_state
-from cosim.mavlink.sitl.standin_autopilot import StandInAutopilot
+
+if TYPE_CHECKING:
+    from cosim.mavlink.sitl.standin_autopilot import StandInAutopilot
 
 # ArduCopter's quad X: motors front-right (CCW), back-left (CCW), front-left (CW), back-right (CW)
 _ROLL = (-0.5, 0.5, 0.5, -0.5)
@@ -104,6 +107,8 @@ class StandInFirmware:
         if self.mavlink is not None:
             if self.autopilot is not None:
                 self.autopilot.close()
+            from cosim.mavlink.sitl.standin_autopilot import StandInAutopilot  # pymavlink: only when it speaks MAVLink
+
             host, port, sysid, home, heading = self.mavlink
             self.autopilot = StandInAutopilot(host, port, sysid, home, heading, self._gyro_refusal, self.position_after_s)
 
