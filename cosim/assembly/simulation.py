@@ -186,14 +186,23 @@ def _place_robots(s: Scenario, world: World, net: NetworkBackend | None, streams
 
 
 def _station_args(s: Scenario, cls: type) -> dict[str, Any]:
-    """What a ground station written as a controller is built with besides its parameters: the arena's
-    geodetic origin (cosim.mavlink.ground_control)."""
+    """What a ground station written as a controller (on the ground-station robot, or on any other) is
+    built with besides its parameters: the arena's geodetic origin, and each vehicle's system id, robot
+    and autopilot (cosim.mavlink.ground_control)."""
     if s.mavlink is None:
         return {}
     from cosim.mavlink.ground_control import GroundControl  # pymavlink loads only for scenarios that use it
+    from cosim.mavlink.personality import ARDUPILOT, PERSONALITIES
     from physics.geodesy import GeoOrigin
 
-    return {"origin": GeoOrigin(*s.mavlink.origin)} if issubclass(cls, GroundControl) else {}
+    if not issubclass(cls, GroundControl):
+        return {}
+    groups = _groups(s)
+    directory = {e.first_sysid + k: (groups[e.group][0] + k, PERSONALITIES[e.personality])
+                 for e in s.mavlink.serve for k in range(groups[e.group][1])}
+    directory |= {e.first_sysid + k: (groups[e.group][0] + k, ARDUPILOT)
+                  for e in s.mavlink.sitl for k in range(groups[e.group][1])}
+    return {"origin": GeoOrigin(*s.mavlink.origin), "directory": directory}
 
 
 def _construct(cls: type, params: Any, gi: int, mapper: Mapper, extra: dict[str, Any] | None = None) -> Any:

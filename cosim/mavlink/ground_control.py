@@ -27,8 +27,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pymavlink.dialects.v20 import common as mav
@@ -37,9 +36,10 @@ from controllers import Controller, Message
 from cosim.mavlink.client.missions import land, numbered, rtl, same, takeoff, waypoint
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.frames import heading_to_yaw
-from cosim.mavlink.mission_items import MissionItem, from_message
-from cosim.mavlink.personality import ARDUPILOT, ARDUPILOT_ROVER, PX4, Personality
+from cosim.mavlink.mission_items import from_message
+from cosim.mavlink.personality import PX4, Personality
 from cosim.mavlink.radio_link import MSGID_RECORD
+from cosim.mavlink.vehicle_view import VehicleView, personality_of
 from physics.geodesy import GeoOrigin
 
 log = logging.getLogger(__name__)
@@ -57,61 +57,17 @@ DOWNLOAD_RETRIES = 5
 """A mission download's request unanswered for DOWNLOAD_RETRY_S is sent again, DOWNLOAD_RETRIES times at most."""
 
 
-@dataclass
-class VehicleView:
-    """What the ground station knows of one vehicle: its system id, robot, autopilot, the latest message
-    of each type, and the result of each command acknowledged (MAV_RESULT by command id)."""
-
-    sysid: int
-    node: int
-    personality: Personality
-    origin: GeoOrigin
-    """The arena's geodetic origin (the scenario's `mavlink.origin`)."""
-    latest: dict[str, Any] = field(default_factory=dict)
-    acks: dict[int, int] = field(default_factory=dict)
-    mission: list[MissionItem] = field(default_factory=list)
-    """The mission being uploaded or last uploaded, numbered as the vehicle holds it."""
-    mission_result: int | None = None
-    """The vehicle's MISSION_ACK type for it (MAV_MISSION_ACCEPTED, 0, or why not; None until it came)."""
-    held: list[MissionItem] = field(default_factory=list)
-    """The mission downloaded back from the vehicle so far (verify_mission), numbered as it holds it."""
-    held_count: int | None = None
-    mission_verified: bool | None = None
-    """Whether the mission it holds is the one uploaded (None until a download finished)."""
-    commands: deque[tuple[int, tuple[float, ...], bool]] = field(default_factory=deque)
-    """Commands waiting their turn; the first is in flight while `sends` > 0."""
-    sends: int = 0
-
-    @property
-    def armed(self) -> bool:
-        """Whether its last heartbeat says armed."""
-        hb = self.latest.get("HEARTBEAT")
-        return hb is not None and bool(hb.base_mode & mav.MAV_MODE_FLAG_SAFETY_ARMED)
-
-    @property
-    def mode(self) -> str | None:
-        """Its flight mode by name, from its last heartbeat (None before one, or for a mode we do not name)."""
-        hb = self.latest.get("HEARTBEAT")
-        return None if hb is None else self.personality.mode_name(hb.custom_mode)
-
-    @property
-    def position(self) -> tuple[float, float, float] | None:
-        """Where it last said it was (arena frame, m), or None before a GLOBAL_POSITION_INT with a position
-        (ArduCopter sends latitude and longitude 0 until its estimator has an origin)."""
-        g = self.latest.get("GLOBAL_POSITION_INT")
-        if g is None or (g.lat == 0 and g.lon == 0):
-            return None
-        return self.origin.from_geodetic(g.lat / 1e7, g.lon / 1e7, g.alt / 1000.0)
-
-
 class GroundControl(Controller):
     """The ground-station robot's controller: vehicles heard, heartbeats sent every second (their
     ground-station failsafe sees a station), commands and setpoints sent through the network."""
 
-    def __init__(self, params: Any = None, origin: GeoOrigin | None = None) -> None:
+    def __init__(self, params: Any = None, origin: GeoOrigin | None = None,
+                 directory: dict[int, tuple[int, Personality]] | None = None) -> None:
         super().__init__(params)
         self.origin = GeoOrigin() if origin is None else origin
         """The arena's geodetic origin: the run passes the scenario's `mavlink.origin`."""
+        self.directory = dict(directory or {})
+        """Each vehicle's system id -> (robot, autopilot), from the scenario: whom it may address unheard."""
         self.codec = Codec(GCS_SYSID, GCS_COMPONENT, None)
         self.vehicles: dict[int, VehicleView] = {}
 
@@ -130,7 +86,7 @@ class GroundControl(Controller):
             if vehicle is None:
                 if m.get_type() != "HEARTBEAT":
                     continue
-                vehicle = VehicleView(sysid, msg.src, _personality(m), self.origin)
+                vehicle = VehicleView(sysid, msg.src, personality_of(m), self.origin)
                 self.vehicles[sysid] = vehicle
             vehicle.latest[m.get_type()] = m
             if m.get_type() in ("MISSION_REQUEST_INT", "MISSION_REQUEST", "MISSION_ACK"):
@@ -150,10 +106,8 @@ class GroundControl(Controller):
 
     # -- what it sends -------------------------------------------------------------------------------
     def send_to(self, sysid: int, msg: Any) -> None:
-        """One MAVLink message to vehicle `sysid` (known from its heartbeat), into the network now."""
-        vehicle = self.vehicles.get(sysid)
-        if vehicle is None:
-            raise ValueError(f"no vehicle with system id {sysid} has been heard yet (known: {sorted(self.vehicles)})")
+        """One MAVLink message to vehicle `sysid` (heard, or in the scenario's directory), into the network now."""
+        vehicle = self._vehicle(sysid)
         self.record(MSGID_RECORD, msg.get_msgId())
         self.net.send(vehicle.node, self.codec.pack(msg))
 
@@ -332,9 +286,14 @@ class GroundControl(Controller):
                         sent[odd] if odd < len(sent) else None, got[odd] if odd < len(got) else None)
 
     def _vehicle(self, sysid: int) -> VehicleView:
+        """Vehicle `sysid` as heard, or as the scenario places it (a first message then makes it hear us)."""
         vehicle = self.vehicles.get(sysid)
+        if vehicle is None and sysid in self.directory:
+            node, personality = self.directory[sysid]
+            vehicle = self.vehicles[sysid] = VehicleView(sysid, node, personality, self.origin)
         if vehicle is None:
-            raise ValueError(f"no vehicle with system id {sysid} has been heard yet (known: {sorted(self.vehicles)})")
+            raise ValueError(f"no vehicle with system id {sysid}: none has been heard, and the scenario has "
+                             f"{sorted(self.directory) or 'none'}")
         return vehicle
 
     def _heartbeat(self) -> None:
@@ -356,8 +315,9 @@ class LinkProbe(GroundControl):
         period: float = 0.5
         """Seconds between probes of each vehicle (a TIMESYNC, which served vehicles answer)."""
 
-    def __init__(self, params: Any = None, origin: GeoOrigin | None = None) -> None:
-        super().__init__(params, origin)
+    def __init__(self, params: Any = None, origin: GeoOrigin | None = None,
+                 directory: dict[int, tuple[int, Personality]] | None = None) -> None:
+        super().__init__(params, origin, directory)
         if not self.params.period > 0:
             raise ValueError(f"period must be > 0 s, got {self.params.period}")
         self.sent: dict[tuple[int, int], float] = {}
@@ -379,10 +339,3 @@ class LinkProbe(GroundControl):
             start = self.sent.pop((vehicle.sysid, msg.ts1), None)
             if start is not None:
                 self.record(f"rtt_ms.{vehicle.sysid}", (self.now - start) * 1e3)
-
-
-def _personality(heartbeat: Any) -> Personality:
-    """The autopilot a vehicle's heartbeat names (PX4, or ArduPilot's copter or rover)."""
-    if heartbeat.autopilot == mav.MAV_AUTOPILOT_PX4:
-        return PX4
-    return ARDUPILOT_ROVER if heartbeat.type == mav.MAV_TYPE_GROUND_ROVER else ARDUPILOT

@@ -16,7 +16,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cosim.mavlink.ground_control import GroundControl, VehicleView
+from cosim.mavlink.ground_control import GroundControl
+from cosim.mavlink.personality import Personality
+from cosim.mavlink.vehicle_view import VehicleView
 from physics.geodesy import GeoOrigin
 
 log = logging.getLogger(__name__)
@@ -46,8 +48,9 @@ class MissionFlights(GroundControl):
         radius: float = 0.0
         """Each waypoint's acceptance radius (m; 0: the vehicle's own)."""
 
-    def __init__(self, params: Any = None, origin: GeoOrigin | None = None) -> None:
-        super().__init__(params, origin)
+    def __init__(self, params: Any = None, origin: GeoOrigin | None = None,
+                 directory: dict[int, tuple[int, Personality]] | None = None) -> None:
+        super().__init__(params, origin, directory)
         p = self.params
         if not p.legs:
             raise ValueError("legs: a mission needs at least one waypoint")

@@ -91,8 +91,10 @@ class RadioTransport:
         self.vehicles.append(vehicle)
 
     def send(self, buf: bytes) -> None:
-        """One frame from the vehicle's robot into the network, to the ground station."""
-        self.relay.send_frame(self.gcs_node, buf)
+        """One frame from the vehicle's robot into the network: to the ground station, and to every other
+        robot that has spoken to this vehicle (a controller on another vehicle)."""
+        for node in [self.gcs_node, *self.relay.peers]:
+            self.relay.send_frame(node, buf)
 
     def poll(self, now: float) -> None:
         """Let the vehicle send what is due now (nothing to read: frames arrive as the network delivers them)."""
@@ -156,17 +158,31 @@ class VehicleRelay(Controller):
     def __init__(self, gcs_node: int) -> None:
         super().__init__()
         self.transport = RadioTransport(self, gcs_node)
+        self.peers: list[int] = []
+        """Robots other than the ground station's that sent this vehicle a frame: they hear it too."""
         self.frames_out = 0
+        self.frames_to_station = 0
+        self.frames_from_station = 0
         self.frames_in = 0
 
     def send_frame(self, dst: int, frame: bytes) -> None:
         self.record(MSGID_RECORD, _msgid(frame))
         self.net.send(dst, frame)
         self.frames_out += 1
+        self.frames_to_station += dst == self.transport.gcs_node
 
     def on_message(self, msg: Message) -> None:
         self.frames_in += 1
+        self.frames_from_station += msg.src == self.transport.gcs_node
+        note_peer(self.peers, msg.src, self.transport.gcs_node)
         self.transport.deliver(msg.payload, self.now)
+
+
+def note_peer(peers: list[int], src: int, gcs_node: int) -> None:
+    """Keep `src` among a vehicle's peers (in order, once) unless it is the ground station."""
+    if src != gcs_node and src not in peers:
+        peers.append(src)
+        peers.sort()
 
 
 def _msgid(frame: bytes) -> int:

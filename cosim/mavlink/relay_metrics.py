@@ -25,5 +25,5 @@ def relay_metrics(out: dict[str, Any], relays: dict[int, Controller], gcs: Groun
                                       "frames_received": relay.frames_in, "unheard": relay.unheard,
                                       "foreign": relay.foreign}
     if gcs is not None:
-        out["ground_station"].update(frames_lost_to_vehicles=gcs.sent_frames - sum(r.frames_in for r in vehicles),
-                                     frames_lost_from_vehicles=sum(r.frames_out for r in vehicles) - gcs.delivered_frames)
+        out["ground_station"].update(frames_lost_to_vehicles=gcs.sent_frames - sum(r.frames_from_station for r in vehicles),
+                                     frames_lost_from_vehicles=sum(r.frames_to_station for r in vehicles) - gcs.delivered_frames)

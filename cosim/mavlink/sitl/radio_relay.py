@@ -15,7 +15,7 @@ import logging
 
 from controllers import Controller, Message
 from cosim.mavlink.datagrams import Codec
-from cosim.mavlink.radio_link import MSGID_RECORD
+from cosim.mavlink.radio_link import MSGID_RECORD, note_peer
 from cosim.mavlink.serve.vehicle_port import bound_socket
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,11 @@ class FirmwareRelay(Controller):
         self.sysid = sysid
         self.codec = Codec(0, 0, None)
         self.firmware: tuple[str, int] | None = None
+        self.peers: list[int] = []
+        """Robots other than the ground station's that sent this firmware a frame: they hear it too."""
         self.frames_out = 0
+        self.frames_to_station = 0
+        self.frames_from_station = 0
         self.frames_in = 0
         self.unheard = 0
         """Frames delivered before the firmware had sent anything (nowhere to write them)."""
@@ -42,7 +46,8 @@ class FirmwareRelay(Controller):
         """Frames from the firmware whose system id is not this robot's (`--sysid` not given?)."""
 
     def pump(self) -> None:
-        """Every frame the firmware sent since the last call, into the network now, to the ground station."""
+        """Every frame the firmware sent since the last call, into the network now: to the ground station,
+        and to every other robot that has spoken to it."""
         while True:
             try:
                 data, addr = self.sock.recvfrom(65536)
@@ -53,9 +58,11 @@ class FirmwareRelay(Controller):
                 if msg.get_srcSystem() != self.sysid:
                     self._foreign(msg.get_srcSystem())
                     continue
-                self.record(MSGID_RECORD, msg.get_msgId())
-                self.net.send(self.gcs_node, bytes(msg.get_msgbuf()))
-                self.frames_out += 1
+                for node in [self.gcs_node, *self.peers]:
+                    self.record(MSGID_RECORD, msg.get_msgId())
+                    self.net.send(node, bytes(msg.get_msgbuf()))
+                    self.frames_out += 1
+                self.frames_to_station += 1
 
     def _foreign(self, sysid: int) -> None:
         self.foreign += 1
@@ -66,6 +73,8 @@ class FirmwareRelay(Controller):
     def on_message(self, msg: Message) -> None:
         """A frame the network delivered to this robot: to the firmware, which reads it in its next loop."""
         self.frames_in += 1
+        self.frames_from_station += msg.src == self.gcs_node
+        note_peer(self.peers, msg.src, self.gcs_node)
         if self.firmware is None:
             self.unheard += 1
             return

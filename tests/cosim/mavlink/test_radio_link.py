@@ -16,9 +16,10 @@ from cosim.errors import ScenarioError
 from cosim.mavlink.client.adapter import MavlinkLink, MavlinkVehicle
 from cosim.mavlink.client.launch import take_off
 from cosim.mavlink.client.remote_robot import MavlinkRobot
-from cosim.mavlink.ground_control import GroundControl, VehicleView
+from cosim.mavlink.ground_control import GroundControl
 from cosim.mavlink.personality import ARDUPILOT
 from cosim.mavlink.radio_link import MSGID_RECORD
+from cosim.mavlink.vehicle_view import VehicleView
 from tests.conftest import free_udp_port
 
 FAR = [3000.0, 0.0, 0.0]  # beyond the radio's reach (802.11g, path-loss exponent 3)

@@ -13,8 +13,9 @@ import pytest
 
 import cosim
 from cosim.errors import ScenarioError
-from cosim.mavlink.ground_control import GroundControl, VehicleView
+from cosim.mavlink.ground_control import GroundControl
 from cosim.mavlink.sitl.standin import StandInFirmware
+from cosim.mavlink.vehicle_view import VehicleView
 from physics.geodesy import GeoOrigin
 
 FAR = [3000.0, 0.0, 0.0]
