@@ -181,7 +181,7 @@ def sitl_commands_command(args: argparse.Namespace) -> int:
     from cosim.assembly.sitl_commands import firmware_commands
 
     try:
-        commands = firmware_commands(_load(args), args.binary, args.defaults, args.speedup)
+        commands = firmware_commands(_load(args), args.binary, args.defaults, args.speedup, args.px4_binary)
     except (ScenarioError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -284,6 +284,7 @@ def _add_validate_and_report(sub: AddParser) -> None:
     p.add_argument("--set", action="append", metavar="KEY=VALUE")
     p.add_argument("--binary", default="arducopter", help="the firmware executable (default: arducopter on PATH)")
     p.add_argument("--defaults", default="copter.parm", help="its parameter defaults file (default copter.parm)")
+    p.add_argument("--px4-binary", default="px4", help="PX4's SITL executable (default: px4 on PATH)")
     p.add_argument("--speedup", type=float, default=100.0,
                    help="the most the firmware may run ahead of the wall clock (default 100; the physics paces it)")
     p.set_defaults(handler=sitl_commands_command)

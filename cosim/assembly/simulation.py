@@ -102,7 +102,9 @@ def _sitl(s: Scenario, mapper: Mapper) -> tuple[Extension, ...]:
     from cosim.mavlink.sitl.coupling import SitlCoupling, SitlPortBusy
 
     try:
-        return (SitlCoupling(s.mavlink.sitl, _groups(s), GeoOrigin(*s.mavlink.origin)),)
+        streams = SeedStreams(s.seed)
+        return (SitlCoupling(s.mavlink.sitl, _groups(s), GeoOrigin(*s.mavlink.origin),
+                             lambda node: streams.generator("sitl_sensors", node)),)
     except SitlPortBusy as exc:
         raise mapper.error(f"mavlink.sitl[{exc.entry}].port", str(exc)) from None
 

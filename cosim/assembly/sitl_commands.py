@@ -5,7 +5,8 @@ Robot k of a group is ArduCopter instance `-I k` (its own eeprom and TCP ports),
 frames to `port + 10 k` (`--sim-port-out`), with `--home` at its robot's start (the layout drawn from
 the scenario's seed, as the run draws it), free to run faster than the wall clock (`--speedup`: the
 physics paces it) and, with `mavlink_port`, its MAVLink to `mavlink_port + 10 k`
-as system `first_sysid + k`.
+as system `first_sysid + k`. PX4 instance k is `PX4_SIM_MODEL=none_iris px4 -i k`: it connects to TCP
+4560 + k and is placed by the GPS fixes the run sends it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from cosim.scenario.specs import Scenario
 
 
 def firmware_commands(s: Scenario, binary: str = "arducopter", defaults: str = "copter.parm",
-                      speedup: float = 100.0) -> list[list[str]]:
+                      speedup: float = 100.0, px4_binary: str = "px4") -> list[list[str]]:
     """One argument list per firmware-flown robot, in node order. `speedup` is the most the firmware may
     run ahead of the wall clock (SITL's own pacing; in lock-step it waits for the physics anyway)."""
     if s.mavlink is None or not s.mavlink.sitl:
@@ -31,10 +32,13 @@ def firmware_commands(s: Scenario, binary: str = "arducopter", defaults: str = "
     headings = {g.name: g.robot.heading for g in s.groups}
     commands = []
     for e in s.mavlink.sitl:
+        if e.autopilot == "px4":  # PX4 connects to 4560 + its instance, and takes its position from the GPS
+            commands += [["env", "PX4_SIM_MODEL=none_iris", px4_binary, "-i", str(k)] for k in range(len(starts[e.group]))]
+            continue
         for k, start in enumerate(starts[e.group]):
             lat, lon, alt = origin.to_geodetic(*(float(v) for v in start))
             argv = [binary, f"--model=JSON:{e.host}", f"--home={lat:.7f},{lon:.7f},{alt:.2f},{yaw_deg(headings[e.group]):.0f}",
-                    f"--defaults={defaults}", f"-I{k}", f"--sim-port-out={e.port + 10 * k}", f"--speedup={speedup:g}"]
+                    f"--defaults={defaults}", f"-I{k}", f"--sim-port-out={e.instance_port(k)}", f"--speedup={speedup:g}"]
             if e.mavlink_port is not None:
                 argv += [f"--serial0=udpclient:{e.host}:{e.mavlink_port + 10 * k}", f"--sysid={e.first_sysid + k}"]
             commands.append(argv)

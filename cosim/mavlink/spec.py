@@ -142,15 +142,22 @@ class GhostSpec:
 
 @dataclass(frozen=True)
 class SitlSpec:
-    """The quadrotors of `group` are flown by unmodified ArduPilot firmware over its JSON SITL
-    interface (`arducopter --model JSON`), in lock-step with the simulation: robot k of the group
-    listens on UDP `host:port + 10 k` (instance `-I k`). `connect_timeout` is how long the run waits
-    for the firmware's first frame, `frame_timeout` for each next one (the firmware resends after about 1.1 s)."""
+    """The quadrotors of `group` are flown by unmodified autopilot firmware in lock-step with the
+    simulation: ArduPilot over its JSON SITL interface (`arducopter --model JSON`; robot k is instance
+    `-I k` on UDP `host:port + 10 k`), or PX4 over its simulator interface (`simulator_mavlink`; robot k
+    is instance `-i k`, connecting to TCP `host:port + k`). `connect_timeout` is how long the run waits
+    for the firmware's first frame or connection, `frame_timeout` for each next frame."""
 
     group: str
     """The group whose quadrotors the firmware flies."""
-    port: int = 9002
-    """The UDP port of the first firmware instance's JSON interface; instance k uses port + 10 k."""
+    autopilot: Literal["ardupilot", "px4"] = "ardupilot"
+    """The firmware: `ardupilot` (ArduCopter, JSON SITL) or `px4` (PX4 SITL, its simulator_mavlink)."""
+    port: int | None = None
+    """The first instance's port (null: ArduPilot's 9002, UDP; PX4's 4560, TCP); instance k uses
+    port + 10 k (ArduPilot) or port + k (PX4)."""
+    magnetic_field: tuple[float, float, float] = (0.2143, 0.0109, 0.4305)
+    """PX4: the Earth's magnetic field at the origin, north, east, down (gauss; the default is the default
+    origin's, Zurich). ArduPilot computes its own."""
     host: str = "127.0.0.1"
     """The address the run listens on for the firmware (127.0.0.1 unless asked otherwise)."""
     connect_timeout_ns: int = 60_000_000_000
@@ -164,8 +171,14 @@ class SitlSpec:
     first_sysid: int = 1
     """Robot k's firmware is MAVLink system first_sysid + k (start it with `--sysid <first_sysid + k>`)."""
 
+    def instance_port(self, k: int) -> int:
+        """The port of robot k's firmware (its k-th instance)."""
+        if self.autopilot == "px4":
+            return (4560 if self.port is None else self.port) + k
+        return (9002 if self.port is None else self.port) + 10 * k
+
     def __post_init__(self) -> None:
-        if not 1 <= self.port <= 0xFFFF:
+        if self.port is not None and not 1 <= self.port <= 0xFFFF:
             raise ValueError(f"port must be within 1..65535, got {self.port}")
         if self.mavlink_port is not None and not 1 <= self.mavlink_port <= 0xFFFF:
             raise ValueError(f"mavlink_port must be within 1..65535, got {self.mavlink_port}")

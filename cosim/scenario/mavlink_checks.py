@@ -28,9 +28,15 @@ def _check_sitl(s: Scenario, m: Mapper, used: dict[str, str]) -> None:
     for path, e in s.mavlink.sitl_entries():
         g = _bind(groups, e.group, path, used, m)
         if g.robot.model != "quadrotor":
-            raise m.error(f"{path}.group", f"ArduPilot's JSON SITL flies quadrotors; group {e.group!r} has "
+            raise m.error(f"{path}.group", f"firmware in lock-step flies quadrotors; group {e.group!r} has "
                                            f"robot.model: {g.robot.model}")
         _check_mavlink_tick(g, path, m)
+        if e.autopilot == "px4" and s.physics.dt_ns % 20_000_000:
+            raise m.error("physics.dt", f"PX4 takes its sensors every 4 ms and the quadrotors tick every 2.5 ms: with "
+                                        f"{path} the physics step must be a multiple of 20 ms, got {format_ns(s.physics.dt_ns)}")
+        if e.autopilot == "px4" and e.mavlink_port is not None:
+            raise m.error(f"{path}.mavlink_port", "PX4's MAVLink through the simulated network is not supported yet (its "
+                                                  "SITL sends to fixed UDP ports): leave mavlink_port out with autopilot: px4")
         if e.mavlink_port is not None and s.mavlink.ground_station is None:
             raise m.error(f"{path}.mavlink_port", "mavlink_port carries the firmware's MAVLink through the simulated "
                                                   "network to mavlink.ground_station: add a ground station, or leave it "

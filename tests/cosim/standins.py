@@ -12,6 +12,7 @@ import cosim
 from cosim.assembly.sitl_commands import firmware_commands
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.serve.standin import StandInVehicle
+from cosim.mavlink.sitl.px4_standin import StandInPx4
 from cosim.mavlink.sitl.standin import StandInFirmware
 from cosim.scenario.specs import Scenario
 from tests.conftest import free_udp_port
@@ -34,13 +35,18 @@ def with_standins(path: Path, overrides: dict[str, Any], vehicles: contextlib.Ex
         overrides["mavlink.ground_station.port"] = free_udp_port()
     counts = {g.name: g.count for g in scenario.groups}
     for k, e in enumerate(scenario.mavlink.sitl):
-        overrides[f"mavlink.sitl.{k}.port"] = free_udp_ports(counts[e.group])
+        overrides[f"mavlink.sitl.{k}.port"] = free_udp_ports(counts[e.group]) if e.autopilot == "ardupilot" else \
+            free_tcp_ports(counts[e.group])
         if e.mavlink_port is not None:
             overrides[f"mavlink.sitl.{k}.mavlink_port"] = free_udp_ports(counts[e.group])
     scenario = cosim.load(path, overrides)
     if not scenario.mavlink.sitl:
         return scenario
-    for argv, (port, mavlink_port, sysid) in zip(firmware_commands(scenario), _instances(scenario)):
+    for e in scenario.mavlink.sitl:
+        for k in range(counts[e.group]) if e.autopilot == "px4" else ():
+            vehicles.callback(StandInPx4(e.instance_port(k)).start().stop)
+    ardupilot = [argv for argv in firmware_commands(scenario) if argv[0] != "env"]
+    for argv, (port, mavlink_port, sysid) in zip(ardupilot, _instances(scenario)):
         home = tuple(float(v) for v in next(a for a in argv if a.startswith("--home="))[7:].split(",")[:3])
         firmware = StandInFirmware(port, mavlink_port=mavlink_port, sysid=sysid, home=home).start()
         vehicles.callback(firmware.stop)
@@ -50,8 +56,25 @@ def with_standins(path: Path, overrides: dict[str, Any], vehicles: contextlib.Ex
 def _instances(scenario: Scenario) -> list[tuple[int, int | None, int]]:
     """Each firmware-flown robot's JSON port, MAVLink port (or None) and system id, in node order."""
     counts = {g.name: g.count for g in scenario.groups}
-    return [(e.port + 10 * k, None if e.mavlink_port is None else e.mavlink_port + 10 * k, e.first_sysid + k)
-            for e in scenario.mavlink.sitl for k in range(counts[e.group])]
+    return [(e.instance_port(k), None if e.mavlink_port is None else e.mavlink_port + 10 * k, e.first_sysid + k)
+            for e in scenario.mavlink.sitl if e.autopilot == "ardupilot" for k in range(counts[e.group])]
+
+
+def free_tcp_ports(count: int) -> int:
+    """A port p of 127.0.0.1 with p, p + 1, ..., p + count - 1 free for TCP (PX4 instance k uses p + k)."""
+    for _ in range(100):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as first:
+            first.bind(("127.0.0.1", 0))
+            p = first.getsockname()[1]
+        with contextlib.ExitStack() as held:
+            try:
+                for k in range(count):
+                    sock = held.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+                    sock.bind(("127.0.0.1", p + k))
+            except OSError:
+                continue
+            return p
+    raise RuntimeError(f"no {count} consecutive free TCP ports")
 
 
 def free_udp_ports(count: int) -> int:

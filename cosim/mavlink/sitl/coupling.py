@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import math
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,13 +30,14 @@ import numpy as np
 
 from cosim.core.timeunits import NS_PER_S
 from cosim.mavlink.frames import GeoOrigin, heading_to_yaw
+from cosim.mavlink.sitl.body_frames import frd_kinematics
 from cosim.mavlink.sitl.json_wire import ServoFrame, State, parse_servo, quad_thrusts
-from physics.bodies.attitude import rotation_zyx
+from cosim.mavlink.sitl.px4_link import Px4Link
+from cosim.mavlink.sitl.px4_vehicle import PERIOD_US, PX4_RATE_HZ, Px4Vehicle
 from physics.bodies.quadrotor import Mode
 from physics.robot import Robot
 
 log = logging.getLogger(__name__)
-G = 9.81
 MAX_FRAME_RATE_HZ = 10_000
 """Above this a servo packet's frame rate is refused (ArduPilot's own SITL runs 1200 Hz by default)."""
 
@@ -85,27 +87,42 @@ class SitlRobot(Robot):
 class SitlCoupling:
     """The scenario's `mavlink.sitl` entries; `groups` maps a group name to (first node, count)."""
 
-    def __init__(self, specs: tuple, groups: dict[str, tuple[int, int]], origin: GeoOrigin) -> None:
+    def __init__(self, specs: tuple, groups: dict[str, tuple[int, int]], origin: GeoOrigin,
+                 noise: Callable[[int], np.random.Generator] = lambda node: np.random.default_rng(node)) -> None:
         self.specs = specs
         self.origin = origin
+        self.noise = noise
+        """Each robot's seeded stream for the sensor noise PX4 needs (it takes unchanging readings for a failed sensor)."""
         self.plan: list[tuple[int, Any, int, int]] = []  # (node, spec, port, entry)
         for entry, spec in enumerate(specs):
             first, count = groups[spec.group]
-            self.plan += [(first + k, spec, spec.port + 10 * k, entry) for k in range(count)]
+            self.plan += [(first + k, spec, spec.instance_port(k), entry) for k in range(count)]
         self.socks = {}
+        self.links: dict[int, Px4Link] = {}
         for node, spec, port, entry in self.plan:  # bound now: a busy port fails before the run
-            sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
             try:
-                sock.bind((spec.host, port))
+                self._bind(node, spec, port)
             except OSError as exc:
-                sock.close()
                 self.finish(None)
-                raise SitlPortBusy(entry, f"udp {spec.host}:{port} for robot {node} (port + 10 k for its k-th robot) cannot be "
-                                 f"bound: {exc.strerror}; is another run or physics backend using it?") from None
-            self.socks[node] = sock
+                kind, step = ("tcp", "port + k") if spec.autopilot == "px4" else ("udp", "port + 10 k")
+                raise SitlPortBusy(entry, f"{kind} {spec.host}:{port} for robot {node} ({step} for its k-th robot) cannot "
+                                 f"be bound: {exc.strerror}; is another run or physics backend using it?") from None
         self.vehicles: list[SitlVehicle] = []
+        self.px4: list[Px4Vehicle] = []
         self._sim: Any = None
         self._ticks = 1
+
+    def _bind(self, node: int, spec: Any, port: int) -> None:
+        if spec.autopilot == "px4":
+            self.links[node] = Px4Link(spec.host, port)
+            return
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            sock.bind((spec.host, port))
+        except OSError:
+            sock.close()
+            raise
+        self.socks[node] = sock
 
     def start(self, sim: Any) -> None:
         self._sim = sim
@@ -113,8 +130,12 @@ class SitlCoupling:
         for node, spec, _, _ in self.plan:
             slot = int(world.quad_slot[node])
             if slot < 0:
-                raise ValueError(f"robot {node} ({spec.group}) is flown by ArduPilot over JSON SITL: it must be a quadrotor")
+                raise ValueError(f"robot {node} ({spec.group}) is flown by firmware in lock-step: it must be a quadrotor")
             thrust = float(world.quads.max_rotor[slot])
+            if spec.autopilot == "px4":
+                self.px4.append(Px4Vehicle(node, spec, self.links[node], world.quads.pos[slot].copy(), thrust, slot,
+                                           self.origin, self.noise(node)))
+                continue
             v = SitlVehicle(node, spec, self.socks[node], world.quads.pos[slot].copy(), float(world.headings()[node]),
                             thrust, slot)
             self.vehicles.append(v)
@@ -130,9 +151,15 @@ class SitlCoupling:
         for v in self.vehicles:
             if v.last is None:
                 v.pending = self._next_frame(v)
-        rate = max(v.rate_hz for v in self.vehicles)
+        for p in self.px4:
+            if p.link.conn is None:
+                p.link.connect(p.spec.connect_timeout_ns / NS_PER_S)
+        rate = max([v.rate_hz for v in self.vehicles] + [PX4_RATE_HZ for _ in self.px4])
         if rate:
             self._ticks = max(1, math.ceil(rate * dt_s - 1e-6))
+        if self.px4:  # a whole number of ticks per 4 ms, so that PX4's sensor times fall on ticks
+            per_period = round(dt_s * 1e6) // PERIOD_US
+            self._ticks = math.ceil(self._ticks / per_period) * per_period
         return self._ticks
 
     def feed(self, bank: Any, tick: int, ticks: int) -> None:
@@ -141,6 +168,8 @@ class SitlCoupling:
         sim = self._sim
         t_s = (sim.clock.now_ns - sim.dt_ns + tick * sim.dt_ns / ticks) / NS_PER_S
         h = sim.dt_ns / ticks / NS_PER_S
+        for p in self.px4:
+            p.sense(bank, t_s, h)
         answered = []
         for v in self.vehicles:  # every answer first, so that the firmwares run their frames side by side
             if v.pending is None:
@@ -154,6 +183,8 @@ class SitlCoupling:
         for v in self.vehicles:
             bank.command(v.slot, Mode.MOTORS, *quad_thrusts(v.pending, v.max_thrust))
             v.pending = None
+        for p in self.px4:
+            p.actuate(bank, p.spec.frame_timeout_ns / NS_PER_S)
 
     def _next_frame(self, v: SitlVehicle) -> ServoFrame:
         """The firmware's next frame (blocking): a resend is answered again, a restart resets the vehicle."""
@@ -205,27 +236,21 @@ class SitlCoupling:
     def _state(v: SitlVehicle, bank: Any, t_s: float, h: float) -> State:
         """The vehicle at t_s, in the firmware's frames: NED about its start, body FRD, and the specific
         force from the velocity's change over the last tick of h seconds."""
-        k = v.slot
-        x, y, z = (bank.pos[k] - v.start).tolist()
-        vel = bank.vel[k].copy()
-        ve, vn, vu = vel.tolist()
-        roll, pitch, heading = bank.euler[k].tolist()
-        rot = rotation_zyx(roll, pitch, heading)
-        f = rot.T @ ((vel - v.prev_vel) / h + np.array([0.0, 0.0, G]))
-        v.prev_vel = vel
-        p, q, r = bank.rates[k].tolist()
-        return State(t_s, (p, -q, -r), (float(f[0]), float(-f[1]), float(-f[2])),
-                     (y, x, -z), (vn, ve, -vu), (roll, -pitch, heading_to_yaw(heading)))
+        kin, v.prev_vel = frd_kinematics(bank, v.slot, v.start, v.prev_vel, h)
+        return State(t_s, kin.gyro, kin.accel, kin.position, kin.velocity, kin.attitude)
 
     def finish(self, sim: Any | None) -> None:
         for sock in self.socks.values():
             sock.close()
+        for link in self.links.values():
+            link.close()
 
     def failures(self) -> list[str]:
         return []
 
     def metrics(self) -> dict:
-        return {"sitl": {f"robot{v.node}": dict(v.stats) for v in self.vehicles}}
+        return {"sitl": {**{f"robot{v.node}": dict(v.stats) for v in self.vehicles},
+                         **{f"robot{p.node}": dict(p.link.stats) for p in self.px4}}}
 
 
 def yaw_deg(heading: float) -> float:

@@ -57,3 +57,8 @@ def test_random_layouts_are_drawn_as_the_run_draws_them(tmp_path):
             ext.finish(None)
     with pytest.raises(ValueError, match=r"no mavlink\.sitl"):
         firmware_commands(cosim.load(ROOT / "configs" / "demo.yaml"))
+
+
+def test_px4_instances_are_started_by_model_and_instance():
+    scenario = cosim.load(ROOT / "configs" / "sitl_px4.yaml")
+    assert firmware_commands(scenario, px4_binary="/opt/px4") == [["env", "PX4_SIM_MODEL=none_iris", "/opt/px4", "-i", "0"]]

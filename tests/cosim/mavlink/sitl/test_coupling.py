@@ -147,7 +147,7 @@ def test_a_lost_answer_is_sent_again_and_a_restart_puts_the_vehicle_back(tmp_pat
 
 
 def test_a_sitl_group_must_be_quadrotors():
-    with pytest.raises(cosim.ScenarioError, match=r"mavlink.sitl\[0\].group: ArduPilot's JSON SITL flies quadrotors"):
+    with pytest.raises(cosim.ScenarioError, match=r"mavlink.sitl\[0\].group: firmware in lock-step flies quadrotors"):
         cosim.from_dict({
             "name": "x", "duration": 1.0, "physics": {"backend": "kinematic"}, "network": {"backend": "none"},
             "groups": [{"name": "g", "count": 1, "robot": {"model": "point"}, "controller": {"class": "controllers:Controller"}}],

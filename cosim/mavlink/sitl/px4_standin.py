@@ -1,0 +1,118 @@
+"""A stand-in for PX4 SITL on its side of the simulator interface (cosim.mavlink.sitl.px4_wire), for tests
+and for trying a `mavlink.sitl` PX4 scenario without a PX4 build. It behaves as PX4's
+`simulator_mavlink` does: it connects to the simulator's TCP port (trying again until it is there),
+sends a HEARTBEAT, takes its clock from each HIL_SENSOR's time and answers each one with one
+HIL_ACTUATOR_CONTROLS stamped with that time, its outputs 0 and the armed bit clear until it arms, and
+the lock-step flag set. It arms at `arm_at_s` of that clock once it has had a 3D GPS fix. Its flight
+code is a small quad X controller of its own (climb to `altitude` m on the barometer, level on its
+integrated gyro), in PX4's motor order (front right, back left, front left, back right); it is not
+PX4's and flies nothing else.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+from pymavlink.dialects.v20 import common as mav
+
+_ROLL = (-0.5, 0.5, 0.5, -0.5)
+_PITCH = (0.5, -0.5, 0.5, -0.5)
+_YAW = (1.0, 1.0, -1.0, -1.0)
+
+
+class StandInPx4:
+    """Connects to host:port; `start()` runs it in a thread, `stop()` ends it."""
+
+    def __init__(self, port: int, host: str = "127.0.0.1", altitude: float = 3.0, arm_at_s: float = 1.0,
+                 connect_within_s: float = 30.0) -> None:
+        self.addr = (host, port)
+        self.altitude = altitude
+        self.arm_at_s = arm_at_s
+        self.connect_within_s = connect_within_s
+        self.armed_at: float | None = None
+        self.sensors = 0
+        self.gps_fixes = 0
+        self.errors: list[str] = []
+        self._codec = mav.MAVLink(None, srcSystem=1, srcComponent=1)
+        self._codec.robust_parsing = True
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._angles = [0.0, 0.0]
+        self._last_us = 0
+        self._alt0: float | None = None
+        self._last_alt = 0.0
+
+    def start(self) -> StandInPx4:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5.0)
+
+    def _connect(self) -> socket.socket | None:
+        end = time.monotonic() + self.connect_within_s
+        while not self._stop.is_set() and time.monotonic() < end:
+            try:
+                return socket.create_connection(self.addr, timeout=0.5)
+            except OSError:
+                time.sleep(0.05)
+        return None
+
+    def _run(self) -> None:
+        sock = self._connect()
+        if sock is None:
+            self.errors.append(f"no simulator on tcp {self.addr[0]}:{self.addr[1]}")
+            return
+        sock.settimeout(0.2)
+        hb = mav.MAVLink_heartbeat_message(mav.MAV_TYPE_QUADROTOR, mav.MAV_AUTOPILOT_PX4, 0, 0, mav.MAV_STATE_STANDBY, 3)
+        sock.sendall(hb.pack(self._codec))
+        with sock:
+            while not self._stop.is_set():
+                try:
+                    data = sock.recv(65536)
+                except TimeoutError:
+                    continue
+                except OSError:
+                    return
+                if not data:
+                    return
+                for msg in self._codec.parse_buffer(data) or []:
+                    self._take(sock, msg)
+
+    def _take(self, sock: socket.socket, msg) -> None:
+        kind = msg.get_type()
+        if kind == "HIL_GPS" and msg.fix_type >= 3:
+            self.gps_fixes += 1
+        elif kind == "HIL_SENSOR" and msg.id == 0:
+            self.sensors += 1
+            outputs = self._fly(msg)
+            mode = mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED | (mav.MAV_MODE_FLAG_SAFETY_ARMED if self.armed_at is not None else 0)
+            answer = mav.MAVLink_hil_actuator_controls_message(msg.time_usec, outputs + [0.0] * 12, mode, 1)
+            sock.sendall(answer.pack(self._codec))
+
+    def _fly(self, s) -> list[float]:
+        """Four outputs (0..1) for this sensor sample: nothing until armed, then climb and hold level."""
+        t = s.time_usec / 1e6
+        dt = (s.time_usec - self._last_us) / 1e6 if self._last_us else 0.0
+        self._last_us = s.time_usec
+        self._angles[0] += s.xgyro * dt
+        self._angles[1] += s.ygyro * dt
+        if self._alt0 is None:
+            self._alt0 = s.pressure_alt
+            self._last_alt = s.pressure_alt
+        up = s.pressure_alt - self._alt0
+        climb = (s.pressure_alt - self._last_alt) / dt if dt > 0 else 0.0
+        self._last_alt = s.pressure_alt
+        if self.armed_at is None and t >= self.arm_at_s and self.gps_fixes:
+            self.armed_at = t
+        if self.armed_at is None:
+            return [0.0] * 4
+        throttle = 0.45 + 0.08 * (self.altitude - up) - 0.12 * climb
+        roll_cmd = -0.4 * self._angles[0] - 0.08 * s.xgyro
+        pitch_cmd = -0.4 * self._angles[1] - 0.08 * s.ygyro
+        yaw_cmd = -0.1 * s.zgyro
+        return [min(max(throttle + roll_cmd * _ROLL[k] + pitch_cmd * _PITCH[k] + yaw_cmd * _YAW[k], 0.0), 1.0)
+                for k in range(4)]
