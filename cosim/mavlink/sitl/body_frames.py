@@ -6,23 +6,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from cosim.mavlink.frames import heading_to_yaw
+from cosim.mavlink.sitl.frd_kernel import ROW, frd_row
 from cosim.mavlink.sitl.px4_wire import Kinematics
-from physics.bodies.attitude import rotation_zyx
 from physics.bodies.quadrotor import QuadrotorBank
-
-G = 9.81
 
 
 def frd_kinematics(bank: QuadrotorBank, k: int, about: np.ndarray, prev_vel: np.ndarray,
                    h: float) -> tuple[Kinematics, np.ndarray]:
     """Vehicle k now, positions about the arena point `about`; `prev_vel` is its velocity a tick of h
-    seconds ago. Also returns this velocity (the next call's `prev_vel`)."""
-    x, y, z = (bank.pos[k] - about).tolist()
-    vel = bank.vel[k].copy()
-    ve, vn, vu = vel.tolist()
-    roll, pitch, heading = bank.euler[k].tolist()
-    f = rotation_zyx(roll, pitch, heading).T @ ((vel - prev_vel) / h + np.array([0.0, 0.0, G]))
-    p, q, r = bank.rates[k].tolist()
-    return Kinematics((y, x, -z), (vn, ve, -vu), (roll, -pitch, heading_to_yaw(heading)), (p, -q, -r),
-                      (float(f[0]), float(-f[1]), float(-f[2]))), vel
+    seconds ago. Also returns this velocity (the next call's `prev_vel`). The arithmetic is compiled
+    (cosim.mavlink.sitl.frd_kernel)."""
+    row = np.empty(ROW)
+    now = np.array(prev_vel, dtype=float)
+    frd_row(bank.pos, bank.vel, bank.euler, bank.rates, k, np.asarray(about, dtype=float), now, h, row)
+    r = row.tolist()
+    return Kinematics(tuple(r[0:3]), tuple(r[3:6]), tuple(r[6:9]), tuple(r[9:12]), tuple(r[12:15])), now
