@@ -112,15 +112,7 @@ def _check_ground_station(s: Scenario, m: Mapper, groups: dict[str, GroupSpec], 
         if e.signing_key_env is not None:
             raise m.error(f"{where}.signing_key_env", "MAVLink signing over the simulated network is not supported "
                                                       "(yet): leave it out with mavlink.ground_station")
-        if served is not None and served.controller is not None:
-            raise m.error(f"groups[{s.groups.index(served)}].controller",
-                          "with mavlink.ground_station a served vehicle's robot relays its MAVLink over the network: "
-                          "leave the group's controller out")
-        for sysid in range(e.first_sysid, e.first_sysid + (served.count if served is not None else 1)):
-            if sysid in sysids:
-                raise m.error(f"{where}.first_sysid", f"system id {sysid} is also {sysids[sysid]}'s: the ground "
-                                                      "station tells its vehicles apart by system id")
-            sysids[sysid] = where
+        _check_relayed(s, m, served, where, e.first_sysid, "a served vehicle's robot", sysids)
 
 
 def _check_relayed_firmware(s: Scenario, m: Mapper, groups: dict[str, GroupSpec], sysids: dict[int, str]) -> None:
@@ -131,15 +123,21 @@ def _check_relayed_firmware(s: Scenario, m: Mapper, groups: dict[str, GroupSpec]
             raise m.error(f"{path}.mavlink_port", "missing: with mavlink.ground_station the firmware's MAVLink goes "
                                                   "through the simulated network; give the UDP port it sends to (robot "
                                                   "k: mavlink_port + 10 k, `--serial0 udpclient:127.0.0.1:<port>`)")
-        if g is not None and g.controller is not None:
-            raise m.error(f"groups[{s.groups.index(g)}].controller",
-                          "with mavlink.ground_station a firmware-flown robot relays its MAVLink over the network: "
-                          "leave the group's controller out")
-        for sysid in range(e.first_sysid, e.first_sysid + (g.count if g is not None else 1)):
-            if sysid in sysids:
-                raise m.error(f"{path}.first_sysid", f"system id {sysid} is also {sysids[sysid]}'s: the ground station "
-                                                     "tells its vehicles apart by system id")
-            sysids[sysid] = path
+        _check_relayed(s, m, g, path, e.first_sysid, "a firmware-flown robot", sysids)
+
+
+def _check_relayed(s: Scenario, m: Mapper, g: GroupSpec | None, path: str, first_sysid: int, who: str,
+                   sysids: dict[int, str]) -> None:
+    """A group whose robots relay MAVLink names no controller, and its system ids are no other entry's."""
+    if g is not None and g.controller is not None:
+        raise m.error(f"groups[{s.groups.index(g)}].controller",
+                      f"with mavlink.ground_station {who} relays its MAVLink over the network: leave the group's "
+                      "controller out")
+    for sysid in range(first_sysid, first_sysid + (g.count if g is not None else 1)):
+        if sysid in sysids:
+            raise m.error(f"{path}.first_sysid", f"system id {sysid} is also {sysids[sysid]}'s: the ground station "
+                                                 "tells its vehicles apart by system id")
+        sysids[sysid] = path
 
 
 def check_relay_group(s: Scenario, g: GroupSpec, path: str, m: Mapper) -> None:

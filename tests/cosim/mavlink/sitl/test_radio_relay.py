@@ -76,13 +76,13 @@ def _scenario(json_port: int, mav_port: int, duration: float = 20.0, backend: st
     }
 
 
-def _fly(tmp_path, name: str, **kw):
+def _fly(tmp_path, name: str, position_after_s: float = 3.0, **kw):
     json_port = _free_pair()
     mav_port = _free_pair()
     with contextlib.ExitStack() as stack:
         for k in range(2):
             fw = StandInFirmware(json_port + 10 * k, mavlink_port=mav_port + 10 * k, sysid=1 + k, home=HOMES[k],
-                                 position_after_s=3.0).start()
+                                 position_after_s=position_after_s).start()
             stack.callback(fw.stop)
         result = cosim.run(cosim.from_dict(_scenario(json_port, mav_port, **kw)), out_dir=tmp_path / name)
     assert result.status == "ok", result.error
@@ -117,15 +117,7 @@ def test_a_scripted_ground_station_flies_lock_stepped_firmware_over_the_radio_an
 
 def test_the_firmware_refuses_to_arm_before_its_position_estimate_and_says_so(tmp_path):
     # take-off at 6 s, the stand-in's position at 3 s: accepted; with the position at 8 s, refused
-    json_port = _free_pair()
-    mav_port = _free_pair()
-    with contextlib.ExitStack() as stack:
-        for k in range(2):
-            fw = StandInFirmware(json_port + 10 * k, mavlink_port=mav_port + 10 * k, sysid=1 + k, home=HOMES[k],
-                                 position_after_s=8.0).start()
-            stack.callback(fw.stop)
-        result = cosim.run(cosim.from_dict(_scenario(json_port, mav_port, duration=10.0)), out_dir=tmp_path / "r")
-    assert result.status == "ok", result.error
+    result = _fly(tmp_path, "r", position_after_s=8.0, duration=10.0)
     rec = _table(result, "records")
     acks = {name: value for name, value in zip(rec["name"], rec["value"]) if name.startswith("ack_")}
     assert acks["ack_1_400"] == 4.0  # MAV_RESULT_FAILED
