@@ -168,6 +168,12 @@ def integrate(wrench, cos, sin, force, st, on_ground, inertia, h_over_mass, h_ov
             vel[i, 0] *= 0.0
             vel[i, 1] *= 0.0
             vel[i, 2] = np_max(vel[i, 2], vel[i, 2] * 0.0)  # airborne: numpy's max(vz, vz * 1) is vz itself
+        if grounded and force[i, 2] <= 0.0:  # resting on the ground, which bears it: it neither tips nor turns
+            for k in range(3):
+                w[i, k] = 0.0
+            euler[i, 0] = 0.0
+            euler[i, 1] = 0.0
+            continue
         p = w[i, 0]
         q = w[i, 1]
         r = w[i, 2]

@@ -179,6 +179,8 @@ class NumpyQuadrotors(QuadrotorBank):
         vel[:, :2] *= airborne[:, None]
         vz = vel[:, 2]
         np.maximum(vz, vz * airborne, out=vz)  # a grounded vehicle keeps only an upward speed
+        resting = grounded & (force[:, 2] <= 0.0)  # the ground bears it: it neither tips nor turns
+        held_yaw = self._yaw[resting].copy()
         w = self.rates
         iw = self._iw
         np.multiply(self.inertia, w, out=iw)
@@ -195,4 +197,8 @@ class NumpyQuadrotors(QuadrotorBank):
         yaw += qs_rc / cp * h
         np.remainder(yaw + math.pi, _TWO_PI, out=yaw)
         yaw -= math.pi
+        w[resting] = 0.0
+        self._roll[resting] = 0.0
+        self._pitch[resting] = 0.0
+        yaw[resting] = held_yaw
         self.t += h

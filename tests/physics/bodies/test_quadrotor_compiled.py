@@ -70,3 +70,20 @@ def test_compiled_control_alone_gives_numpys_wrench():
         bank = _fleet(False, 9, compiled)
         out.append([bank.control().copy() for _ in range(3)] + [bank.rotor.copy()])
     assert all(np.array_equal(x.view(np.uint8), y.view(np.uint8)) for x, y in zip(*out))
+
+
+def test_a_copter_resting_on_the_ground_neither_tips_nor_turns_until_its_thrust_lifts_it():
+    """The ground bears a landed copter: spun or tilted there (motors commanded unevenly, or stopped
+    while it was turning), it stays level and keeps its heading; once its thrust exceeds its weight
+    it leaves the ground and turns freely."""
+    bank = QuadrotorBank([AIRFRAMES["quad_1500g"]] * 2, np.zeros((2, 3)), headings=np.array([0.3, 0.3]))
+    bank.rates[:] = (0.5, -0.4, 2.0)
+    bank.euler[:, :2] = (0.2, -0.1)
+    weak = bank.mass[0] * 9.81 / 4 * 0.8
+    bank.command(0, Mode.MOTORS, weak * 1.3, weak * 0.7, weak * 1.3, weak * 0.7)  # a yaw torque, no lift
+    bank.command(1, Mode.MOTORS, *(bank.max_rotor[1] * np.array([0.9, 0.7, 0.9, 0.7])))  # lift and yaw
+    for _ in range(120):
+        bank.step()
+    assert bank.on_ground[0] and bank.pos[0, 2] == 0.0
+    assert bank.rates[0].tolist() == [0.0, 0.0, 0.0] and bank.euler[0].tolist() == [0.0, 0.0, 0.3]
+    assert bank.pos[1, 2] > 0.05 and abs(bank.rates[1, 2]) > 0.1 and bank.euler[1, 2] != 0.3
