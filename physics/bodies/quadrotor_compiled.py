@@ -151,6 +151,27 @@ def thrust_force(wrench, cos, sin, vel, weight, drag, force) -> None:
 
 
 @njit(cache=True)
+def _ground(i, pos, vel, force, w, euler, on_ground) -> bool:
+    """The ground stops vehicle i's descent and holds it once landed; True if it rests there (the ground
+    bears it, its thrust below its weight), when it neither tips nor turns."""
+    grounded = pos[i, 2] <= 0.0
+    on_ground[i] = grounded
+    pos[i, 2] = np_max(pos[i, 2], 0.0)
+    if not grounded:
+        return False
+    vel[i, 0] *= 0.0
+    vel[i, 1] *= 0.0
+    vel[i, 2] = np_max(vel[i, 2], vel[i, 2] * 0.0)  # a grounded vehicle keeps only an upward speed
+    if force[i, 2] > 0.0:
+        return False
+    for k in range(3):
+        w[i, k] = 0.0
+    euler[i, 0] = 0.0
+    euler[i, 1] = 0.0
+    return True
+
+
+@njit(cache=True)
 def integrate(wrench, cos, sin, force, st, on_ground, inertia, h_over_mass, h_over_inertia, h) -> None:
     """Velocity, position (the ground stops a descent), body rates and Euler angles, one tick on."""
     euler = st[0]
@@ -161,18 +182,7 @@ def integrate(wrench, cos, sin, force, st, on_ground, inertia, h_over_mass, h_ov
         for k in range(3):
             vel[i, k] += force[i, k] * h_over_mass[i]
             pos[i, k] += vel[i, k] * h
-        grounded = pos[i, 2] <= 0.0
-        on_ground[i] = grounded
-        pos[i, 2] = np_max(pos[i, 2], 0.0)
-        if grounded:
-            vel[i, 0] *= 0.0
-            vel[i, 1] *= 0.0
-            vel[i, 2] = np_max(vel[i, 2], vel[i, 2] * 0.0)  # airborne: numpy's max(vz, vz * 1) is vz itself
-        if grounded and force[i, 2] <= 0.0:  # resting on the ground, which bears it: it neither tips nor turns
-            for k in range(3):
-                w[i, k] = 0.0
-            euler[i, 0] = 0.0
-            euler[i, 1] = 0.0
+        if _ground(i, pos, vel, force, w, euler, on_ground):
             continue
         p = w[i, 0]
         q = w[i, 1]
