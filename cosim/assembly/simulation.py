@@ -194,7 +194,7 @@ def _station_args(s: Scenario, cls: type) -> dict[str, Any]:
     if s.mavlink is None:
         return {}
     from cosim.mavlink.ground_control import GroundControl  # pymavlink loads only for scenarios that use it
-    from cosim.mavlink.personality import ARDUPILOT, PERSONALITIES
+    from cosim.mavlink.personality import PERSONALITIES
     from physics.geodesy import GeoOrigin
 
     if not issubclass(cls, GroundControl):
@@ -202,7 +202,7 @@ def _station_args(s: Scenario, cls: type) -> dict[str, Any]:
     groups = _groups(s)
     directory = {e.first_sysid + k: (groups[e.group][0] + k, PERSONALITIES[e.personality])
                  for e in s.mavlink.serve for k in range(groups[e.group][1])}
-    directory |= {e.first_sysid + k: (groups[e.group][0] + k, ARDUPILOT)
+    directory |= {e.first_sysid + k: (groups[e.group][0] + k, PERSONALITIES[e.autopilot])
                   for e in s.mavlink.sitl for k in range(groups[e.group][1])}
     return {"origin": GeoOrigin(*s.mavlink.origin), "directory": directory}
 

@@ -6,7 +6,8 @@ frames to `port + 10 k` (`--sim-port-out`), with `--home` at its robot's start (
 the scenario's seed, as the run draws it), free to run faster than the wall clock (`--speedup`: the
 physics paces it) and, with `mavlink_port`, its MAVLink to `mavlink_port + 10 k`
 as system `first_sysid + k`. PX4 instance k is `PX4_SIM_MODEL=none_iris px4 -i k`: it connects to TCP
-4560 + k and is placed by the GPS fixes the run sends it.
+4560 + k and is placed by the GPS fixes the run sends it; its ground-station link (18570 + k) is
+where the run writes, so its command line names no MAVLink port.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ from cosim.mavlink.serve.failsafe import GcsFailsafe
 from cosim.mavlink.serve.realtime import Pacer
 from cosim.mavlink.serve.vehicle_endpoint import SimVehicleEndpoint
 from cosim.mavlink.serve.vehicle_port import Transport, VehiclePort
-from cosim.mavlink.sitl.radio_relay import FirmwareRelay
+from cosim.mavlink.sitl.radio_relay import FirmwareRelay, firmware_relay
 from cosim.mavlink.spec import GroundStationSpec, MavlinkSpec
 from physics.robot import Robot
 
@@ -78,7 +78,7 @@ class MavlinkBridge:
         for e in spec.sitl if gcs is not None else ():
             first, count = groups[e.group]
             for k in range(count):
-                self.relays[first + k] = FirmwareRelay(e.host, e.mavlink_port + 10 * k, self.gcs_node, e.first_sysid + k)
+                self.relays[first + k] = firmware_relay(e, k, self.gcs_node)
         self.links: list[MavlinkLink] = []
         self.ghosts: dict[int, Ghost] = {}
         for g in spec.ghosts:

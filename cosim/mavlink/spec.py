@@ -165,9 +165,11 @@ class SitlSpec:
     frame_timeout_ns: int = 15_000_000_000
     """How long it waits for each next frame (wall time)."""
     mavlink_port: int | None = None
-    """With `mavlink.ground_station`: robot k's firmware sends its MAVLink to UDP host:mavlink_port + 10 k
-    (start it with `--serial0 udpclient:127.0.0.1:<that port>`), and its frames go through the simulated
-    network. Null: the firmware's own ports carry its MAVLink (no ground station in the scenario)."""
+    """With `mavlink.ground_station`, the firmware's MAVLink goes through the simulated network. ArduPilot:
+    robot k's firmware sends it to UDP host:mavlink_port + 10 k (start it with `--serial0
+    udpclient:127.0.0.1:<that port>`). PX4: robot k's firmware listens on mavlink_port + k (its
+    ground-station link; PX4's startup script gives 18570 + instance), and the run writes to it first.
+    Null: the firmware's own ports carry its MAVLink (no ground station in the scenario)."""
     first_sysid: int = 1
     """Robot k's firmware is MAVLink system first_sysid + k (start it with `--sysid <first_sysid + k>`)."""
 

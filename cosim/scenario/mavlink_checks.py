@@ -34,9 +34,10 @@ def _check_sitl(s: Scenario, m: Mapper, used: dict[str, str]) -> None:
         if e.autopilot == "px4" and s.physics.dt_ns % 20_000_000:
             raise m.error("physics.dt", f"PX4 takes its sensors every 4 ms and the quadrotors tick every 2.5 ms: with "
                                         f"{path} the physics step must be a multiple of 20 ms, got {format_ns(s.physics.dt_ns)}")
-        if e.autopilot == "px4" and e.mavlink_port is not None:
-            raise m.error(f"{path}.mavlink_port", "PX4's MAVLink through the simulated network is not supported yet (its "
-                                                  "SITL sends to fixed UDP ports): leave mavlink_port out with autopilot: px4")
+        if e.autopilot == "px4" and e.mavlink_port is not None and e.first_sysid != 1:
+            raise m.error(f"{path}.first_sysid", "PX4 instance k is MAVLink system k + 1 (its startup script sets "
+                                                 "MAV_SYS_ID so): leave first_sysid out with autopilot: px4, "
+                                                 f"got {e.first_sysid}")
         if e.mavlink_port is not None and s.mavlink.ground_station is None:
             raise m.error(f"{path}.mavlink_port", "mavlink_port carries the firmware's MAVLink through the simulated "
                                                   "network to mavlink.ground_station: add a ground station, or leave it "

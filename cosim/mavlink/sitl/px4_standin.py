@@ -7,6 +7,11 @@ the lock-step flag set. It arms at `arm_at_s` of that clock once it has had a 3D
 code is a small quad X controller of its own (climb to `altitude` m on the barometer, level on its
 integrated gyro), in PX4's motor order (front right, back left, front left, back right); it is not
 PX4's and flies nothing else.
+
+With `mavlink_port` it speaks MAVLink instead, as PX4 instance k does on its ground-station link
+(UDP 18570 + k, cosim.mavlink.sitl.px4_gcs_link): it flies the served PX4 autopilot (arming, modes,
+take-off, missions; cosim.mavlink.sitl.standin_autopilot) on what its sensors tell it
+(cosim.mavlink.sitl.px4_standin_estimate), and arms only when a ground station says so.
 """
 
 from __future__ import annotations
@@ -17,16 +22,28 @@ import time
 
 from pymavlink.dialects.v20 import common as mav
 
+from cosim.mavlink.personality import PX4
+from cosim.mavlink.sitl.px4_gcs_link import REMOTE_PORT, Px4GcsLink
+from cosim.mavlink.sitl.px4_standin_estimate import DeadReckoning
+from cosim.mavlink.sitl.px4_wire import MAGNETIC_FIELD_NED_G
+from cosim.mavlink.sitl.standin_autopilot import StandInAutopilot
+from physics.geodesy import GeoOrigin
+
 _ROLL = (-0.5, 0.5, 0.5, -0.5)
 _PITCH = (0.5, -0.5, 0.5, -0.5)
 _YAW = (1.0, 1.0, -1.0, -1.0)
 
 
 class StandInPx4:
-    """Connects to host:port; `start()` runs it in a thread, `stop()` ends it."""
+    """Connects to host:port; `start()` runs it in a thread, `stop()` ends it. With `mavlink_port`, system
+    `sysid` at `home` (latitude, longitude, altitude: where its robot starts), facing `heading` (rad
+    from east), sending to `remote_port` until a ground station writes; `position_after_s`: how long
+    after boot it has no position estimate."""
 
     def __init__(self, port: int, host: str = "127.0.0.1", altitude: float = 3.0, arm_at_s: float = 1.0,
-                 connect_within_s: float = 30.0) -> None:
+                 connect_within_s: float = 30.0, mavlink_port: int | None = None, sysid: int = 1,
+                 home: tuple[float, float, float] = (47.3977, 8.5456, 488.0), heading: float = 0.0,
+                 remote_port: int = REMOTE_PORT, position_after_s: float = 2.0) -> None:
         self.addr = (host, port)
         self.altitude = altitude
         self.arm_at_s = arm_at_s
@@ -43,6 +60,13 @@ class StandInPx4:
         self._last_us = 0
         self._alt0: float | None = None
         self._last_alt = 0.0
+        self.autopilot: StandInAutopilot | None = None
+        self.estimate: DeadReckoning | None = None
+        if mavlink_port is not None:
+            origin = GeoOrigin(*home)
+            link = Px4GcsLink(mavlink_port, host, remote_port)
+            self.autopilot = StandInAutopilot(link, PX4, sysid, origin, heading, lambda: None, position_after_s)
+            self.estimate = DeadReckoning(origin, MAGNETIC_FIELD_NED_G)
 
     def start(self) -> StandInPx4:
         self._thread.start()
@@ -51,6 +75,8 @@ class StandInPx4:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=5.0)
+        if self.autopilot is not None:
+            self.autopilot.close()
 
     def _connect(self) -> socket.socket | None:
         end = time.monotonic() + self.connect_within_s
@@ -86,12 +112,25 @@ class StandInPx4:
         kind = msg.get_type()
         if kind == "HIL_GPS" and msg.fix_type >= 3:
             self.gps_fixes += 1
+            if self.estimate is not None:
+                self.estimate.gps(msg)
         elif kind == "HIL_SENSOR" and msg.id == 0:
             self.sensors += 1
-            outputs = self._fly(msg)
+            outputs = self._fly(msg) if self.autopilot is None else self._autopilot(msg)
             mode = mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED | (mav.MAV_MODE_FLAG_SAFETY_ARMED if self.armed_at is not None else 0)
             answer = mav.MAVLink_hil_actuator_controls_message(msg.time_usec, outputs + [0.0] * 12, mode, 1)
             sock.sendall(answer.pack(self._codec))
+
+    def _autopilot(self, s) -> list[float]:
+        """Four outputs (0..1) from the served PX4 autopilot, which reads its MAVLink link first."""
+        dt = (s.time_usec - self._last_us) / 1e6 if self._last_us else 0.004
+        self._last_us = s.time_usec
+        pwm = self.autopilot.frame(self.estimate.sensor(s), s.time_usec / 1e6, dt)
+        if self.autopilot.armed and self.armed_at is None:
+            self.armed_at = s.time_usec / 1e6
+        if not self.autopilot.armed:
+            self.armed_at = None
+        return [(p - 1000) / 1000.0 for p in pwm]
 
     def _fly(self, s) -> list[float]:
         """Four outputs (0..1) for this sensor sample: nothing until armed, then climb and hold level."""

@@ -7,6 +7,12 @@ ground-station robot; each frame the network delivers to its robot is written ba
 Both happen while the firmware waits for the physics' next answer (the coupling takes its next servo
 frame before the timeline moves on), so what it has sent and what it reads next are fixed by the
 simulated time alone, and the run repeats from its seed.
+
+PX4 instance k listens instead, on its ground-station link (UDP mavlink_port + k; PX4's startup script
+gives 18570 + k), and sends to whoever wrote to it first (cosim.mavlink.sitl.px4_gcs_link). Its relay
+writes it empty datagrams, which carry no MAVLink, until its first frame arrives: PX4 then sends
+nowhere else. PX4 sends from threads of its own, so when a frame goes out beside the lock-step is up
+to them: a PX4 run does not repeat bit for bit.
 """
 
 from __future__ import annotations
@@ -17,15 +23,17 @@ from controllers import Controller, Message
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.radio_link import MSGID_RECORD, note_peer
 from cosim.mavlink.serve.vehicle_port import bound_socket
+from cosim.mavlink.spec import SitlSpec
 
 log = logging.getLogger(__name__)
 
 
 class FirmwareRelay(Controller):
     """A firmware-flown robot's controller when its MAVLink goes over the network. `pump` (the bridge
-    calls it at every poll) sends what the firmware wrote since; `on_message` writes to the firmware."""
+    calls it at every poll) sends what the firmware wrote since; `on_message` writes to the firmware.
+    With `claim` (a firmware that listens, PX4's host and port) the relay's own port is any free one."""
 
-    def __init__(self, host: str, port: int, gcs_node: int, sysid: int) -> None:
+    def __init__(self, host: str, port: int, gcs_node: int, sysid: int, claim: tuple[str, int] | None = None) -> None:
         super().__init__()
         self.sock = bound_socket(host, port)
         self.sock.setblocking(False)
@@ -33,7 +41,10 @@ class FirmwareRelay(Controller):
         self.gcs_node = gcs_node
         self.sysid = sysid
         self.codec = Codec(0, 0, None)
-        self.firmware: tuple[str, int] | None = None
+        self.firmware: tuple[str, int] | None = claim
+        self.claim = claim
+        self.heard = False
+        """True once the firmware has sent a frame here."""
         self.peers: list[int] = []
         """Robots other than the ground station's that sent this firmware a frame: they hear it too."""
         self.frames_out = 0
@@ -48,12 +59,15 @@ class FirmwareRelay(Controller):
     def pump(self) -> None:
         """Every frame the firmware sent since the last call, into the network now: to the ground station,
         and to every other robot that has spoken to it."""
+        if self.claim is not None and not self.heard:
+            self.sock.sendto(b"", self.claim)
         while True:
             try:
                 data, addr = self.sock.recvfrom(65536)
-            except BlockingIOError:
+            except (BlockingIOError, ConnectionRefusedError):
                 return
             self.firmware = addr
+            self.heard = True
             for msg in self.codec.parse(data):
                 if msg.get_srcSystem() != self.sysid:
                     self._foreign(msg.get_srcSystem())
@@ -82,3 +96,11 @@ class FirmwareRelay(Controller):
 
     def close(self) -> None:
         self.sock.close()
+
+
+def firmware_relay(e: SitlSpec, k: int, gcs_node: int) -> FirmwareRelay:
+    """The relay of robot k of entry `e`: ArduPilot sends to its port mavlink_port + 10 k; PX4 listens
+    on mavlink_port + k."""
+    if e.autopilot == "px4":
+        return FirmwareRelay(e.host, 0, gcs_node, e.first_sysid + k, claim=(e.host, e.mavlink_port + k))
+    return FirmwareRelay(e.host, e.mavlink_port + 10 * k, gcs_node, e.first_sysid + k)

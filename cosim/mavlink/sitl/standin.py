@@ -107,10 +107,15 @@ class StandInFirmware:
         if self.mavlink is not None:
             if self.autopilot is not None:
                 self.autopilot.close()
-            from cosim.mavlink.sitl.standin_autopilot import StandInAutopilot  # pymavlink: only when it speaks MAVLink
+            from cosim.mavlink.personality import ARDUPILOT  # pymavlink: only when it speaks MAVLink
+            from cosim.mavlink.serve.vehicle_port import VehiclePort
+            from cosim.mavlink.sitl.standin_autopilot import StandInAutopilot
 
             host, port, sysid, home, heading = self.mavlink
-            self.autopilot = StandInAutopilot(host, port, sysid, home, heading, self._gyro_refusal, self.position_after_s)
+            link = VehiclePort(0, host)
+            link.add_peer(host, port)  # --serial0 udpclient:host:port
+            self.autopilot = StandInAutopilot(link, ARDUPILOT, sysid, home, heading, self._gyro_refusal,
+                                              self.position_after_s)
 
     def _run(self) -> None:
         pwm = (1000,) * 16

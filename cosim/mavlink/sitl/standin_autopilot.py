@@ -1,12 +1,13 @@
-"""The stand-in firmware's flight code when it speaks MAVLink (`StandInFirmware(mavlink_port=...)`):
-the served ArduCopter autopilot (cosim.mavlink.serve: modes, arming, commands, missions, telemetry)
-flying through the JSON interface instead of a simulated body of its own.
+"""The stand-in firmwares' flight code when they speak MAVLink (`StandInFirmware(mavlink_port=...)`,
+`StandInPx4(mavlink_port=...)`): the served ArduCopter or PX4 autopilot (cosim.mavlink.serve: modes,
+arming, commands, missions, telemetry) flying through the firmware's simulator interface instead of
+a simulated body of its own.
 
 At every frame the state the physics answered (NED about the start, body FRD) is copied into a
 one-copter QuadrotorBank that holds no dynamics of its own, the autopilot handles what arrived on its
 MAVLink port and moves its targets on, and the bank's control loops turn them into four motor
-outputs in ArduCopter's order. Its MAVLink goes to host:port from a socket of its own, as
-ArduCopter's `--serial0 udpclient:host:port` does, starting at boot.
+outputs in quad X order (ArduCopter's and PX4's alike). Its MAVLink goes over the transport
+the stand-in gives it, which behaves as that firmware's link does.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from cosim.mavlink.frames import GeoOrigin, yaw_to_heading
-from cosim.mavlink.personality import ARDUPILOT
+from cosim.mavlink.personality import Personality
 from cosim.mavlink.serve.bodies import PreArm, QuadBody
 from cosim.mavlink.serve.vehicle_endpoint import SimVehicleEndpoint
-from cosim.mavlink.serve.vehicle_port import VehiclePort
+from cosim.mavlink.serve.vehicle_port import Transport
 from cosim.mavlink.sitl.json_wire import State
 from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 
@@ -26,17 +27,17 @@ ON_GROUND_M = 0.01
 
 
 class StandInAutopilot:
-    """System `sysid`, home at `home` facing `heading` (rad from east); `prearm` says why its sensors
-    refuse to arm; `position_after_s` is how long after boot it has no position estimate."""
+    """`personality`'s autopilot as system `sysid` on `transport`, home at `home` facing `heading` (rad
+    from east); `prearm` says why its sensors refuse to arm; `position_after_s` is how long after boot
+    it has no position estimate."""
 
-    def __init__(self, host: str, port: int, sysid: int, home: GeoOrigin, heading: float, prearm: PreArm,
-                 position_after_s: float, airframe: str = "quad_1500g") -> None:
+    def __init__(self, transport: Transport, personality: Personality, sysid: int, home: GeoOrigin, heading: float,
+                 prearm: PreArm, position_after_s: float, airframe: str = "quad_1500g") -> None:
         self.bank = QuadrotorBank([AIRFRAMES[airframe]], np.zeros((1, 3)), np.array([heading]))
         self.bank.set_armed(0, False)
         self.body = QuadBody(self.bank, 0, prearm=prearm)
-        self.port = VehiclePort(0, host)
-        self.port.add_peer(host, port)
-        self.endpoint = SimVehicleEndpoint(self.body, self.port, ARDUPILOT, sysid, home,
+        self.port = transport
+        self.endpoint = SimVehicleEndpoint(self.body, transport, personality, sysid, home,
                                            position_after_s=position_after_s)
 
     def frame(self, s: State, now: float, tick: float) -> tuple[int, int, int, int]:

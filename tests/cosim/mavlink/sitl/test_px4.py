@@ -4,6 +4,8 @@ simulated time and answers each with its motor outputs; it arms, climbs and the 
 
 from __future__ import annotations
 
+import socket
+
 import pyarrow.parquet as pq
 import pytest
 
@@ -11,7 +13,10 @@ import cosim
 from cosim.errors import ScenarioError
 from cosim.mavlink.sitl.px4_standin import StandInPx4
 from cosim.mavlink.sitl.px4_wire import pressure_hpa
+from physics.geodesy import GeoOrigin
 from tests.conftest import free_udp_port
+
+ORIGIN = (47.3977, 8.5456, 488.0)
 
 
 def _scenario(port: int, duration: float = 4.0) -> dict:
@@ -55,9 +60,57 @@ def test_the_barometer_follows_the_standard_atmosphere():
     assert pressure_hpa(1000.0) == pytest.approx(898.7, abs=0.2)
 
 
-def test_px4_mavlink_over_the_radio_is_refused_until_it_is_supported():
-    data = _scenario(4560)
-    data["mavlink"]["sitl"][0]["mavlink_port"] = 14660
+def _over_radio(port: int, mav_port: int, duration: float) -> dict:
+    data = _scenario(port, duration)
+    data["network"] = {"backend": "fast", "radio": {"standard": "802.11g"}}
+    data["mavlink"] |= {"origin": list(ORIGIN), "ground_station": {"group": "gcs"}, "speed": 1000.0}
+    data["mavlink"]["sitl"][0]["mavlink_port"] = mav_port
+    del data["groups"][0]["controller"]
+    data["groups"].append({"name": "gcs", "count": 1, "robot": {"model": "point", "radius": 0.2},
+                           "layout": {"type": "list", "points": [[0, 0, 1]]},
+                           "controller": {"class": "cosim.mavlink.ground_missions:MissionFlights",
+                                          "params": {"legs": [[0, 0, 3], [4, 0, 3]], "end": "land", "retry": 1.0}}})
+    return data
+
+
+def _fly_over_radio(tmp_path, name):
+    port = free_udp_port()
+    link_port = free_udp_port()  # PX4's ground-station link (18570 + instance in its startup script)
+    remote = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)  # where PX4 sends before it has a partner
+    remote.bind(("127.0.0.1", 0))
+    remote.setblocking(False)
+    firmware = StandInPx4(port, mavlink_port=link_port, home=GeoOrigin(*ORIGIN).to_geodetic(2.0, 1.0, 0.0),
+                          remote_port=remote.getsockname()[1]).start()
+    try:
+        result = cosim.run(cosim.from_dict(_over_radio(port, link_port, 15.0)), out_dir=tmp_path / name)
+    finally:
+        firmware.stop()
+        remote.close()
+    return result, firmware
+
+
+def test_px4_mavlink_goes_over_the_radio_and_it_flies_the_ground_stations_mission(tmp_path):
+    result, firmware = _fly_over_radio(tmp_path, "a")
+    assert result.status == "ok", result.error
+    m = result.metrics["mavlink"]["firmware0"]
+    assert firmware.autopilot.port.partner == ("127.0.0.1", m["port"])  # the relay claimed PX4's link
+    assert m["sysid"] == 1 and m["foreign"] == 0 and m["frames_sent"] > 100 and m["frames_received"] > 10
+    rec = pq.read_table(result.directory / "trace" / "records.parquet").to_pydict()
+    steps = [v for name, v in zip(rec["name"], rec["value"]) if name == "mission_step.1"]
+    acks = {name: v for name, v in zip(rec["name"], rec["value"]) if name.startswith("ack_")}
+    assert steps[-1] == 5.0  # uploaded, verified, started: armed and flying its mission
+    assert acks["ack_400.1"] == 0.0 and acks["ack_176.1"] == 0.0  # armed, then in its mission mode (PX4's start)
+    p = pq.read_table(result.directory / "trace" / "positions.parquet").to_pydict()
+    track = [(x, z) for node, x, z in zip(p["node"], p["x"], p["z"]) if node == 0]
+    # up to 3 m, then east (PX4 takes a waypoint within NAV_ACC_RAD, 2 m) and down again
+    assert max(z for _, z in track) > 2.5 and max(x for x, _ in track) > 4.5 and track[-1][1] == 0.0
+    again, _ = _fly_over_radio(tmp_path, "b")  # the stand-in sends only before it answers: the run repeats
+    assert again.trace_digest == result.trace_digest
+
+
+def test_px4_is_system_instance_plus_one_over_the_radio():
+    data = _over_radio(4560, 18570, 4.0)
+    data["mavlink"]["sitl"][0]["first_sysid"] = 5
     with pytest.raises(ScenarioError) as err:
         cosim.from_dict(data)
-    assert err.value.path == "mavlink.sitl[0].mavlink_port" and "not supported yet" in str(err.value)
+    assert err.value.path == "mavlink.sitl[0].first_sysid" and "MAV_SYS_ID" in str(err.value)
