@@ -211,7 +211,7 @@ class Autopilot:
         self.vertical.land(self.rules, self.state.home[2], at)
 
     # -- modes -----------------------------------------------------------------------------------------
-    def set_mode(self, custom_mode: int, must_fly: bool = False) -> bool:
+    def set_mode(self, custom_mode: int) -> bool:
         v = self.state
         p = v.personality
         name = p.mode_name(custom_mode)
@@ -227,7 +227,7 @@ class Autopilot:
         if name in RETURN_MODES and not v.armed:
             return self.deny(f"{name.upper()}: vehicle not armed")
         if name in MISSION_MODES:
-            return self._enter_mission(name, must_fly)
+            return self._enter_mission(name)
         self._return = None
         self.missions.stop()
         v.mode = name
@@ -244,12 +244,10 @@ class Autopilot:
                 self._fly_kept()
         return True
 
-    def _enter_mission(self, name: str, must_fly: bool) -> bool:
+    def _enter_mission(self, name: str) -> bool:
         """AUTO/MISSION: fly the uploaded mission from the current item (once armed)."""
         if not self.missions.ready:
             return self.deny(f"{name.upper()}: no mission uploaded")
-        if must_fly and not self.state.armed:
-            return self.deny("Mission start: vehicle not armed")
         self._return = None
         self.state.landing = False
         self._velocity_setpoint = False

@@ -80,8 +80,12 @@ def _reposition(ap: Autopilot, p: list[float], frame: int | None) -> bool:
 
 
 def _mission_start(ap: Autopilot, p: list[float], frame: int | None) -> bool:
+    """ArduCopter enters AUTO, armed or not, and arms nothing (GCS_MAVLINK_Copter's
+    handle_MAV_CMD_MISSION_START); PX4 enters MISSION and arms (Commander's VEHICLE_CMD_MISSION_START)."""
     personality = ap.state.personality
-    return ap.set_mode(personality.modes["mission" if personality is PX4 else "auto"], True)
+    if personality is PX4:
+        return ap.set_mode(personality.modes["mission"]) and ap.arm(True)
+    return ap.set_mode(personality.modes["auto"])
 
 
 HANDLERS = {

@@ -258,8 +258,9 @@ def test_ardupilot_keeps_home_at_item_0_and_will_not_arm_in_auto(vehicle):
     gcs.send(mav.MAVLink_request_data_stream_message(1, 1, mav.MAV_DATA_STREAM_EXTENDED_STATUS, 4, 1))  # as a GCS asks
     current = gcs.wait("MISSION_CURRENT")
     assert (current.total, current.mission_state) == (4, mav.MISSION_STATE_NOT_STARTED)  # home left out
-    assert gcs.command(mav.MAV_CMD_MISSION_START).result == endpoint.state.personality.action_refused  # not armed
-    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 3).result == mav.MAV_RESULT_ACCEPTED
+    # disarmed, ArduCopter takes MISSION_START as AUTO (real ArduCopter did so) and arms nothing
+    assert gcs.command(mav.MAV_CMD_MISSION_START).result == mav.MAV_RESULT_ACCEPTED
+    assert endpoint.state.mode == "auto" and not endpoint.state.armed
     assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == endpoint.state.personality.action_refused
     assert gcs.latest["STATUSTEXT"].text == "Arm: Auto mode not armable"  # the firmware's words
     assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4).result == mav.MAV_RESULT_ACCEPTED  # GUIDED

@@ -3,12 +3,15 @@ machine's calls and what it announces (the messages it hands to `send`)."""
 
 import numpy as np
 import pytest
+from pymavlink.dialects.v20 import common as mav
 
 from cosim.mavlink.frames import GeoOrigin
 from cosim.mavlink.personality import ARDUPILOT, PX4
 from cosim.mavlink.serve.autopilot import Autopilot
 from cosim.mavlink.serve.bodies import QuadBody
+from cosim.mavlink.serve.commands import HANDLERS
 from cosim.mavlink.serve.failsafe import GcsFailsafe
+from cosim.mavlink.serve.telemetry import global_position
 from physics.bodies.quadrotor import AIRFRAMES, QuadrotorBank
 
 
@@ -71,3 +74,45 @@ def test_the_ground_station_failsafe_returns_home_by_itself():
     assert p.ap.state.mode == "rtl" and p.ap.state.failsafes == ["Failsafe: GCS lost, return"]
     p.run(40.0)
     assert p.bank.on_ground[0] and np.hypot(*p.bank.pos[0, :2]) < 0.5  # home again, landed
+
+
+def _upload(p: Pilot, n: int) -> None:
+    """A mission of `n` waypoints 5 m up, uploaded through the mission protocol from system 255."""
+    gcs = mav.MAVLink(None, srcSystem=255, srcComponent=190)
+    server = p.ap.missions.server
+
+    def handle(msg) -> None:
+        server.handle(gcs.decode(bytearray(msg.pack(gcs))))
+
+    handle(mav.MAVLink_mission_count_message(1, 1, n, 0))
+    for seq in range(n):
+        handle(mav.MAVLink_mission_item_int_message(1, 1, seq, mav.MAV_FRAME_GLOBAL_RELATIVE_ALT_INT,
+                                                    mav.MAV_CMD_NAV_WAYPOINT, 0, 1, 0, 0, 0, 0, 470000000 + seq,
+                                                    80000000, 5.0, 0))
+
+
+@pytest.mark.parametrize("personality", [ARDUPILOT, PX4])
+def test_mission_start_while_disarmed_is_taken_as_each_firmware_takes_it(personality):
+    """ArduCopter enters AUTO and arms nothing (arming in AUTO it then refuses); PX4 enters MISSION and
+    arms (their MISSION_START handlers)."""
+    p = Pilot(personality)
+    start = HANDLERS[mav.MAV_CMD_MISSION_START]
+    assert not start(p.ap, [0.0] * 7, None)  # nothing uploaded: refused by both
+    _upload(p, 3)
+    assert p.ap.missions.ready and start(p.ap, [0.0] * 7, None)
+    if personality is PX4:
+        assert p.ap.state.mode == "mission" and p.ap.state.armed
+    else:
+        assert p.ap.state.mode == "auto" and not p.ap.state.armed
+        assert not p.ap.arm(True) and p.said[-1] == "Arm: Auto mode not armable"
+
+
+def test_before_its_position_ardupilot_sends_its_stale_location_and_px4_none():
+    """ArduPilot's GLOBAL_POSITION_INT ignores get_location's failure and sends zeros (GCS_Common);
+    PX4 streams it only once its global position is valid."""
+    ardupilot = Pilot(ARDUPILOT, position_after_s=5.0)
+    stale = global_position(ardupilot.ap)
+    assert (stale.lat, stale.lon, stale.alt, stale.relative_alt) == (0, 0, 0, 0)
+    assert global_position(Pilot(PX4, position_after_s=5.0).ap) is None
+    ardupilot.run(5.2)
+    assert global_position(ardupilot.ap).lat == 470000000  # at its origin, 47 N, once it has a position
