@@ -132,8 +132,9 @@ def _mavlink_bridge(s: Scenario, mapper: Mapper) -> MavlinkBridge:
         gcs = s.mavlink.ground_station
         ports = [(f"mavlink.serve[{k}].port", e.host, e.port) for k, e in enumerate(s.mavlink.serve)]
         ports += [] if gcs is None else [("mavlink.ground_station.port", gcs.host, gcs.udp_port)]
-        ports += [(f"mavlink.sitl[{k}].mavlink_port", e.host, (e.mavlink_port or 0) + 10 * j)
-                  for k, e in enumerate(s.mavlink.sitl) for j in range(_groups(s)[e.group][1])]
+        ports += [(f"mavlink.sitl[{k}].mavlink_port", e.host, e.mavlink_instance_port(j))
+                  for k, e in enumerate(s.mavlink.sitl) if e.mavlink_port is not None
+                  for j in range(_groups(s)[e.group][1])]
         where = next((key for key, host, port in ports if isinstance(exc, OSError) and f"{host}:{port}" in str(exc)),
                      "mavlink")
         raise mapper.error(where, f"cannot open the MAVLink endpoint: {exc}") from None

@@ -41,6 +41,6 @@ def firmware_commands(s: Scenario, binary: str = "arducopter", defaults: str = "
             argv = [binary, f"--model=JSON:{e.host}", f"--home={lat:.7f},{lon:.7f},{alt:.2f},{yaw_deg(headings[e.group]):.0f}",
                     f"--defaults={defaults}", f"-I{k}", f"--sim-port-out={e.instance_port(k)}", f"--speedup={speedup:g}"]
             if e.mavlink_port is not None:
-                argv += [f"--serial0=udpclient:{e.host}:{e.mavlink_port + 10 * k}", f"--sysid={e.first_sysid + k}"]
+                argv += [f"--serial0=udpclient:{e.host}:{e.mavlink_instance_port(k)}", f"--sysid={e.first_sysid + k}"]
             commands.append(argv)
     return commands

@@ -179,6 +179,11 @@ class SitlSpec:
             return (4560 if self.port is None else self.port) + k
         return (9002 if self.port is None else self.port) + 10 * k
 
+    def mavlink_instance_port(self, k: int) -> int:
+        """Robot k's MAVLink port: where its ArduPilot sends (mavlink_port + 10 k) or its PX4 listens
+        (mavlink_port + k)."""
+        return self.mavlink_port + (1 if self.autopilot == "px4" else 10) * k
+
     def __post_init__(self) -> None:
         if self.port is not None and not 1 <= self.port <= 0xFFFF:
             raise ValueError(f"port must be within 1..65535, got {self.port}")

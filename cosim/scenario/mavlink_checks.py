@@ -4,6 +4,7 @@ once, a body the personality serves, system ids within one port's range and key,
 from __future__ import annotations
 
 from cosim.core.timeunits import format_ns
+from cosim.mavlink.spec import SitlSpec
 from cosim.scenario.classes import import_class
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import GroupSpec, Scenario
@@ -44,6 +45,18 @@ def _check_sitl(s: Scenario, m: Mapper, used: dict[str, str]) -> None:
                                                   "out (the firmware's own ports then carry its MAVLink)")
         if e.first_sysid + g.count - 1 > 255:
             raise m.error(f"{path}.first_sysid", f"{g.count} vehicles from system id {e.first_sysid} pass 255")
+        _check_instance_ports(e, g.count, path, m)
+
+
+def _check_instance_ports(e: SitlSpec, count: int, path: str, m: Mapper) -> None:
+    """Each robot's firmware ports, counted up from the entry's, stay within 65535."""
+    last = count - 1
+    if e.instance_port(last) > 0xFFFF:
+        raise m.error(f"{path}.port", f"robot {last} of group {e.group!r} would use port {e.instance_port(last)}, past "
+                                      "65535: choose a lower port")
+    if e.mavlink_port is not None and e.mavlink_instance_port(last) > 0xFFFF:
+        raise m.error(f"{path}.mavlink_port", f"robot {last} of group {e.group!r} would use port "
+                                              f"{e.mavlink_instance_port(last)}, past 65535: choose a lower mavlink_port")
 
 
 def _check_mavlink_tick(g: GroupSpec, path: str, m: Mapper) -> None:

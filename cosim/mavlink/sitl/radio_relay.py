@@ -102,5 +102,5 @@ def firmware_relay(e: SitlSpec, k: int, gcs_node: int) -> FirmwareRelay:
     """The relay of robot k of entry `e`: ArduPilot sends to its port mavlink_port + 10 k; PX4 listens
     on mavlink_port + k."""
     if e.autopilot == "px4":
-        return FirmwareRelay(e.host, 0, gcs_node, e.first_sysid + k, claim=(e.host, e.mavlink_port + k))
-    return FirmwareRelay(e.host, e.mavlink_port + 10 * k, gcs_node, e.first_sysid + k)
+        return FirmwareRelay(e.host, 0, gcs_node, e.first_sysid + k, claim=(e.host, e.mavlink_instance_port(k)))
+    return FirmwareRelay(e.host, e.mavlink_instance_port(k), gcs_node, e.first_sysid + k)

@@ -108,6 +108,14 @@ def test_px4_mavlink_goes_over_the_radio_and_it_flies_the_ground_stations_missio
     assert again.trace_digest == result.trace_digest
 
 
+def test_px4_instance_ports_past_65535_are_refused_naming_the_key():
+    data = _over_radio(4560, 65535, 4.0)
+    data["groups"][0] |= {"count": 2, "layout": {"type": "list", "points": [[2, 1, 0], [4, 1, 0]]}}
+    with pytest.raises(ScenarioError) as err:
+        cosim.from_dict(data)
+    assert err.value.path == "mavlink.sitl[0].mavlink_port" and "would use port 65536, past 65535" in str(err.value)
+
+
 def test_px4_is_system_instance_plus_one_over_the_radio():
     data = _over_radio(4560, 18570, 4.0)
     data["mavlink"]["sitl"][0]["first_sysid"] = 5

@@ -137,6 +137,10 @@ def _without_ground_station(d: dict) -> None:
      "relays its MAVLink"),
     (_without_ground_station, "mavlink.sitl[0].mavlink_port", "add a ground station"),
     (lambda d: d["mavlink"]["sitl"][0].update(first_sysid=255), "mavlink.sitl[0].first_sysid", "pass 255"),
+    (lambda d: d["mavlink"]["sitl"][0].update(mavlink_port=65530), "mavlink.sitl[0].mavlink_port",
+     "robot 1 of group 'copters' would use port 65540, past 65535"),
+    (lambda d: d["mavlink"]["sitl"][0].update(port=65530), "mavlink.sitl[0].port",
+     "robot 1 of group 'copters' would use port 65540, past 65535"),
 ])
 def test_bad_firmware_relays_are_refused_naming_the_key(change, key, message):
     data = _scenario(9002, 14660)
