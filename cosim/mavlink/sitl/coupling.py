@@ -30,8 +30,8 @@ import numpy as np
 
 from cosim.core.timeunits import NS_PER_S
 from cosim.mavlink.frames import GeoOrigin, heading_to_yaw
-from cosim.mavlink.sitl.body_frames import frd_kinematics
-from cosim.mavlink.sitl.json_wire import ServoFrame, State, parse_servo, quad_thrusts
+from cosim.mavlink.sitl.frd_kernel import ROW, frd_rows
+from cosim.mavlink.sitl.json_wire import ServoFrame, parse_servo, quad_thrusts, state_text
 from cosim.mavlink.sitl.px4_link import Px4Link
 from cosim.mavlink.sitl.px4_vehicle import PERIOD_US, PX4_RATE_HZ, Px4Vehicle
 from physics.bodies.quadrotor import Mode
@@ -40,6 +40,8 @@ from physics.robot import Robot
 log = logging.getLogger(__name__)
 MAX_FRAME_RATE_HZ = 10_000
 """Above this a servo packet's frame rate is refused (ArduPilot's own SITL runs 1200 Hz by default)."""
+JSON_ORDER = [9, 10, 11, 12, 13, 14, 0, 1, 2, 3, 4, 5, 6, 7, 8]
+"""A frd_kernel row (position, velocity, attitude, gyro, specific force) in the answer's order."""
 
 
 @dataclass
@@ -53,12 +55,13 @@ class SitlVehicle:
     heading0: float
     max_thrust: float
     slot: int
+    index: int
+    """Its row in the coupling's arrays."""
     peer: tuple[str, int] | None = None
     last: ServoFrame | None = None
     pending: ServoFrame | None = None  # received, its motors not yet applied
     rate_hz: int = 0  # the last good frame rate the firmware asked for
     answer: bytes = b""
-    prev_vel: np.ndarray = field(default_factory=lambda: np.zeros(3))
     stats: dict[str, int] = field(default_factory=lambda: {"frames": 0, "resent": 0, "lost": 0, "restarts": 0,
                                                            "bad_rate": 0})
 
@@ -111,6 +114,10 @@ class SitlCoupling:
         self.px4: list[Px4Vehicle] = []
         self._sim: Any = None
         self._ticks = 1
+        self._slots = np.zeros(0, dtype=np.int64)
+        self._about = np.zeros((0, 3))  # each vehicle's start: its NED origin
+        self._prev = np.zeros((0, 3))  # each vehicle's velocity a tick ago
+        self._rows = np.zeros((0, ROW))
 
     def _bind(self, node: int, spec: Any, port: int) -> None:
         if spec.autopilot == "px4":
@@ -137,11 +144,15 @@ class SitlCoupling:
                                            self.origin, self.noise(node)))
                 continue
             v = SitlVehicle(node, spec, self.socks[node], world.quads.pos[slot].copy(), float(world.headings()[node]),
-                            thrust, slot)
+                            thrust, slot, len(self.vehicles))
             self.vehicles.append(v)
             lat, lon, alt = self.origin.to_geodetic(*world.position_of(node).tolist())
             log.info("robot %d: ArduPilot over JSON SITL on udp port %d; start it with --home %.7f,%.7f,%.2f,%.0f",
                      node, v.sock.getsockname()[1], lat, lon, alt, yaw_deg(v.heading0))
+        self._slots = np.array([v.slot for v in self.vehicles], dtype=np.int64)
+        self._about = np.array([v.start for v in self.vehicles]).reshape(-1, 3)
+        self._prev = np.zeros((len(self.vehicles), 3))
+        self._rows = np.zeros((len(self.vehicles), ROW))
         world.attach_motor_feed(self)
 
     # -- physics.world.MotorFeed ------------------------------------------------------------------
@@ -171,13 +182,13 @@ class SitlCoupling:
         for p in self.px4:
             p.sense(bank, t_s, h)
         answered = []
-        for v in self.vehicles:  # every answer first, so that the firmwares run their frames side by side
+        frd_rows(bank.pos, bank.vel, bank.euler, bank.rates, self._slots, self._about, self._prev, h, self._rows)
+        rows = self._rows[:, JSON_ORDER].tolist()
+        for v, row in zip(self.vehicles, rows):  # every answer first, so that the firmwares run their frames side by side
             if v.pending is None:
-                v.answer = self._state(v, bank, t_s, h).encode()
+                v.answer = state_text([t_s, *row])
                 v.sock.sendto(v.answer, v.peer)
                 answered.append(v)
-            else:
-                v.prev_vel = bank.vel[v.slot].copy()
         for v in answered:
             v.pending = self._next_frame(v)
         for v in self.vehicles:
@@ -228,16 +239,9 @@ class SitlCoupling:
         sim = self._sim
         v.stats["restarts"] += 1
         sim.world.reset_quadrotor(v.node, v.start, v.heading0)
-        v.prev_vel = np.zeros(3)
+        self._prev[v.index] = 0.0
         sim.recorder.event(sim.clock.now_ns, v.node, "sitl_restart", f"firmware frame count went back after {v.last.frame_count}")
         log.warning("robot %d: the ArduPilot firmware restarted; the vehicle is back at its start", v.node)
-
-    @staticmethod
-    def _state(v: SitlVehicle, bank: Any, t_s: float, h: float) -> State:
-        """The vehicle at t_s, in the firmware's frames: NED about its start, body FRD, and the specific
-        force from the velocity's change over the last tick of h seconds."""
-        kin, v.prev_vel = frd_kinematics(bank, v.slot, v.start, v.prev_vel, h)
-        return State(t_s, kin.gyro, kin.accel, kin.position, kin.velocity, kin.attitude)
 
     def finish(self, sim: Any | None) -> None:
         for sock in self.socks.values():

@@ -52,3 +52,12 @@ def frd_row(pos: np.ndarray, vel: np.ndarray, euler: np.ndarray, rates: np.ndarr
     out[14] = -fz
     for i in range(3):
         prev_vel[i] = vel[k, i]
+
+
+@njit(cache=True)
+def frd_rows(pos: np.ndarray, vel: np.ndarray, euler: np.ndarray, rates: np.ndarray, slots: np.ndarray,
+             about: np.ndarray, prev_vel: np.ndarray, h: float, out: np.ndarray) -> None:
+    """frd_row for a whole set of vehicles in one call: vehicle j is row slots[j] of the bank's arrays,
+    its positions about about[j] and its velocity a tick ago prev_vel[j] (updated); its row out[j]."""
+    for j in range(len(slots)):
+        frd_row(pos, vel, euler, rates, slots[j], about[j], prev_vel[j], h, out[j])

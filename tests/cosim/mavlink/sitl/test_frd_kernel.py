@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cosim.mavlink.frames import heading_to_yaw
-from cosim.mavlink.sitl.frd_kernel import ROW, frd_row
+from cosim.mavlink.sitl.frd_kernel import ROW, frd_row, frd_rows
 from physics.bodies.attitude import rotation_zyx
 
 pytestmark = pytest.mark.kernels  # also run bounds-checked: `make test`, NUMBA_BOUNDSCHECK=1
@@ -39,3 +39,18 @@ def test_at_rest_level_facing_east_the_accelerometer_feels_gravity_up():
     zero = np.zeros((1, 3))
     frd_row(zero, zero, zero, zero, 0, np.zeros(3), np.zeros(3), 0.0025, out)
     assert out.tolist() == [0.0] * 8 + [np.pi / 2] + [0.0] * 5 + [-9.81]  # FRD z is down; yaw 90 deg (east)
+
+
+def test_a_batch_of_rows_is_each_vehicles_row_to_the_last_bit():
+    rng = np.random.default_rng(8)
+    pos, vel, euler, rates = (rng.normal(size=(6, 3)) for _ in range(4))
+    slots = np.array([4, 0, 5], dtype=np.int64)
+    about = rng.normal(size=(3, 3))
+    prev = rng.normal(size=(3, 3))
+    out = np.empty((3, ROW))
+    expected = np.empty((3, ROW))
+    before = prev.copy()
+    for j, k in enumerate(slots):
+        frd_row(pos, vel, euler, rates, k, about[j], before[j], 1 / 1200, expected[j])
+    frd_rows(pos, vel, euler, rates, slots, about, prev, 1 / 1200, out)
+    assert np.array_equal(out, expected) and np.array_equal(prev, vel[slots])  # each one's velocity now kept
