@@ -16,7 +16,7 @@ from typing import Any
 
 from controllers import Controller, Message
 from cosim.mavlink.datagrams import Codec
-from cosim.mavlink.serve.vehicle_port import EndpointStats, Served, VehiclePort
+from cosim.mavlink.serve.vehicle_port import EndpointStats, Served, VehiclePort, hand_over
 
 MSGID_RECORD = "mavlink_msgid"
 """The record name that marks a MAVLink frame sent into the network (value: its message id)."""
@@ -104,16 +104,7 @@ class RadioTransport:
 
     def deliver(self, payload: bytes, now: float) -> None:
         """A frame the network delivered to the vehicle's robot, handled now."""
-        for v in self.vehicles:
-            v.begin(now)
-        for msg in self.codec.parse(payload):
-            target = getattr(msg, "target_system", 0)
-            for v in self.vehicles:
-                if target in (0, v.sysid):
-                    self.stats.handled += 1
-                    v.handle(msg)
-        for v in self.vehicles:
-            v.end()
+        hand_over(self.vehicles, lambda: self.codec.parse(payload), self.stats, now)
 
     def close(self) -> None:
         """Nothing to release: the network carries the frames."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -36,6 +37,24 @@ class Served(Protocol):
     def begin(self, now: float) -> None: ...
     def handle(self, msg: Any) -> None: ...
     def end(self) -> None: ...
+
+
+def hand_over(vehicles: list[Served], messages: Callable[[], list], stats: EndpointStats, now: float) -> None:
+    """One instant of the vehicles on a link: each begins it, takes those of `messages()` (read once
+    all have begun) addressed to it (a target system of 0, or none: every vehicle), and ends it;
+    `stats` counts them."""
+    for v in vehicles:
+        v.begin(now)
+    for msg in messages():
+        target = getattr(msg, "target_system", None)
+        takers = [v for v in vehicles if target in (None, 0, v.sysid)]
+        if not takers:
+            stats.foreign += 1
+        for v in takers:
+            stats.handled += 1
+            v.handle(msg)
+    for v in vehicles:
+        v.end()
 
 
 class Transport(Protocol):
@@ -115,18 +134,7 @@ class VehiclePort:
         if now == self._last_poll:
             return
         self._last_poll = now
-        for v in self.vehicles:
-            v.begin(now)
-        for msg in self.receive(now):
-            target = getattr(msg, "target_system", None)
-            takers = [v for v in self.vehicles if target in (None, 0, v.sysid)]
-            if not takers:
-                self.stats.foreign += 1
-            for v in takers:
-                self.stats.handled += 1
-                v.handle(msg)
-        for v in self.vehicles:
-            v.end()
+        hand_over(self.vehicles, lambda: self.receive(now), self.stats, now)
 
     def receive(self, now: float) -> list:
         """The valid messages that arrived since the last call, in order (their senders are peers now);

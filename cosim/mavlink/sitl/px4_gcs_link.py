@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 from cosim.mavlink.datagrams import Codec
-from cosim.mavlink.serve.vehicle_port import EndpointStats, Served, bound_socket
+from cosim.mavlink.serve.vehicle_port import EndpointStats, Served, bound_socket, hand_over
 
 log = logging.getLogger(__name__)
 
@@ -50,16 +50,7 @@ class Px4GcsLink:
 
     def poll(self, now: float) -> None:
         """Hand what arrived to the vehicle, then let it send what is due."""
-        for v in self.vehicles:
-            v.begin(now)
-        for msg in self._receive():
-            target = getattr(msg, "target_system", 0)
-            for v in self.vehicles:
-                if target in (0, v.sysid):
-                    self.stats.handled += 1
-                    v.handle(msg)
-        for v in self.vehicles:
-            v.end()
+        hand_over(self.vehicles, self._receive, self.stats, now)
 
     def _receive(self) -> list:
         msgs = []
