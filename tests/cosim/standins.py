@@ -38,13 +38,16 @@ def with_standins(path: Path, overrides: dict[str, Any], vehicles: contextlib.Ex
         overrides[f"mavlink.sitl.{k}.port"] = free_udp_ports(counts[e.group]) if e.autopilot == "ardupilot" else \
             free_tcp_ports(counts[e.group])
         if e.mavlink_port is not None:
-            overrides[f"mavlink.sitl.{k}.mavlink_port"] = free_udp_ports(counts[e.group])
+            overrides[f"mavlink.sitl.{k}.mavlink_port"] = free_udp_ports(counts[e.group], 1 if e.autopilot == "px4" else 10)
     scenario = cosim.load(path, overrides)
     if not scenario.mavlink.sitl:
         return scenario
+    origin = GeoOrigin(*scenario.mavlink.origin)
     for e in scenario.mavlink.sitl:
         for k in range(counts[e.group]) if e.autopilot == "px4" else ():
-            vehicles.callback(StandInPx4(e.instance_port(k)).start().stop)
+            link = {} if e.mavlink_port is None else {"mavlink_port": e.mavlink_instance_port(k), "sysid": k + 1,
+                                                      "home": (origin.lat, origin.lon, origin.alt)}
+            vehicles.callback(StandInPx4(e.instance_port(k), **link).start().stop)
     ardupilot = [argv for argv in firmware_commands(scenario) if argv[0] != "env"]
     for argv, (port, mavlink_port, sysid) in zip(ardupilot, _instances(scenario)):
         home = tuple(float(v) for v in next(a for a in argv if a.startswith("--home="))[7:].split(",")[:3])
@@ -56,7 +59,7 @@ def with_standins(path: Path, overrides: dict[str, Any], vehicles: contextlib.Ex
 def _instances(scenario: Scenario) -> list[tuple[int, int | None, int]]:
     """Each firmware-flown robot's JSON port, MAVLink port (or None) and system id, in node order."""
     counts = {g.name: g.count for g in scenario.groups}
-    return [(e.instance_port(k), None if e.mavlink_port is None else e.mavlink_port + 10 * k, e.first_sysid + k)
+    return [(e.instance_port(k), None if e.mavlink_port is None else e.mavlink_instance_port(k), e.first_sysid + k)
             for e in scenario.mavlink.sitl if e.autopilot == "ardupilot" for k in range(counts[e.group])]
 
 
@@ -77,18 +80,19 @@ def free_tcp_ports(count: int) -> int:
     raise RuntimeError(f"no {count} consecutive free TCP ports")
 
 
-def free_udp_ports(count: int) -> int:
-    """A port p of 127.0.0.1 with p, p + 10, ..., p + 10 (count - 1) all free (robot k of a group uses p + 10 k)."""
+def free_udp_ports(count: int, step: int = 10) -> int:
+    """A port p of 127.0.0.1 with p, p + step, ..., p + step (count - 1) all free (robot k of a group uses
+    p + 10 k for ArduPilot, p + k for PX4's MAVLink)."""
     for _ in range(100):
         p = free_udp_port()
-        if p + 10 * count > 65535:
+        if p + step * count > 65535:
             continue
         with contextlib.ExitStack() as held:
             try:
                 for k in range(1, count):
                     sock = held.enter_context(socket.socket(socket.AF_INET, socket.SOCK_DGRAM))
-                    sock.bind(("127.0.0.1", p + 10 * k))
+                    sock.bind(("127.0.0.1", p + step * k))
             except OSError:
                 continue
             return p
-    raise RuntimeError(f"no {count} free UDP ports 10 apart")
+    raise RuntimeError(f"no {count} free UDP ports {step} apart")
