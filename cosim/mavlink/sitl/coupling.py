@@ -149,10 +149,12 @@ class SitlCoupling:
             lat, lon, alt = self.origin.to_geodetic(*world.position_of(node).tolist())
             log.info("robot %d: ArduPilot over JSON SITL on udp port %d; start it with --home %.7f,%.7f,%.2f,%.0f",
                      node, v.sock.getsockname()[1], lat, lon, alt, yaw_deg(v.heading0))
-        self._slots = np.array([v.slot for v in self.vehicles], dtype=np.int64)
-        self._about = np.array([v.start for v in self.vehicles]).reshape(-1, 3)
-        self._prev = np.zeros((len(self.vehicles), 3))
-        self._rows = np.zeros((len(self.vehicles), ROW))
+        # ArduPilot's vehicles about their starts (its NED origin is --home), then PX4's about the origin
+        n = len(self.vehicles) + len(self.px4)
+        self._slots = np.array([v.slot for v in self.vehicles] + [p.slot for p in self.px4], dtype=np.int64)
+        self._about = np.array([v.start for v in self.vehicles] + [np.zeros(3) for _ in self.px4]).reshape(-1, 3)
+        self._prev = np.zeros((n, 3))
+        self._rows = np.zeros((n, ROW))
         world.attach_motor_feed(self)
 
     # -- physics.world.MotorFeed ------------------------------------------------------------------
@@ -179,11 +181,11 @@ class SitlCoupling:
         sim = self._sim
         t_s = (sim.clock.now_ns - sim.dt_ns + tick * sim.dt_ns / ticks) / NS_PER_S
         h = sim.dt_ns / ticks / NS_PER_S
-        for p in self.px4:
-            p.sense(bank, t_s, h)
-        answered = []
         frd_rows(bank.pos, bank.vel, bank.euler, bank.rates, self._slots, self._about, self._prev, h, self._rows)
-        rows = self._rows[:, JSON_ORDER].tolist()
+        for p, row in zip(self.px4, self._rows[len(self.vehicles):].tolist()):
+            p.sense(bank, t_s, row)
+        answered = []
+        rows = self._rows[:len(self.vehicles), JSON_ORDER].tolist()
         for v, row in zip(self.vehicles, rows):  # every answer first, so that the firmwares run their frames side by side
             if v.pending is None:
                 v.answer = state_text([t_s, *row])

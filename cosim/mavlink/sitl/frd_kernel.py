@@ -1,5 +1,8 @@
 """The per-frame arithmetic of the firmware couplings, compiled: a quadrotor of the bank in the frames
-autopilot firmware reads (cosim.mavlink.sitl.body_frames), written into one row of numbers."""
+autopilot firmware reads, written into one row of numbers: NED position and velocity about a point,
+attitude as NED Euler angles, body FRD rates, and the specific force an accelerometer feels, from
+the velocity's change over the last control tick. `frd_rows` does every firmware-flown quadrotor of
+a run in one call (ArduPilot's and PX4's alike)."""
 
 from __future__ import annotations
 

@@ -38,12 +38,13 @@ class StandInPx4:
     """Connects to host:port; `start()` runs it in a thread, `stop()` ends it. With `mavlink_port`, system
     `sysid` at `home` (latitude, longitude, altitude: where its robot starts), facing `heading` (rad
     from east), sending to `remote_port` until a ground station writes; `position_after_s`: how long
-    after boot it has no position estimate."""
+    after boot it has no position estimate; `link_after_s`: when its MAVLink link starts (PX4 starts
+    its mavlink module while it boots, after the simulator has connected)."""
 
     def __init__(self, port: int, host: str = "127.0.0.1", altitude: float = 3.0, arm_at_s: float = 1.0,
                  connect_within_s: float = 30.0, mavlink_port: int | None = None, sysid: int = 1,
                  home: tuple[float, float, float] = (47.3977, 8.5456, 488.0), heading: float = 0.0,
-                 remote_port: int = REMOTE_PORT, position_after_s: float = 2.0) -> None:
+                 remote_port: int = REMOTE_PORT, position_after_s: float = 2.0, link_after_s: float = 0.5) -> None:
         self.addr = (host, port)
         self.altitude = altitude
         self.arm_at_s = arm_at_s
@@ -60,6 +61,7 @@ class StandInPx4:
         self._last_us = 0
         self._alt0: float | None = None
         self._last_alt = 0.0
+        self.link_after_s = link_after_s
         self.autopilot: StandInAutopilot | None = None
         self.estimate: DeadReckoning | None = None
         if mavlink_port is not None:
@@ -125,7 +127,10 @@ class StandInPx4:
         """Four outputs (0..1) from the served PX4 autopilot, which reads its MAVLink link first."""
         dt = (s.time_usec - self._last_us) / 1e6 if self._last_us else 0.004
         self._last_us = s.time_usec
-        pwm = self.autopilot.frame(self.estimate.sensor(s), s.time_usec / 1e6, dt)
+        state = self.estimate.sensor(s)
+        if state.timestamp < self.link_after_s:
+            return [0.0] * 4  # still booting: no MAVLink yet
+        pwm = self.autopilot.frame(state, s.time_usec / 1e6, dt)
         if self.autopilot.armed and self.armed_at is None:
             self.armed_at = s.time_usec / 1e6
         if not self.autopilot.armed:

@@ -9,9 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from cosim.mavlink.sitl.body_frames import frd_kinematics
 from cosim.mavlink.sitl.px4_link import Px4Link
-from cosim.mavlink.sitl.px4_wire import hil_gps, hil_sensor, motor_thrusts, noisy
+from cosim.mavlink.sitl.px4_wire import Kinematics, hil_gps, hil_sensor, motor_thrusts, noisy
 from physics.bodies.quadrotor import Mode, QuadrotorBank
 from physics.geodesy import GeoOrigin
 
@@ -35,15 +34,15 @@ class Px4Vehicle:
         self.slot = slot
         self.origin = origin
         self.rng = rng
-        self.prev_vel = np.zeros(3)
         self.sent = False
         self.time_us = 0
         self.thrusts = [0.0] * 4
 
-    def sense(self, bank: QuadrotorBank, t_s: float, h: float) -> None:
-        """The sensors at the start of this tick, to PX4, if the tick is on its 4 ms grid (not at time 0)."""
+    def sense(self, bank: QuadrotorBank, t_s: float, row: list[float]) -> None:
+        """The sensors at the start of this tick, to PX4, if the tick is on its 4 ms grid (not at time 0);
+        `row` is the vehicle now in the firmware's frames, about the origin (cosim.mavlink.sitl.frd_kernel)."""
         time_us = round(t_s * 1e6)
-        kin, self.prev_vel = frd_kinematics(bank, self.slot, np.zeros(3), self.prev_vel, h)
+        kin = Kinematics.of_row(row)
         self.sent = time_us > 0 and time_us % PERIOD_US == 0
         self.time_us = time_us
         if not self.sent:

@@ -40,6 +40,11 @@ class Kinematics:
     gyro: tuple[float, float, float]
     accel: tuple[float, float, float]
 
+    @classmethod
+    def of_row(cls, r: list[float]) -> Kinematics:
+        """From a row of cosim.mavlink.sitl.frd_kernel (position, velocity, attitude, rates, specific force)."""
+        return cls(tuple(r[0:3]), tuple(r[3:6]), tuple(r[6:9]), tuple(r[9:12]), tuple(r[12:15]))
+
 
 def pressure_hpa(altitude_m: float) -> float:
     """The International Standard Atmosphere's static pressure at `altitude_m` above mean sea level."""
