@@ -60,7 +60,10 @@ class FirmwareRelay(Controller):
         """Every frame the firmware sent since the last call, into the network now: to the ground station,
         and to every other robot that has spoken to it."""
         if self.claim is not None and not self.heard:
-            self.sock.sendto(b"", self.claim)
+            try:
+                self.sock.sendto(b"", self.claim)
+            except OSError:  # PX4 not listening yet (an ICMP refusal reported here): claimed again next poll
+                pass
         while True:
             try:
                 data, addr = self.sock.recvfrom(65536)
