@@ -23,7 +23,7 @@ def relay_metrics(out: dict[str, Any], relays: dict[int, Controller], gcs: Groun
         elif isinstance(relay, FirmwareRelay):
             out[f"firmware{node}"] = {"sysid": relay.sysid, "port": relay.port, "frames_sent": relay.frames_out,
                                       "frames_received": relay.frames_in, "unheard": relay.unheard,
-                                      "foreign": relay.foreign}
+                                      "foreign": relay.foreign, "claims": relay.claims, "heard": relay.heard}
     if gcs is not None:
         out["ground_station"].update(frames_lost_to_vehicles=gcs.sent_frames - sum(r.frames_from_station for r in vehicles),
                                      frames_lost_from_vehicles=sum(r.frames_to_station for r in vehicles) - gcs.delivered_frames)

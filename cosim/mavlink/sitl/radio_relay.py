@@ -26,6 +26,8 @@ from cosim.mavlink.serve.vehicle_port import bound_socket
 from cosim.mavlink.spec import SitlSpec
 
 log = logging.getLogger(__name__)
+CLAIMS_BEFORE_WARNING = 250
+"""Unanswered claims of a PX4 link before the relay warns (5 s of simulated time at the 20 ms poll)."""
 
 
 class FirmwareRelay(Controller):
@@ -45,6 +47,8 @@ class FirmwareRelay(Controller):
         self.claim = claim
         self.heard = False
         """True once the firmware has sent a frame here."""
+        self.claims = 0
+        """Empty datagrams sent to claim a listening firmware (PX4) before it answered."""
         self.peers: list[int] = []
         """Robots other than the ground station's that sent this firmware a frame: they hear it too."""
         self.frames_out = 0
@@ -60,10 +64,7 @@ class FirmwareRelay(Controller):
         """Every frame the firmware sent since the last call, into the network now: to the ground station,
         and to every other robot that has spoken to it."""
         if self.claim is not None and not self.heard:
-            try:
-                self.sock.sendto(b"", self.claim)
-            except OSError:  # PX4 not listening yet (an ICMP refusal reported here): claimed again next poll
-                pass
+            self._claim()
         while True:
             try:
                 data, addr = self.sock.recvfrom(65536)
@@ -80,6 +81,19 @@ class FirmwareRelay(Controller):
                     self.net.send(node, bytes(msg.get_msgbuf()))
                     self.frames_out += 1
                 self.frames_to_station += 1
+
+    def _claim(self) -> None:
+        """One empty datagram to the firmware that listens (PX4), which makes this relay its partner;
+        after CLAIMS_BEFORE_WARNING unanswered ones, a warning with the likely cause."""
+        self.claims += 1
+        try:
+            self.sock.sendto(b"", self.claim)
+        except OSError:  # PX4 not listening yet (an ICMP refusal reported here): claimed again next poll
+            pass
+        if self.claims == CLAIMS_BEFORE_WARNING:
+            log.warning("robot %d: PX4's ground-station link at %s:%d has not answered %d claims; is PX4 running, "
+                        "and did another program (QGroundControl, MAVProxy) write to that port first? PX4 sends "
+                        "only to the first that wrote", self.id, *self.claim, self.claims)
 
     def _foreign(self, sysid: int) -> None:
         self.foreign += 1

@@ -7,6 +7,7 @@ import socket
 import time
 
 from cosim.mavlink.sitl.px4_gcs_link import Px4GcsLink
+from cosim.mavlink.sitl.radio_relay import CLAIMS_BEFORE_WARNING, FirmwareRelay
 
 
 def test_px4s_ground_station_link_sends_to_its_default_port_until_a_datagram_names_its_partner():
@@ -29,3 +30,18 @@ def test_px4s_ground_station_link_sends_to_its_default_port_until_a_datagram_nam
         link.close()
         for s in (remote, claimant, other):
             s.close()
+
+
+def test_a_relay_whose_px4_never_answers_says_why_it_may_be_and_counts_its_claims(caplog):
+    silent = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)  # bound, but never answers (another partner)
+    silent.bind(("127.0.0.1", 0))
+    relay = FirmwareRelay("127.0.0.1", 0, 0, 1, claim=silent.getsockname())
+    try:
+        for _ in range(CLAIMS_BEFORE_WARNING):
+            relay.pump()
+        assert relay.claims == CLAIMS_BEFORE_WARNING and not relay.heard
+        assert "has not answered 250 claims" in caplog.text and "QGroundControl" in caplog.text
+        assert silent.recvfrom(10)[0] == b""  # the claims carry no MAVLink
+    finally:
+        relay.close()
+        silent.close()
