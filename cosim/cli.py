@@ -283,7 +283,9 @@ def _add_validate_and_report(sub: AddParser) -> None:
     p.add_argument("scenario", type=Path)
     p.add_argument("--set", action="append", metavar="KEY=VALUE")
     p.add_argument("--binary", default="arducopter", help="the firmware executable (default: arducopter on PATH)")
-    p.add_argument("--defaults", default="copter.parm", help="its parameter defaults file (default copter.parm)")
+    p.add_argument("--defaults", default="copter.parm,copter-X.parm",
+                   help="its parameter defaults files, comma-separated, later over earlier (default copter.parm,copter-X.parm: "
+                        "both in ArduPilot's Tools/autotest/default_params; the quadrotors are quad X)")
     p.add_argument("--px4-binary", default="px4", help="PX4's SITL executable (default: px4 on PATH)")
     p.add_argument("--speedup", type=float, default=100.0,
                    help="the most the firmware may run ahead of the wall clock (default 100; the physics paces it)")

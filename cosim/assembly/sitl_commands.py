@@ -3,11 +3,13 @@
 
 Robot k of a group is ArduCopter instance `-I k` (its own eeprom and TCP ports), sending its servo
 frames to `port + 10 k` (`--sim-port-out`), with `--home` at its robot's start (the layout drawn from
-the scenario's seed, as the run draws it), free to run faster than the wall clock (`--speedup`: the
-physics paces it) and, with `mavlink_port`, its MAVLink to `mavlink_port + 10 k`
-as system `first_sysid + k`. PX4 instance k is `PX4_SIM_MODEL=none_iris px4 -i k`: it connects to TCP
-4560 + k and is placed by the GPS fixes the run sends it; its ground-station link (18570 + k) is
-where the run writes, so its command line names no MAVLink port.
+the scenario's seed, as the run draws it), its parameter defaults (`--defaults`: ArduPilot's stock
+`copter.parm` and, over that file's plus frame, `copter-X.parm`, since the scenario's quadrotors are
+quad X), free to run faster than the wall clock (`--speedup`: the physics paces it) and, with
+`mavlink_port`, its MAVLink to `mavlink_port + 10 k` as system `first_sysid + k`. PX4 instance k is
+`PX4_SIM_MODEL=none_iris px4 -i k`: it connects to TCP 4560 + k and is placed by the GPS fixes the run
+sends it; its ground-station link (18570 + k) is where the run writes, so its command line names no
+MAVLink port.
 """
 
 from __future__ import annotations
@@ -15,17 +17,25 @@ from __future__ import annotations
 from cosim.assembly.placement import start_positions
 from cosim.core.seeding import SeedStreams
 from cosim.mavlink.frames import GeoOrigin
+from cosim.mavlink.sitl.ardupilot_defaults import frame_problem
 from cosim.mavlink.sitl.coupling import yaw_deg
 from cosim.scenario.schema import Mapper
 from cosim.scenario.specs import Scenario
 
+DEFAULTS = "copter.parm,copter-X.parm"
+"""ArduPilot's stock copter parameters, and the quad X frame over their plus (Tools/autotest/default_params)."""
 
-def firmware_commands(s: Scenario, binary: str = "arducopter", defaults: str = "copter.parm",
+
+def firmware_commands(s: Scenario, binary: str = "arducopter", defaults: str = DEFAULTS,
                       speedup: float = 100.0, px4_binary: str = "px4") -> list[list[str]]:
     """One argument list per firmware-flown robot, in node order. `speedup` is the most the firmware may
-    run ahead of the wall clock (SITL's own pacing; in lock-step it waits for the physics anyway)."""
+    run ahead of the wall clock (SITL's own pacing; in lock-step it waits for the physics anyway).
+    `defaults` that would make ArduCopter mix for another frame than a quad X are refused."""
     if s.mavlink is None or not s.mavlink.sitl:
         raise ValueError(f"{s.source}: the scenario has no mavlink.sitl entries: no firmware to start")
+    problem = frame_problem(defaults)
+    if problem is not None and any(e.autopilot != "px4" for e in s.mavlink.sitl):
+        raise ValueError(problem)
     origin = GeoOrigin(*s.mavlink.origin)
     rng = SeedStreams(s.seed).generator("layout")
     mapper = Mapper(s.source)

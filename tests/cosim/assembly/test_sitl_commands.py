@@ -30,8 +30,8 @@ def test_each_robot_gets_its_instance_ports_system_id_and_home():
 def test_the_command_prints_one_line_per_firmware_and_refuses_a_scenario_without_any(capsys):
     assert main(["sitl-commands", str(ROOT / "configs" / "sitl_copter.yaml"), "--speedup", "8"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == ["arducopter --model=JSON:127.0.0.1 --home=47.3977000,8.5456000,488.00,90 --defaults=copter.parm -I0 "
-                   "--sim-port-out=9002 --speedup=8"]
+    assert out == ["arducopter --model=JSON:127.0.0.1 --home=47.3977000,8.5456000,488.00,90 "
+                   "--defaults=copter.parm,copter-X.parm -I0 --sim-port-out=9002 --speedup=8"]
     assert main(["sitl-commands", str(ROOT / "configs" / "demo.yaml")]) == 2
     assert "no mavlink.sitl entries" in capsys.readouterr().err
 
@@ -62,3 +62,20 @@ def test_random_layouts_are_drawn_as_the_run_draws_them(tmp_path):
 def test_px4_instances_are_started_by_model_and_instance():
     scenario = cosim.load(ROOT / "configs" / "sitl_px4.yaml")
     assert firmware_commands(scenario, px4_binary="/opt/px4") == [["env", "PX4_SIM_MODEL=none_iris", "/opt/px4", "-i", "0"]]
+
+
+def test_defaults_that_mix_for_a_plus_frame_are_refused_naming_the_parameter(tmp_path, capsys):
+    """ArduPilot's stock copter.parm sets FRAME_TYPE 0 (plus); the scenario's quadrotors are quad X."""
+    plus = tmp_path / "copter.parm"
+    plus.write_text("FRAME_CLASS     1\nFRAME_TYPE\t0\nMOT_THST_HOVER  0.39\n")
+    x = tmp_path / "copter-X.parm"
+    x.write_text("FRAME_TYPE  1\n")
+    scenario = cosim.load(ROOT / "configs" / "sitl_copter.yaml")
+    with pytest.raises(ValueError, match=r"sets FRAME_TYPE 0 \(plus\), but the scenario's quadrotors are quad X"):
+        firmware_commands(scenario, defaults=str(plus))
+    argv = firmware_commands(scenario, defaults=f"{plus},{x}")[0]
+    assert f"--defaults={plus},{x}" in argv
+    assert main(["sitl-commands", str(ROOT / "configs" / "sitl_copter.yaml"), "--defaults", str(plus)]) == 2
+    err = capsys.readouterr().err
+    assert "copter.parm,copter-X.parm" in err and "FRAME_TYPE 1" in err
+    assert firmware_commands(cosim.load(ROOT / "configs" / "sitl_px4.yaml"), defaults=str(plus))  # PX4 reads no ArduPilot file
