@@ -7,9 +7,10 @@ the scenario's seed, as the run draws it), its parameter defaults (`--defaults`:
 `copter.parm` and, over that file's plus frame, `copter-X.parm`, since the scenario's quadrotors are
 quad X), free to run faster than the wall clock (`--speedup`: the physics paces it) and, with
 `mavlink_port`, its MAVLink to `mavlink_port + 10 k` as system `first_sysid + k`. PX4 instance k is
-`PX4_SIM_MODEL=none_iris px4 -i k`: it connects to TCP 4560 + k and is placed by the GPS fixes the run
-sends it; its ground-station link (18570 + k) is where the run writes, so its command line names no
-MAVLink port.
+`PX4_SIM_MODEL=none_iris px4 -i k -d`: it connects to TCP 4560 + k and is placed by the GPS fixes the
+run sends it; its ground-station link (18570 + k) is where the run writes, so its command line names no
+MAVLink port. `-d` runs it without its interactive shell, which prints its prompt without end when its
+input is not a terminal; PX4's `px4-commander` and other `px4-*` clients still reach it.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def firmware_commands(s: Scenario, binary: str = "arducopter", defaults: str = D
     commands = []
     for e in s.mavlink.sitl:
         if e.autopilot == "px4":  # PX4 connects to 4560 + its instance, and takes its position from the GPS
-            commands += [["env", "PX4_SIM_MODEL=none_iris", px4_binary, "-i", str(k)] for k in range(len(starts[e.group]))]
+            commands += [["env", "PX4_SIM_MODEL=none_iris", px4_binary, "-i", str(k), "-d"] for k in range(len(starts[e.group]))]
             continue
         for k, start in enumerate(starts[e.group]):
             lat, lon, alt = origin.to_geodetic(*(float(v) for v in start))

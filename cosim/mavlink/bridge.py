@@ -159,11 +159,12 @@ class MavlinkBridge:
         """The ghost spec's mission for this vehicle, geodetic about the scenario's origin."""
         s = ghost.spec
         start = self._arena_pos(ghost.vehicle)
-        items = [takeoff(s.mission[0].at[2] - start[2])]
+        lat, lon, _ = self.origin.to_geodetic(start[0], start[1], 0.0)
+        items = [takeoff(lat, lon, s.mission[0].at[2] - start[2])]
         for step in s.mission:
             lat, lon, _ = self.origin.to_geodetic(step.at[0], step.at[1], 0.0)
             items.append(waypoint(lat, lon, step.at[2] - start[2], step.hold_ns / NS_PER_S, step.radius))
-        return items + {"rtl": [rtl()], "land": [land()], "hold": []}[s.mission_end]
+        return items + {"rtl": [rtl()], "land": [land(items[-1].lat, items[-1].lon)], "hold": []}[s.mission_end]
 
     def _bring_up(self, ghost: Ghost, wait: Wait) -> None:
         """Find the ghost's vehicle and take it off (or start its mission); `wait` keeps those already up streaming."""

@@ -49,6 +49,17 @@ def key_from_env(name: str) -> bytes:
     return signing_key(value)
 
 
+def frame_ids(msg) -> tuple[int, int]:
+    """(system id, message id) of a parsed frame. A message its dialect does not know (PX4 sends newer
+    ones, CURRENT_MODE say) comes back from pymavlink with neither set; they are read from its header."""
+    if msg.get_msgId() >= 0:
+        return msg.get_srcSystem(), msg.get_msgId()
+    frame = msg.get_msgbuf()
+    if frame[0] == mav.PROTOCOL_MARKER_V2:
+        return frame[5], int.from_bytes(frame[7:10], "little")
+    return frame[3], frame[5]
+
+
 class Codec:
     """pymavlink's MAVLink 2 encoder/parser for one system/component id, fed one datagram at a time.
 

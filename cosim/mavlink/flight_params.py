@@ -39,7 +39,11 @@ class Rules:
     `land_alt_low`. A return flies `rtl_alt` above home and waits `rtl_loiter_s` over it.
     `takeoff_alt` is a take-off's height when it names none; a take-off lifts `takeoff_delay_s`
     after its command and no sooner than `spoolup_s` after arming; `touchdown_disarm_s` runs from
-    touchdown to the disarm."""
+    touchdown to the disarm. With `takeoff_item_flown`, a mission's take-off climbs where the vehicle
+    stands and then flies to the item's latitude and longitude (PX4's Mission::handleTakeoff turns it
+    into a waypoint); without, the item's position is not used (ArduCopter takes off where it is).
+    With `zero_lat_lon_is_here`, an item at latitude and longitude 0 means where the vehicle is
+    (ArduCopter lands there); without, it is 0 N 0 E (PX4 reads every item's coordinates as given)."""
 
     limits: Limits
     auto: Limits
@@ -56,6 +60,8 @@ class Rules:
     takeoff_delay_s: float
     spoolup_s: float
     touchdown_disarm_s: float
+    takeoff_item_flown: bool = False
+    zero_lat_lon_is_here: bool = True
 
 
 ARDUPILOT_PARAMS = (
@@ -174,4 +180,6 @@ def px4_rules(p: Mapping[str, float]) -> Rules:
         takeoff_delay_s=0.0,
         spoolup_s=p["COM_SPOOLUP_TIME"],
         touchdown_disarm_s=PX4_LAND_DETECT_S + p["COM_DISARM_LAND"],
+        takeoff_item_flown=True,
+        zero_lat_lon_is_here=False,
     )

@@ -206,23 +206,25 @@ class GroundControl(Controller):
         g = vehicle.latest.get("GLOBAL_POSITION_INT")
         if vehicle.position is None or not waypoints:
             raise ValueError(f"vehicle {sysid}: a mission needs waypoints and the vehicle's position (request_streams first)")
-        items = [takeoff(waypoints[0][2])] + [waypoint(*self.origin.to_geodetic(x, y, 0.0)[:2], z, hold_s, radius_m)
-                                              for x, y, z in waypoints] + {"land": [land()], "rtl": [rtl()], "hold": []}[end]
+        legs = [waypoint(*self.origin.to_geodetic(x, y, 0.0)[:2], z, hold_s, radius_m) for x, y, z in waypoints]
+        ending = {"land": [land(legs[-1].lat, legs[-1].lon)], "rtl": [rtl()], "hold": []}[end]  # landed at the last
+        items = [takeoff(g.lat / 1e7, g.lon / 1e7, waypoints[0][2]), *legs, *ending]
         vehicle.mission = numbered(items, vehicle.personality, g)
         vehicle.mission_result = None
         self.send_to(sysid, mav.MAVLink_mission_count_message(sysid, 1, len(vehicle.mission), 0))
 
     def start_mission(self, sysid: int) -> None:
-        """Fly the uploaded mission: ArduPilot arms in guided mode and then starts it, PX4 arms and then
-        enters MISSION (each second step only once armed)."""
+        """Fly the uploaded mission from its first item: ArduPilot arms in guided mode and then starts it
+        (MISSION_START, once armed); PX4 is sent MISSION_START with first item 0, which arms it and enters
+        MISSION (a PX4 keeps a mission across restarts, and one flown to its end would otherwise not fly
+        again: it says "Mission finished, landed")."""
         vehicle = self._vehicle(sysid)
         if "guided" in vehicle.personality.modes:
             self.set_mode(sysid, "guided")
             self.arm(sysid)
             self.command(sysid, mav.MAV_CMD_MISSION_START, if_accepted=True)
         else:
-            self.arm(sysid)
-            self.set_mode(sysid, "mission", if_accepted=True)
+            self.command(sysid, mav.MAV_CMD_MISSION_START, 0, 0)
 
     def _mission_answer(self, vehicle: VehicleView, m: Any) -> None:
         """A mission request answered with its item, or the vehicle's verdict kept."""

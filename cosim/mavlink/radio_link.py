@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from controllers import Controller, Message
-from cosim.mavlink.datagrams import Codec
+from cosim.mavlink.datagrams import Codec, frame_ids
 from cosim.mavlink.serve.vehicle_port import EndpointStats, Served, VehiclePort, hand_over
 
 MSGID_RECORD = "mavlink_msgid"
@@ -52,8 +52,9 @@ class GroundStationRelay(Controller):
             return
         self.stats.handled += 1
         frame = bytes(msg.get_msgbuf())
+        msgid = frame_ids(msg)[1]
         for node in nodes:
-            self.record(MSGID_RECORD, msg.get_msgId())
+            self.record(MSGID_RECORD, msgid)
             self.net.send(node, frame)
             self.sent_frames += 1
 

@@ -1,10 +1,10 @@
 """Missions on a vehicle reached over MAVLink, from our side: upload (answering the vehicle's
 MISSION_REQUEST_INT or MISSION_REQUEST), verification by download, start, and progress from
 MISSION_CURRENT and MISSION_ITEM_REACHED, for both dialects (ArduPilot keeps home as item 0, which
-is sent and stripped here; it starts with MAV_CMD_MISSION_START after arming in GUIDED; PX4 arms
-and switches to MISSION).
+is sent and stripped here; it starts with MAV_CMD_MISSION_START after arming in GUIDED; PX4 is
+sent MAV_CMD_MISSION_START from item 0, which arms it and switches to MISSION).
 
-    items = [takeoff(5), waypoint(47.3978, 8.5457, 5, hold_s=2), rtl()]
+    items = [takeoff(47.3977, 8.5456, 5), waypoint(47.3978, 8.5457, 5, hold_s=2), rtl()]
     fly_mission(vehicle, items)          # upload, verify, arm, start; watched from then on
     vehicle.mission.reached, vehicle.mission.complete
 """
@@ -30,12 +30,17 @@ def waypoint(lat: float, lon: float, rel_alt: float, hold_s: float = 0.0, radius
     return MissionItem(0, REL, mav.MAV_CMD_NAV_WAYPOINT, (hold_s, radius_m, 0.0, math.nan), lat, lon, rel_alt)
 
 
-def takeoff(rel_alt: float) -> MissionItem:
-    return MissionItem(0, REL, mav.MAV_CMD_NAV_TAKEOFF, (0.0, 0.0, 0.0, math.nan), 0.0, 0.0, rel_alt)
+def takeoff(lat: float, lon: float, rel_alt: float) -> MissionItem:
+    """A take-off to `rel_alt` m above home, at (lat, lon): where the vehicle stands, as QGroundControl
+    writes it. ArduCopter climbs where it is whatever they say; PX4 climbs and then flies there, so
+    zeros would send it toward 0 N 0 E."""
+    return MissionItem(0, REL, mav.MAV_CMD_NAV_TAKEOFF, (0.0, 0.0, 0.0, math.nan), lat, lon, rel_alt)
 
 
-def land() -> MissionItem:
-    return MissionItem(0, REL, mav.MAV_CMD_NAV_LAND, (0.0, 0.0, 0.0, math.nan), 0.0, 0.0, 0.0)
+def land(lat: float, lon: float) -> MissionItem:
+    """A landing at (lat, lon), flown to at the current altitude first. Both autopilots fly there; at 0, 0
+    ArduCopter lands where it is, PX4 heads for 0 N 0 E."""
+    return MissionItem(0, REL, mav.MAV_CMD_NAV_LAND, (0.0, 0.0, 0.0, math.nan), lat, lon, 0.0)
 
 
 def rtl() -> MissionItem:
@@ -130,9 +135,8 @@ def fly_mission(vehicle: MavlinkVehicle, items: list[MissionItem], wait: Wait | 
         raise MavlinkError(f"vehicle {vehicle.sysid} holds a different mission than was uploaded ({len(got)} items)")
     offset = int(vehicle.personality.home_is_item_0)
     vehicle.mission = MissionProgress(total=len(items), offset=offset)
-    if vehicle.personality is PX4:
-        vehicle.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1, wait=wait)
-        vehicle.command(mav.MAV_CMD_DO_SET_MODE, mav.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, 4, 4, wait=wait)
+    if vehicle.personality is PX4:  # from item 0, armed, in MISSION: also a mission PX4 kept and flew to its end
+        vehicle.command(mav.MAV_CMD_MISSION_START, 0, 0, wait=wait)
         vehicle.watch(vehicle.personality.modes["mission"])
     else:
         guided = vehicle.personality.modes["guided"]

@@ -127,12 +127,13 @@ class MavlinkRobot:
         g = self.v.latest["GLOBAL_POSITION_INT"]
         lp = self.v.latest["LOCAL_POSITION_NED"]
         here = GeoOrigin(g.lat / 1e7, g.lon / 1e7, g.alt / 1000.0)
-        items = [takeoff(points[0][2])]
+        items = [takeoff(g.lat / 1e7, g.lon / 1e7, points[0][2])]
         for x, y, z in points:
             lat, lon, _ = here.to_geodetic(x - lp.y, y - lp.x, 0.0)
             items.append(waypoint(lat, lon, z, hold_s, radius_m))
         self.v.streaming = False  # the autopilot flies now; our setpoints would only be ignored
-        fly_mission(self.v, items + {"rtl": [rtl()], "land": [land()], "hold": []}[end])
+        ending = {"rtl": [rtl()], "land": [land(items[-1].lat, items[-1].lon)], "hold": []}[end]  # landed at the last point
+        fly_mission(self.v, items + ending)
 
     def mission_progress(self) -> MissionProgress | None:
         """The mission's progress as the vehicle reports it (current item, items reached, over)."""

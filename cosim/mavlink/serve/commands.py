@@ -79,13 +79,24 @@ def _reposition(ap: Autopilot, p: list[float], frame: int | None) -> bool:
     return reposition.goto_global(ap, p[4], p[5], p[6], p[3], relative=frame in RELATIVE_FRAMES, change_mode=change_mode)
 
 
-def _mission_start(ap: Autopilot, p: list[float], frame: int | None) -> bool:
-    """ArduCopter enters AUTO, armed or not, and arms nothing (GCS_MAVLINK_Copter's
-    handle_MAV_CMD_MISSION_START); PX4 enters MISSION and arms (Commander's VEHICLE_CMD_MISSION_START)."""
+def _mission_start(ap: Autopilot, p: list[float], frame: int | None) -> bool | int:
+    """ArduCopter denies a first or last item other than 0, then enters AUTO, armed or not, and arms
+    nothing (GCS_MAVLINK_Copter's handle_MAV_CMD_MISSION_START). PX4 makes param1 the current item (-1:
+    the current one stays), enters MISSION and arms (Commander's and Navigator's VEHICLE_CMD_MISSION_START),
+    so a mission that was flown to its end starts again from 0."""
     personality = ap.state.personality
-    if personality is PX4:
-        return ap.set_mode(personality.modes["mission"]) and ap.arm(True)
-    return ap.set_mode(personality.modes["auto"])
+    if personality is not PX4:
+        if p[0] != 0 or p[1] != 0:
+            return mav.MAV_RESULT_DENIED
+        return ap.set_mode(personality.modes["auto"])
+    if not ap.missions.ready:
+        ap.deny("Mission start denied! No valid mission")
+        return mav.MAV_RESULT_DENIED
+    if not (math.isfinite(p[0]) and -1 <= p[0] < len(ap.missions.server.items)):
+        return mav.MAV_RESULT_DENIED
+    if p[0] >= 0 and not ap.missions.set_current(int(p[0])):
+        return False
+    return ap.set_mode(personality.modes["mission"]) and ap.arm(True)
 
 
 HANDLERS = {

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 
 from controllers import Controller, Message
-from cosim.mavlink.datagrams import Codec
+from cosim.mavlink.datagrams import Codec, frame_ids
 from cosim.mavlink.radio_link import MSGID_RECORD, note_peer
 from cosim.mavlink.serve.vehicle_port import bound_socket
 from cosim.mavlink.spec import SitlSpec
@@ -73,11 +73,12 @@ class FirmwareRelay(Controller):
             self.firmware = addr
             self.heard = True
             for msg in self.codec.parse(data):
-                if msg.get_srcSystem() != self.sysid:
-                    self._foreign(msg.get_srcSystem())
+                sysid, msgid = frame_ids(msg)  # relayed whether or not our dialect knows the message
+                if sysid != self.sysid:
+                    self._foreign(sysid)
                     continue
                 for node in [self.gcs_node, *self.peers]:
-                    self.record(MSGID_RECORD, msg.get_msgId())
+                    self.record(MSGID_RECORD, msgid)
                     self.net.send(node, bytes(msg.get_msgbuf()))
                     self.frames_out += 1
                 self.frames_to_station += 1

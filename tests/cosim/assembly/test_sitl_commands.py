@@ -61,7 +61,7 @@ def test_random_layouts_are_drawn_as_the_run_draws_them(tmp_path):
 
 def test_px4_instances_are_started_by_model_and_instance():
     scenario = cosim.load(ROOT / "configs" / "sitl_px4.yaml")
-    assert firmware_commands(scenario, px4_binary="/opt/px4") == [["env", "PX4_SIM_MODEL=none_iris", "/opt/px4", "-i", "0"]]
+    assert firmware_commands(scenario, px4_binary="/opt/px4") == [["env", "PX4_SIM_MODEL=none_iris", "/opt/px4", "-i", "0", "-d"]]
 
 
 def test_defaults_that_mix_for_a_plus_frame_are_refused_naming_the_parameter(tmp_path, capsys):

@@ -152,7 +152,7 @@ def send_items(gcs, items: list[tuple]) -> None:
     assert gcs.wait("MISSION_ACK").type == mav.MAV_MISSION_ACCEPTED
 
 
-MISSION = [(mav.MAV_CMD_NAV_TAKEOFF, (0, 0, 0, math.nan), None, None, 5.0),
+MISSION = [(mav.MAV_CMD_NAV_TAKEOFF, (0, 0, 0, math.nan), 0.0, 0.0, 5.0),  # where it stands, as QGroundControl writes it
            (mav.MAV_CMD_NAV_WAYPOINT, (1.0, 1.0, 0, math.nan), 12.0, 0.0, 5.0),  # A, hold 1 s, 1 m radius
            (mav.MAV_CMD_DO_CHANGE_SPEED, (1, 2.0, -1, 0), None, None, 0.0),
            (mav.MAV_CMD_NAV_WAYPOINT, (0, 1.0, 0, math.nan), 12.0, 8.0, 5.0),  # B
@@ -182,6 +182,46 @@ def test_px4_flies_a_mission_with_a_jump_a_speed_change_and_a_return(vehicle):
     gcs.backlog.clear()
     current = gcs.wait("MISSION_CURRENT")
     assert (current.seq, current.total, current.mission_state) == (5, 6, mav.MISSION_STATE_COMPLETE)
+
+
+def test_px4_climbs_where_it_stands_then_flies_to_the_takeoff_items_position(vehicle):
+    """PX4's Mission::handleTakeoff climbs straight up and then makes the take-off item a waypoint at its
+    latitude and longitude; real PX4 given a take-off at 0 N 0 E flew toward it after the climb. Ours
+    flies to a near one and, like a far waypoint, says and does not fly a take-off or a landing at 0 N 0 E
+    (ArduCopter lands where it is at 0, 0)."""
+    bank, _, gcs = vehicle
+    gcs.beat()
+    send_items(gcs, [(mav.MAV_CMD_NAV_TAKEOFF, (0, 0, 0, math.nan), 0.0, 6.0, 5.0),  # 6 m east of where it stands
+                     (mav.MAV_CMD_NAV_WAYPOINT, (0, 1.0, 0, math.nan), 8.0, 6.0, 5.0)])
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4, 4).result == mav.MAV_RESULT_ACCEPTED
+    assert gcs.command(mav.MAV_CMD_COMPONENT_ARM_DISARM, 1).result == mav.MAV_RESULT_ACCEPTED
+    climbing, reached_at, end = [], {}, time.monotonic() + 60 / SPEED + 10
+    while 1 not in reached_at and time.monotonic() < end:
+        for m in gcs.pump(0.02):
+            if m.get_type() == "MISSION_ITEM_REACHED":
+                reached_at[m.seq] = bank.pos[0].copy()
+        if 0.5 < bank.pos[0, 2] < 4.5 and 0 not in reached_at:
+            climbing.append(abs(bank.pos[0, 0]))
+    assert climbing and max(climbing) < 0.3  # straight up first
+    assert reached_at[0][0] > 3.9 and abs(reached_at[0][2] - 5.0) < 0.5  # then east, within 2 m of the item
+    assert math.hypot(reached_at[1][0] - 6.0, reached_at[1][1] - 8.0) < 1.5
+
+    gcs.send(mav.MAVLink_mission_count_message(1, 1, 1, 0))
+    gcs.wait("MISSION_REQUEST_INT", lambda m: m.seq == 0)
+    gcs.send(mav.MAVLink_mission_item_int_message(1, 1, 0, mav.MAV_FRAME_GLOBAL_RELATIVE_ALT_INT, mav.MAV_CMD_NAV_TAKEOFF,
+                                                  0, 1, 0, 0, 0, math.nan, 0, 0, 9.0, 0))
+    assert gcs.wait("MISSION_ACK").type == mav.MAV_MISSION_ACCEPTED
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4, 4).result == mav.MAV_RESULT_ACCEPTED
+    text = gcs.wait("STATUSTEXT", lambda m: m.text.startswith("Mission 0:"), timeout=60 / SPEED + 10)
+    assert re.fullmatch(r"Mission 0: target \d+ km away \(max 100 km\)", text.text)
+    gcs.pump(2.0 / SPEED)
+    assert math.hypot(bank.pos[0, 0] - 6.0, bank.pos[0, 1] - 8.0) < 1.5 and abs(bank.pos[0, 2] - 9.0) < 0.5
+    send_items(gcs, [(mav.MAV_CMD_NAV_LAND, (0, 0, 0, math.nan), None, None, 0.0)])  # at latitude and longitude 0
+    del gcs.latest["STATUSTEXT"]
+    assert gcs.command(mav.MAV_CMD_DO_SET_MODE, 1, 4, 4).result == mav.MAV_RESULT_ACCEPTED
+    gcs.pump(2.0 / SPEED)  # said as the mission starts, beside the mode's acknowledgement
+    assert re.fullmatch(r"Mission 0: target \d+ km away \(max 100 km\)", gcs.latest["STATUSTEXT"].text)
+    assert abs(bank.pos[0, 2] - 9.0) < 0.5
 
 
 def test_jumps_that_loop_with_no_waypoint_end_the_mission_where_the_vehicle_is(vehicle):
@@ -217,7 +257,7 @@ def test_waypoints_out_of_reach_are_refused_at_upload_or_not_flown(vehicle):
     gcs.send(mav.MAVLink_mission_count_message(1, 1, 2, 0))
     for seq, (command, params, _, _, alt) in enumerate(north_pole):
         gcs.wait("MISSION_REQUEST_INT", lambda m, s=seq: m.seq == s)
-        lat, lon = (89.9, 179.0) if seq else (0.0, 0.0)
+        lat, lon = (89.9, 179.0) if seq else (LAT0, LON0)
         gcs.send(mav.MAVLink_mission_item_int_message(1, 1, seq, REL, command, 0, 1, *params, round(lat * 1e7),
                                                       round(lon * 1e7), alt, 0))
     assert gcs.wait("MISSION_ACK").type == mav.MAV_MISSION_ACCEPTED

@@ -5,7 +5,8 @@ position is reached.
 Legs are flown to their end at the cruise speed (DO_CHANGE_SPEED changes it) along a path shaped
 with the mission's jerk (cosim.mavlink.serve.shaping), as the autopilots' waypoint navigation does. A
 copter on the ground climbs straight up to the first item's altitude before it sets off (PX4 and
-ArduPilot take off in a mission the same way). ArduPilot keeps home as item 0 and starts at 1;
+ArduPilot take off in a mission the same way); PX4 then flies to a take-off item's latitude and
+longitude, ArduPilot does not use them. ArduPilot keeps home as item 0 and starts at 1;
 as AP_Mission does, it reports a DO item reached when it runs it on the way to the next position
 item, and one after the last position item never runs (the mission is complete when that is done);
 its MISSION_CURRENT total leaves home out.
@@ -43,8 +44,9 @@ CLIMB_DONE_M = 0.3
 @dataclass(frozen=True)
 class Flight:
     """What a mission flies with: the vehicle's body, home (local ENU), the geodetic origin, how it
-    returns, the cruise speed (m/s) and the legs' limits (None: the vehicle's own; the speed is the
-    cruise speed)."""
+    returns, the cruise speed (m/s), the legs' limits (None: the vehicle's own; the speed is the
+    cruise speed), whether a take-off item's position is flown to after its climb (PX4), and whether
+    latitude and longitude 0 mean where the vehicle is (ArduPilot) or 0 N 0 E (PX4)."""
 
     body: QuadBody | RoverBody
     home: tuple[float, float, float]
@@ -52,6 +54,8 @@ class Flight:
     return_leg: ReturnLeg
     cruise_m_s: float
     legs: Limits | None = None
+    takeoff_item_flown: bool = False
+    zero_lat_lon_is_here: bool = True
 
     @classmethod
     def of(cls, v: VehicleState, rules: Rules | None) -> Flight:
@@ -61,7 +65,7 @@ class Flight:
             return cls(v.body, v.home, v.origin, ReturnLeg(ROVER_RETURN_ALT_M, None), ROVER_CRUISE_M_S)
         return cls(v.body, v.home, v.origin, ReturnLeg(rules.rtl_alt, replace(rules.auto, speed=rules.rtl_speed),
                                                        rules.rtl_loiter_s),
-                   rules.auto.speed, rules.auto)
+                   rules.auto.speed, rules.auto, rules.takeoff_item_flown, rules.zero_lat_lon_is_here)
 
 
 class MissionRunner:
@@ -135,6 +139,9 @@ class MissionRunner:
             self._reached(now)
             return
         tx, ty, tz = self._target(item)
+        if item.command == mav.MAV_CMD_NAV_TAKEOFF:  # climbed where it stands; PX4 then flies to its position (_climbed)
+            tx = x
+            ty = y
         far = target_problem(tx, ty, tz - self.f.home[2])
         if far is not None:  # a waypoint on another continent, or in space: said, and not flown
             self._say(f"Mission {item.seq}: {far}")
@@ -153,7 +160,7 @@ class MissionRunner:
 
     def _target(self, item: MissionItem) -> tuple[float, float, float]:
         x, y, z = self.f.body.position()
-        if item.has_horizontal:
+        if item.has_horizontal or not self.f.zero_lat_lon_is_here:
             x, y, amsl_z = self.f.origin.from_geodetic(item.lat, item.lon, item.alt)
         else:
             amsl_z = item.alt - self.f.origin.alt
@@ -186,7 +193,7 @@ class MissionRunner:
         if self._phase == "climb":
             if z >= self._leg[2] - CLIMB_DONE_M:
                 if item.command == mav.MAV_CMD_NAV_TAKEOFF:
-                    self._reached(now)
+                    self._climbed(item, (x, y, z), now)
                 else:
                     self._start_leg(item, (x, y, z), self._leg[3:6], now)
         elif self._phase == "leg":
@@ -204,6 +211,22 @@ class MissionRunner:
             self._send(mav.MAVLink_mission_item_reached_message(self.current))
             self._finish()
         return self.finished
+
+    def _climbed(self, item: MissionItem, here: tuple[float, float, float], now: float) -> None:
+        """A take-off's climb is over: reached, or (PX4) on to the item's latitude and longitude, zeros
+        included (PX4 flies toward 0 N 0 E then; said here and not flown, as a far waypoint is)."""
+        if not self.f.takeoff_item_flown:
+            self._reached(now)
+            return
+        tx, ty, _ = self._target(item)
+        far = target_problem(tx, ty, here[2] - self.f.home[2])
+        if far is not None:
+            self._say(f"Mission {item.seq}: {far}")
+            self._finish()
+        elif math.dist(here[:2], (tx, ty)) <= DEFAULT_RADIUS_M:
+            self._reached(now)
+        else:
+            self._start_leg(item, here, (tx, ty, here[2]), now)
 
     def _fly_leg(self, item: MissionItem, now: float) -> None:
         ex, ey, ez = self._leg[3:6]

@@ -205,7 +205,8 @@ def test_the_adapter_uploads_verifies_and_flies_a_mission(two_vehicles):
     _await_position(vehicle)
     link.send(mav.MAVLink_param_set_message(1, 1, b"RTL_RETURN_ALT", 4.0, mav.MAV_PARAM_TYPE_REAL32))
     north = 47.0 + 6.0 / 111_194.9
-    fly_mission(vehicle, [takeoff(3.0), waypoint(north, 8.0, 3.0, hold_s=1.0, radius_m=0.5), rtl()])
+    g = vehicle.latest["GLOBAL_POSITION_INT"]
+    fly_mission(vehicle, [takeoff(g.lat / 1e7, g.lon / 1e7, 3.0), waypoint(north, 8.0, 3.0, hold_s=1.0, radius_m=0.5), rtl()])
     assert endpoints[0].state.mode == ("mission" if personality is PX4 else "auto") and vehicle.watching
     end = time.monotonic() + 40.0
     while not (vehicle.mission.complete and not endpoints[0].state.armed):

@@ -1,6 +1,8 @@
 """The autopilot of a served vehicle driven directly, with no socket and no MAVLink face: its mode
 machine's calls and what it announces (the messages it hands to `send`)."""
 
+import math
+
 import numpy as np
 import pytest
 from pymavlink.dialects.v20 import common as mav
@@ -97,14 +99,38 @@ def test_mission_start_while_disarmed_is_taken_as_each_firmware_takes_it(persona
     arms (their MISSION_START handlers)."""
     p = Pilot(personality)
     start = HANDLERS[mav.MAV_CMD_MISSION_START]
-    assert not start(p.ap, [0.0] * 7, None)  # nothing uploaded: refused by both
+    if personality is PX4:  # nothing uploaded: refused by both
+        assert start(p.ap, [0.0] * 7, None) == mav.MAV_RESULT_DENIED
+        assert p.said[-1] == "Mission start denied! No valid mission"
+    else:
+        assert start(p.ap, [0.0] * 7, None) is False
     _upload(p, 3)
-    assert p.ap.missions.ready and start(p.ap, [0.0] * 7, None)
+    assert p.ap.missions.ready and start(p.ap, [0.0] * 7, None) is True
     if personality is PX4:
         assert p.ap.state.mode == "mission" and p.ap.state.armed
     else:
         assert p.ap.state.mode == "auto" and not p.ap.state.armed
         assert not p.ap.arm(True) and p.said[-1] == "Arm: Auto mode not armable"
+
+
+def test_mission_starts_first_item_is_taken_as_each_firmware_takes_it():
+    """ArduCopter denies a first or last item other than 0; PX4 makes param1 the current item (-1 keeps
+    it), so a mission it flew to its end starts again, and denies an item it does not have."""
+    start = HANDLERS[mav.MAV_CMD_MISSION_START]
+    ardupilot = Pilot(ARDUPILOT)
+    _upload(ardupilot, 3)
+    assert start(ardupilot.ap, [1.0, 0.0, 0, 0, 0, 0, 0], None) == mav.MAV_RESULT_DENIED
+    assert start(ardupilot.ap, [0.0, 2.0, 0, 0, 0, 0, 0], None) == mav.MAV_RESULT_DENIED
+    assert ardupilot.ap.state.mode != "auto"
+    px4 = Pilot(PX4)
+    _upload(px4, 3)
+    for bad in (3.0, -2.0, math.nan):
+        assert start(px4.ap, [bad, 0, 0, 0, 0, 0, 0], None) == mav.MAV_RESULT_DENIED
+    assert not px4.ap.state.armed
+    px4.ap.missions.set_current(2)
+    assert start(px4.ap, [-1.0, 0, 0, 0, 0, 0, 0], None) is True and px4.ap.missions.seq == 2
+    px4.ap.missions.stop()
+    assert start(px4.ap, [0.0, 0, 0, 0, 0, 0, 0], None) is True and px4.ap.missions.seq == 0
 
 
 def test_before_its_position_ardupilot_sends_its_stale_location_and_px4_none():

@@ -6,17 +6,21 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import time
 
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from pymavlink.dialects.v20 import common as mav
 
 import cosim
 from cosim.errors import ScenarioError
 from cosim.mavlink.ground_control import GroundControl
+from cosim.mavlink.sitl.radio_relay import FirmwareRelay
 from cosim.mavlink.sitl.standin import StandInFirmware
 from cosim.mavlink.vehicle_view import VehicleView
 from physics.geodesy import GeoOrigin
+from tests.cosim.mavlink.test_datagrams import unknown_frame
 
 FAR = [3000.0, 0.0, 0.0]
 ORIGIN = (47.3977, 8.5456, 488.0)
@@ -148,3 +152,42 @@ def test_bad_firmware_relays_are_refused_naming_the_key(change, key, message):
     with pytest.raises(ScenarioError) as err:
         cosim.from_dict(data)
     assert err.value.path == key and message in str(err.value)
+
+
+class _Radio:
+    """What the relay's robot was asked to send (the run's network, as far as the relay uses it)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, bytes]] = []
+
+    def send(self, dst: int, payload: bytes, port: int = 0, interface: str | None = None) -> int:
+        self.sent.append((dst, payload))
+        return len(self.sent)
+
+
+class _Records:
+    def __init__(self) -> None:
+        self.samples: list[tuple[str, float]] = []
+
+    def record(self, name: str, value: float) -> None:
+        self.samples.append((name, value))
+
+
+def test_frames_of_messages_our_dialect_lacks_are_relayed_by_their_header():
+    """Real PX4 sends CURRENT_MODE (436), LINK_NODE_STATUS (8) and others pymavlink's dialect lacks; they
+    were counted as frames of system 0 and dropped, with a warning to start the firmware with --sysid."""
+    relay = FirmwareRelay("127.0.0.1", 0, 0, 1)
+    radio, records = _Radio(), _Records()
+    relay.bind(1, None, radio, np.random.default_rng(0), records)
+    firmware = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        heartbeat = mav.MAVLink_heartbeat_message(2, 12, 0, 0, 0, 3).pack(mav.MAVLink(None, srcSystem=1, srcComponent=1))
+        for frame in (heartbeat, unknown_frame(436, 1), unknown_frame(436, 3)):
+            firmware.sendto(frame, ("127.0.0.1", relay.port))
+        time.sleep(0.05)
+        relay.pump()
+        assert radio.sent == [(0, heartbeat), (0, unknown_frame(436, 1))]
+        assert relay.foreign == 1 and [v for _, v in records.samples] == [0, 436]
+    finally:
+        firmware.close()
+        relay.close()
