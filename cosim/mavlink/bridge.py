@@ -38,17 +38,11 @@ from cosim.mavlink.serve.failsafe import GcsFailsafe
 from cosim.mavlink.serve.realtime import Pacer
 from cosim.mavlink.serve.vehicle_endpoint import SimVehicleEndpoint
 from cosim.mavlink.serve.vehicle_port import Transport, VehiclePort
-from cosim.mavlink.sitl.radio_relay import FirmwareRelay, firmware_relay
+from cosim.mavlink.sitl.radio_relay import SETTLE_S, FirmwareRelay, firmware_relay
 from cosim.mavlink.spec import GroundStationSpec, MavlinkSpec
 from physics.robot import Robot
 
 log = logging.getLogger(__name__)
-SETTLE_S = 0.0005
-"""Before reading the firmwares' MAVLink at a poll: the wall time given to datagrams the kernel still
-holds (loopback datagrams sent from two CPUs may arrive after a later servo frame), so that what a
-firmware sent before its last frame is read at this poll in every run."""
-
-
 class MavlinkBridge:
     """Built from the scenario's `mavlink` section; `groups` maps a group name to (first node, count);
     `scripted_gcs`: the ground-station robot's controller is the ground station (no outside one)."""

@@ -18,6 +18,7 @@ to them: a PX4 run does not repeat bit for bit.
 from __future__ import annotations
 
 import logging
+import time
 
 from controllers import Controller, Message
 from cosim.mavlink.datagrams import Codec, frame_ids
@@ -28,6 +29,11 @@ from cosim.mavlink.spec import SitlSpec
 log = logging.getLogger(__name__)
 CLAIMS_BEFORE_WARNING = 250
 """Unanswered claims of a PX4 link before the relay warns (5 s of simulated time at the 20 ms poll)."""
+SETTLE_S = 0.0005
+"""Wall time given to loopback datagrams the kernel still holds: a datagram sent from one CPU may reach
+its socket after a later one sent from another. Before a poll reads the firmwares' MAVLink, so that
+what a firmware sent before its last servo frame is read at this poll in every run; and after a frame
+is written to a firmware, so that it is there when the firmware next reads, before our next answer."""
 
 
 class FirmwareRelay(Controller):
@@ -111,6 +117,7 @@ class FirmwareRelay(Controller):
             self.unheard += 1
             return
         self.sock.sendto(msg.payload, self.firmware)
+        time.sleep(SETTLE_S)  # in the firmware's socket before it runs its next frame, in every run
 
     def close(self) -> None:
         self.sock.close()
