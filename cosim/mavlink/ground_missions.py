@@ -4,7 +4,7 @@
 Each vehicle goes through the steps a ground-station operator takes, over the simulated network:
 its position streams asked for; once it reports a position, a mission of `legs` about where it
 stands uploaded (take-off, waypoints, then `end`); the mission downloaded back and compared; then
-started (ArduPilot: guided, arm, MISSION_START; PX4: arm, MISSION). A step not done by the next
+started (ArduPilot: guided, arm, MISSION_START; PX4: MISSION_START from item 0, which arms it). A step not done by the next
 `retry` is tried again, as an operator would: an autopilot that refuses to arm until its estimator
 has a position is asked again until it accepts. Each vehicle's progress is a record
 `mission_step.<sysid>` (STEPS' index) whenever it moves on.
