@@ -24,7 +24,7 @@ from cosim.core.timeline import Priority
 from cosim.core.timeunits import NS_PER_S
 from cosim.mavlink.client.adapter import MavlinkError, MavlinkLink, MavlinkVehicle
 from cosim.mavlink.client.launch import Wait, streaming_wait, take_off
-from cosim.mavlink.client.missions import fly_mission, land, rtl, takeoff, waypoint
+from cosim.mavlink.client.missions import flight_plan, fly_mission, waypoint
 from cosim.mavlink.client.readiness import await_ready
 from cosim.mavlink.client.remote_robot import MavlinkRobot
 from cosim.mavlink.datagrams import key_from_env
@@ -153,12 +153,12 @@ class MavlinkBridge:
         """The ghost spec's mission for this vehicle, geodetic about the scenario's origin."""
         s = ghost.spec
         start = self._arena_pos(ghost.vehicle)
-        lat, lon, _ = self.origin.to_geodetic(start[0], start[1], 0.0)
-        items = [takeoff(lat, lon, s.mission[0].at[2] - start[2])]
+        legs = []
         for step in s.mission:
             lat, lon, _ = self.origin.to_geodetic(step.at[0], step.at[1], 0.0)
-            items.append(waypoint(lat, lon, step.at[2] - start[2], step.hold_ns / NS_PER_S, step.radius))
-        return items + {"rtl": [rtl()], "land": [land(items[-1].lat, items[-1].lon)], "hold": []}[s.mission_end]
+            legs.append(waypoint(lat, lon, step.at[2] - start[2], step.hold_ns / NS_PER_S, step.radius))
+        here_lat, here_lon, _ = self.origin.to_geodetic(start[0], start[1], 0.0)
+        return flight_plan(here_lat, here_lon, legs, s.mission_end)
 
     def _bring_up(self, ghost: Ghost, wait: Wait) -> None:
         """Find the ghost's vehicle and take it off (or start its mission); `wait` keeps those already up streaming."""

@@ -33,7 +33,7 @@ from typing import Any
 from pymavlink.dialects.v20 import common as mav
 
 from controllers import Controller, Message
-from cosim.mavlink.client.missions import land, numbered, rtl, same, takeoff, waypoint
+from cosim.mavlink.client.missions import flight_plan, numbered, same, waypoint
 from cosim.mavlink.datagrams import Codec
 from cosim.mavlink.frames import heading_to_yaw
 from cosim.mavlink.mission_items import from_message
@@ -207,8 +207,7 @@ class GroundControl(Controller):
         if vehicle.position is None or not waypoints:
             raise ValueError(f"vehicle {sysid}: a mission needs waypoints and the vehicle's position (request_streams first)")
         legs = [waypoint(*self.origin.to_geodetic(x, y, 0.0)[:2], z, hold_s, radius_m) for x, y, z in waypoints]
-        ending = {"land": [land(legs[-1].lat, legs[-1].lon)], "rtl": [rtl()], "hold": []}[end]  # landed at the last
-        items = [takeoff(g.lat / 1e7, g.lon / 1e7, waypoints[0][2]), *legs, *ending]
+        items = flight_plan(g.lat / 1e7, g.lon / 1e7, legs, end)
         vehicle.mission = numbered(items, vehicle.personality, g)
         vehicle.mission_result = None
         self.send_to(sysid, mav.MAVLink_mission_count_message(sysid, 1, len(vehicle.mission), 0))

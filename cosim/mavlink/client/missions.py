@@ -47,6 +47,13 @@ def rtl() -> MissionItem:
     return MissionItem(0, mav.MAV_FRAME_MISSION, mav.MAV_CMD_NAV_RETURN_TO_LAUNCH, (0.0, 0.0, 0.0, 0.0), 0.0, 0.0, 0.0)
 
 
+def flight_plan(lat: float, lon: float, legs: list[MissionItem], end: str) -> list[MissionItem]:
+    """A take-off where the vehicle stands (lat, lon) to the first leg's height, the `legs` (waypoints),
+    then `end`: land at the last leg, rtl, or hold there."""
+    ending = {"land": [land(legs[-1].lat, legs[-1].lon)], "rtl": [rtl()], "hold": []}[end]
+    return [takeoff(lat, lon, legs[0].alt), *legs, *ending]
+
+
 
 def numbered(items: list[MissionItem], personality: Personality, g: Any) -> list[MissionItem]:
     """Items with their sequence numbers; ArduPilot's home item first, where the vehicle is (`g`: its

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from controllers import Message, Neighbor
-from cosim.mavlink.client.missions import fly_mission, land, rtl, takeoff, waypoint
+from cosim.mavlink.client.missions import flight_plan, fly_mission, waypoint
 from cosim.mavlink.frames import GeoOrigin, heading_to_yaw, yaw_to_heading
 from cosim.mavlink.mission_items import MissionProgress
 
@@ -127,13 +127,12 @@ class MavlinkRobot:
         g = self.v.latest["GLOBAL_POSITION_INT"]
         lp = self.v.latest["LOCAL_POSITION_NED"]
         here = GeoOrigin(g.lat / 1e7, g.lon / 1e7, g.alt / 1000.0)
-        items = [takeoff(g.lat / 1e7, g.lon / 1e7, points[0][2])]
+        legs = []
         for x, y, z in points:
             lat, lon, _ = here.to_geodetic(x - lp.y, y - lp.x, 0.0)
-            items.append(waypoint(lat, lon, z, hold_s, radius_m))
+            legs.append(waypoint(lat, lon, z, hold_s, radius_m))
         self.v.streaming = False  # the autopilot flies now; our setpoints would only be ignored
-        ending = {"rtl": [rtl()], "land": [land(items[-1].lat, items[-1].lon)], "hold": []}[end]  # landed at the last point
-        fly_mission(self.v, items + ending)
+        fly_mission(self.v, flight_plan(g.lat / 1e7, g.lon / 1e7, legs, end))
 
     def mission_progress(self) -> MissionProgress | None:
         """The mission's progress as the vehicle reports it (current item, items reached, over)."""

@@ -92,7 +92,7 @@ def _mission_start(ap: Autopilot, p: list[float], frame: int | None) -> bool | i
     if not ap.missions.ready:
         ap.deny("Mission start denied! No valid mission")
         return mav.MAV_RESULT_DENIED
-    if not (math.isfinite(p[0]) and -1 <= p[0] < len(ap.missions.server.items)):
+    if not (math.isfinite(p[0]) and -1 <= p[0] < ap.missions.count):
         return mav.MAV_RESULT_DENIED
     if p[0] >= 0 and not ap.missions.set_current(int(p[0])):
         return False

@@ -32,6 +32,11 @@ class MissionControl:
         self.seq = 0  # the current item while no mission is flown
 
     @property
+    def count(self) -> int:
+        """Items in the uploaded mission (ArduPilot's home item included)."""
+        return len(self.server.items)
+
+    @property
     def ready(self) -> bool:
         """A mission with something to fly is uploaded (beyond ArduPilot's home item)."""
         return len(self.server.items) > int(self.personality.home_is_item_0)
