@@ -181,12 +181,12 @@ def sitl_commands_command(args: argparse.Namespace) -> int:
     from cosim.assembly.sitl_commands import firmware_commands
 
     try:
-        commands = firmware_commands(_load(args), args.binary, args.defaults, args.speedup, args.px4_binary)
+        commands = firmware_commands(_load(args), args.binary, args.defaults, args.speedup, args.px4_binary,
+                                     args.start_time)
     except (ScenarioError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    for argv in commands:
-        print(shlex.join(argv))
+    print("\n".join(shlex.join(argv) for argv in commands))
     return 0
 
 
@@ -289,6 +289,9 @@ def _add_validate_and_report(sub: AddParser) -> None:
     p.add_argument("--px4-binary", default="px4", help="PX4's SITL executable (default: px4 on PATH)")
     p.add_argument("--speedup", type=float, default=100.0,
                    help="the most the firmware may run ahead of the wall clock (default 100; the physics paces it)")
+    p.add_argument("--start-time", type=int,
+                   help="ArduPilot's UTC at simulated time 0, UNIX seconds (default 2026-01-01T00:00:00Z; fixed so that "
+                        "runs repeat: the firmware's GPS time is this plus the simulated time)")
     p.set_defaults(handler=sitl_commands_command)
 
 

@@ -11,8 +11,13 @@ vehicle's state at that instant (timestamp = simulated time), waits for the next
 its four motor outputs to the quadrotor (physics.bodies.quadrotor's Mode.MOTORS) for that tick. All
 quadrotors of the run tick at dt / n meanwhile (one bank). Neither side runs ahead: the firmware
 waits for our answer, the timeline waits for its frame, so the run is not paced to the wall clock
-and the same scenario, seed and firmware give the same trajectory. A frame sent again (same count:
-our answer was lost) is answered again; a count that goes back (the firmware restarted) puts the
+and the same scenario, seed and firmware give the same trajectory. The firmware sends its frame
+again (same count) after 1.1 s without an answer, and takes every datagram it receives as the answer
+to its latest frame, one per frame. So a copy is answered again only when it reached us more than
+RESEND_GRACE_S after our answer (our answer was lost); copies that reached us before it, or crossed it
+(those queued while the run started up, or sent as a late answer arrived), are counted as `crossed` and
+not answered: each extra answer would leave the firmware one frame behind the physics for the rest of
+the run, by as many frames as the wall clock allowed copies. A count that goes back (the firmware restarted) puts the
 vehicle back where it started, with a `sitl_restart` event in the trace. A frame rate of 0 or above
 MAX_FRAME_RATE_HZ is refused (counted as `bad_rate`, logged once) and the last good rate kept.
 """
@@ -22,6 +27,8 @@ from __future__ import annotations
 import logging
 import math
 import socket
+import struct
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +47,11 @@ from physics.robot import Robot
 log = logging.getLogger(__name__)
 MAX_FRAME_RATE_HZ = 10_000
 """Above this a servo packet's frame rate is refused (ArduPilot's own SITL runs 1200 Hz by default)."""
+RESEND_GRACE_S = 0.1
+"""A copy of a frame that reaches us within this long after our answer left crossed it (the firmware resends
+after 1.1 s of silence, so a lost answer's copy comes later, or its next copy does)."""
+SO_TIMESTAMPNS = 35
+"""Linux's option (and ancillary message type) for each datagram's arrival time; Python does not name it."""
 JSON_ORDER = [9, 10, 11, 12, 13, 14, 0, 1, 2, 3, 4, 5, 6, 7, 8]
 """A frd_kernel row (position, velocity, attitude, gyro, specific force) in the answer's order."""
 
@@ -62,8 +74,10 @@ class SitlVehicle:
     pending: ServoFrame | None = None  # received, its motors not yet applied
     rate_hz: int = 0  # the last good frame rate the firmware asked for
     answer: bytes = b""
-    stats: dict[str, int] = field(default_factory=lambda: {"frames": 0, "resent": 0, "lost": 0, "restarts": 0,
-                                                           "bad_rate": 0})
+    answered_ns: int = 0
+    """When the last answer left (the wall clock, ns)."""
+    stats: dict[str, int] = field(default_factory=lambda: {"frames": 0, "resent": 0, "crossed": 0, "lost": 0,
+                                                           "restarts": 0, "bad_rate": 0})
 
 
 class SitlPortBusy(ValueError):
@@ -124,6 +138,7 @@ class SitlCoupling:
             self.links[node] = Px4Link(spec.host, port)
             return
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         try:
             sock.bind((spec.host, port))
         except OSError:
@@ -190,6 +205,7 @@ class SitlCoupling:
             if v.pending is None:
                 v.answer = state_text([t_s, *row])
                 v.sock.sendto(v.answer, v.peer)
+                v.answered_ns = time.time_ns()
                 answered.append(v)
         for v in answered:
             v.pending = self._next_frame(v)
@@ -200,12 +216,13 @@ class SitlCoupling:
             p.actuate(bank, p.spec.frame_timeout_ns / NS_PER_S)
 
     def _next_frame(self, v: SitlVehicle) -> ServoFrame:
-        """The firmware's next frame (blocking): a resend is answered again, a restart resets the vehicle."""
+        """The firmware's next frame (blocking): a copy is answered again if our answer was lost, a restart
+        resets the vehicle."""
         while True:
             timeout = (v.spec.connect_timeout_ns if v.last is None else v.spec.frame_timeout_ns) / NS_PER_S
             v.sock.settimeout(timeout)
             try:
-                data, addr = v.sock.recvfrom(4096)
+                data, ancillary, _, addr = v.sock.recvmsg(4096, _ANCILLARY_BYTES)
             except TimeoutError:
                 raise RuntimeError(f"no servo frame from the ArduPilot firmware of robot {v.node} on udp "
                                    f"{v.sock.getsockname()[0]}:{v.sock.getsockname()[1]} within {timeout:g} s "
@@ -215,9 +232,7 @@ class SitlCoupling:
                 continue  # not a servo packet: ignored, as the firmware's own parser would
             v.peer = addr
             if v.last is not None and frame.frame_count == v.last.frame_count:
-                v.stats["resent"] += 1  # our answer was lost (or not yet sent): the firmware asks again
-                if v.answer:
-                    v.sock.sendto(v.answer, addr)
+                self._copy(v, _arrival_ns(ancillary), addr)
                 continue
             if v.last is not None and frame.frame_count < v.last.frame_count:
                 self._restart(v)
@@ -227,6 +242,15 @@ class SitlCoupling:
             v.stats["frames"] += 1
             self._note_rate(v, frame.frame_rate)
             return frame
+
+    def _copy(self, v: SitlVehicle, arrived_ns: int, addr: tuple[str, int]) -> None:
+        """A frame sent again: answered again if it came RESEND_GRACE_S after our answer, else it crossed it."""
+        if v.answer and arrived_ns - v.answered_ns > RESEND_GRACE_S * NS_PER_S:
+            v.stats["resent"] += 1
+            v.sock.sendto(v.answer, addr)
+            v.answered_ns = time.time_ns()
+            return
+        v.stats["crossed"] += 1
 
     def _note_rate(self, v: SitlVehicle, rate: int) -> None:
         if 0 < rate <= MAX_FRAME_RATE_HZ:
@@ -257,6 +281,18 @@ class SitlCoupling:
     def metrics(self) -> dict:
         return {"sitl": {**{f"robot{v.node}": dict(v.stats) for v in self.vehicles},
                          **{f"robot{p.node}": dict(p.link.stats) for p in self.px4}}}
+
+
+_ANCILLARY_BYTES = socket.CMSG_SPACE(16)
+
+
+def _arrival_ns(ancillary: list[tuple[int, int, bytes]]) -> int:
+    """A datagram's arrival time from its SO_TIMESTAMPNS message (the wall clock, ns); now, without one."""
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= 16:
+            sec, nsec = struct.unpack("qq", data[:16])
+            return sec * 1_000_000_000 + nsec
+    return time.time_ns()
 
 
 def yaw_deg(heading: float) -> float:

@@ -3,8 +3,11 @@ trying a `mavlink.sitl` scenario without an ArduPilot build. It speaks the proto
 does (cosim.mavlink.sitl.json_wire, ArduPilot's libraries/SITL/SIM_JSON.cpp): servo packets with magic
 18458, a frame count that goes up by one per answered frame, and a frame rate that starts at 1200 Hz
 and then reports the rate of the answers, nudged by 1 Hz toward SIM_RATE_HZ (`sim_rate_hz`). It
-waits for an answer with a newer timestamp, checks the mandatory fields, and sends the same frame
-again (same count) when none comes within `resend_after_s` (the firmware: after about 1.1 s);
+takes each datagram it receives as the answer to its latest frame, one per frame, as the firmware
+does: an answer whose timestamp is not newer still counts a frame, but the clock does not move, the
+IMU does not sample and the motors keep their last outputs (so two answers to one frame leave it a
+frame behind for good). It checks the mandatory fields, and sends the same frame again (same count)
+when nothing comes within `resend_after_s` (the firmware: after about 1.1 s);
 `restart()` starts the count again from 0, as a restarted firmware does.
 
 Before it flies it checks what ArduCopter checks when a ground station arms it (`arm_at_s` of
@@ -128,13 +131,14 @@ class StandInFirmware:
                 self._boot()
             frame = ServoFrame(int(self._rate_hz), self._count, pwm)
             self.rates_sent.append(frame.frame_rate)
-            state = self._exchange(frame, self._last_ts)
+            state = self._exchange(frame)
             if state is None:
                 continue
-            self._advance(state)
+            self._count += 1
+            if not self._advance(state):
+                continue  # no newer time: the same outputs again
             self.states.append(state)
             pwm = self._outputs(state) + (1000,) * 12
-            self._count += 1
 
     def _outputs(self, state: State) -> tuple[int, ...]:
         """Motors 1-4 for this frame: the MAVLink autopilot's, or the built-in climb once armed."""
@@ -145,19 +149,24 @@ class StandInFirmware:
             return pwm
         return self._fly(state) if self.armed_at is not None else (1000,) * 4
 
-    def _advance(self, state: State) -> None:
-        """The firmware's clock, frame rate and IMU after a newer answer (SIM_JSON::recv_fdm, update)."""
+    def _advance(self, state: State) -> bool:
+        """The firmware's clock, frame rate and IMU after an answer (SIM_JSON::recv_fdm, update); False
+        when its timestamp is not newer (time stands still: no sample, no flight code)."""
         dt = state.timestamp - self._last_ts if self._last_ts > -math.inf else state.timestamp
         self._last_ts = state.timestamp
+        dt = max(dt, 0.0)  # older: "Detected physics reset", no time passes
         self._now_us += dt * 1e6
         if 0.0 < dt < 0.1:
             self._rate_hz = 1.0 / dt
         self._rate_hz = min(max(float(self.sim_rate_hz), self._rate_hz - 1.0), self._rate_hz + 1.0)
+        if dt == 0.0:
+            return False
         self._imu.frame(self._now_us)
         t = self._now_us / 1e6
         if self.autopilot is None and self.armed_at is None and t >= self._next_arm:
             self._next_arm = t + 1.0
             self._try_arm(t)
+        return True
 
     def _gyro_refusal(self) -> str | None:
         """ArduCopter's refusal while its gyro samples too slowly for its loop rate (None: fast enough)."""
@@ -176,8 +185,9 @@ class StandInFirmware:
             self.armed_at = t
             self.statustexts.append((t, "Arming motors"))
 
-    def _exchange(self, frame: ServoFrame, last_ts: float) -> State | None:
-        """Send `frame` (again after resend_after_s without an answer) until a newer state comes."""
+    def _exchange(self, frame: ServoFrame) -> State | None:
+        """Send `frame` (again after resend_after_s with nothing received) until a datagram with a state comes:
+        whatever its timestamp, it is this frame's answer (SIM_JSON::recv_fdm reads one datagram)."""
         self.sock.sendto(frame.pack(), self.addr)
         lost = frame.frame_count in self.ignore_answers
         self.ignore_answers.discard(frame.frame_count)
@@ -203,8 +213,7 @@ class StandInFirmware:
             except ValueError as exc:
                 self.errors.append(str(exc))
                 continue
-            if state.timestamp > last_ts:
-                return state  # an older one answers an earlier copy of a resent frame: the firmware waits on
+            return state
         return None
 
     def _fly(self, s: State) -> tuple[int, ...]:

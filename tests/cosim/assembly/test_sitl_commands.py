@@ -24,16 +24,26 @@ def test_each_robot_gets_its_instance_ports_system_id_and_home():
         lat, lon, alt = origin.to_geodetic(25.0 + 25.0 * k, 0.0, 0.0)  # the layout: a line from x = 25 m, 25 m apart
         assert argv == ["/opt/arducopter", "--model=JSON:127.0.0.1", f"--home={lat:.7f},{lon:.7f},{alt:.2f},90",
                         "--defaults=/opt/copter.parm", f"-I{k}", f"--sim-port-out={9002 + 10 * k}", "--speedup=100",
-                        f"--serial0=udpclient:127.0.0.1:{14660 + 10 * k}", f"--sysid={k + 1}"]
+                        "--start-time=1767225600", f"--serial0=udpclient:127.0.0.1:{14660 + 10 * k}", f"--sysid={k + 1}"]
 
 
 def test_the_command_prints_one_line_per_firmware_and_refuses_a_scenario_without_any(capsys):
     assert main(["sitl-commands", str(ROOT / "configs" / "sitl_copter.yaml"), "--speedup", "8"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == ["arducopter --model=JSON:127.0.0.1 --home=47.3977000,8.5456000,488.00,90 "
-                   "--defaults=copter.parm,copter-X.parm -I0 --sim-port-out=9002 --speedup=8"]
+                   "--defaults=copter.parm,copter-X.parm -I0 --sim-port-out=9002 --speedup=8 --start-time=1767225600"]
     assert main(["sitl-commands", str(ROOT / "configs" / "demo.yaml")]) == 2
     assert "no mavlink.sitl entries" in capsys.readouterr().err
+
+
+def test_the_firmwares_utc_is_fixed_so_that_its_gps_time_repeats(capsys):
+    """ArduPilot starts its GPS clock at the host's time unless told: each run's GPS time (and every
+    message carrying it) would differ. The default is fixed; another is taken; a negative one refused."""
+    config = str(ROOT / "configs" / "sitl_copter.yaml")
+    assert main(["sitl-commands", config, "--start-time", "1800000000"]) == 0
+    assert capsys.readouterr().out.split()[-1] == "--start-time=1800000000"
+    assert main(["sitl-commands", config, "--start-time", "-5"]) == 2
+    assert "--start-time is UNIX seconds, 0 or more, got -5" in capsys.readouterr().err
 
 
 def test_random_layouts_are_drawn_as_the_run_draws_them(tmp_path):

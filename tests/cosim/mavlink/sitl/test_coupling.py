@@ -8,11 +8,13 @@ resends, restarts), since CI cannot hold the firmware itself.
 
 import socket
 import threading
+import time
 
 import pyarrow.parquet as pq
 import pytest
 
 import cosim
+from controllers import Controller
 from cosim.mavlink.sitl.json_wire import ServoFrame, State, parse_servo, parse_state, quad_thrusts
 from cosim.mavlink.sitl.standin import StandInFirmware
 from tests.conftest import free_udp_port
@@ -49,11 +51,18 @@ def _scenario(port: int, duration: float = 3.0, backend: str = "kinematic", cont
         "mavlink": {"sitl": [{"group": "sitl", "port": port}]}})
 
 
-def _fly(tmp_path, name, backend="kinematic", duration=4.0, **standin):
+class SlowSetup(Controller):
+    """Takes 0.3 s of wall time to set up, as a run that starts slowly (ns-3's import) does."""
+
+    def setup(self) -> None:
+        time.sleep(0.3)
+
+
+def _fly(tmp_path, name, backend="kinematic", duration=4.0, controller="controllers:Controller", **standin):
     port = free_udp_port()
     firmware = StandInFirmware(port, **{"arm_at_s": 1.0, "position_after_s": 1.0, **standin}).start()
     try:
-        result = cosim.run(_scenario(port, duration=duration, backend=backend), out_dir=tmp_path / name)
+        result = cosim.run(_scenario(port, duration=duration, backend=backend, controller=controller), out_dir=tmp_path / name)
     finally:
         firmware.stop()
     assert result.status == "ok", result.error
@@ -67,7 +76,7 @@ def test_the_coupling_answers_at_the_frame_rate_the_firmware_asks_for_and_it_arm
     first, firmware, heights = _fly(tmp_path, "a")
     stats = first.metrics["sitl"]["robot0"]
     # ArduCopter's SITL asks for 1200 Hz: three frames per 2.5 ms physics step, none lost
-    assert stats == {"frames": 4800, "resent": 0, "lost": 0, "restarts": 0, "bad_rate": 0}
+    assert stats == {"frames": 4800, "resent": 0, "crossed": 0, "lost": 0, "restarts": 0, "bad_rate": 0}
     assert set(firmware.rates_sent) == {1200}
     assert [s.timestamp for s in firmware.states[:3]] == [1 / 1200, 2 / 1200, 0.0025]  # simulated time, frame by frame
     assert [text for _, text in firmware.statustexts] == ["Arming motors"]  # gyro at ~1000 Hz >= 1.8 x 400 Hz
@@ -132,6 +141,20 @@ def test_a_faster_sim_rate_is_followed_and_an_absurd_rate_is_refused_and_counted
     assert bad.status == "ok", bad.error
     stats = bad.metrics["sitl"]["robot0"]
     assert stats["frames"] == 600 and stats["bad_rate"] == 300  # refused, counted, and 1200 Hz kept
+
+
+def test_copies_sent_while_the_run_starts_are_not_answered_so_the_flight_does_not_depend_on_them(tmp_path):
+    """The firmware takes every datagram as its latest frame's answer. A copy it sent before the run read
+    its first frame, answered, would leave it a frame behind for the whole run, by as many frames as the
+    wall clock allowed copies: so those are counted as crossed, and the flight is the same."""
+    eager, eager_fw, eager_heights = _fly(tmp_path, "eager", duration=2.0, resend_after_s=0.02,
+                                          controller="tests.cosim.mavlink.sitl.test_coupling:SlowSetup")
+    calm, calm_fw, calm_heights = _fly(tmp_path, "calm", duration=2.0)
+    assert eager_fw.resends >= 2  # copies queued while the run started
+    assert max(calm_heights) > 0.5 and eager_heights == calm_heights
+    assert [s.timestamp for s in eager_fw.states] == [s.timestamp for s in calm_fw.states]
+    assert eager.metrics["sitl"]["robot0"]["crossed"] >= 2 and eager.metrics["sitl"]["robot0"]["resent"] == 0
+    assert calm.metrics["sitl"]["robot0"]["crossed"] == 0
 
 
 def test_a_lost_answer_is_sent_again_and_a_restart_puts_the_vehicle_back(tmp_path):
