@@ -50,7 +50,8 @@ class MavlinkBridge:
     def __init__(self, spec: MavlinkSpec, groups: dict[str, tuple[int, int]], scripted_gcs: bool = False) -> None:
         self.spec = spec
         self.origin = GeoOrigin(*spec.origin)
-        self.pacer = Pacer(spec.speed, late_after_s=spec.poll_every_ns / NS_PER_S)
+        self.pacer = Pacer(spec.speed, late_after_s=spec.poll_every_ns / NS_PER_S) if spec.paced else None
+        """None when the run is not paced (`mavlink.paced: false`)."""
         self.ports: dict[tuple[str, int], VehiclePort] = {}
         self.endpoints: list[SimVehicleEndpoint] = []
         # (node, personality, transport, sysid, failsafe) of each served vehicle
@@ -138,7 +139,8 @@ class MavlinkBridge:
             for ghost in self.ghosts.values():
                 up.append(ghost.vehicle)
                 self._bring_up(ghost, streaming_wait(up))
-        self.pacer.restart()
+        if self.pacer is not None:
+            self.pacer.restart()
         sim.clock.queue.push(0, Priority.TIMER, self._poll)
 
     def _body(self, world: Any, node: int) -> QuadBody | RoverBody:
@@ -212,9 +214,11 @@ class MavlinkBridge:
                 for g in self.ghosts.values() if g.vehicle.failsafe is not None]
 
     def metrics(self) -> dict:
-        st = self.pacer.stats
-        out: dict[str, Any] = {"realtime": {"speed": self.pacer.speed, "polls": st.ticks, "overruns": st.overruns,
-                                            "worst_late_s": st.worst_late_s}}
+        out: dict[str, Any] = {}
+        if self.pacer is not None:
+            st = self.pacer.stats
+            out["realtime"] = {"speed": self.pacer.speed, "polls": st.ticks, "overruns": st.overruns,
+                               "worst_late_s": st.worst_late_s}
         mav_stats: dict[str, Any] = {}
         for (host, port_no), port in self.ports.items():
             st = port.stats
@@ -235,7 +239,8 @@ class MavlinkBridge:
     def _poll(self) -> None:
         sim = self._sim
         now_s = sim.clock.now_ns / NS_PER_S
-        self.pacer.wait(now_s)
+        if self.pacer is not None:
+            self.pacer.wait(now_s)
         if self.ground_station is not None:
             self.ground_station.pump(now_s)
         for port in self.ports.values():

@@ -224,13 +224,17 @@ class GroundStationSpec:
 @dataclass(frozen=True)
 class MavlinkSpec:
     """MAVLink vehicles in a scenario. The run is paced to the wall clock at `speed` (1: real time;
-    ghosts need 1) and the sockets are polled every `poll_every` of simulated time. `origin` is
+    ghosts need 1), or not at all with `paced: false`, and the sockets are polled every `poll_every`
+    of simulated time. `origin` is
     the arena origin's latitude, longitude (degrees) and altitude (m AMSL) for geodetic positions."""
 
     origin: tuple[float, float, float] = (47.3977, 8.5456, 488.0)
     """The arena origin's latitude, longitude (degrees) and altitude (m above mean sea level)."""
     speed: float = 1.0
     """The pace against the wall clock (1: real time; ghosts need 1)."""
+    paced: bool = True
+    """False: the run is not held to the wall clock at all, for runs that nothing outside them talks to
+    (a ground station written as a controller, lock-stepped firmware): no waits, no lateness warnings."""
     poll_every_ns: int = 20_000_000
     """How often, in simulated time, the vehicles' sockets are read."""
     serve: tuple[ServeSpec, ...] = ()
@@ -256,7 +260,10 @@ class MavlinkSpec:
             raise ValueError(f"speed must be > 0 (simulated seconds per wall second), got {self.speed}")
         if self.poll_every_ns <= 0:
             raise ValueError("poll_every must be a positive duration")
-        if self.ghosts and self.speed != 1.0:
-            raise ValueError("real vehicles fly in real time: a scenario with ghosts needs speed: 1")
+        if self.ghosts and (self.speed != 1.0 or not self.paced):
+            raise ValueError("real vehicles fly in real time: a scenario with ghosts needs speed: 1 and paced: true")
+        if not self.paced and self.speed != 1.0:
+            raise ValueError(f"speed {self.speed:g} is a pace against the wall clock, but paced is false: give one or "
+                             "the other")
         if not -90.0 <= self.origin[0] <= 90.0 or not -180.0 <= self.origin[1] <= 180.0:
             raise ValueError(f"origin is [latitude, longitude, altitude] in degrees and metres, got {list(self.origin)}")

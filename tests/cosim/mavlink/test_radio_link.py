@@ -199,7 +199,7 @@ class FlyOne(GroundControl):
 
 def _scripted(duration: float = 20.0) -> dict:
     data = _scenario(0, duration)
-    data["mavlink"].update(speed=1000.0, ground_station={"group": "gcs"})
+    data["mavlink"].update(speed=1.0, paced=False, ground_station={"group": "gcs"})
     data["groups"][0]["controller"] = {"class": "tests.cosim.mavlink.test_radio_link:FlyOne"}
     data["groups"][1].update(count=1, layout={"type": "list", "points": [[30, 0, 0]]})
     return data
@@ -218,6 +218,7 @@ def test_a_ground_station_written_as_a_controller_flies_and_repeats_bit_for_bit(
     acks = {name: value for name, value in zip(rec["name"], rec["value"]) if name.startswith("ack_")}
     assert acks == {"ack_176": 0.0, "ack_400": 0.0, "ack_22": 0.0}  # mode, arm, take-off: MAV_RESULT_ACCEPTED
     assert "ground_station" not in first.metrics["mavlink"]  # no outside port was opened
+    assert "realtime" not in first.metrics and "real time" not in (first.directory / "summary.txt").read_text()  # unpaced
     assert first.metrics["mavlink"]["served1"]["frames_received"] >= 4  # heartbeats, mode, arm, take-off, goto
 
 
