@@ -14,12 +14,13 @@ waits for our answer, the timeline waits for its frame, so the run is not paced 
 and the same scenario, seed and firmware give the same trajectory. The firmware sends its frame
 again (same count) after 1.1 s without an answer, and takes every datagram it receives as the answer
 to its latest frame, one per frame. So a copy is answered again only when it reached us more than
-RESEND_GRACE_S after our answer (our answer was lost); copies that reached us before it, or crossed it
-(those queued while the run started up, or sent as a late answer arrived), are counted as `crossed` and
-not answered: each extra answer would leave the firmware one frame behind the physics for the rest of
-the run, by as many frames as the wall clock allowed copies. A count that goes back (the firmware restarted) puts the
-vehicle back where it started, with a `sitl_restart` event in the trace. A frame rate of 0 or above
-MAX_FRAME_RATE_HZ is refused (counted as `bad_rate`, logged once) and the last good rate kept.
+RESEND_GRACE_S after our answer (our answer was lost); copies that reached us before it, or crossed
+it (those queued while the run started up, or sent as a late answer arrived), are counted as
+`crossed` and not answered: each extra answer would leave the firmware one more frame behind the
+physics for the rest of the run, as many as the wall clock allowed copies. A count that goes back
+(the firmware restarted) puts the vehicle back where it started, with a `sitl_restart` event in
+the trace. A frame rate of 0 or above MAX_FRAME_RATE_HZ is refused (counted as `bad_rate`, logged
+once) and the last good rate kept.
 """
 
 from __future__ import annotations

@@ -149,12 +149,11 @@ def test_copies_sent_while_the_run_starts_are_not_answered_so_the_flight_does_no
     wall clock allowed copies: so those are counted as crossed, and the flight is the same."""
     eager, eager_fw, eager_heights = _fly(tmp_path, "eager", duration=2.0, resend_after_s=0.02,
                                           controller="tests.cosim.mavlink.sitl.test_coupling:SlowSetup")
-    calm, calm_fw, calm_heights = _fly(tmp_path, "calm", duration=2.0)
+    _, calm_fw, calm_heights = _fly(tmp_path, "calm", duration=2.0)
     assert eager_fw.resends >= 2  # copies queued while the run started
     assert max(calm_heights) > 0.5 and eager_heights == calm_heights
     assert [s.timestamp for s in eager_fw.states] == [s.timestamp for s in calm_fw.states]
     assert eager.metrics["sitl"]["robot0"]["crossed"] >= 2 and eager.metrics["sitl"]["robot0"]["resent"] == 0
-    assert calm.metrics["sitl"]["robot0"]["crossed"] == 0
 
 
 def test_a_lost_answer_is_sent_again_and_a_restart_puts_the_vehicle_back(tmp_path):
