@@ -15,6 +15,12 @@ from numba import njit
 from physics.numpy_rules import np_clip, np_max, np_min
 
 _TWO_PI = 2.0 * math.pi
+GEAR_DECEL_M_S2 = 30.0
+"""The least the landing gear slows a touching-down quadrotor (m/s², about 3 g), as sprung legs do: over a
+few tens of ms, so an accelerometer feels a touchdown as a real IMU does, not as one tick's spike beyond
+its range (which PX4 drops as clipped, believing the vehicle still descends)."""
+GEAR_MAX_SINK_M_S = 3.0
+"""A touchdown faster than this bottoms the gear out: the ground stops it at once (a crash)."""
 
 
 @njit(cache=True)
@@ -151,9 +157,10 @@ def thrust_force(wrench, cos, sin, vel, weight, drag, force) -> None:
 
 
 @njit(cache=True)
-def _ground(i, pos, vel, force, w, euler, on_ground) -> bool:
-    """The ground stops vehicle i's descent and holds it once landed; True if it rests there (the ground
-    bears it, its thrust below its weight), when it neither tips nor turns."""
+def _ground(i, pos, vel, force, w, euler, on_ground, h) -> bool:
+    """The ground stops vehicle i's descent (its gear at GEAR_DECEL_M_S2, a crash at once) and holds it
+    once landed; True if it rests there (the ground bears it, its thrust below its weight), when it
+    neither tips nor turns."""
     grounded = pos[i, 2] <= 0.0
     on_ground[i] = grounded
     pos[i, 2] = np_max(pos[i, 2], 0.0)
@@ -161,7 +168,10 @@ def _ground(i, pos, vel, force, w, euler, on_ground) -> bool:
         return False
     vel[i, 0] *= 0.0
     vel[i, 1] *= 0.0
-    vel[i, 2] = np_max(vel[i, 2], vel[i, 2] * 0.0)  # a grounded vehicle keeps only an upward speed
+    if vel[i, 2] < -GEAR_MAX_SINK_M_S:
+        vel[i, 2] = 0.0
+    elif vel[i, 2] < 0.0:  # an upward speed is kept
+        vel[i, 2] = np_min(vel[i, 2] + GEAR_DECEL_M_S2 * h, 0.0)
     if force[i, 2] > 0.0:
         return False
     for k in range(3):
@@ -182,7 +192,7 @@ def integrate(wrench, cos, sin, force, st, on_ground, inertia, h_over_mass, h_ov
         for k in range(3):
             vel[i, k] += force[i, k] * h_over_mass[i]
             pos[i, k] += vel[i, k] * h
-        if _ground(i, pos, vel, force, w, euler, on_ground):
+        if _ground(i, pos, vel, force, w, euler, on_ground, h):
             continue
         p = w[i, 0]
         q = w[i, 1]

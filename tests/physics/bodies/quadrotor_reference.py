@@ -9,6 +9,7 @@ import numpy as np
 
 from physics.bodies.airframes import G
 from physics.bodies.quadrotor import QuadrotorBank
+from physics.bodies.quadrotor_compiled import GEAR_DECEL_M_S2, GEAR_MAX_SINK_M_S
 
 _TWO_PI = 2.0 * math.pi
 _clip = np._core.umath.clip
@@ -178,7 +179,10 @@ class NumpyQuadrotors(QuadrotorBank):
         airborne = ~grounded
         vel[:, :2] *= airborne[:, None]
         vz = vel[:, 2]
-        np.maximum(vz, vz * airborne, out=vz)  # a grounded vehicle keeps only an upward speed
+        crash = grounded & (vz < -GEAR_MAX_SINK_M_S)  # a grounded vehicle keeps an upward speed
+        sinking = grounded & (vz < 0.0) & ~crash  # its gear slows a descent
+        vz[crash] = 0.0
+        vz[sinking] = np.minimum(vz[sinking] + GEAR_DECEL_M_S2 * h, 0.0)
         resting = grounded & (force[:, 2] <= 0.0)  # the ground bears it: it neither tips nor turns
         held_yaw = self._yaw[resting].copy()
         w = self.rates

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from physics.bodies.quadrotor import AIRFRAMES, Mode, QuadrotorBank
+from physics.bodies.quadrotor_compiled import GEAR_DECEL_M_S2, GEAR_MAX_SINK_M_S
 from physics.scene.wind import Wind
 from tests.physics.bodies.quadrotor_reference import NumpyQuadrotors
 
@@ -87,3 +88,35 @@ def test_a_copter_resting_on_the_ground_neither_tips_nor_turns_until_its_thrust_
     assert bank.on_ground[0] and bank.pos[0, 2] == 0.0
     assert bank.rates[0].tolist() == [0.0, 0.0, 0.0] and bank.euler[0].tolist() == [0.0, 0.0, 0.3]
     assert bank.pos[1, 2] > 0.05 and abs(bank.rates[1, 2]) > 0.1 and bank.euler[1, 2] != 0.3
+
+
+def _touchdown(speed: float) -> tuple[float, float]:
+    """A copter sinking onto the ground at `speed` m/s, its thrust just under its weight: the hardest
+    deceleration in any tick (m/s²) and how long the ground took to stop it (s)."""
+    bank = QuadrotorBank([AIRFRAMES["quad_1500g"]], np.array([[0.0, 0.0, 0.01]]))
+    bank.set_tick(0.001)
+    bank.vel[0, 2] = -speed
+    bank.command(0, Mode.MOTORS, *([bank.mass[0] * 9.81 / 4 * 0.95] * 4))
+    hardest, touched, stopped = 0.0, None, None
+    for k in range(200):
+        before = bank.vel[0, 2]
+        bank.step()
+        hardest = max(hardest, (bank.vel[0, 2] - before) / bank.tick)
+        if bank.on_ground[0] and touched is None:
+            touched = k
+        if touched is not None and stopped is None and bank.vel[0, 2] >= 0.0:
+            stopped = k
+        assert bank.pos[0, 2] >= 0.0
+    return hardest, (stopped - touched) * bank.tick
+
+
+def test_a_touchdown_is_stopped_by_sprung_legs_not_in_one_tick():
+    """An accelerometer must feel a landing as a real IMU does (a few g over tens of ms): a one-tick stop
+    at 0.7 m/s is 70 g at 1 kHz, beyond PX4's 16 g range, and PX4 then drops the sample and believes
+    the copter still descends. A crash, faster than the gear takes, still stops at once."""
+    hardest, stop_s = _touchdown(0.7)
+    assert GEAR_DECEL_M_S2 - 1.0 < hardest <= GEAR_DECEL_M_S2 and 0.02 <= stop_s <= 0.03
+    hardest, stop_s = _touchdown(GEAR_MAX_SINK_M_S - 0.1)
+    assert hardest <= GEAR_DECEL_M_S2 + 1.0 and 0.09 <= stop_s <= 0.1  # (air drag slows it a little too)
+    hardest, stop_s = _touchdown(10.0)
+    assert hardest > 9_000.0 and stop_s == 0.0
