@@ -225,8 +225,8 @@ class GroundStationSpec:
 class MavlinkSpec:
     """MAVLink vehicles in a scenario. The run is paced to the wall clock at `speed` (1: real time;
     ghosts need 1), or not at all with `paced: false`, and the sockets are polled every `poll_every`
-    of simulated time. `origin` is
-    the arena origin's latitude, longitude (degrees) and altitude (m AMSL) for geodetic positions."""
+    of simulated time. `origin` is the arena origin's latitude, longitude (degrees) and altitude (m
+    AMSL) for geodetic positions."""
 
     origin: tuple[float, float, float] = (47.3977, 8.5456, 488.0)
     """The arena origin's latitude, longitude (degrees) and altitude (m above mean sea level)."""

@@ -16,9 +16,9 @@ from physics.numpy_rules import np_clip, np_max, np_min
 
 _TWO_PI = 2.0 * math.pi
 GEAR_DECEL_M_S2 = 30.0
-"""The least the landing gear slows a touching-down quadrotor (m/s², about 3 g), as sprung legs do: over a
+"""How hard the landing gear slows a touching-down quadrotor (m/s², about 3 g), as sprung legs do: over a
 few tens of ms, so an accelerometer feels a touchdown as a real IMU does, not as one tick's spike beyond
-its range (which PX4 drops as clipped, believing the vehicle still descends)."""
+its range (with which real PX4 lost the stop and believed the vehicle still descended)."""
 GEAR_MAX_SINK_M_S = 3.0
 """A touchdown faster than this bottoms the gear out: the ground stops it at once (a crash)."""
 

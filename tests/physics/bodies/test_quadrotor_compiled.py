@@ -112,8 +112,8 @@ def _touchdown(speed: float) -> tuple[float, float]:
 
 def test_a_touchdown_is_stopped_by_sprung_legs_not_in_one_tick():
     """An accelerometer must feel a landing as a real IMU does (a few g over tens of ms): a one-tick stop
-    at 0.7 m/s is 70 g at 1 kHz, beyond PX4's 16 g range, and PX4 then drops the sample and believes
-    the copter still descends. A crash, faster than the gear takes, still stops at once."""
+    at 0.7 m/s is 70 g at 1 kHz, beyond PX4's 16 g range, with which real PX4 lost the stop and believed
+    the copter still descended. A crash, faster than the gear takes, still stops at once."""
     hardest, stop_s = _touchdown(0.7)
     assert GEAR_DECEL_M_S2 - 1.0 < hardest <= GEAR_DECEL_M_S2 and 0.02 <= stop_s <= 0.03
     hardest, stop_s = _touchdown(GEAR_MAX_SINK_M_S - 0.1)
